@@ -1,0 +1,1 @@
+//! Python bindings for dbcore (being built).

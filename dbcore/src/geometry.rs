@@ -1,0 +1,449 @@
+//! Exact-enough plane geometry in base widths (BW).
+//!
+//! # Representation and tolerance (the one place they are defined)
+//!
+//! * Every distance is an `f64` number of **base widths** (BW, DBA3.md §0.3, §1.1). Conversion to
+//!   millimetres or inches happens only at the API's edge ([`Scale`]).
+//! * Positions and facings stored in game state are **snapped** to a fixed grid after every
+//!   transition: coordinates to multiples of [`GRID`] (2⁻¹² BW, about 0.01 mm with 40 mm bases) and
+//!   facings to multiples of [`ANGLE_GRID`] (2⁻¹² degree). Grid values are exactly representable
+//!   binary fractions, so a saved battle replays bit-identically on every platform: what is stored
+//!   never depends on the last bits of a platform's `sin`/`cos`.
+//! * Two things **touch**, and a distance is **within** a limit ("at or closer", DBA3.md §0.3), when
+//!   the difference is at most [`TOLERANCE`] (2⁻⁹ BW = 8 grid steps, about 0.08 mm with 40 mm
+//!   bases): far finer than a player's measuring, far coarser than the snapping error.
+//!
+//! Facings are compass bearings in degrees: 0 faces +y ("north", up the table), 90 faces +x,
+//! increasing clockwise.
+
+use serde::{Deserialize, Serialize};
+use std::ops::{Add, Mul, Neg, Sub};
+
+/// Grid to which stored coordinates are snapped: 2⁻¹² BW.
+pub const GRID: f64 = 1.0 / 4096.0;
+/// Grid to which stored facings are snapped: 2⁻¹² degree.
+pub const ANGLE_GRID: f64 = 1.0 / 4096.0;
+/// The one tolerance for "touching" and "within": 2⁻⁹ BW.
+pub const TOLERANCE: f64 = 1.0 / 512.0;
+
+/// Snap a coordinate to [`GRID`].
+pub fn snap(v: f64) -> f64 {
+    (v / GRID).round() * GRID
+}
+
+/// Snap a bearing to [`ANGLE_GRID`] and normalise it into `[0, 360)`.
+pub fn snap_bearing(deg: f64) -> f64 {
+    let d = (deg / ANGLE_GRID).round() * ANGLE_GRID;
+    let d = d.rem_euclid(360.0);
+    if d >= 360.0 {
+        0.0
+    } else {
+        d
+    }
+}
+
+/// `a` and `b` are equal within [`TOLERANCE`].
+pub fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() <= TOLERANCE
+}
+
+/// A point (or a displacement) on the table, in BW.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Point {
+    pub const fn new(x: f64, y: f64) -> Self {
+        Point { x, y }
+    }
+    /// The unit vector of a compass bearing (0 = +y, 90 = +x).
+    pub fn from_bearing(deg: f64) -> Self {
+        let r = deg.to_radians();
+        Point::new(r.sin(), r.cos())
+    }
+    pub fn dot(self, o: Point) -> f64 {
+        self.x * o.x + self.y * o.y
+    }
+    /// z-component of the 3-D cross product; positive when `o` is anticlockwise of `self`.
+    pub fn cross(self, o: Point) -> f64 {
+        self.x * o.y - self.y * o.x
+    }
+    pub fn length(self) -> f64 {
+        self.x.hypot(self.y)
+    }
+    pub fn distance(self, o: Point) -> f64 {
+        (self - o).length()
+    }
+    /// Rotated 90 degrees clockwise (a bearing + 90).
+    pub fn right(self) -> Point {
+        Point::new(self.y, -self.x)
+    }
+    /// Snapped to [`GRID`].
+    pub fn snapped(self) -> Point {
+        Point::new(snap(self.x), snap(self.y))
+    }
+    /// Rotate about the origin by `deg` degrees clockwise.
+    pub fn rotated_cw(self, deg: f64) -> Point {
+        let r = deg.to_radians();
+        let (s, c) = r.sin_cos();
+        Point::new(self.x * c + self.y * s, -self.x * s + self.y * c)
+    }
+    /// Equal within [`TOLERANCE`] in distance.
+    pub fn near(self, o: Point) -> bool {
+        self.distance(o) <= TOLERANCE
+    }
+}
+
+impl Add for Point {
+    type Output = Point;
+    fn add(self, o: Point) -> Point {
+        Point::new(self.x + o.x, self.y + o.y)
+    }
+}
+impl Sub for Point {
+    type Output = Point;
+    fn sub(self, o: Point) -> Point {
+        Point::new(self.x - o.x, self.y - o.y)
+    }
+}
+impl Mul<f64> for Point {
+    type Output = Point;
+    fn mul(self, k: f64) -> Point {
+        Point::new(self.x * k, self.y * k)
+    }
+}
+impl Neg for Point {
+    type Output = Point;
+    fn neg(self) -> Point {
+        Point::new(-self.x, -self.y)
+    }
+}
+
+/// A straight segment.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Segment {
+    pub a: Point,
+    pub b: Point,
+}
+
+impl Segment {
+    pub const fn new(a: Point, b: Point) -> Self {
+        Segment { a, b }
+    }
+    pub fn length(&self) -> f64 {
+        self.a.distance(self.b)
+    }
+    pub fn midpoint(&self) -> Point {
+        (self.a + self.b) * 0.5
+    }
+    /// The nearest point of the segment to `p`.
+    pub fn closest_point(&self, p: Point) -> Point {
+        let d = self.b - self.a;
+        let len2 = d.dot(d);
+        if len2 == 0.0 {
+            return self.a;
+        }
+        let t = ((p - self.a).dot(d) / len2).clamp(0.0, 1.0);
+        self.a + d * t
+    }
+    pub fn distance_to_point(&self, p: Point) -> f64 {
+        self.closest_point(p).distance(p)
+    }
+    /// Whether the two segments cross or touch (exactly, no tolerance).
+    pub fn intersects(&self, o: &Segment) -> bool {
+        fn orient(a: Point, b: Point, c: Point) -> f64 {
+            (b - a).cross(c - a)
+        }
+        fn on_seg(a: Point, b: Point, p: Point) -> bool {
+            p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y)
+        }
+        let d1 = orient(o.a, o.b, self.a);
+        let d2 = orient(o.a, o.b, self.b);
+        let d3 = orient(self.a, self.b, o.a);
+        let d4 = orient(self.a, self.b, o.b);
+        if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
+            && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
+        {
+            return true;
+        }
+        (d1 == 0.0 && on_seg(o.a, o.b, self.a))
+            || (d2 == 0.0 && on_seg(o.a, o.b, self.b))
+            || (d3 == 0.0 && on_seg(self.a, self.b, o.a))
+            || (d4 == 0.0 && on_seg(self.a, self.b, o.b))
+    }
+    /// The least distance between two segments (0 when they cross).
+    pub fn distance_to_segment(&self, o: &Segment) -> f64 {
+        if self.intersects(o) {
+            return 0.0;
+        }
+        self.distance_to_point(o.a)
+            .min(self.distance_to_point(o.b))
+            .min(o.distance_to_point(self.a))
+            .min(o.distance_to_point(self.b))
+    }
+}
+
+/// A simple polygon (vertices in order, either winding, not closed explicitly).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Polygon {
+    pub points: Vec<Point>,
+}
+
+impl Polygon {
+    pub fn new(points: Vec<Point>) -> Self {
+        Polygon { points }
+    }
+    /// The polygon's edges, closing back to the first vertex.
+    pub fn edges(&self) -> impl Iterator<Item = Segment> + '_ {
+        let n = self.points.len();
+        (0..n).map(move |i| Segment::new(self.points[i], self.points[(i + 1) % n]))
+    }
+    /// Signed area (positive when anticlockwise in x-right, y-up axes).
+    pub fn signed_area(&self) -> f64 {
+        self.edges().map(|e| e.a.cross(e.b)).sum::<f64>() * 0.5
+    }
+    pub fn area(&self) -> f64 {
+        self.signed_area().abs()
+    }
+    /// Strictly inside or on the boundary (by even-odd ray casting plus a boundary check with
+    /// [`TOLERANCE`]).
+    pub fn contains(&self, p: Point) -> bool {
+        if self.edges().any(|e| e.distance_to_point(p) <= TOLERANCE) {
+            return true;
+        }
+        self.contains_strictly(p)
+    }
+    /// Inside by ray casting, ignoring the tolerance band.
+    pub fn contains_strictly(&self, p: Point) -> bool {
+        let mut inside = false;
+        for e in self.edges() {
+            let (a, b) = (e.a, e.b);
+            if (a.y > p.y) != (b.y > p.y) {
+                let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+                if p.x < x {
+                    inside = !inside;
+                }
+            }
+        }
+        inside
+    }
+    /// Least distance from the polygon's boundary or interior to `p` (0 when inside).
+    pub fn distance_to_point(&self, p: Point) -> f64 {
+        if self.contains_strictly(p) {
+            return 0.0;
+        }
+        self.edges()
+            .map(|e| e.distance_to_point(p))
+            .fold(f64::INFINITY, f64::min)
+    }
+    /// Least distance between two polygons (0 when they overlap or touch exactly).
+    pub fn distance_to_polygon(&self, o: &Polygon) -> f64 {
+        if self.points.iter().any(|&p| o.contains_strictly(p))
+            || o.points.iter().any(|&p| self.contains_strictly(p))
+        {
+            return 0.0;
+        }
+        let mut best = f64::INFINITY;
+        for e in self.edges() {
+            for f in o.edges() {
+                best = best.min(e.distance_to_segment(&f));
+            }
+        }
+        best
+    }
+    /// Axis-aligned bounding box as (min, max).
+    pub fn bounds(&self) -> (Point, Point) {
+        let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
+        let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for p in &self.points {
+            lo.x = lo.x.min(p.x);
+            lo.y = lo.y.min(p.y);
+            hi.x = hi.x.max(p.x);
+            hi.y = hi.y.max(p.y);
+        }
+        (lo, hi)
+    }
+}
+
+/// Where an element stands: the **midpoint of its front edge** and the compass bearing it faces.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Pose {
+    /// Midpoint of the front edge, in BW.
+    pub x: f64,
+    pub y: f64,
+    /// Compass bearing the element faces, degrees clockwise from +y.
+    pub facing: f64,
+}
+
+impl Pose {
+    pub fn new(x: f64, y: f64, facing: f64) -> Self {
+        Pose { x, y, facing }
+    }
+    /// The same pose snapped to the storage grids.
+    pub fn snapped(self) -> Pose {
+        Pose {
+            x: snap(self.x),
+            y: snap(self.y),
+            facing: snap_bearing(self.facing),
+        }
+    }
+    pub fn front_mid(&self) -> Point {
+        Point::new(self.x, self.y)
+    }
+    /// Unit vector the element faces.
+    pub fn forward(&self) -> Point {
+        Point::from_bearing(self.facing)
+    }
+}
+
+/// Which corner of an element's rectangle, seen from behind the element looking the way it faces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Corner {
+    FrontLeft,
+    FrontRight,
+    RearRight,
+    RearLeft,
+}
+
+/// Which edge of an element's rectangle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Edge {
+    Front,
+    Right,
+    Rear,
+    Left,
+}
+
+/// The rectangle of an element on the table: width along the front edge, depth behind it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ElementRect {
+    pub pose: Pose,
+    /// Frontage in BW (1 for every element, DBA3.md §0.3).
+    pub width: f64,
+    /// Base depth in BW (DBA3.md §1.3).
+    pub depth: f64,
+}
+
+impl ElementRect {
+    pub fn new(pose: Pose, width: f64, depth: f64) -> Self {
+        ElementRect { pose, width, depth }
+    }
+    pub fn corner(&self, c: Corner) -> Point {
+        let f = self.pose.forward();
+        let r = f.right();
+        let m = self.pose.front_mid();
+        let hw = self.width * 0.5;
+        match c {
+            Corner::FrontLeft => m - r * hw,
+            Corner::FrontRight => m + r * hw,
+            Corner::RearRight => m + r * hw - f * self.depth,
+            Corner::RearLeft => m - r * hw - f * self.depth,
+        }
+    }
+    /// Corners in order front-left, front-right, rear-right, rear-left (clockwise).
+    pub fn corners(&self) -> [Point; 4] {
+        [
+            self.corner(Corner::FrontLeft),
+            self.corner(Corner::FrontRight),
+            self.corner(Corner::RearRight),
+            self.corner(Corner::RearLeft),
+        ]
+    }
+    /// The edge as a segment; front runs left to right, right runs front to rear, rear runs right to
+    /// left, left runs rear to front (clockwise round the rectangle).
+    pub fn edge(&self, e: Edge) -> Segment {
+        let [fl, fr, rr, rl] = self.corners();
+        match e {
+            Edge::Front => Segment::new(fl, fr),
+            Edge::Right => Segment::new(fr, rr),
+            Edge::Rear => Segment::new(rr, rl),
+            Edge::Left => Segment::new(rl, fl),
+        }
+    }
+    pub fn polygon(&self) -> Polygon {
+        Polygon::new(self.corners().to_vec())
+    }
+    pub fn centre(&self) -> Point {
+        self.pose.front_mid() - self.pose.forward() * (self.depth * 0.5)
+    }
+}
+
+/// Figure scale of the bases, to convert BW to real lengths at the API's edge (DBA3.md §1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Scale {
+    /// 15 mm and smaller figures: 1 BW = 40 mm.
+    Mm15,
+    /// 25/28 mm figures: 1 BW = 60 mm.
+    Mm25,
+}
+
+impl Scale {
+    /// Millimetres in one base width.
+    pub fn mm_per_bw(self) -> f64 {
+        match self {
+            Scale::Mm15 => 40.0,
+            Scale::Mm25 => 60.0,
+        }
+    }
+    pub fn bw_to_mm(self, bw: f64) -> f64 {
+        bw * self.mm_per_bw()
+    }
+    pub fn mm_to_bw(self, mm: f64) -> f64 {
+        mm / self.mm_per_bw()
+    }
+    pub fn bw_to_inches(self, bw: f64) -> f64 {
+        self.bw_to_mm(bw) / 25.4
+    }
+    pub fn inches_to_bw(self, inches: f64) -> f64 {
+        self.mm_to_bw(inches * 25.4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corners_of_a_north_facing_element() {
+        let r = ElementRect::new(Pose::new(5.0, 5.0, 0.0), 1.0, 0.5);
+        assert!(r.corner(Corner::FrontLeft).near(Point::new(4.5, 5.0)));
+        assert!(r.corner(Corner::FrontRight).near(Point::new(5.5, 5.0)));
+        assert!(r.corner(Corner::RearRight).near(Point::new(5.5, 4.5)));
+        assert!(r.corner(Corner::RearLeft).near(Point::new(4.5, 4.5)));
+    }
+
+    #[test]
+    fn east_facing_element_has_its_front_on_the_east() {
+        let r = ElementRect::new(Pose::new(5.0, 5.0, 90.0), 1.0, 1.0);
+        assert!(r.corner(Corner::FrontLeft).near(Point::new(5.0, 5.5)));
+        assert!(r.corner(Corner::FrontRight).near(Point::new(5.0, 4.5)));
+        assert!(r.centre().near(Point::new(4.5, 5.0)));
+    }
+
+    #[test]
+    fn snapping_is_idempotent_and_on_grid() {
+        let p = Pose::new(1.234_567, -3.3, 361.5).snapped();
+        assert_eq!(p, p.snapped());
+        assert_eq!((p.x / GRID).fract(), 0.0);
+        assert!(p.facing >= 0.0 && p.facing < 360.0);
+    }
+
+    #[test]
+    fn scale_conversions() {
+        // DBA3.md §1.1: 40 mm per BW at 15 mm, 60 mm at 25/28 mm.
+        assert_eq!(Scale::Mm15.bw_to_mm(1.5), 60.0);
+        assert_eq!(Scale::Mm25.mm_to_bw(120.0), 2.0);
+    }
+
+    #[test]
+    fn polygon_distance_and_containment() {
+        let a = ElementRect::new(Pose::new(0.0, 0.0, 0.0), 1.0, 1.0).polygon();
+        let b = ElementRect::new(Pose::new(0.0, 3.0, 0.0), 1.0, 1.0).polygon();
+        assert!(near(a.distance_to_polygon(&b), 2.0));
+        assert!(a.contains(Point::new(0.0, -0.5)));
+        assert!(!a.contains(Point::new(0.0, 0.5)));
+        assert!(near(a.area(), 1.0));
+    }
+}
