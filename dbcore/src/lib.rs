@@ -5,8 +5,39 @@
 //!
 //! Section numbers in the documentation (`§11.2`) refer to the project's rules digest,
 //! `shared/rules/DBA3.md`.
+//!
+//! ```
+//! use dbcore::{odds, Combatant, Outcome, RulesConfig, Situation};
+//!
+//! // Blades (+5 vs foot) against Warband (+3 vs foot): how often is each destroyed?
+//! let sit = Situation::close_combat(
+//!     Combatant::new("4Bd".parse().unwrap()),
+//!     Combatant::new("4Wb".parse().unwrap()),
+//! );
+//! let o = odds(&sit, &RulesConfig::default()).unwrap();
+//! assert_eq!(o.outcomes.iter().map(|e| u32::from(e.count)).sum::<u32>(), 36);
+//! // Blades beaten by Warband are destroyed (§11.2): b must beat a by 1 or 2.
+//! assert_eq!(o.a_count(Outcome::Destroyed), 6);
+//! ```
 
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
+pub mod combat;
+pub mod config;
+pub mod dice;
+pub mod error;
 pub mod geometry;
+pub mod troops;
+
+pub use combat::{
+    odds, resolve, Band, CombatError, CombatResult, Combatant, Engagement, Factor, FactorName,
+    Going, Holding, Odds, Outcome, Prepared, Pursuit, Shot, Side, Situation, Stronghold,
+};
+pub use config::RulesConfig;
+pub use dice::{roll, DiceError, DieScore};
+pub use error::{Error, ErrorCode, ErrorFamily, ErrorInfo};
+pub use troops::{BaseKind, Class, ElementKind, FootClass, ParseKindError, PursuitRule, TroopType};
+
+/// The crate version, as the C and Python layers report it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,1538 @@
+//! Resolving one close combat or one shot, and its exact odds (DBA3.md §9.6, §10, §11, §12.5).
+//!
+//! A [`Situation`] describes two elements as the table shows them: kind, general, going, hill,
+//! river bank, city/fort/camp, supports, flank and rear contacts, demoralisation, and whether this
+//! is close combat or a shot. [`resolve`] adds two [`DieScore`]s and returns each side's total with
+//! every factor named, each side's outcome with the row of §11 that gave it, and who pursues.
+//! [`odds`] enumerates all 36 pairs of scores.
+//!
+//! The situation is what the table shows *after* the geometry has been read: which edges are
+//! overlapped, who supports whom, which going each element counts as being in. The battle layer
+//! derives it from positions; a caller with a real table can fill it in by hand.
+//!
+//! ```
+//! use dbcore::combat::{resolve, Combatant, Situation};
+//! use dbcore::{DieScore, RulesConfig};
+//!
+//! let knights = Combatant::new("3Kn".parse().unwrap());
+//! let blades = Combatant::new("4Bd".parse().unwrap());
+//! let sit = Situation::close_combat(knights, blades);
+//! let cfg = RulesConfig::default();
+//! // 3Kn +3 vs foot, 4Bd +3 vs mounted: a tie on equal dice destroys the Knights (§11.1).
+//! let r = resolve(&sit, [DieScore::new(4).unwrap(), DieScore::new(4).unwrap()], &cfg).unwrap();
+//! assert_eq!(r.a.total, 7);
+//! assert_eq!(r.a.outcome, dbcore::combat::Outcome::Destroyed);
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::config::RulesConfig;
+use crate::dice::DieScore;
+use crate::error::{ErrorCode, ErrorInfo};
+use crate::troops::{BaseKind, Class, ElementKind, PursuitRule, TroopType};
+
+/// The going an element counts as being in for combat (§3.1). Give the going *for that element*:
+/// a camel-mounted element in dunes or oasis is in good going (§3.1, §17.28); an element partly in
+/// several goings is in the worst (§3.1).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Going {
+    #[default]
+    Good,
+    Rough,
+    Bad,
+}
+
+/// A city, fort or camp (§4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stronghold {
+    City,
+    Fort,
+    Camp,
+}
+
+impl fmt::Display for Stronghold {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stronghold::City => "city",
+            Stronghold::Fort => "fort",
+            Stronghold::Camp => "camp",
+        })
+    }
+}
+
+/// An element's part in the fight for a city, fort or camp (§4.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "role")]
+pub enum Holding {
+    /// In the open (sallied camp followers and denizens are in the open too).
+    #[default]
+    Field,
+    /// Inside and defending it: a garrison, camp defenders, camp followers or denizens.
+    Defending {
+        place: Stronghold,
+        /// Enemy elements assaulting it besides the one fighting now, each −1 (§4.7; at most 2).
+        #[serde(default)]
+        extra_assaulters: u8,
+    },
+    /// Assaulting it from outside, front edge in contact (§4.7).
+    Assaulting { place: Stronghold },
+}
+
+impl Holding {
+    fn defending(self) -> Option<Stronghold> {
+        match self {
+            Holding::Defending { place, .. } => Some(place),
+            _ => None,
+        }
+    }
+    fn assaulting(self) -> Option<Stronghold> {
+        match self {
+            Holding::Assaulting { place } => Some(place),
+            _ => None,
+        }
+    }
+    fn is_field(self) -> bool {
+        matches!(self, Holding::Field)
+    }
+}
+
+/// A friend giving side or rear support (§10.3): its kind and the going it is in. The caller
+/// vouches for the geometry (mutual side-edge contact with front corners level, or directly behind
+/// in full contact, facing the same way, not itself in combat); the rules of *who* supports whom
+/// are applied here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Supporter {
+    pub kind: ElementKind,
+    #[serde(default)]
+    pub going: Going,
+}
+
+impl Supporter {
+    pub fn new(kind: ElementKind) -> Self {
+        Supporter {
+            kind,
+            going: Going::Good,
+        }
+    }
+}
+
+/// One element in a combat, as the table shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Combatant {
+    pub kind: ElementKind,
+    /// The general's element (+1, §10.3).
+    #[serde(default)]
+    pub general: bool,
+    /// Big Battle: the C-in-C uses his once-a-game +1 in this combat (§14.4). Needs `general`.
+    #[serde(default)]
+    pub cinc_bonus: bool,
+    #[serde(default)]
+    pub going: Going,
+    /// Any part of its front edge is higher up a slope than every part of its opponent (§3.3).
+    #[serde(default)]
+    pub uphill: bool,
+    /// Entirely on land against an opponent at least partly in a non-paltry river, off-road
+    /// (§3.5, §17.22).
+    #[serde(default)]
+    pub defending_bank: bool,
+    #[serde(default)]
+    pub holding: Holding,
+    /// Friends in mutual side-edge contact (at most 2; support counts once, §17.21).
+    #[serde(default)]
+    pub side_supporters: Vec<Supporter>,
+    /// A friend directly behind (§10.3).
+    #[serde(default)]
+    pub rear_supporter: Option<Supporter>,
+    /// Side and rear edges overlapped by, or in front-edge contact with, enemy other than its
+    /// frontal opponent: 0 to 3, −1 each (§10.3, §10.4, §17.21).
+    #[serde(default)]
+    pub flank_rear_contacts: u8,
+    /// Belongs to a demoralised Big Battle command (§14.5).
+    #[serde(default)]
+    pub demoralised: bool,
+}
+
+impl Combatant {
+    /// An ordinary element in good going in the open, with no factors beyond its kind.
+    pub fn new(kind: ElementKind) -> Self {
+        Combatant {
+            kind,
+            general: false,
+            cinc_bonus: false,
+            going: Going::Good,
+            uphill: false,
+            defending_bank: false,
+            holding: Holding::Field,
+            side_supporters: Vec::new(),
+            rear_supporter: None,
+            flank_rear_contacts: 0,
+            demoralised: false,
+        }
+    }
+    /// The general's element.
+    pub fn general(mut self) -> Self {
+        self.general = true;
+        self
+    }
+    /// In the given going.
+    pub fn in_going(mut self, going: Going) -> Self {
+        self.going = going;
+        self
+    }
+    /// Uphill of its opponent.
+    pub fn uphill(mut self) -> Self {
+        self.uphill = true;
+        self
+    }
+    /// Defending a river bank.
+    pub fn defending_bank(mut self) -> Self {
+        self.defending_bank = true;
+        self
+    }
+    /// Inside and defending a stronghold.
+    pub fn defending(mut self, place: Stronghold, extra_assaulters: u8) -> Self {
+        self.holding = Holding::Defending {
+            place,
+            extra_assaulters,
+        };
+        self
+    }
+    /// Assaulting a stronghold.
+    pub fn assaulting(mut self, place: Stronghold) -> Self {
+        self.holding = Holding::Assaulting { place };
+        self
+    }
+    /// With a friend in side-edge contact.
+    pub fn side_supported_by(mut self, kind: ElementKind) -> Self {
+        self.side_supporters.push(Supporter::new(kind));
+        self
+    }
+    /// With a friend directly behind.
+    pub fn rear_supported_by(mut self, kind: ElementKind) -> Self {
+        self.rear_supporter = Some(Supporter::new(kind));
+        self
+    }
+    /// With `n` flank or rear edges overlapped or contacted.
+    pub fn flanked(mut self, n: u8) -> Self {
+        self.flank_rear_contacts = n;
+        self
+    }
+    /// Of a demoralised command.
+    pub fn demoralised(mut self) -> Self {
+        self.demoralised = true;
+        self
+    }
+}
+
+/// One of the two combatants of a [`Situation`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    A,
+    B,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+}
+
+/// A distant shot (§9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Shot {
+    /// Which combatant is the main shooter; the other is its target.
+    pub shooter: ShooterSide,
+    /// Further shooters at the same target, −1 each to it (§9.4; at most 2).
+    #[serde(default)]
+    pub support_shooters: u8,
+    /// The target is itself shooting at the shooter, so the shooter can suffer an outcome too
+    /// (§17.24); otherwise only the target can.
+    #[serde(default)]
+    pub target_shoots_back: bool,
+    /// The shooter is at least partly beyond the line of the target's rear edge (§11.2 SCh row,
+    /// §9.6 turning to face before a recoil).
+    #[serde(default)]
+    pub from_behind: bool,
+}
+
+/// [`Side`] with a default, for [`Shot`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShooterSide {
+    #[default]
+    A,
+    B,
+}
+
+impl From<ShooterSide> for Side {
+    fn from(s: ShooterSide) -> Side {
+        match s {
+            ShooterSide::A => Side::A,
+            ShooterSide::B => Side::B,
+        }
+    }
+}
+
+/// Close combat or a shot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Engagement {
+    #[default]
+    CloseCombat,
+    Shooting(Shot),
+}
+
+/// Two elements about to fight or shoot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Situation {
+    pub a: Combatant,
+    pub b: Combatant,
+    #[serde(default)]
+    pub engagement: Engagement,
+}
+
+impl Situation {
+    /// `a` and `b` in frontal close combat.
+    pub fn close_combat(a: Combatant, b: Combatant) -> Self {
+        Situation {
+            a,
+            b,
+            engagement: Engagement::CloseCombat,
+        }
+    }
+    /// `a` shoots at `b`.
+    pub fn shooting(a: Combatant, b: Combatant, shot: Shot) -> Self {
+        Situation {
+            a,
+            b,
+            engagement: Engagement::Shooting(Shot {
+                shooter: ShooterSide::A,
+                ..shot
+            }),
+        }
+    }
+    pub fn get(&self, side: Side) -> &Combatant {
+        match side {
+            Side::A => &self.a,
+            Side::B => &self.b,
+        }
+    }
+    /// The same situation with the two combatants swapped.
+    pub fn swapped(&self) -> Situation {
+        let engagement = match self.engagement {
+            Engagement::CloseCombat => Engagement::CloseCombat,
+            Engagement::Shooting(s) => Engagement::Shooting(Shot {
+                shooter: match s.shooter {
+                    ShooterSide::A => ShooterSide::B,
+                    ShooterSide::B => ShooterSide::A,
+                },
+                ..s
+            }),
+        };
+        Situation {
+            a: self.b.clone(),
+            b: self.a.clone(),
+            engagement,
+        }
+    }
+}
+
+/// Why a situation cannot be fought as described.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CombatError {
+    #[error("§9.1: {kind} does not shoot; only Bows, War Wagons and Artillery do")]
+    NotAShooter { kind: ElementKind },
+    #[error("§9.4: at most {max} support shooters, not {given}")]
+    TooManySupportShooters { given: u8, max: u8 },
+    #[error("§10.3: an element has only two flank edges and a rear edge, so at most 3 are overlapped or contacted, not {given}")]
+    TooManyFlankContacts { given: u8 },
+    #[error("§10.3: support from both flanks counts once; at most 2 side supporters, not {given}")]
+    TooManySideSupporters { given: usize },
+    #[error(
+        "§4.7: at most {max} assaulters beyond the first count against a {place}, not {given}"
+    )]
+    TooManyAssaulters {
+        place: Stronghold,
+        given: u8,
+        max: u8,
+    },
+    #[error("§14.4: the C-in-C's +1 is for a general's element only")]
+    CinCWithoutGeneral,
+    #[error("{rule}: {kind} may not defend a {place}")]
+    IllegalDefender {
+        rule: &'static str,
+        kind: ElementKind,
+        place: Stronghold,
+    },
+    #[error("§4.7, §8.4: {kind} may not assault a {place}")]
+    IllegalAssaulter {
+        kind: ElementKind,
+        place: Stronghold,
+    },
+    #[error("§4.7: in close combat a defender of a {place} fights an element assaulting that {place}, and an assaulter fights its defender")]
+    UnmatchedAssault { place: Stronghold },
+    #[error("§4.7: an assaulter is in front-edge contact with the stronghold, so it cannot be shot at from inside it here as described")]
+    BothHolding,
+}
+
+impl CombatError {
+    fn rule_ref(&self) -> &'static str {
+        match self {
+            CombatError::NotAShooter { .. } => "§9.1",
+            CombatError::TooManySupportShooters { .. } => "§9.4",
+            CombatError::TooManyFlankContacts { .. }
+            | CombatError::TooManySideSupporters { .. } => "§10.3",
+            CombatError::TooManyAssaulters { .. }
+            | CombatError::UnmatchedAssault { .. }
+            | CombatError::BothHolding => "§4.7",
+            CombatError::CinCWithoutGeneral => "§14.4",
+            CombatError::IllegalDefender { rule, .. } => rule,
+            CombatError::IllegalAssaulter { .. } => "§8.4",
+        }
+    }
+}
+
+impl ErrorInfo for CombatError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::IllegalSituation
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.rule_ref())
+    }
+}
+
+/// The name of a combat factor or tactical factor (§10.1, §10.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactorName {
+    /// Combat factor against foot (§10.1).
+    VsFoot,
+    /// Combat factor against mounted (§10.1).
+    VsMounted,
+    /// Combat factor when shot at (§10.1: Blades +4).
+    ShotAt,
+    /// Artillery in a City or Fort (§10.1).
+    ArtilleryInCityOrFort,
+    /// Foot garrison defending a City or Fort, +4 (§10.3).
+    Garrison,
+    /// Camp followers or other foot defending their camp, or denizens their City, +2 (§10.3).
+    CampOrCityDefenders,
+    /// General's element, +1.
+    General,
+    /// Big Battle C-in-C's once-a-game +1 (§14.4).
+    CinC,
+    /// Uphill, +1.
+    Uphill,
+    /// Defending a river bank, +1.
+    RiverBank,
+    /// Side support, +1.
+    SideSupport,
+    /// Rear support (Pikes +3 or +1, Warband +1, Light Horse +1).
+    RearSupport,
+    /// Double element against foot in good going, +1 (§2.4).
+    DoubleElement,
+    /// Each flank or rear edge overlapped or contacted, −1.
+    FlankOrRear,
+    /// Each 2nd and 3rd assaulter, −1 to the defender (§4.7).
+    ExtraAssaulters,
+    /// Each support shooter, −1 to the target (§9.4).
+    SupportShooters,
+    /// In bad going, −2.
+    BadGoing,
+    /// Demoralised command, −2 (§14.5).
+    Demoralised,
+}
+
+impl FactorName {
+    /// How a player says it.
+    pub fn label(self) -> &'static str {
+        match self {
+            FactorName::VsFoot => "combat factor vs foot",
+            FactorName::VsMounted => "combat factor vs mounted",
+            FactorName::ShotAt => "combat factor when shot at",
+            FactorName::ArtilleryInCityOrFort => "artillery in a city or fort",
+            FactorName::Garrison => "garrison of a city or fort",
+            FactorName::CampOrCityDefenders => "defending own camp or city",
+            FactorName::General => "general",
+            FactorName::CinC => "C-in-C's once-a-game bonus",
+            FactorName::Uphill => "uphill",
+            FactorName::RiverBank => "defending a river bank",
+            FactorName::SideSupport => "side support",
+            FactorName::RearSupport => "rear support",
+            FactorName::DoubleElement => "double element",
+            FactorName::FlankOrRear => "flank or rear overlapped or contacted",
+            FactorName::ExtraAssaulters => "further assaulters",
+            FactorName::SupportShooters => "support shooters",
+            FactorName::BadGoing => "in bad going",
+            FactorName::Demoralised => "demoralised command",
+        }
+    }
+}
+
+impl fmt::Display for FactorName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// One factor counted in a total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Factor {
+    pub name: FactorName,
+    pub value: i32,
+}
+
+/// What happens to an element after a combat (§11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    NoEffect,
+    Recoil,
+    Flee,
+    Destroyed,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 4] = [
+        Outcome::NoEffect,
+        Outcome::Recoil,
+        Outcome::Flee,
+        Outcome::Destroyed,
+    ];
+    /// How bad it is, 0 (no effect) to 3 (destroyed).
+    pub fn severity(self) -> u8 {
+        self as u8
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::NoEffect => "no effect",
+            Outcome::Recoil => "recoils",
+            Outcome::Flee => "flees",
+            Outcome::Destroyed => "destroyed",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// How an element's total compares with its opponent's (§11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Band {
+    /// Its total is higher: it won.
+    Higher,
+    /// Equal totals (§11.1).
+    Equal,
+    /// Less, but more than half (§11.2).
+    Beaten,
+    /// Half or less (§11.3).
+    Doubled,
+}
+
+impl Band {
+    /// The band of total `x` against total `w`. "Doubled" is arithmetic (`2x ≤ w`), so it works
+    /// for zero and negative totals (§11).
+    pub fn of(x: i32, w: i32) -> Band {
+        if x > w {
+            Band::Higher
+        } else if x == w {
+            Band::Equal
+        } else if 2 * x <= w {
+            Band::Doubled
+        } else {
+            Band::Beaten
+        }
+    }
+}
+
+/// A winner following up (§12.5).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Pursuit {
+    pub side: Side,
+    /// Distance straight ahead in BW.
+    pub distance: f64,
+    /// Set when it moves into a city, fort or camp whose defenders it destroyed (§4.7, §12.5).
+    pub into: Option<Stronghold>,
+}
+
+/// One side's part of a result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SideResult {
+    pub kind: ElementKind,
+    pub die: DieScore,
+    /// Every factor counted, by name, in a fixed order.
+    pub factors: Vec<Factor>,
+    /// Die plus factors.
+    pub total: i32,
+    pub band: Band,
+    pub outcome: Outcome,
+    /// The rule (section and row) that gave the outcome.
+    pub rule: Cow<'static, str>,
+}
+
+/// The result of one close combat or shot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CombatResult {
+    pub a: SideResult,
+    pub b: SideResult,
+    /// Who follows up and how far, if anyone. Table conditions (an edge or bad going ahead, §12.5)
+    /// are for the battle to apply.
+    pub pursuit: Option<Pursuit>,
+}
+
+/// The outcome distribution over all 36 pairs of dice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Odds {
+    /// Pairs of outcomes with their counts out of 36, most frequent first, ties in
+    /// (a, b) outcome order. Counts sum to 36.
+    pub outcomes: Vec<OddsEntry>,
+    /// The five margins of §11 counted out of 36.
+    pub margins: Margins,
+    /// Count of each outcome for `a`, indexed as [`Outcome::ALL`].
+    pub a: [u8; 4],
+    /// Count of each outcome for `b`, indexed as [`Outcome::ALL`].
+    pub b: [u8; 4],
+    /// Each side's total without the die.
+    pub a_factor: i32,
+    pub b_factor: i32,
+}
+
+/// One pair of outcomes and how many of the 36 dice pairs give it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OddsEntry {
+    pub a: Outcome,
+    pub b: Outcome,
+    pub count: u8,
+}
+
+/// The five margins, counted out of 36.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Margins {
+    /// `a` doubled `b`.
+    pub a_doubled_b: u8,
+    /// `a` won without doubling.
+    pub a_won: u8,
+    pub tied: u8,
+    /// `b` won without doubling.
+    pub b_won: u8,
+    /// `b` doubled `a`.
+    pub b_doubled_a: u8,
+}
+
+impl Odds {
+    /// Count out of 36 of `a` suffering `o`.
+    pub fn a_count(&self, o: Outcome) -> u8 {
+        self.a[o as usize]
+    }
+    /// Count out of 36 of `b` suffering `o`.
+    pub fn b_count(&self, o: Outcome) -> u8 {
+        self.b[o as usize]
+    }
+    /// Count out of 36 of the outcome pair.
+    pub fn count(&self, a: Outcome, b: Outcome) -> u8 {
+        self.outcomes
+            .iter()
+            .find(|e| e.a == a && e.b == b)
+            .map_or(0, |e| e.count)
+    }
+}
+
+/// What one side is doing in the engagement.
+#[derive(Clone, Copy)]
+struct Role {
+    close: bool,
+    /// Shot at by its opponent (the target, or a shooter whose target shoots back).
+    shot_at: bool,
+    /// A shooter whose target does not shoot back: it cannot suffer an outcome (§17.24).
+    immune_shooter: bool,
+    /// The target of a shot (support shooters count against it, §9.4).
+    target: bool,
+    from_behind: bool,
+}
+
+fn roles(e: &Engagement) -> (Role, Role) {
+    match e {
+        Engagement::CloseCombat => {
+            let r = Role {
+                close: true,
+                shot_at: false,
+                immune_shooter: false,
+                target: false,
+                from_behind: false,
+            };
+            (r, r)
+        }
+        Engagement::Shooting(s) => {
+            let target = Role {
+                close: false,
+                shot_at: true,
+                immune_shooter: false,
+                target: true,
+                from_behind: s.from_behind,
+            };
+            let shooter = Role {
+                close: false,
+                shot_at: s.target_shoots_back,
+                immune_shooter: !s.target_shoots_back,
+                target: false,
+                from_behind: false,
+            };
+            match s.shooter {
+                ShooterSide::A => (shooter, target),
+                ShooterSide::B => (target, shooter),
+            }
+        }
+    }
+}
+
+/// A situation checked and its factors counted: everything but the dice. Resolving it or
+/// enumerating its odds cannot fail.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared {
+    situation: Situation,
+    a_factors: Vec<Factor>,
+    b_factors: Vec<Factor>,
+    a_sum: i32,
+    b_sum: i32,
+    /// Outcome and rule for each band, per side (indexed by `Band as usize`).
+    a_by_band: [(Outcome, &'static str); 4],
+    b_by_band: [(Outcome, &'static str); 4],
+}
+
+impl Prepared {
+    /// Check `situation` against the rules and count every factor.
+    pub fn new(situation: &Situation, cfg: &RulesConfig) -> Result<Prepared, CombatError> {
+        validate(situation, cfg)?;
+        let (ra, rb) = roles(&situation.engagement);
+        let a_factors = factors(&situation.a, &situation.b, ra, &situation.engagement, cfg);
+        let b_factors = factors(&situation.b, &situation.a, rb, &situation.engagement, cfg);
+        let a_sum = a_factors.iter().map(|f| f.value).sum();
+        let b_sum = b_factors.iter().map(|f| f.value).sum();
+        let bands = [Band::Higher, Band::Equal, Band::Beaten, Band::Doubled];
+        let a_by_band = bands.map(|band| outcome_for(&situation.a, &situation.b, ra, band));
+        let b_by_band = bands.map(|band| outcome_for(&situation.b, &situation.a, rb, band));
+        Ok(Prepared {
+            situation: situation.clone(),
+            a_factors,
+            b_factors,
+            a_sum,
+            b_sum,
+            a_by_band,
+            b_by_band,
+        })
+    }
+
+    pub fn situation(&self) -> &Situation {
+        &self.situation
+    }
+    /// `a`'s total without its die.
+    pub fn a_factor(&self) -> i32 {
+        self.a_sum
+    }
+    /// `b`'s total without its die.
+    pub fn b_factor(&self) -> i32 {
+        self.b_sum
+    }
+    pub fn a_factors(&self) -> &[Factor] {
+        &self.a_factors
+    }
+    pub fn b_factors(&self) -> &[Factor] {
+        &self.b_factors
+    }
+
+    /// Outcomes only, for the two scores: the fast path used by [`Prepared::odds`].
+    pub fn outcomes(&self, dice: [DieScore; 2]) -> (Outcome, Outcome) {
+        let ta = self.a_sum + i32::from(dice[0].get());
+        let tb = self.b_sum + i32::from(dice[1].get());
+        (
+            self.a_by_band[Band::of(ta, tb) as usize].0,
+            self.b_by_band[Band::of(tb, ta) as usize].0,
+        )
+    }
+
+    /// The full result for the two scores (`dice[0]` is `a`'s die).
+    pub fn resolve(&self, dice: [DieScore; 2]) -> CombatResult {
+        let ta = self.a_sum + i32::from(dice[0].get());
+        let tb = self.b_sum + i32::from(dice[1].get());
+        let band_a = Band::of(ta, tb);
+        let band_b = Band::of(tb, ta);
+        let (oa, rule_a) = self.a_by_band[band_a as usize];
+        let (ob, rule_b) = self.b_by_band[band_b as usize];
+        let pursuit = pursuit(&self.situation, oa, ob);
+        CombatResult {
+            a: SideResult {
+                kind: self.situation.a.kind,
+                die: dice[0],
+                factors: self.a_factors.clone(),
+                total: ta,
+                band: band_a,
+                outcome: oa,
+                rule: Cow::Borrowed(rule_a),
+            },
+            b: SideResult {
+                kind: self.situation.b.kind,
+                die: dice[1],
+                factors: self.b_factors.clone(),
+                total: tb,
+                band: band_b,
+                outcome: ob,
+                rule: Cow::Borrowed(rule_b),
+            },
+            pursuit,
+        }
+    }
+
+    /// Exact odds: every one of the 36 pairs of scores, counted.
+    pub fn odds(&self) -> Odds {
+        let mut table = [[0u8; 4]; 4];
+        let mut margins = Margins::default();
+        let mut a = [0u8; 4];
+        let mut b = [0u8; 4];
+        for da in DieScore::ALL {
+            for db in DieScore::ALL {
+                let ta = self.a_sum + i32::from(da.get());
+                let tb = self.b_sum + i32::from(db.get());
+                match (Band::of(ta, tb), Band::of(tb, ta)) {
+                    (Band::Higher, Band::Doubled) => margins.a_doubled_b += 1,
+                    (Band::Higher, _) => margins.a_won += 1,
+                    (Band::Equal, _) => margins.tied += 1,
+                    (Band::Doubled, _) => margins.b_doubled_a += 1,
+                    _ => margins.b_won += 1,
+                }
+                let (oa, ob) = self.outcomes([da, db]);
+                table[oa as usize][ob as usize] += 1;
+                a[oa as usize] += 1;
+                b[ob as usize] += 1;
+            }
+        }
+        let mut outcomes: Vec<OddsEntry> = Vec::new();
+        for (i, row) in table.iter().enumerate() {
+            for (j, &count) in row.iter().enumerate() {
+                if count > 0 {
+                    outcomes.push(OddsEntry {
+                        a: Outcome::ALL[i],
+                        b: Outcome::ALL[j],
+                        count,
+                    });
+                }
+            }
+        }
+        outcomes.sort_by(|x, y| y.count.cmp(&x.count).then((x.a, x.b).cmp(&(y.a, y.b))));
+        Odds {
+            outcomes,
+            margins,
+            a,
+            b,
+            a_factor: self.a_sum,
+            b_factor: self.b_sum,
+        }
+    }
+}
+
+/// Resolve one combat or shot for two die scores (`dice[0]` is `a`'s).
+pub fn resolve(
+    situation: &Situation,
+    dice: [DieScore; 2],
+    cfg: &RulesConfig,
+) -> Result<CombatResult, CombatError> {
+    Ok(Prepared::new(situation, cfg)?.resolve(dice))
+}
+
+/// Exact odds over all 36 pairs of scores.
+pub fn odds(situation: &Situation, cfg: &RulesConfig) -> Result<Odds, CombatError> {
+    Ok(Prepared::new(situation, cfg)?.odds())
+}
+
+/// A combat request as JSON callers send it: the situation, the two scores and optionally a
+/// rules configuration (the default when absent).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResolveRequest {
+    pub situation: Situation,
+    pub dice: [DieScore; 2],
+    #[serde(default)]
+    pub config: Option<RulesConfig>,
+}
+
+/// An odds request as JSON callers send it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OddsRequest {
+    pub situation: Situation,
+    #[serde(default)]
+    pub config: Option<RulesConfig>,
+}
+
+fn validate(s: &Situation, cfg: &RulesConfig) -> Result<(), CombatError> {
+    for c in [&s.a, &s.b] {
+        if c.flank_rear_contacts > 3 {
+            return Err(CombatError::TooManyFlankContacts {
+                given: c.flank_rear_contacts,
+            });
+        }
+        if c.side_supporters.len() > 2 {
+            return Err(CombatError::TooManySideSupporters {
+                given: c.side_supporters.len(),
+            });
+        }
+        if c.cinc_bonus && !c.general {
+            return Err(CombatError::CinCWithoutGeneral);
+        }
+        match c.holding {
+            Holding::Defending {
+                place,
+                extra_assaulters,
+            } => {
+                if extra_assaulters > cfg.combat.max_extra_assaulters {
+                    return Err(CombatError::TooManyAssaulters {
+                        place,
+                        given: extra_assaulters,
+                        max: cfg.combat.max_extra_assaulters,
+                    });
+                }
+                check_defender(c.kind, place, cfg)?;
+            }
+            Holding::Assaulting { place } => {
+                // §4.7: SCh, CP, Lit, CWg and Artillery may not contact a city, fort or camp. War
+                // Wagons may only as mobile towers, which we take a War Wagon assaulting to be.
+                let t = c.kind.troop_type();
+                if matches!(t, TroopType::SCh | TroopType::Art)
+                    || c.kind.is_general_only()
+                    || c.kind.is_civilian()
+                {
+                    return Err(CombatError::IllegalAssaulter {
+                        kind: c.kind,
+                        place,
+                    });
+                }
+            }
+            Holding::Field => {}
+        }
+    }
+    match s.engagement {
+        Engagement::CloseCombat => {
+            for (x, y) in [(&s.a, &s.b), (&s.b, &s.a)] {
+                if let Some(p) = x.holding.defending() {
+                    if y.holding.assaulting() != Some(p) {
+                        return Err(CombatError::UnmatchedAssault { place: p });
+                    }
+                }
+                if let Some(p) = x.holding.assaulting() {
+                    if y.holding.defending() != Some(p) {
+                        return Err(CombatError::UnmatchedAssault { place: p });
+                    }
+                }
+            }
+        }
+        Engagement::Shooting(shot) => {
+            let (shooter, target) = match shot.shooter {
+                ShooterSide::A => (&s.a, &s.b),
+                ShooterSide::B => (&s.b, &s.a),
+            };
+            if !shooter.kind.shoots() {
+                return Err(CombatError::NotAShooter { kind: shooter.kind });
+            }
+            if shot.target_shoots_back && !target.kind.shoots() {
+                return Err(CombatError::NotAShooter { kind: target.kind });
+            }
+            if shot.support_shooters > cfg.combat.max_support_shooters {
+                return Err(CombatError::TooManySupportShooters {
+                    given: shot.support_shooters,
+                    max: cfg.combat.max_support_shooters,
+                });
+            }
+            if !s.a.holding.is_field() && !s.b.holding.is_field() {
+                return Err(CombatError::BothHolding);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_defender(
+    kind: ElementKind,
+    place: Stronghold,
+    cfg: &RulesConfig,
+) -> Result<(), CombatError> {
+    let t = kind.troop_type();
+    let bad = |rule| Err(CombatError::IllegalDefender { rule, kind, place });
+    match place {
+        Stronghold::Camp => {
+            // §4.6: one non-allied troop element other than El or SCh, or camp followers.
+            if matches!(t, TroopType::El | TroopType::SCh | TroopType::Denizens) {
+                return bad("§4.6");
+            }
+        }
+        Stronghold::City => {
+            // §4.2: a garrison (not El, SCh, WWg as later occupiers) or the denizens.
+            if matches!(
+                t,
+                TroopType::El | TroopType::SCh | TroopType::WWg | TroopType::CampFollowers
+            ) {
+                return bad("§4.2");
+            }
+        }
+        Stronghold::Fort => {
+            // §4.3: a garrison; no denizens. §17.37: the City exclusion applies by default.
+            if matches!(t, TroopType::Denizens | TroopType::CampFollowers)
+                || (cfg.combat.fort_occupier_exclusion
+                    && matches!(t, TroopType::El | TroopType::SCh | TroopType::WWg))
+            {
+                return bad("§4.3");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn push(v: &mut Vec<Factor>, name: FactorName, value: i32) {
+    if value != 0 {
+        v.push(Factor { name, value });
+    }
+}
+
+/// Every factor of `x` fighting or shooting `w` (§9.6, §10.1, §10.3).
+fn factors(
+    x: &Combatant,
+    w: &Combatant,
+    role: Role,
+    e: &Engagement,
+    cfg: &RulesConfig,
+) -> Vec<Factor> {
+    let mut v = Vec::with_capacity(6);
+    let rules = cfg.kind(x.kind.base());
+    let assault = !x.holding.is_field() || !w.holding.is_field();
+    let defending = x.holding.defending();
+
+    // Combat factor (§10.1). Targets of shooting use their factor against foot, since every
+    // shooter is foot (§9.6), or their "when shot at" factor where it differs.
+    if x.kind.troop_type() == TroopType::Art
+        && matches!(defending, Some(Stronghold::City | Stronghold::Fort))
+    {
+        v.push(Factor {
+            name: FactorName::ArtilleryInCityOrFort,
+            value: cfg.combat.artillery_in_city_or_fort,
+        });
+    } else if role.shot_at {
+        match rules.factor_shot_at {
+            Some(f) => v.push(Factor {
+                name: FactorName::ShotAt,
+                value: f,
+            }),
+            None => v.push(Factor {
+                name: FactorName::VsFoot,
+                value: rules.factor_vs_foot,
+            }),
+        }
+    } else {
+        let vs_foot = w.kind.is_foot()
+            || (role.close
+                && x.holding.assaulting().is_some()
+                && cfg.combat.assaulters_use_factor_vs_foot);
+        if vs_foot {
+            v.push(Factor {
+                name: FactorName::VsFoot,
+                value: rules.factor_vs_foot,
+            });
+        } else {
+            v.push(Factor {
+                name: FactorName::VsMounted,
+                value: rules.factor_vs_mounted,
+            });
+        }
+    }
+
+    // Factors that count "in close combat or shot at".
+    if role.close || role.shot_at {
+        if let Some(place) = defending {
+            match (place, x.kind.troop_type()) {
+                (_, _) if x.kind.is_mounted() => {}
+                (Stronghold::City, TroopType::Denizens) => {
+                    push(&mut v, FactorName::CampOrCityDefenders, 2)
+                }
+                (Stronghold::City | Stronghold::Fort, _) => push(&mut v, FactorName::Garrison, 4),
+                (Stronghold::Camp, _) => push(&mut v, FactorName::CampOrCityDefenders, 2),
+            }
+        }
+        if x.general {
+            push(&mut v, FactorName::General, 1);
+        }
+        if x.cinc_bonus {
+            push(&mut v, FactorName::CinC, 1);
+        }
+    }
+
+    if role.close {
+        // §17.34: occupiers of a city or fort never count as uphill.
+        let in_city_or_fort = matches!(defending, Some(Stronghold::City | Stronghold::Fort));
+        if x.uphill && !in_city_or_fort {
+            push(&mut v, FactorName::Uphill, 1);
+        }
+        if x.defending_bank {
+            push(&mut v, FactorName::RiverBank, 1);
+        }
+        let good = x.going == Going::Good;
+        let w_t = w.kind.troop_type();
+        if !assault {
+            // Side support: Spears beside Spears, Solid Blades or a CP/Lit/CWg; Solid Bows beside
+            // Solid Blades; both in good going; against foot only; once.
+            if good && w.kind.is_foot() {
+                let supported = x
+                    .side_supporters
+                    .iter()
+                    .any(|s| s.going == Going::Good && gives_side_support(x.kind, s.kind));
+                if supported {
+                    push(&mut v, FactorName::SideSupport, 1);
+                }
+            }
+            // Rear support: same basic type directly behind, both in good going.
+            if let Some(r) = x.rear_supporter {
+                if good && r.going == Going::Good && r.kind.troop_type() == x.kind.troop_type() {
+                    let vs_foot_not_ps = w.kind.is_foot() && w_t != TroopType::Ps;
+                    let value = match x.kind.troop_type() {
+                        TroopType::Pk if vs_foot_not_ps => 3,
+                        TroopType::Pk
+                            if matches!(w_t, TroopType::Kn | TroopType::El | TroopType::SCh) =>
+                        {
+                            1
+                        }
+                        TroopType::Wb if vs_foot_not_ps => 1,
+                        TroopType::LH => 1,
+                        _ => 0,
+                    };
+                    push(&mut v, FactorName::RearSupport, value);
+                }
+            }
+            // Double elements against foot in good going, not in or assaulting a stronghold.
+            if x.kind.is_double() && good && w.kind.is_foot() {
+                push(&mut v, FactorName::DoubleElement, 1);
+            }
+            push(
+                &mut v,
+                FactorName::FlankOrRear,
+                -i32::from(x.flank_rear_contacts),
+            );
+        }
+        if let Holding::Defending {
+            extra_assaulters, ..
+        } = x.holding
+        {
+            push(
+                &mut v,
+                FactorName::ExtraAssaulters,
+                -i32::from(extra_assaulters),
+            );
+        }
+        if x.going == Going::Bad
+            && !matches!(
+                x.kind.troop_type(),
+                TroopType::Ax | TroopType::Wb | TroopType::Bw | TroopType::Ps
+            )
+        {
+            push(&mut v, FactorName::BadGoing, -2);
+        }
+        if x.demoralised && defending.is_none() {
+            push(&mut v, FactorName::Demoralised, -2);
+        }
+    }
+
+    // Support shooters count against the target (§9.4).
+    if let Engagement::Shooting(s) = e {
+        if role.target {
+            push(
+                &mut v,
+                FactorName::SupportShooters,
+                -i32::from(s.support_shooters) * cfg.combat.support_shooter_penalty,
+            );
+        }
+    }
+    v
+}
+
+/// Who gives side support to whom (§10.3).
+fn gives_side_support(x: ElementKind, friend: ElementKind) -> bool {
+    let solid_bd = friend.troop_type() == TroopType::Bd && friend.is_solid_foot();
+    match x.troop_type() {
+        TroopType::Sp => {
+            friend.troop_type() == TroopType::Sp || solid_bd || friend.is_general_only()
+        }
+        TroopType::Bw => x.is_solid_foot() && solid_bd,
+        _ => false,
+    }
+}
+
+fn is(t: TroopType, set: &[TroopType]) -> bool {
+    set.contains(&t)
+}
+
+/// The outcome for `x` whose total stands in `band` against `w` (§11).
+fn outcome_for(x: &Combatant, w: &Combatant, role: Role, band: Band) -> (Outcome, &'static str) {
+    use Outcome::*;
+    use TroopType as T;
+    if role.immune_shooter && band != Band::Higher {
+        return (
+            NoEffect,
+            "§17.24: a shooter suffers nothing from a target that is not shooting at it",
+        );
+    }
+    let xt = x.kind.troop_type();
+    let wt = w.kind.troop_type();
+    let cc = role.close;
+    let shot = role.shot_at;
+    let w_shooting = shot; // W shot at X.
+    let x_good = x.going == Going::Good;
+    let w_good = w.going == Going::Good;
+    let x_defender = x.holding.defending().is_some();
+    let w_defends = w.holding.defending();
+    let sallied = x.kind.is_civilian() && x.holding.is_field();
+
+    match band {
+        Band::Higher => (NoEffect, "§11: the higher total has no effect"),
+        Band::Equal => {
+            if !x.holding.is_field() || !w.holding.is_field() {
+                return (
+                    NoEffect,
+                    "§11.1, §17.49: a tie has no effect when attacking or defending a city, fort or camp",
+                );
+            }
+            if xt == T::SCh {
+                return (Destroyed, "§11.1: Scythed Chariots tied are destroyed");
+            }
+            if is(xt, &[T::Kn, T::Cm]) {
+                if cc && (w.kind.is_longbow_or_crossbow() || w.kind.counts_as_blades()) {
+                    return (
+                        Destroyed,
+                        "§11.1: Knights or Camelry tied in close combat by Blades, longbows or crossbows are destroyed",
+                    );
+                }
+                if cc && w.kind.is_solid_foot() {
+                    return (
+                        Recoil,
+                        "§11.1: Knights or Camelry tied in close combat by Solid foot recoil",
+                    );
+                }
+                if cc && x.kind.base() == BaseKind::Kn4 && w.kind.base() == BaseKind::Kn3 {
+                    return (Recoil, "§11.1: 4Kn tied in close combat by 3Kn recoil");
+                }
+                return (NoEffect, "§11.1: Knights or Camelry tied: no effect");
+            }
+            if x.kind.is_mounted() {
+                if cc && w.kind.is_solid_foot() {
+                    return (
+                        Recoil,
+                        "§11.1: other mounted tied in close combat by Solid foot recoil",
+                    );
+                }
+                return (NoEffect, "§11.1: other mounted tied: no effect");
+            }
+            if x.kind.is_fast_foot() {
+                if w.kind.is_solid_foot() && (cc || w_shooting) {
+                    return (
+                        Recoil,
+                        "§11.1: Fast foot tied by Solid foot in close combat or shooting recoil",
+                    );
+                }
+                return (NoEffect, "§11.1: Fast foot tied: no effect");
+            }
+            (NoEffect, "§11.1: Solid foot tied: nothing happens")
+        }
+        Band::Beaten => {
+            if x_defender {
+                return (
+                    Destroyed,
+                    "§11.2 general row 1: beaten defenders of a city, fort or camp are destroyed",
+                );
+            }
+            if sallied {
+                return (
+                    Destroyed,
+                    "§11.2 general row 1: beaten sallied denizens or camp followers are destroyed",
+                );
+            }
+            if x.kind.is_mounted_infantry() && x.going == Going::Bad {
+                return (
+                    Destroyed,
+                    "§11.2 general row 1: beaten mounted infantry in bad going are destroyed",
+                );
+            }
+            if cc && w_defends.is_some() {
+                if xt == T::El && matches!(w_defends, Some(Stronghold::City | Stronghold::Fort)) {
+                    return (
+                        Destroyed,
+                        "§4.7, §12.1: Elephants recoiling from defenders of a city or fort are destroyed",
+                    );
+                }
+                if xt == T::WWg {
+                    return (NoEffect, "§12.1: War Wagons never recoil");
+                }
+                return (
+                    Recoil,
+                    "§11.2 general row 2: beaten by defenders of a city, fort or camp: recoil",
+                );
+            }
+            if x.kind.is_general_only() {
+                return (
+                    NoEffect,
+                    "§11.2 general row 3: CP, Lit or CWg beaten: no effect",
+                );
+            }
+            match xt {
+                T::El => {
+                    if (cc && is(wt, &[T::Ps, T::Ax, T::LH])) || (w_shooting && wt == T::Art) {
+                        (
+                            Destroyed,
+                            "§11.2 El: destroyed by Psiloi, Auxilia or Light Horse in close combat, or Artillery shooting",
+                        )
+                    } else {
+                        (Recoil, "§11.2 El: otherwise recoil")
+                    }
+                }
+                T::SCh => {
+                    if shot && !role.from_behind {
+                        (
+                            Flee,
+                            "§11.2 SCh: shot at, flee (the shooter is not beyond their rear edge)",
+                        )
+                    } else if shot {
+                        (
+                            Destroyed,
+                            "§11.2 SCh, §17.6: shot at from beyond their rear edge, destroyed",
+                        )
+                    } else {
+                        (Destroyed, "§11.2 SCh: beaten in close combat, destroyed")
+                    }
+                }
+                T::Kn => {
+                    if is(wt, &[T::El, T::SCh, T::Cm, T::LH]) {
+                        (
+                            Destroyed,
+                            "§11.2 Kn: destroyed by Elephants, Scythed Chariots, Camelry or Light Horse",
+                        )
+                    } else {
+                        (Recoil, "§11.2 Kn: otherwise recoil")
+                    }
+                }
+                T::Cm => {
+                    if wt == T::SCh || x.going == Going::Bad {
+                        (
+                            Destroyed,
+                            "§11.2 Cm: destroyed by Scythed Chariots or when in bad going",
+                        )
+                    } else if wt == T::El {
+                        (Flee, "§11.2 Cm: flee from Elephants")
+                    } else {
+                        (Recoil, "§11.2 Cm: otherwise recoil")
+                    }
+                }
+                T::Cv => {
+                    if wt == T::SCh || x.going == Going::Bad {
+                        (
+                            Flee,
+                            "§11.2 Cv: flee from Scythed Chariots or when in bad going",
+                        )
+                    } else {
+                        (Recoil, "§11.2 Cv: otherwise recoil")
+                    }
+                }
+                T::LH => {
+                    if wt == T::SCh || (w_shooting && wt == T::Art) || x.going == Going::Bad {
+                        (
+                            Flee,
+                            "§11.2 LH: flee from Scythed Chariots, Artillery shooting, or when in bad going",
+                        )
+                    } else {
+                        (Recoil, "§11.2 LH: otherwise recoil")
+                    }
+                }
+                T::Sp | T::Pk | T::Bd => {
+                    if (is(wt, &[T::Kn, T::SCh]) && x_good) || wt == T::Wb {
+                        (
+                            Destroyed,
+                            "§11.2 Sp, Pk, Bd: destroyed by Knights or Scythed Chariots in good going, or by Warband",
+                        )
+                    } else {
+                        (Recoil, "§11.2 Sp, Pk, Bd: otherwise recoil")
+                    }
+                }
+                T::Ax => {
+                    if wt == T::Kn && x_good {
+                        (Destroyed, "§11.2 Ax: destroyed by Knights in good going")
+                    } else {
+                        (Recoil, "§11.2 Ax: otherwise recoil")
+                    }
+                }
+                T::Bw => {
+                    if w.kind.is_mounted() {
+                        (Destroyed, "§11.2 Bw: destroyed by any mounted")
+                    } else {
+                        (Recoil, "§11.2 Bw: otherwise recoil")
+                    }
+                }
+                T::Ps => {
+                    if is(wt, &[T::Kn, T::Cv, T::Cm]) && w_good {
+                        (
+                            Destroyed,
+                            "§11.2 Ps: destroyed by Knights, Cavalry or Camelry in going good for them",
+                        )
+                    } else {
+                        (Recoil, "§11.2 Ps: otherwise recoil")
+                    }
+                }
+                T::Wb => {
+                    if is(wt, &[T::Kn, T::SCh]) && x_good {
+                        (
+                            Destroyed,
+                            "§11.2 Wb: destroyed by Knights or Scythed Chariots in good going",
+                        )
+                    } else {
+                        (Recoil, "§11.2 Wb: otherwise recoil")
+                    }
+                }
+                T::Hd => {
+                    if (is(wt, &[T::Kn, T::El]) && x_good) || wt == T::Wb {
+                        (
+                            Destroyed,
+                            "§11.2 Hd: destroyed by Knights or Elephants in good going, or by Warband",
+                        )
+                    } else if shot {
+                        (Recoil, "§11.2 Hd: recoil if shot at")
+                    } else {
+                        (NoEffect, "§11.2 Hd: otherwise no effect")
+                    }
+                }
+                T::WWg => {
+                    if (w_shooting && wt == T::Art) || wt == T::El {
+                        (
+                            Destroyed,
+                            "§11.2 WWg: destroyed by Artillery shooting or by Elephants",
+                        )
+                    } else {
+                        (NoEffect, "§11.2 WWg: otherwise no effect")
+                    }
+                }
+                T::Art => (Destroyed, "§11.2 Art: always destroyed when beaten"),
+                // Civilians are defenders or sallied (row 1) and CP/Lit/CWg fall under row 3.
+                T::CP | T::Lit | T::CWg | T::CampFollowers | T::Denizens => (
+                    NoEffect,
+                    "§11.2 general row 3: CP, Lit or CWg beaten: no effect",
+                ),
+            }
+        }
+        Band::Doubled => {
+            if x_defender {
+                return (
+                    Destroyed,
+                    "§11.3 row 1: doubled defenders of a city, fort or camp are destroyed",
+                );
+            }
+            match xt {
+                T::Cv => {
+                    if (is(wt, &[T::Pk, T::Sp, T::Hd]) && x_good) || (cc && wt == T::Art) {
+                        (
+                            Flee,
+                            "§11.3 Cv: flee from Pikes, Spears or Hordes in good going, or Artillery in close combat",
+                        )
+                    } else {
+                        (Destroyed, "§11.3 Cv: otherwise destroyed")
+                    }
+                }
+                T::LH => {
+                    if w.kind.is_mounted()
+                        || (w_shooting && wt == T::Art)
+                        || is(wt, &[T::Bw, T::Ps])
+                        || x.going == Going::Bad
+                    {
+                        (
+                            Destroyed,
+                            "§11.3 LH: destroyed by mounted, Artillery shooting, Bows or Psiloi, or in bad going",
+                        )
+                    } else {
+                        (Flee, "§11.3 LH: otherwise flee")
+                    }
+                }
+                T::Ps => {
+                    if (is(wt, &[T::Kn, T::Cv, T::Cm, T::LH]) && w_good)
+                        || (cc && is(wt, &[T::Ax, T::Bw, T::Ps]))
+                    {
+                        (
+                            Destroyed,
+                            "§11.3 Ps: destroyed by Kn, Cv, Cm or LH in going good for them, or by Ax, Bw or Ps in close combat",
+                        )
+                    } else if is(wt, &[T::El, T::SCh]) {
+                        (
+                            Recoil,
+                            "§11.3 Ps: recoil from Elephants or Scythed Chariots",
+                        )
+                    } else {
+                        (Flee, "§11.3 Ps: otherwise flee")
+                    }
+                }
+                _ => (Destroyed, "§11.3: doubled, destroyed"),
+            }
+        }
+    }
+}
+
+/// Who follows up (§12.5): an element whose close-combat opponent recoiled, fled or was destroyed
+/// while it itself was unaffected.
+fn pursuit(s: &Situation, oa: Outcome, ob: Outcome) -> Option<Pursuit> {
+    if s.engagement != Engagement::CloseCombat {
+        return None; // §9.6, §17.48: nobody pursues after shooting.
+    }
+    let (side, p, o, o_out) = if oa == Outcome::NoEffect && ob != Outcome::NoEffect {
+        (Side::A, &s.a, &s.b, ob)
+    } else if ob == Outcome::NoEffect && oa != Outcome::NoEffect {
+        (Side::B, &s.b, &s.a, oa)
+    } else {
+        return None;
+    };
+    let normal = match p.kind.pursuit() {
+        PursuitRule::OneBw => Some(1.0),
+        PursuitRule::HalfBwAfterFoot
+            if o.kind.is_foot() && o.kind.troop_type() != TroopType::Ps =>
+        {
+            Some(0.5)
+        }
+        _ => None,
+    };
+    // Destroyed defenders: one winning assaulter moves in (§4.7, §12.5), not Elephants or War
+    // Wagon mobile towers (§17.38); its normal pursuit distance, else foot ½ BW, mounted 1 BW
+    // (§17.47).
+    if let (Some(place), Outcome::Destroyed) = (o.holding.defending(), o_out) {
+        if p.holding.assaulting() == Some(place)
+            && !matches!(p.kind.troop_type(), TroopType::El | TroopType::WWg)
+        {
+            let d = normal.unwrap_or(match p.kind.class() {
+                Class::Mounted => 1.0,
+                Class::Foot => 0.5,
+            });
+            return Some(Pursuit {
+                side,
+                distance: d,
+                into: Some(place),
+            });
+        }
+        return None;
+    }
+    // §12.5: a winner standing in a city, fort or camp does not pursue.
+    if p.holding.defending().is_some() {
+        return None;
+    }
+    normal.map(|distance| Pursuit {
+        side,
+        distance,
+        into: None,
+    })
+}

@@ -1,0 +1,263 @@
+//! The rules configuration: every number a house rule might change, as one serde value.
+//!
+//! [`RulesConfig::default`] is DBA 3.0 as `shared/rules/DBA3.md` reads it, including the values it
+//! marks (1) single-source or (R) our reading (base depths §1.3, CP/Lit/CWg factors §17.19,
+//! assaulters using their factor against foot §4.7, the −1 per support shooter §9.4…). A house rule
+//! is a changed config, not a fork of the code.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+use crate::error::{ErrorCode, ErrorInfo};
+use crate::troops::{BaseKind, ElementKind, FootClass};
+
+/// The numbers of one base kind.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct KindRules {
+    /// Base depth in BW, the one every rule uses (§1.3).
+    pub depth: f64,
+    /// Tactical move in good going, BW (§7.3).
+    pub move_good: f64,
+    /// Tactical move when any part of it is in rough or bad going, BW (§7.3).
+    pub move_rough: f64,
+    /// May move or deploy off-road in bad going (§7.3: not Artillery or War Wagons).
+    pub may_enter_bad_going: bool,
+    /// Combat factor against foot (§10.1).
+    pub factor_vs_foot: i32,
+    /// Combat factor against mounted (§10.1).
+    pub factor_vs_mounted: i32,
+    /// Combat factor when shot at, where it differs from the factor against foot (Blades +4, §10.1).
+    pub factor_shot_at: Option<i32>,
+    /// Distant shooting range in BW, for kinds that shoot (§9.1).
+    pub shooting_range: Option<f64>,
+}
+
+/// The numbers of mounted infantry (`Mtd-X`): they fight and shoot as X, but move and are based
+/// as mounted (§7.3, §1.3, §17.16).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MountedInfantryRules {
+    pub depth: f64,
+    pub move_good: f64,
+    /// Move in rough or bad going when X is Solid foot.
+    pub move_rough_solid: f64,
+    /// Move in rough or bad going when X is Fast foot.
+    pub move_rough_fast: f64,
+}
+
+/// Switches and numbers for close combat and shooting that the digest marks as readings or as
+/// single-source.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CombatRules {
+    /// Artillery garrisoning a City or Fort fights and shoots at this factor (§4.2, §10.1).
+    pub artillery_in_city_or_fort: i32,
+    /// Penalty to the target for each supporting shooter beyond the main one (§9.4).
+    pub support_shooter_penalty: i32,
+    /// At most this many supporting shooters (§9.4).
+    pub max_support_shooters: u8,
+    /// At most this many assaulters beyond the first count −1 each against a stronghold (§4.7).
+    pub max_extra_assaulters: u8,
+    /// Assaulters of a city, fort or camp use their factor against foot, with no overlaps,
+    /// supports or double-element +1 (§4.7, single source).
+    pub assaulters_use_factor_vs_foot: bool,
+    /// Elephants, Scythed Chariots and War Wagons may not occupy a Fort, as for a City (§17.37).
+    pub fort_occupier_exclusion: bool,
+}
+
+/// The whole rules configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RulesConfig {
+    /// Per base kind, keyed by code (`"4Bd"`).
+    pub kinds: BTreeMap<BaseKind, KindRules>,
+    pub mounted_infantry: MountedInfantryRules,
+    pub combat: CombatRules,
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("rules configuration has no entry for element kind {0}")]
+    MissingKind(BaseKind),
+    #[error("rules configuration: {what} of {kind} must be {expected}, not {value}")]
+    BadValue {
+        kind: String,
+        what: &'static str,
+        expected: &'static str,
+        value: f64,
+    },
+}
+
+impl ErrorInfo for ConfigError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidArgument
+    }
+    fn rule(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+const fn k(
+    depth: f64,
+    move_good: f64,
+    move_rough: f64,
+    vs_foot: i32,
+    vs_mounted: i32,
+    shot_at: Option<i32>,
+    range: Option<f64>,
+    bad_going: bool,
+) -> KindRules {
+    KindRules {
+        depth,
+        move_good,
+        move_rough,
+        may_enter_bad_going: bad_going,
+        factor_vs_foot: vs_foot,
+        factor_vs_mounted: vs_mounted,
+        factor_shot_at: shot_at,
+        shooting_range: range,
+    }
+}
+
+/// The default numbers of a base kind: depths §1.3, moves §7.3, factors §10.1, ranges §9.1.
+pub const fn default_kind_rules(b: BaseKind) -> KindRules {
+    use BaseKind::*;
+    match b {
+        El => k(1.0, 3.0, 1.0, 5, 4, None, None, true),
+        Kn3 | Kn4 => k(0.75, 3.0, 1.0, 3, 4, None, None, true),
+        Kn6 => k(1.5, 3.0, 1.0, 3, 4, None, None, true),
+        HCh => k(1.0, 3.0, 1.0, 3, 4, None, None, true),
+        Cv => k(0.75, 4.0, 1.0, 3, 3, None, None, true),
+        Cv6 => k(1.5, 4.0, 1.0, 3, 3, None, None, true),
+        LCh => k(1.0, 4.0, 1.0, 3, 3, None, None, true),
+        LH | LCm => k(0.75, 4.0, 1.0, 2, 2, None, None, true),
+        SCh => k(1.0, 4.0, 1.0, 3, 4, None, None, true),
+        Cm => k(0.75, 3.0, 1.0, 3, 3, None, None, true),
+        Sp => k(0.375, 2.0, 1.0, 4, 4, None, None, true),
+        Sp8 => k(0.75, 2.0, 1.0, 4, 4, None, None, true),
+        Pk4 => k(0.375, 2.0, 1.0, 3, 4, None, None, true),
+        Pk3 => k(0.5, 3.0, 3.0, 3, 4, None, None, true),
+        Bd4 => k(0.375, 2.0, 1.0, 5, 3, Some(4), None, true),
+        Bd3 => k(0.5, 3.0, 3.0, 5, 3, Some(4), None, true),
+        Bd6 => k(1.0, 3.0, 3.0, 5, 3, Some(4), None, true),
+        Ax4 => k(0.5, 2.0, 2.0, 3, 3, None, None, true),
+        Ax3 => k(0.5, 3.0, 3.0, 3, 3, None, None, true),
+        Bw4 | Lb4 | Cb4 => k(0.5, 2.0, 1.0, 2, 4, None, Some(3.0), true),
+        Bw3 | Lb3 | Cb3 => k(0.5, 3.0, 3.0, 2, 4, None, Some(3.0), true),
+        Bw8 | Lb8 | Cb8 => k(1.0, 2.0, 1.0, 2, 4, None, Some(3.0), true),
+        Ps => k(0.5, 3.0, 3.0, 2, 2, None, None, true),
+        Wb4 => k(0.375, 2.0, 2.0, 3, 2, None, None, true),
+        Wb3 => k(0.5, 3.0, 3.0, 3, 2, None, None, true),
+        Hd7 => k(1.0, 2.0, 1.0, 3, 2, None, None, true),
+        Hd5 => k(0.75, 3.0, 3.0, 3, 2, None, None, true),
+        Art => k(1.0, 2.0, 1.0, 4, 4, None, Some(5.0), false),
+        WWg => k(1.0, 2.0, 1.0, 3, 4, None, Some(3.0), false),
+        CP | Lit | CWg => k(1.0, 2.0, 1.0, 5, 3, Some(4), None, true),
+        CampFollowers | Denizens => k(0.5, 2.0, 1.0, 2, 0, None, None, true),
+    }
+}
+
+impl Default for RulesConfig {
+    fn default() -> Self {
+        RulesConfig {
+            kinds: BaseKind::ALL
+                .iter()
+                .map(|&b| (b, default_kind_rules(b)))
+                .collect(),
+            mounted_infantry: MountedInfantryRules {
+                depth: 0.75,
+                move_good: 3.0,
+                move_rough_solid: 1.0,
+                move_rough_fast: 3.0,
+            },
+            combat: CombatRules {
+                artillery_in_city_or_fort: 2,
+                support_shooter_penalty: 1,
+                max_support_shooters: 2,
+                max_extra_assaulters: 2,
+                assaulters_use_factor_vs_foot: true,
+                fort_occupier_exclusion: true,
+            },
+        }
+    }
+}
+
+impl RulesConfig {
+    /// Check that every kind has an entry and every distance is positive, reporting the first
+    /// problem.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for b in BaseKind::ALL {
+            let r = self.kinds.get(&b).ok_or(ConfigError::MissingKind(b))?;
+            for (what, v) in [
+                ("depth", r.depth),
+                ("move_good", r.move_good),
+                ("move_rough", r.move_rough),
+            ] {
+                if !(v.is_finite() && v > 0.0) {
+                    return Err(ConfigError::BadValue {
+                        kind: b.code().to_string(),
+                        what,
+                        expected: "a positive number of BW",
+                        value: v,
+                    });
+                }
+            }
+        }
+        let m = &self.mounted_infantry;
+        for (what, v) in [
+            ("depth", m.depth),
+            ("move_good", m.move_good),
+            ("move_rough_solid", m.move_rough_solid),
+            ("move_rough_fast", m.move_rough_fast),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(ConfigError::BadValue {
+                    kind: "Mtd-X".to_string(),
+                    what,
+                    expected: "a positive number of BW",
+                    value: v,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The numbers of a base kind, falling back to the default table if the entry is missing.
+    pub fn kind(&self, b: BaseKind) -> KindRules {
+        self.kinds
+            .get(&b)
+            .copied()
+            .unwrap_or_else(|| default_kind_rules(b))
+    }
+
+    /// Base depth in BW used by every rule (§1.3).
+    pub fn depth(&self, kind: ElementKind) -> f64 {
+        if kind.is_mounted_infantry() {
+            self.mounted_infantry.depth
+        } else {
+            self.kind(kind.base()).depth
+        }
+    }
+
+    /// Maximum tactical move (§7.3) in good going, or with any part in rough or bad going.
+    pub fn move_distance(&self, kind: ElementKind, rough_or_bad: bool) -> f64 {
+        if kind.is_mounted_infantry() {
+            let m = &self.mounted_infantry;
+            return match (rough_or_bad, kind.moves_as()) {
+                (false, _) => m.move_good,
+                (true, Some(FootClass::Fast)) => m.move_rough_fast,
+                (true, _) => m.move_rough_solid,
+            };
+        }
+        let r = self.kind(kind.base());
+        if rough_or_bad {
+            r.move_rough
+        } else {
+            r.move_good
+        }
+    }
+
+    /// Shooting range in BW, for kinds that shoot (§9.1).
+    pub fn shooting_range(&self, kind: ElementKind) -> Option<f64> {
+        self.kind(kind.base()).shooting_range
+    }
+}

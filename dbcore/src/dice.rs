@@ -1,0 +1,146 @@
+//! Dice are inputs (DBA3.md §0.3: every random event is one d6).
+//!
+//! The rules never roll: every transition that needs chance takes [`DieScore`]s. A person at a
+//! real table types in what the dice show; a simulation draws them with [`roll`] from any
+//! [`rand_core::RngCore`]; exact odds enumerate all six scores ([`DieScore::ALL`]).
+
+use rand_core::RngCore;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+use crate::error::{ErrorCode, ErrorInfo};
+
+/// The score of one six-sided die: 1 to 6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DieScore(u8);
+
+/// A die score outside 1..=6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("§0.3: a die shows 1 to 6, not {0}")]
+pub struct DiceError(pub i64);
+
+impl ErrorInfo for DiceError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidDie
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some("§0.3")
+    }
+}
+
+impl DieScore {
+    /// The six possible scores, for exact enumeration.
+    pub const ALL: [DieScore; 6] = [
+        DieScore(1),
+        DieScore(2),
+        DieScore(3),
+        DieScore(4),
+        DieScore(5),
+        DieScore(6),
+    ];
+
+    /// A score, refusing anything outside 1..=6.
+    pub fn new(score: u8) -> Result<DieScore, DiceError> {
+        if (1..=6).contains(&score) {
+            Ok(DieScore(score))
+        } else {
+            Err(DiceError(score.into()))
+        }
+    }
+
+    /// A score from any integer, refusing anything outside 1..=6.
+    pub fn from_i64(score: i64) -> Result<DieScore, DiceError> {
+        if (1..=6).contains(&score) {
+            Ok(DieScore(score as u8))
+        } else {
+            Err(DiceError(score))
+        }
+    }
+
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl fmt::Display for DieScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl TryFrom<u8> for DieScore {
+    type Error = DiceError;
+    fn try_from(v: u8) -> Result<Self, DiceError> {
+        DieScore::new(v)
+    }
+}
+
+impl Serialize for DieScore {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for DieScore {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = i64::deserialize(d)?;
+        DieScore::from_i64(v).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Draw one fair die score from `rng` without modulo bias: 32-bit draws at or above the largest
+/// multiple of 6 are rejected and drawn again.
+pub fn roll<R: RngCore + ?Sized>(rng: &mut R) -> DieScore {
+    // 2^32 = 6 * 715_827_882 + 4: accept the first 6 * 715_827_882 values, so that the top 4
+    // values, which would favour 1..=4, are drawn again.
+    const LIMIT: u32 = u32::MAX - u32::MAX % 6;
+    loop {
+        let v = rng.next_u32();
+        if v < LIMIT {
+            return DieScore((v % 6) as u8 + 1);
+        }
+    }
+}
+
+/// Draw `N` die scores.
+pub fn roll_n<R: RngCore + ?Sized, const N: usize>(rng: &mut R) -> [DieScore; N] {
+    std::array::from_fn(|_| roll(rng))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Fixed(Vec<u32>);
+    impl RngCore for Fixed {
+        fn next_u32(&mut self) -> u32 {
+            self.0.remove(0)
+        }
+        fn next_u64(&mut self) -> u64 {
+            self.next_u32() as u64
+        }
+        fn fill_bytes(&mut self, dst: &mut [u8]) {
+            for b in dst {
+                *b = self.next_u32() as u8;
+            }
+        }
+    }
+
+    #[test]
+    fn scores_outside_one_to_six_are_refused() {
+        // DBA3.md §0.3: a die is a d6.
+        assert_eq!(DieScore::new(0), Err(DiceError(0)));
+        assert_eq!(DieScore::new(7), Err(DiceError(7)));
+        assert_eq!(DieScore::new(6).unwrap().get(), 6);
+    }
+
+    #[test]
+    fn the_biased_top_of_the_range_is_rejected() {
+        // u32::MAX % 6 == 3, so u32::MAX - 3 ..= u32::MAX (4 values) are redrawn.
+        let mut rng = Fixed(vec![u32::MAX, u32::MAX - 3, 7]);
+        assert_eq!(roll(&mut rng).get(), 2);
+        let mut rng = Fixed(vec![u32::MAX - 4]);
+        // (2^32 - 5) % 6 == 5 → score 6, and it is accepted.
+        assert_eq!(roll(&mut rng).get(), 6);
+    }
+}

@@ -1,0 +1,132 @@
+//! Error codes shared by every layer.
+//!
+//! Each error type of the crate implements [`ErrorInfo`]: a stable numeric [`ErrorCode`] grouped by
+//! family, and the rules section that refuses the request where there is one. The C ABI returns
+//! these numbers as its status codes and Python maps each family to an exception class, so the
+//! numbers never change once published.
+
+use serde::{Deserialize, Serialize};
+
+/// Stable error numbers, grouped by family:
+/// 100–199 bad arguments, 200–299 rule refusals, 300–399 dice, 400–499 set-up, 900–999 internal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[repr(u32)]
+pub enum ErrorCode {
+    /// A required pointer was NULL (C ABI only).
+    NullArgument = 100,
+    /// Text was not valid UTF-8.
+    InvalidUtf8 = 101,
+    /// JSON could not be read as the expected type.
+    InvalidJson = 102,
+    /// A value is out of its allowed range.
+    InvalidArgument = 103,
+    /// An element code could not be parsed (§2.1).
+    ElementCode = 110,
+    /// A described combat situation breaks the rules (who may fight, shoot or defend).
+    IllegalSituation = 200,
+    /// A die score outside 1..=6.
+    InvalidDie = 300,
+    /// Set-up data breaks the rules.
+    InvalidSetup = 400,
+    /// A panic was caught at a language boundary; the handle involved is poisoned.
+    Panic = 900,
+    /// A handle was used after a panic poisoned it.
+    Poisoned = 901,
+}
+
+/// The family of an error code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ErrorFamily {
+    Argument,
+    Rule,
+    Dice,
+    Setup,
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code, for bindings that mirror them.
+    pub const ALL: [ErrorCode; 10] = [
+        ErrorCode::NullArgument,
+        ErrorCode::InvalidUtf8,
+        ErrorCode::InvalidJson,
+        ErrorCode::InvalidArgument,
+        ErrorCode::ElementCode,
+        ErrorCode::IllegalSituation,
+        ErrorCode::InvalidDie,
+        ErrorCode::InvalidSetup,
+        ErrorCode::Panic,
+        ErrorCode::Poisoned,
+    ];
+
+    /// The stable number.
+    pub const fn number(self) -> u32 {
+        self as u32
+    }
+
+    pub const fn family(self) -> ErrorFamily {
+        match self as u32 {
+            100..=199 => ErrorFamily::Argument,
+            200..=299 => ErrorFamily::Rule,
+            300..=399 => ErrorFamily::Dice,
+            400..=499 => ErrorFamily::Setup,
+            _ => ErrorFamily::Internal,
+        }
+    }
+
+    /// The code with this number, if any.
+    pub fn from_number(n: u32) -> Option<ErrorCode> {
+        ErrorCode::ALL.iter().copied().find(|c| c.number() == n)
+    }
+}
+
+/// What every dbcore error can say about itself.
+pub trait ErrorInfo: std::error::Error {
+    /// The stable code.
+    fn code(&self) -> ErrorCode;
+    /// The rules section (of `shared/rules/DBA3.md`) that refuses the request, when one does.
+    fn rule(&self) -> Option<&'static str>;
+}
+
+/// Any error dbcore returns, for callers (and bindings) that handle them all alike.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    ElementCode(#[from] crate::troops::ParseKindError),
+    #[error(transparent)]
+    Dice(#[from] crate::dice::DiceError),
+    #[error(transparent)]
+    Combat(#[from] crate::combat::CombatError),
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    /// JSON that could not be read as the expected type.
+    #[error("invalid JSON: {0}")]
+    Json(String),
+}
+
+impl ErrorInfo for Error {
+    fn code(&self) -> ErrorCode {
+        match self {
+            Error::ElementCode(e) => e.code(),
+            Error::Dice(e) => e.code(),
+            Error::Combat(e) => e.code(),
+            Error::Config(e) => e.code(),
+            Error::Json(_) => ErrorCode::InvalidJson,
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            Error::ElementCode(e) => e.rule(),
+            Error::Dice(e) => e.rule(),
+            Error::Combat(e) => e.rule(),
+            Error::Config(e) => e.rule(),
+            Error::Json(_) => None,
+        }
+    }
+}
+
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Self {
+        Error::Json(e.to_string())
+    }
+}

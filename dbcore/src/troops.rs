@@ -1,0 +1,658 @@
+//! The troop vocabulary: element codes and what each kind of element is (DBA3.md §1.3, §2).
+//!
+//! An [`ElementKind`] is one of the codes an army list writes (`4Bd`, `3Kn`, `Mtd-4Bw`, `CF`…).
+//! Fixed facts of the rules (mounted or foot, Fast or Solid, double element, who pursues) are
+//! methods here; numbers that a house rule might change (depths, move distances, combat factors,
+//! ranges) live in [`crate::config::RulesConfig`].
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{ErrorCode, ErrorInfo};
+
+/// The basic troop types of DBA3.md §2.1, to which the outcome and factor tables are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum TroopType {
+    /// Elephants.
+    El,
+    /// Knights (3Kn, 4Kn, 6Kn, and heavy chariots HCh which count as Knights).
+    Kn,
+    /// Cavalry (Cv, 6Cv, and light chariots LCh which count as Cavalry).
+    Cv,
+    /// Light Horse (LH, and light camelry LCm which count as Light Horse).
+    LH,
+    /// Scythed chariots.
+    SCh,
+    /// Camelry.
+    Cm,
+    /// Spears.
+    Sp,
+    /// Pikes.
+    Pk,
+    /// Blades.
+    Bd,
+    /// Auxilia.
+    Ax,
+    /// Bows, including longbows (Lb) and crossbows (Cb).
+    Bw,
+    /// Psiloi.
+    Ps,
+    /// Warband.
+    Wb,
+    /// Hordes.
+    Hd,
+    /// Artillery.
+    Art,
+    /// War wagons.
+    WWg,
+    /// Command post (general's element only).
+    CP,
+    /// Litter (general's element only).
+    Lit,
+    /// Command wagon (general's element only).
+    CWg,
+    /// Camp followers (civilians, §2.6).
+    CampFollowers,
+    /// City denizens (civilians, §2.6).
+    Denizens,
+}
+
+/// Foot are either Fast or Solid (DBA3.md §2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum FootClass {
+    Fast,
+    Solid,
+}
+
+/// Mounted or foot (DBA3.md §0.3). Mounted infantry are foot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Class {
+    Mounted,
+    Foot,
+}
+
+/// A concrete element code as written in army lists, without the mounted-infantry prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BaseKind {
+    El,
+    Kn3,
+    Kn4,
+    Kn6,
+    HCh,
+    Cv,
+    Cv6,
+    LCh,
+    LH,
+    LCm,
+    SCh,
+    Cm,
+    Sp,
+    Sp8,
+    Pk4,
+    Pk3,
+    Bd4,
+    Bd3,
+    Bd6,
+    Ax4,
+    Ax3,
+    Bw4,
+    Bw3,
+    Bw8,
+    Lb4,
+    Lb3,
+    Lb8,
+    Cb4,
+    Cb3,
+    Cb8,
+    Ps,
+    Wb4,
+    Wb3,
+    Hd7,
+    Hd5,
+    Art,
+    WWg,
+    CP,
+    Lit,
+    CWg,
+    CampFollowers,
+    Denizens,
+}
+
+impl BaseKind {
+    /// Every base kind, in table order.
+    pub const ALL: [BaseKind; 42] = [
+        BaseKind::El,
+        BaseKind::Kn3,
+        BaseKind::Kn4,
+        BaseKind::Kn6,
+        BaseKind::HCh,
+        BaseKind::Cv,
+        BaseKind::Cv6,
+        BaseKind::LCh,
+        BaseKind::LH,
+        BaseKind::LCm,
+        BaseKind::SCh,
+        BaseKind::Cm,
+        BaseKind::Sp,
+        BaseKind::Sp8,
+        BaseKind::Pk4,
+        BaseKind::Pk3,
+        BaseKind::Bd4,
+        BaseKind::Bd3,
+        BaseKind::Bd6,
+        BaseKind::Ax4,
+        BaseKind::Ax3,
+        BaseKind::Bw4,
+        BaseKind::Bw3,
+        BaseKind::Bw8,
+        BaseKind::Lb4,
+        BaseKind::Lb3,
+        BaseKind::Lb8,
+        BaseKind::Cb4,
+        BaseKind::Cb3,
+        BaseKind::Cb8,
+        BaseKind::Ps,
+        BaseKind::Wb4,
+        BaseKind::Wb3,
+        BaseKind::Hd7,
+        BaseKind::Hd5,
+        BaseKind::Art,
+        BaseKind::WWg,
+        BaseKind::CP,
+        BaseKind::Lit,
+        BaseKind::CWg,
+        BaseKind::CampFollowers,
+        BaseKind::Denizens,
+    ];
+
+    /// The code as army lists print it.
+    pub const fn code(self) -> &'static str {
+        use BaseKind::*;
+        match self {
+            El => "El",
+            Kn3 => "3Kn",
+            Kn4 => "4Kn",
+            Kn6 => "6Kn",
+            HCh => "HCh",
+            Cv => "Cv",
+            Cv6 => "6Cv",
+            LCh => "LCh",
+            LH => "LH",
+            LCm => "LCm",
+            SCh => "SCh",
+            Cm => "Cm",
+            Sp => "Sp",
+            Sp8 => "8Sp",
+            Pk4 => "4Pk",
+            Pk3 => "3Pk",
+            Bd4 => "4Bd",
+            Bd3 => "3Bd",
+            Bd6 => "6Bd",
+            Ax4 => "4Ax",
+            Ax3 => "3Ax",
+            Bw4 => "4Bw",
+            Bw3 => "3Bw",
+            Bw8 => "8Bw",
+            Lb4 => "4Lb",
+            Lb3 => "3Lb",
+            Lb8 => "8Lb",
+            Cb4 => "4Cb",
+            Cb3 => "3Cb",
+            Cb8 => "8Cb",
+            Ps => "Ps",
+            Wb4 => "4Wb",
+            Wb3 => "3Wb",
+            Hd7 => "7Hd",
+            Hd5 => "5Hd",
+            Art => "Art",
+            WWg => "WWg",
+            CP => "CP",
+            Lit => "Lit",
+            CWg => "CWg",
+            CampFollowers => "CF",
+            Denizens => "Dz",
+        }
+    }
+
+    /// A short English name.
+    pub const fn name(self) -> &'static str {
+        use BaseKind::*;
+        match self {
+            El => "Elephants",
+            Kn3 => "Knights",
+            Kn4 => "Knights (cataphracts)",
+            Kn6 => "Knights (double element)",
+            HCh => "Heavy chariots",
+            Cv => "Cavalry",
+            Cv6 => "Cavalry (double element)",
+            LCh => "Light chariots",
+            LH => "Light Horse",
+            LCm => "Light camelry",
+            SCh => "Scythed chariots",
+            Cm => "Camelry",
+            Sp => "Spears",
+            Sp8 => "Spears (double element)",
+            Pk4 => "Pikes (Solid)",
+            Pk3 => "Pikes (Fast)",
+            Bd4 => "Blades (Solid)",
+            Bd3 => "Blades (Fast)",
+            Bd6 => "Blades (Fast, double element)",
+            Ax4 => "Auxilia (Solid)",
+            Ax3 => "Auxilia (Fast)",
+            Bw4 => "Bows (Solid)",
+            Bw3 => "Bows (Fast)",
+            Bw8 => "Bows (Solid, double element)",
+            Lb4 => "Longbows (Solid)",
+            Lb3 => "Longbows (Fast)",
+            Lb8 => "Longbows (Solid, double element)",
+            Cb4 => "Crossbows (Solid)",
+            Cb3 => "Crossbows (Fast)",
+            Cb8 => "Crossbows (Solid, double element)",
+            Ps => "Psiloi",
+            Wb4 => "Warband (Solid)",
+            Wb3 => "Warband (Fast)",
+            Hd7 => "Hordes (Solid)",
+            Hd5 => "Hordes (Fast)",
+            Art => "Artillery",
+            WWg => "War wagons",
+            CP => "Command post",
+            Lit => "Litter",
+            CWg => "Command wagon",
+            CampFollowers => "Camp followers",
+            Denizens => "City denizens",
+        }
+    }
+
+    /// The basic type whose rows of the rules tables this kind reads.
+    pub const fn troop_type(self) -> TroopType {
+        use BaseKind::*;
+        match self {
+            El => TroopType::El,
+            Kn3 | Kn4 | Kn6 | HCh => TroopType::Kn,
+            Cv | Cv6 | LCh => TroopType::Cv,
+            LH | LCm => TroopType::LH,
+            SCh => TroopType::SCh,
+            Cm => TroopType::Cm,
+            Sp | Sp8 => TroopType::Sp,
+            Pk4 | Pk3 => TroopType::Pk,
+            Bd4 | Bd3 | Bd6 => TroopType::Bd,
+            Ax4 | Ax3 => TroopType::Ax,
+            Bw4 | Bw3 | Bw8 | Lb4 | Lb3 | Lb8 | Cb4 | Cb3 | Cb8 => TroopType::Bw,
+            Ps => TroopType::Ps,
+            Wb4 | Wb3 => TroopType::Wb,
+            Hd7 | Hd5 => TroopType::Hd,
+            Art => TroopType::Art,
+            WWg => TroopType::WWg,
+            CP => TroopType::CP,
+            Lit => TroopType::Lit,
+            CWg => TroopType::CWg,
+            CampFollowers => TroopType::CampFollowers,
+            Denizens => TroopType::Denizens,
+        }
+    }
+
+    /// Mounted or foot (§2.1).
+    pub const fn class(self) -> Class {
+        match self.troop_type() {
+            TroopType::El
+            | TroopType::Kn
+            | TroopType::Cv
+            | TroopType::LH
+            | TroopType::SCh
+            | TroopType::Cm => Class::Mounted,
+            _ => Class::Foot,
+        }
+    }
+
+    /// Fast or Solid as it **moves** (§2.2): 3, 5 or 6 figures and all Psiloi are Fast; camp
+    /// followers and denizens move as Solid. `None` for mounted.
+    pub const fn moves_as(self) -> Option<FootClass> {
+        use BaseKind::*;
+        match self {
+            Pk3 | Bd3 | Bd6 | Ax3 | Bw3 | Lb3 | Cb3 | Ps | Wb3 | Hd5 => Some(FootClass::Fast),
+            _ => match self.class() {
+                Class::Mounted => None,
+                Class::Foot => Some(FootClass::Solid),
+            },
+        }
+    }
+
+    /// Fast or Solid as it **fights** (§2.2, §11): as it moves, except that camp followers and
+    /// denizens fight as Fast foot. `None` for mounted.
+    pub const fn fights_as(self) -> Option<FootClass> {
+        match self {
+            BaseKind::CampFollowers | BaseKind::Denizens => Some(FootClass::Fast),
+            _ => self.moves_as(),
+        }
+    }
+
+    /// Double elements (§2.4).
+    pub const fn is_double(self) -> bool {
+        use BaseKind::*;
+        matches!(self, Kn6 | Cv6 | Sp8 | Bd6 | Bw8 | Lb8 | Cb8)
+    }
+
+    /// Whether this kind may take the `Mtd-` prefix. Mounted infantry ride to battle and fight as
+    /// their foot type (§2.1); army lists field them as single Bows, Blades, Auxilia, Spears,
+    /// Pikes, Warband or Psiloi. Doubles, Hordes, Artillery, War Wagons, general-only elements
+    /// and civilians never appear mounted (our reading: no list gives them).
+    pub const fn may_be_mounted_infantry(self) -> bool {
+        use BaseKind::*;
+        matches!(
+            self,
+            Sp | Pk4
+                | Pk3
+                | Bd4
+                | Bd3
+                | Ax4
+                | Ax3
+                | Bw4
+                | Bw3
+                | Lb4
+                | Lb3
+                | Cb4
+                | Cb3
+                | Ps
+                | Wb4
+                | Wb3
+        )
+    }
+
+    fn parse(text: &str) -> Option<BaseKind> {
+        // "4Sp" is a common spelling of Spears.
+        if text.eq_ignore_ascii_case("4Sp") {
+            return Some(BaseKind::Sp);
+        }
+        if text.eq_ignore_ascii_case("Camp-followers") || text.eq_ignore_ascii_case("CampFollowers")
+        {
+            return Some(BaseKind::CampFollowers);
+        }
+        if text.eq_ignore_ascii_case("Denizens") {
+            return Some(BaseKind::Denizens);
+        }
+        BaseKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.code().eq_ignore_ascii_case(text))
+    }
+}
+
+/// How an element follows up a beaten close-combat opponent (§12.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PursuitRule {
+    /// Never pursues.
+    Never,
+    /// 1 BW straight ahead (Knights other than 4Kn, Scythed Chariots, Elephants, Hordes).
+    OneBw,
+    /// ½ BW straight ahead, only after fighting foot other than Psiloi (Pikes, Blades, Warband).
+    HalfBwAfterFoot,
+}
+
+/// An element kind: a base code, possibly as mounted infantry (`Mtd-4Bw`).
+///
+/// Serialises as its code string, e.g. `"4Bd"` or `"Mtd-3Bw"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ElementKind {
+    base: BaseKind,
+    mounted_infantry: bool,
+}
+
+impl ElementKind {
+    /// A plain (not mounted-infantry) kind.
+    pub const fn new(base: BaseKind) -> Self {
+        ElementKind {
+            base,
+            mounted_infantry: false,
+        }
+    }
+
+    /// Mounted infantry riding as `base` foot; refused for kinds that never ride (see
+    /// [`BaseKind::may_be_mounted_infantry`]).
+    pub fn mounted_infantry(base: BaseKind) -> Result<Self, ParseKindError> {
+        if base.may_be_mounted_infantry() {
+            Ok(ElementKind {
+                base,
+                mounted_infantry: true,
+            })
+        } else {
+            Err(ParseKindError {
+                text: format!("Mtd-{}", base.code()),
+                expected: "Mtd- followed by a single foot code of Sp, Pk, Bd, Ax, Bw, Lb, Cb, Ps or Wb (e.g. Mtd-4Bw)",
+            })
+        }
+    }
+
+    /// The foot (or mounted) code behind any `Mtd-` prefix.
+    pub const fn base(self) -> BaseKind {
+        self.base
+    }
+    pub const fn is_mounted_infantry(self) -> bool {
+        self.mounted_infantry
+    }
+    pub const fn troop_type(self) -> TroopType {
+        self.base.troop_type()
+    }
+    /// Mounted or foot; mounted infantry are foot (§0.3).
+    pub const fn class(self) -> Class {
+        self.base.class()
+    }
+    pub const fn is_mounted(self) -> bool {
+        matches!(self.class(), Class::Mounted)
+    }
+    pub const fn is_foot(self) -> bool {
+        matches!(self.class(), Class::Foot)
+    }
+    /// Fast/Solid for movement (§2.2); `None` for mounted.
+    pub const fn moves_as(self) -> Option<FootClass> {
+        self.base.moves_as()
+    }
+    /// Fast/Solid for combat outcomes (§2.2, §11); `None` for mounted.
+    pub const fn fights_as(self) -> Option<FootClass> {
+        self.base.fights_as()
+    }
+    /// Solid foot in combat (the "Solid foot" of the §11 tables).
+    pub const fn is_solid_foot(self) -> bool {
+        matches!(self.fights_as(), Some(FootClass::Solid))
+    }
+    /// Fast foot in combat.
+    pub const fn is_fast_foot(self) -> bool {
+        matches!(self.fights_as(), Some(FootClass::Fast))
+    }
+    /// Double element (§2.4).
+    pub const fn is_double(self) -> bool {
+        self.base.is_double()
+    }
+    /// Camel-mounted: dunes and oasis are good going for it (§3.1, §17.28).
+    pub const fn is_camel_mounted(self) -> bool {
+        matches!(self.base, BaseKind::Cm | BaseKind::LCm)
+    }
+    /// Longbows or crossbows: Knights and Camelry tied by them are destroyed (§11.1).
+    pub const fn is_longbow_or_crossbow(self) -> bool {
+        use BaseKind::*;
+        matches!(self.base, Lb4 | Lb3 | Lb8 | Cb4 | Cb3 | Cb8)
+    }
+    /// Blades in the wide sense of §11.1 and §12.1: any Blades, and the general-only CP, Lit and
+    /// CWg which the rules treat as a kind of Blades (§17.4, §17.19).
+    pub const fn counts_as_blades(self) -> bool {
+        matches!(
+            self.troop_type(),
+            TroopType::Bd | TroopType::CP | TroopType::Lit | TroopType::CWg
+        )
+    }
+    /// A general-only element: CP, Lit or CWg (§2.1).
+    pub const fn is_general_only(self) -> bool {
+        matches!(
+            self.troop_type(),
+            TroopType::CP | TroopType::Lit | TroopType::CWg
+        )
+    }
+    /// Camp followers or denizens: not troops, never counted for victory (§2.6, §13.2).
+    pub const fn is_civilian(self) -> bool {
+        matches!(
+            self.troop_type(),
+            TroopType::CampFollowers | TroopType::Denizens
+        )
+    }
+    /// Shoots at a distance (§9.1): Bows (with longbows, crossbows and mounted infantry Bows),
+    /// War Wagons and Artillery.
+    pub const fn shoots(self) -> bool {
+        matches!(
+            self.troop_type(),
+            TroopType::Bw | TroopType::WWg | TroopType::Art
+        )
+    }
+    /// Its move attracts the +1 PIP of §6.3 (a): SCh, El, Hd, WWg, Art, denizens, camp followers.
+    pub const fn costs_extra_pip(self) -> bool {
+        matches!(
+            self.troop_type(),
+            TroopType::SCh
+                | TroopType::El
+                | TroopType::Hd
+                | TroopType::WWg
+                | TroopType::Art
+                | TroopType::CampFollowers
+                | TroopType::Denizens
+        )
+    }
+    /// May never move into contact with enemy (§8.4; the War Wagon mobile-tower exception is a
+    /// matter for the battle, not the kind).
+    pub const fn never_contacts_enemy(self) -> bool {
+        matches!(
+            self.troop_type(),
+            TroopType::CP | TroopType::Lit | TroopType::CWg | TroopType::Art | TroopType::WWg
+        )
+    }
+    /// How it pursues (§12.5).
+    pub const fn pursuit(self) -> PursuitRule {
+        use BaseKind::*;
+        match self.base {
+            Kn3 | Kn6 | HCh | SCh | El | Hd7 | Hd5 => PursuitRule::OneBw,
+            Pk4 | Pk3 | Bd4 | Bd3 | Bd6 | Wb4 | Wb3 => PursuitRule::HalfBwAfterFoot,
+            _ => PursuitRule::Never,
+        }
+    }
+    /// The code as printed (`Mtd-4Bw`, `3Kn`, `CF`).
+    pub fn code(self) -> String {
+        self.to_string()
+    }
+    /// Every kind the parser accepts, plain kinds first, then mounted infantry.
+    pub fn all() -> Vec<ElementKind> {
+        let mut v: Vec<ElementKind> = BaseKind::ALL.iter().map(|&b| ElementKind::new(b)).collect();
+        v.extend(
+            BaseKind::ALL
+                .iter()
+                .filter(|b| b.may_be_mounted_infantry())
+                .map(|&b| ElementKind {
+                    base: b,
+                    mounted_infantry: true,
+                }),
+        );
+        v
+    }
+}
+
+impl From<BaseKind> for ElementKind {
+    fn from(b: BaseKind) -> Self {
+        ElementKind::new(b)
+    }
+}
+
+impl fmt::Display for ElementKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.mounted_infantry {
+            write!(f, "Mtd-{}", self.base.code())
+        } else {
+            f.write_str(self.base.code())
+        }
+    }
+}
+
+impl fmt::Display for BaseKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// An element code that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("§2.1: `{text}` is not an element code: expected {expected}")]
+pub struct ParseKindError {
+    /// The text that was given.
+    pub text: String,
+    /// What was expected instead.
+    pub expected: &'static str,
+}
+
+impl ErrorInfo for ParseKindError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::ElementCode
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some("§2.1")
+    }
+}
+
+const EXPECTED_CODES: &str =
+    "one of El, 3Kn, 4Kn, 6Kn, HCh, Cv, 6Cv, LCh, LH, LCm, SCh, Cm, Sp, 8Sp, \
+4Pk, 3Pk, 4Bd, 3Bd, 6Bd, 4Ax, 3Ax, 4Bw, 3Bw, 8Bw, 4Lb, 3Lb, 8Lb, 4Cb, 3Cb, 8Cb, Ps, 4Wb, 3Wb, 7Hd, \
+5Hd, Art, WWg, CP, Lit, CWg, CF (camp followers), Dz (denizens), or Mtd- and a foot code (Mtd-4Bw)";
+
+impl FromStr for ElementKind {
+    type Err = ParseKindError;
+
+    /// Parse a code, ignoring ASCII case and surrounding white space.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let text = s.trim();
+        if text.len() > 4 && text[..4].eq_ignore_ascii_case("Mtd-") {
+            let rest = &text[4..];
+            return match BaseKind::parse(rest) {
+                Some(b) => ElementKind::mounted_infantry(b).map_err(|mut e| {
+                    e.text = text.to_string();
+                    e
+                }),
+                None => Err(ParseKindError {
+                    text: text.to_string(),
+                    expected: "Mtd- followed by a single foot code of Sp, Pk, Bd, Ax, Bw, Lb, Cb, Ps or Wb (e.g. Mtd-4Bw)",
+                }),
+            };
+        }
+        BaseKind::parse(text)
+            .map(ElementKind::new)
+            .ok_or_else(|| ParseKindError {
+                text: text.to_string(),
+                expected: EXPECTED_CODES,
+            })
+    }
+}
+
+impl Serialize for ElementKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ElementKind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl Serialize for BaseKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.code())
+    }
+}
+
+impl<'de> Deserialize<'de> for BaseKind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        BaseKind::parse(s.trim()).ok_or_else(|| {
+            serde::de::Error::custom(ParseKindError {
+                text: s.clone(),
+                expected: EXPECTED_CODES,
+            })
+        })
+    }
+}
