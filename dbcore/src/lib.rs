@@ -35,7 +35,7 @@ pub use combat::{
     Going, Holding, Odds, Outcome, Prepared, Pursuit, Shot, Side, Situation, Stronghold,
 };
 pub use config::RulesConfig;
-pub use dice::{roll, DiceError, DieScore};
+pub use dice::{roll, DiceError, DieScore, SeededDice};
 pub use error::{Error, ErrorCode, ErrorFamily, ErrorInfo};
 pub use troops::{BaseKind, Class, ElementKind, FootClass, ParseKindError, PursuitRule, TroopType};
 
