@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Every test of dbcore: Rust (format, lints, docs, unit/rules/property tests, header drift),
+# C (ASan+UBSan build, plain build under valgrind, C++ header check, the C example) and Python
+# (maturin build, pytest, mypy.stubtest). Installs what it needs itself. Exits non-zero if any
+# step fails and ends with one summary line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+venv="${DBCORE_VENV:-$PWD/.venv}"
+passed=0
+failed=0
+failures=()
+start=$(date +%s)
+
+step() {
+    local name=$1
+    shift
+    echo
+    echo "==> $name"
+    local t0
+    t0=$(date +%s)
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "<== $name: ok ($(( $(date +%s) - t0 ))s)"
+    else
+        failed=$((failed + 1))
+        failures+=("$name")
+        echo "<== $name: FAILED ($(( $(date +%s) - t0 ))s)"
+    fi
+}
+
+step "cargo fmt --check" cargo fmt --all -- --check
+step "cargo clippy -D warnings" cargo clippy --workspace --all-targets -- -D warnings
+step "cargo doc -D warnings (dbcore)" env RUSTDOCFLAGS="-D warnings" cargo doc -p dbcore --no-deps
+step "cargo test --workspace" cargo test --workspace
+step "header is up to date" cargo run -q -p xtask -- header --check
+step "C tests (ASan+UBSan, valgrind, C++ header, example)" bash tests/c/run.sh
+step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$venv"
+
+echo
+echo "dbcore test run took $(( $(date +%s) - start ))s"
+for f in "${failures[@]}"; do echo "failed: $f"; done
+echo "steps: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
