@@ -9,4 +9,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
+pub mod contact;
 pub mod geometry;
+pub mod paths;
+pub mod zones;
