@@ -401,7 +401,7 @@ pub fn scan_contacts<S: PartialEq>(elements: &[(u32, S, ElementRect)]) -> Vec<Co
             }
         }
     }
-    found.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+    found.sort_by_key(|x| (x.0, x.1));
     found
         .into_iter()
         .map(|(i, j, contact)| ContactReport {
