@@ -350,8 +350,9 @@ pub struct ShotGeometry {
 /// Whether `shooter` can shoot at `target` at `range` (DBA3.md §9.2), and how.
 ///
 /// The target's nearest edge is the one nearest the shooting edge; when two are equally near
-/// (within [`TOLERANCE`], i.e. a corner is nearest) the one whose midpoint is nearer wins, which is
-/// the edge a player would say faces the shooter. With `all_round` (War Wagons) every edge may
+/// (within [`TOLERANCE`], i.e. a corner is nearest) the one facing the shooting edge most squarely
+/// wins (the edge a player would say faces the shooter), and between two facing it equally (a
+/// target at 45 degrees) the one with more of its length in the zone. With `all_round` (War Wagons) every edge may
 /// shoot and the one nearest the target is used (ties: front, right, rear, left).
 pub fn shot_geometry(
     shooter: &ElementRect,
@@ -372,22 +373,34 @@ pub fn shot_geometry(
         if distance > range + TOLERANCE {
             continue;
         }
+        let (_, n_shoot) = frame(&edge);
         let mut cands: Vec<(f64, f64, Edge)> = [Edge::Front, Edge::Right, Edge::Rear, Edge::Left]
             .iter()
             .map(|&te| {
                 let s = target.edge(te);
-                (
-                    s.distance_to_segment(&edge),
-                    edge.distance_to_point(s.midpoint()),
-                    te,
-                )
+                let (_, n_t) = frame(&s);
+                (s.distance_to_segment(&edge), -n_t.dot(n_shoot), te)
             })
             .collect();
         let nearest = cands.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
         cands.retain(|c| c.0 <= nearest + TOLERANCE);
-        cands.sort_by(|p, q| p.1.total_cmp(&q.1).then(p.2.cmp(&q.2)));
-        let te = cands[0].2;
+        // Among equally near edges, the one facing the shooting edge most squarely; if two face it
+        // equally (a target at 45 degrees), the one with more of its length in the zone.
         let zone = ShootingZone::new(edge, range);
+        cands.sort_by(|p, q| {
+            let by_facing = if (p.1 - q.1).abs() <= 1e-9 {
+                std::cmp::Ordering::Equal
+            } else {
+                q.1.total_cmp(&p.1)
+            };
+            by_facing
+                .then_with(|| {
+                    zone.length_inside(target.edge(q.2))
+                        .total_cmp(&zone.length_inside(target.edge(p.2)))
+                })
+                .then(p.2.cmp(&q.2))
+        });
+        let te = cands[0].2;
         let Some(portion) = zone.portion_inside(target.edge(te)) else {
             continue;
         };
