@@ -276,8 +276,20 @@ fn side_contact_from_behind_and_outside_8_4() {
 fn rear_contact_only_from_wholly_behind_8_4() {
     // DBA3.md §8.4: wholly on the far side of the rear edge's extended line.
     let target = el(0.0, 0.0, 0.0, 0.5); // rear line y = -0.5
-    assert!(may_contact_edge(&el(3.0, -0.5, 0.0, 0.5), &target, Edge::Rear));
-    assert!(may_contact_edge(&el(0.3, -2.0, 0.0, 0.5), &target, Edge::Rear));
+    assert!(may_contact_edge(
+        &el(3.0, -0.5, 0.0, 0.5),
+        &target,
+        Edge::Rear
+    ));
+    assert!(may_contact_edge(
+        &el(0.3, -2.0, 0.0, 0.5),
+        &target,
+        Edge::Rear
+    ));
     // Straddling the rear line: not wholly beyond.
-    assert!(!may_contact_edge(&el(3.0, -0.3, 0.0, 0.5), &target, Edge::Rear));
+    assert!(!may_contact_edge(
+        &el(3.0, -0.3, 0.0, 0.5),
+        &target,
+        Edge::Rear
+    ));
 }

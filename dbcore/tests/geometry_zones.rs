@@ -24,15 +24,9 @@ fn element_threat_zone_is_the_box_in_front_8_1() {
     assert!(!tz.contains_point(Point::new(0.6, 0.5)));
     assert!(!tz.contains_point(Point::new(0.0, -0.25)));
     // Facing an enemy half a base away: inside.
-    assert_eq!(
-        tz.relation(&el(0.0, 0.5, 180.0, 0.5)),
-        ZoneRelation::Inside
-    );
+    assert_eq!(tz.relation(&el(0.0, 0.5, 180.0, 0.5)), ZoneRelation::Inside);
     // Front-to-front contact is inside the zone too.
-    assert_eq!(
-        tz.relation(&el(0.0, 0.0, 180.0, 0.5)),
-        ZoneRelation::Inside
-    );
+    assert_eq!(tz.relation(&el(0.0, 0.0, 180.0, 0.5)), ZoneRelation::Inside);
 }
 
 #[test]
@@ -70,7 +64,10 @@ fn war_wagon_zone_extends_from_all_four_edges_8_1() {
     let tz = ThreatZone::of_element(&wwg, true);
     assert_eq!(tz.relation(&el(0.0, -1.5, 0.0, 0.5)), ZoneRelation::Inside);
     assert_eq!(tz.relation(&el(1.2, -0.5, 90.0, 0.5)), ZoneRelation::Inside);
-    assert_eq!(tz.relation(&el(-1.2, -0.5, 90.0, 0.5)), ZoneRelation::Inside);
+    assert_eq!(
+        tz.relation(&el(-1.2, -0.5, 90.0, 0.5)),
+        ZoneRelation::Inside
+    );
     // The corner squares are not "straight out" from any edge.
     assert_eq!(tz.relation(&el(1.1, 0.6, 0.0, 0.5)), ZoneRelation::Outside);
     // Without the flag only the front projects.
@@ -100,7 +97,10 @@ fn stronghold_zone_is_within_one_bw_of_the_perimeter_8_1() {
         tz.relation(&el(3.0, 1.0, 270.0, 0.5)),
         ZoneRelation::OnBoundary
     );
-    assert_eq!(tz.relation(&el(3.5, 1.0, 270.0, 0.5)), ZoneRelation::Outside);
+    assert_eq!(
+        tz.relation(&el(3.5, 1.0, 270.0, 0.5)),
+        ZoneRelation::Outside
+    );
     // Off the corner the zone is rounded: 0.8 BW out on both axes is √1.28 > 1 from the corner.
     let diag = el(2.8 + 0.5, 2.8, 180.0, 0.5); // x in [2.8, 3.8], y in [2.8, 3.3]
     assert_eq!(tz.relation(&diag), ZoneRelation::Outside);
@@ -197,7 +197,10 @@ fn zone_far_corners_are_arcs_about_the_front_corners_9_2() {
     let exact = 1.0 + (9.0f64 - 2.9 * 2.9).sqrt() - 1.5;
     let widened = 1.0 + ((3.0 + TOLERANCE).powi(2) - 2.9 * 2.9).sqrt() - 1.5;
     let got = z.length_inside(t.edge(Edge::Front));
-    assert!(got >= exact && got <= widened + 1e-9, "{got} vs {exact}..{widened}");
+    assert!(
+        got >= exact && got <= widened + 1e-9,
+        "{got} vs {exact}..{widened}"
+    );
 }
 
 #[test]
@@ -279,7 +282,10 @@ fn distances_between_elements() {
     assert!(close(nearest_distance(&a, &el(0.0, 2.0, 180.0, 0.5)), 2.0));
     assert!(close(nearest_distance(&a, &el(0.0, 0.0, 180.0, 0.5)), 0.0));
     // Diagonal: corner (0.5, 0) to corner (1.5, 1).
-    assert!(close(nearest_distance(&a, &el(2.0, 1.0, 180.0, 0.5)), 2f64.sqrt()));
+    assert!(close(
+        nearest_distance(&a, &el(2.0, 1.0, 180.0, 0.5)),
+        2f64.sqrt()
+    ));
     // Front edge to an element behind: measured from the front edge, so the depth counts.
     let behind = el(0.0, -1.5, 0.0, 0.5);
     assert!(close(front_edge_distance(&a, &behind), 1.5));
