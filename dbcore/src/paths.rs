@@ -5,6 +5,7 @@
 use crate::geometry::{
     convex_hull, Corner, Edge, ElementRect, Point, Polygon, Pose, Segment, TOLERANCE,
 };
+use crate::zones::segment_distance;
 use serde::{Deserialize, Serialize};
 
 /// The area swept by `rect` moving straight by `distance` along `direction` (any length; normalised
@@ -336,7 +337,7 @@ pub fn first_within(moving: &[Point], dir: Point, segments: &[Segment], r: f64) 
         mpoly.contains_strictly(s.a)
             || medges
                 .iter()
-                .any(|m| m.distance_to_segment(s) <= r + TOLERANCE)
+                .any(|m| segment_distance(m, s) <= r + TOLERANCE)
     });
     if already {
         return Some(0.0);

@@ -117,7 +117,7 @@ impl ThreatZone {
                 let rp = rect.polygon();
                 let d = poly
                     .edges()
-                    .flat_map(|e| rp.edges().map(move |f| e.distance_to_segment(&f)))
+                    .flat_map(|e| rp.edges().map(move |f| segment_distance(&e, &f)))
                     .fold(f64::INFINITY, f64::min);
                 if d < THREAT_ZONE_DEPTH - TOLERANCE {
                     ZoneRelation::Inside
@@ -379,7 +379,7 @@ pub fn shot_geometry(
             .map(|&te| {
                 let s = target.edge(te);
                 let (_, n_t) = frame(&s);
-                (s.distance_to_segment(&edge), -n_t.dot(n_shoot), te)
+                (segment_distance(&s, &edge), -n_t.dot(n_shoot), te)
             })
             .collect();
         let nearest = cands.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
@@ -450,18 +450,72 @@ pub fn line_of_sight_blocker(
     })
 }
 
-fn segment_to_polygon_distance(s: &Segment, poly: &Polygon) -> f64 {
-    if poly.contains_strictly(s.a) || poly.contains_strictly(s.b) {
+/// Least distance between two segments, 0 when they cross or touch.
+///
+/// Written here rather than using `Segment::distance_to_segment` because nearly collinear,
+/// end-to-end segments (the side edges of two elements in a line) must not be taken for crossing
+/// on rounding noise: a crossing needs each segment's ends clearly on both sides of the other.
+pub(crate) fn segment_distance(s: &Segment, t: &Segment) -> f64 {
+    let ends = s
+        .distance_to_point(t.a)
+        .min(s.distance_to_point(t.b))
+        .min(t.distance_to_point(s.a))
+        .min(t.distance_to_point(s.b));
+    let side = |p: Point, q: Point, r: Point| {
+        let v = (q - p).cross(r - p);
+        let scale = (q - p).length() * (r - p).length();
+        if v.abs() <= 1e-12 * scale.max(1e-300) {
+            0.0
+        } else {
+            v
+        }
+    };
+    let (d1, d2) = (side(t.a, t.b, s.a), side(t.a, t.b, s.b));
+    let (d3, d4) = (side(s.a, s.b, t.a), side(s.a, s.b, t.b));
+    if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
+        0.0
+    } else {
+        ends
+    }
+}
+
+/// Least distance between a convex polygon (given by its vertices) and a set of points forming a
+/// convex shape (a segment's two ends, or another convex polygon): 0 when they meet. For disjoint
+/// convex shapes the nearest points include a vertex of one, so vertex-to-edge distances suffice.
+pub(crate) fn convex_distance(a: &[Point], b: &[Point]) -> f64 {
+    if convex_gap(a, b) <= 0.0 {
         return 0.0;
     }
-    poly.edges()
-        .map(|e| e.distance_to_segment(s))
-        .fold(f64::INFINITY, f64::min)
+    let edges = |p: &[Point]| -> Vec<Segment> {
+        if p.len() == 2 {
+            return vec![Segment::new(p[0], p[1])];
+        }
+        (0..p.len())
+            .map(|i| Segment::new(p[i], p[(i + 1) % p.len()]))
+            .collect()
+    };
+    let (ea, eb) = (edges(a), edges(b));
+    let mut best = f64::INFINITY;
+    for e in &ea {
+        for &q in b {
+            best = best.min(e.distance_to_point(q));
+        }
+    }
+    for e in &eb {
+        for &q in a {
+            best = best.min(e.distance_to_point(q));
+        }
+    }
+    best
+}
+
+fn segment_to_polygon_distance(s: &Segment, poly: &Polygon) -> f64 {
+    convex_distance(&poly.points, &[s.a, s.b])
 }
 
 /// Least distance between two element rectangles (0 when they touch or overlap).
 pub fn nearest_distance(a: &ElementRect, b: &ElementRect) -> f64 {
-    a.polygon().distance_to_polygon(&b.polygon())
+    convex_distance(&a.corners(), &b.corners())
 }
 
 /// Least distance from `a`'s front edge to any point of `b` (0 when they touch or overlap).

@@ -276,7 +276,7 @@ proptest! {
             let lead = if backward {
                 let rear = after.edge(Edge::Rear);
                 let poly = ob.polygon();
-                poly.edges().map(|e| e.distance_to_segment(&rear)).fold(f64::INFINITY, f64::min)
+                poly.edges().map(|e| e.distance_to_point(rear.a).min(e.distance_to_point(rear.b)).min(rear.distance_to_point(e.a)).min(rear.distance_to_point(e.b))).fold(f64::INFINITY, f64::min)
             } else {
                 front_edge_distance(&after, &ob)
             };

@@ -291,3 +291,17 @@ fn distances_between_elements() {
     assert!(close(front_edge_distance(&a, &behind), 1.5));
     assert!(close(nearest_distance(&a, &behind), 1.0));
 }
+
+#[test]
+fn elements_a_hair_apart_in_line_are_not_at_distance_zero() {
+    // Found by the property tests: side edges collinear end to end, 4 tolerances apart, at an angle
+    // where rounding made a plain segment-crossing test report a crossing.
+    let a = ElementRect::new(Pose::new(0.0, 0.0, 54.20907257668841), 1.0, 0.75);
+    let b = ElementRect::new(
+        Pose::new(0.006337159646286628, 0.004568978427118731, 234.2090725766884),
+        1.0,
+        0.375,
+    );
+    let d = nearest_distance(&a, &b);
+    assert!((d - 4.0 * TOLERANCE).abs() < 1e-9, "{d}");
+}
