@@ -107,6 +107,41 @@ const CORNERS: [Corner; 4] = [
     Corner::RearLeft,
 ];
 
+/// The edge of a rectangle from its corners (in [`CORNERS`] order), as [`ElementRect::edge`] gives
+/// it, without recomputing the corners.
+fn edge_of(c: &[Point; 4], e: Edge) -> Segment {
+    match e {
+        Edge::Front => Segment::new(c[0], c[1]),
+        Edge::Right => Segment::new(c[1], c[2]),
+        Edge::Rear => Segment::new(c[2], c[3]),
+        Edge::Left => Segment::new(c[3], c[0]),
+    }
+}
+
+/// The same corners as [`ElementRect::corners`], by the same arithmetic, with one sine and cosine
+/// instead of four (the contact scan spends most of its time here otherwise).
+fn rect_corners(r: &ElementRect) -> [Point; 4] {
+    let f = r.pose.forward();
+    let rt = f.right();
+    let m = r.pose.front_mid();
+    let hw = r.width * 0.5;
+    [
+        m - rt * hw,
+        m + rt * hw,
+        m + rt * hw - f * r.depth,
+        m - rt * hw - f * r.depth,
+    ]
+}
+
+fn corner_of(c: &[Point; 4], k: Corner) -> Point {
+    match k {
+        Corner::FrontLeft => c[0],
+        Corner::FrontRight => c[1],
+        Corner::RearRight => c[2],
+        Corner::RearLeft => c[3],
+    }
+}
+
 fn is_side(e: Edge) -> bool {
     matches!(e, Edge::Left | Edge::Right)
 }
@@ -169,8 +204,8 @@ pub fn classify_contact(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
 }
 
 fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
-    let ca = a.corners();
-    let cb = b.corners();
+    let ca = rect_corners(a);
+    let cb = rect_corners(b);
     let gap = convex_gap(&ca, &cb);
     if gap > TOLERANCE {
         return None;
@@ -188,8 +223,18 @@ fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
     // can share only one edge pair; the maximum only settles near-degenerate ties).
     let mut best: Option<(Edge, Edge, f64)> = None;
     for ea in EDGES {
+        let sa = edge_of(&ca, ea);
         for eb in EDGES {
-            if let Some(len) = edge_contact_length(a.edge(ea), b.edge(eb)) {
+            let sb = edge_of(&cb, eb);
+            // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
+            // too far apart for the edges to meet.
+            if (sa.b - sa.a).dot(sb.b - sb.a) >= 0.0
+                || sa.midpoint().distance(sb.midpoint())
+                    > 0.5 * (sa.length() + sb.length()) + TOLERANCE
+            {
+                continue;
+            }
+            if let Some(len) = edge_contact_length(sa, sb) {
                 if best.is_none_or(|(_, _, l)| len > l) {
                     best = Some((ea, eb, len));
                 }
@@ -197,7 +242,7 @@ fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
         }
     }
     if let Some((ea, eb, len)) = best {
-        let near = |p: Corner, q: Corner| a.corner(p).near(b.corner(q));
+        let near = |p: Corner, q: Corner| corner_of(&ca, p).near(corner_of(&cb, q));
         let (kind, lined_up) = match (ea, eb) {
             (Edge::Front, Edge::Front) => (
                 ContactKind::FrontToFront,
@@ -270,7 +315,7 @@ fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
     let mut best_e: Option<(ContactKind, ContactPart, ContactPart, f64)> = None;
     for (i, p) in ca.iter().enumerate() {
         for eb in EDGES {
-            let d = b.edge(eb).distance_to_point(*p);
+            let d = edge_of(&cb, eb).distance_to_point(*p);
             if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
                 best_e = Some((
                     ContactKind::CornerToEdge,
@@ -283,7 +328,7 @@ fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
     }
     for (j, q) in cb.iter().enumerate() {
         for ea in EDGES {
-            let d = a.edge(ea).distance_to_point(*q);
+            let d = edge_of(&ca, ea).distance_to_point(*q);
             if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
                 best_e = Some((
                     ContactKind::EdgeToCorner,

@@ -401,53 +401,6 @@ impl Scale {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn corners_of_a_north_facing_element() {
-        let r = ElementRect::new(Pose::new(5.0, 5.0, 0.0), 1.0, 0.5);
-        assert!(r.corner(Corner::FrontLeft).near(Point::new(4.5, 5.0)));
-        assert!(r.corner(Corner::FrontRight).near(Point::new(5.5, 5.0)));
-        assert!(r.corner(Corner::RearRight).near(Point::new(5.5, 4.5)));
-        assert!(r.corner(Corner::RearLeft).near(Point::new(4.5, 4.5)));
-    }
-
-    #[test]
-    fn east_facing_element_has_its_front_on_the_east() {
-        let r = ElementRect::new(Pose::new(5.0, 5.0, 90.0), 1.0, 1.0);
-        assert!(r.corner(Corner::FrontLeft).near(Point::new(5.0, 5.5)));
-        assert!(r.corner(Corner::FrontRight).near(Point::new(5.0, 4.5)));
-        assert!(r.centre().near(Point::new(4.5, 5.0)));
-    }
-
-    #[test]
-    fn snapping_is_idempotent_and_on_grid() {
-        let p = Pose::new(1.234_567, -3.3, 361.5).snapped();
-        assert_eq!(p, p.snapped());
-        assert_eq!((p.x / GRID).fract(), 0.0);
-        assert!(p.facing >= 0.0 && p.facing < 360.0);
-    }
-
-    #[test]
-    fn scale_conversions() {
-        // DBA3.md §1.1: 40 mm per BW at 15 mm, 60 mm at 25/28 mm.
-        assert_eq!(Scale::Mm15.bw_to_mm(1.5), 60.0);
-        assert_eq!(Scale::Mm25.mm_to_bw(120.0), 2.0);
-    }
-
-    #[test]
-    fn polygon_distance_and_containment() {
-        let a = ElementRect::new(Pose::new(0.0, 0.0, 0.0), 1.0, 1.0).polygon();
-        let b = ElementRect::new(Pose::new(0.0, 3.0, 0.0), 1.0, 1.0).polygon();
-        assert!(near(a.distance_to_polygon(&b), 2.0));
-        assert!(a.contains(Point::new(0.0, -0.5)));
-        assert!(!a.contains(Point::new(0.0, 0.5)));
-        assert!(near(a.area(), 1.0));
-    }
-}
-
 // --- Convex helpers used by `contact`, `zones` and `paths` (appended by the geometry helper). ---
 
 /// Convex hull of `points`, anticlockwise (x right, y up), without repeated or collinear points
@@ -514,4 +467,51 @@ pub fn convex_gap(a: &[Point], b: &[Point]) -> f64 {
     axes_gap(a, a, b, &mut best);
     axes_gap(b, a, b, &mut best);
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corners_of_a_north_facing_element() {
+        let r = ElementRect::new(Pose::new(5.0, 5.0, 0.0), 1.0, 0.5);
+        assert!(r.corner(Corner::FrontLeft).near(Point::new(4.5, 5.0)));
+        assert!(r.corner(Corner::FrontRight).near(Point::new(5.5, 5.0)));
+        assert!(r.corner(Corner::RearRight).near(Point::new(5.5, 4.5)));
+        assert!(r.corner(Corner::RearLeft).near(Point::new(4.5, 4.5)));
+    }
+
+    #[test]
+    fn east_facing_element_has_its_front_on_the_east() {
+        let r = ElementRect::new(Pose::new(5.0, 5.0, 90.0), 1.0, 1.0);
+        assert!(r.corner(Corner::FrontLeft).near(Point::new(5.0, 5.5)));
+        assert!(r.corner(Corner::FrontRight).near(Point::new(5.0, 4.5)));
+        assert!(r.centre().near(Point::new(4.5, 5.0)));
+    }
+
+    #[test]
+    fn snapping_is_idempotent_and_on_grid() {
+        let p = Pose::new(1.234_567, -3.3, 361.5).snapped();
+        assert_eq!(p, p.snapped());
+        assert_eq!((p.x / GRID).fract(), 0.0);
+        assert!(p.facing >= 0.0 && p.facing < 360.0);
+    }
+
+    #[test]
+    fn scale_conversions() {
+        // DBA3.md §1.1: 40 mm per BW at 15 mm, 60 mm at 25/28 mm.
+        assert_eq!(Scale::Mm15.bw_to_mm(1.5), 60.0);
+        assert_eq!(Scale::Mm25.mm_to_bw(120.0), 2.0);
+    }
+
+    #[test]
+    fn polygon_distance_and_containment() {
+        let a = ElementRect::new(Pose::new(0.0, 0.0, 0.0), 1.0, 1.0).polygon();
+        let b = ElementRect::new(Pose::new(0.0, 3.0, 0.0), 1.0, 1.0).polygon();
+        assert!(near(a.distance_to_polygon(&b), 2.0));
+        assert!(a.contains(Point::new(0.0, -0.5)));
+        assert!(!a.contains(Point::new(0.0, 0.5)));
+        assert!(near(a.area(), 1.0));
+    }
 }

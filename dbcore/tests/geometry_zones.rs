@@ -298,7 +298,11 @@ fn elements_a_hair_apart_in_line_are_not_at_distance_zero() {
     // where rounding made a plain segment-crossing test report a crossing.
     let a = ElementRect::new(Pose::new(0.0, 0.0, 54.20907257668841), 1.0, 0.75);
     let b = ElementRect::new(
-        Pose::new(0.006337159646286628, 0.004568978427118731, 234.2090725766884),
+        Pose::new(
+            0.006337159646286628,
+            0.004568978427118731,
+            234.2090725766884,
+        ),
         1.0,
         0.375,
     );
