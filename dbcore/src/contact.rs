@@ -17,6 +17,20 @@
 //!
 //! The result is computed for a canonical order of the pair and swapped if needed, so that it is
 //! exactly the same seen from either element.
+//!
+//! ```
+//! use dbcore::contact::{classify_contact, overlap, ContactKind, OverlapKind};
+//! use dbcore::geometry::{ElementRect, Pose};
+//!
+//! let spear = ElementRect::new(Pose::new(0.0, 0.0, 0.0), 1.0, 0.375);
+//! let warband = ElementRect::new(Pose::new(0.0, 0.0, 180.0), 1.0, 0.375);
+//! let c = classify_contact(&spear, &warband).unwrap();
+//! assert_eq!(c.kind, ContactKind::FrontToFront);
+//! assert!(c.lined_up); // §8.2 (a)
+//! // A second spear beside the first overlaps the warband by the front corners (§10.4).
+//! let spear2 = ElementRect::new(Pose::new(1.0, 0.0, 0.0), 1.0, 0.375);
+//! assert_eq!(overlap(&spear2, false, &warband, false), Some(OverlapKind::FrontCorners));
+//! ```
 
 use crate::geometry::{convex_gap, Corner, Edge, ElementRect, Point, Segment, TOLERANCE};
 use serde::{Deserialize, Serialize};
@@ -365,7 +379,8 @@ pub enum OverlapKind {
 ///   corner-to-corner contact, though mutual side contact still overlaps them.
 ///
 /// Front-edge contact against an enemy's side is a flank contact, not an overlap, and is reported by
-/// [`classify_contact`] as [`ContactKind::FrontToSide`].
+/// [`classify_contact`] as [`ContactKind::FrontToSide`]. A battlefield edge never overlaps (§17.21);
+/// only elements are looked at here.
 pub fn overlap(
     element: &ElementRect,
     element_in_frontal_combat: bool,

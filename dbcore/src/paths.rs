@@ -1,6 +1,20 @@
 //! Paths of moving elements: the area swept by a straight move or a wheel (DBA3.md §7.2, §7.4), the
 //! distance a corner travels in a wheel, and the first thing met along a straight path (moves,
 //! recoils §12.1, flight §12.4), all computed exactly rather than by stepping.
+//!
+//! ```
+//! use dbcore::geometry::{ElementRect, Point, Pose};
+//! use dbcore::paths::{first_met, BoardBounds, Met, MoveDirection, Obstacle, ObstacleKind, ObstacleShape};
+//!
+//! // A recoil (§12.1): the rear edge leads; a friend 0.3 BW behind stops it.
+//! let recoiler = ElementRect::new(Pose::new(5.0, 5.0, 0.0), 1.0, 0.5);
+//! let friend = ElementRect::new(Pose::new(5.0, 4.2, 0.0), 1.0, 0.5);
+//! let board = BoardBounds { min: Point::new(0.0, 0.0), max: Point::new(12.0, 12.0) };
+//! let obstacles = [Obstacle { id: 7, kind: ObstacleKind::Element, shape: ObstacleShape::Rect(friend) }];
+//! let out = first_met(&recoiler, MoveDirection::Backward, 0.5, &obstacles, &board);
+//! assert!((out.distance - 0.3).abs() < 1e-9);
+//! assert_eq!(out.met, vec![Met::Obstacle { id: 7, kind: ObstacleKind::Element }]);
+//! ```
 
 use crate::geometry::{
     convex_hull, Corner, Edge, ElementRect, Point, Polygon, Pose, Segment, TOLERANCE,

@@ -2,6 +2,19 @@
 //! line of sight past other elements (§9.5), and the plain distances the rules measure.
 //!
 //! Only rectangles, polygons and flags come in; troop types stay with the caller.
+//!
+//! ```
+//! use dbcore::geometry::{ElementRect, Pose};
+//! use dbcore::zones::{shot_geometry, ThreatZone, ZoneRelation};
+//!
+//! let archers = ElementRect::new(Pose::new(0.0, 0.0, 0.0), 1.0, 0.5);
+//! let blades = ElementRect::new(Pose::new(0.0, 2.0, 180.0), 1.0, 0.375);
+//! // 2 BW away: outside the archers' threat zone but within bow range (§8.1, §9.2).
+//! let tz = ThreatZone::of_element(&archers, false);
+//! assert_eq!(tz.relation(&blades), ZoneRelation::Outside);
+//! let shot = shot_geometry(&archers, false, 3.0, &blades).expect("in range");
+//! assert!((shot.distance - 2.0).abs() < 1e-9);
+//! ```
 
 use crate::geometry::{
     convex_gap, convex_hull, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE,
@@ -31,6 +44,9 @@ fn edge_box(edge: &Segment, near: f64, far: f64, lateral: f64) -> [Point; 4] {
 
 /// A threat zone (DBA3.md §8.1).
 ///
+/// Whether an element projects a zone at all is the caller's call: elements already in close
+/// combat project none (§17.15), so no zone is built for them.
+///
 /// The zone is closed: an element that reaches its outer boundary (within [`TOLERANCE`]) is in it,
 /// because §8.1 restricts a mover that "reaches its outer boundary" exactly as one inside. The one
 /// exception is the projecting edge itself: touching the zone only along the line of that edge (an
@@ -41,7 +57,9 @@ pub enum ThreatZone {
     /// edges for War Wagons. The corner squares between two boxes are not part of the zone (the zone
     /// extends "straight out" from the edges).
     Edges(Vec<Segment>),
-    /// Every point within 1 BW of the perimeter of a camp, city or fort holding enemy.
+    /// Every point within 1 BW of the perimeter of a camp, city or fort holding enemy (inside or
+    /// outside the wall; points deeper inside than 1 BW are not in the zone, but only its
+    /// defenders stand there).
     Perimeter(Polygon),
 }
 
@@ -107,7 +125,8 @@ impl ThreatZone {
                         return ZoneRelation::Inside;
                     }
                     let grown = edge_box(e, TOLERANCE, THREAT_ZONE_DEPTH + TOLERANCE, TOLERANCE);
-                    if convex_gap(&corners, &grown) <= 0.0 {
+                    // 1e-9 absorbs the rounding of a position computed by `entry_distance`.
+                    if convex_gap(&corners, &grown) <= 1e-9 {
                         rel = ZoneRelation::OnBoundary;
                     }
                 }

@@ -3,9 +3,11 @@
 //! tolerance (DBA3.md §0.3, §8.2, §10.4).
 
 use dbcore::contact::{classify_contact, may_contact_edge, overlap, scan_contacts, ContactKind};
-use dbcore::geometry::{convex_gap, Edge, ElementRect, Point, Pose, TOLERANCE};
+use dbcore::geometry::{convex_gap, convex_hull, Edge, ElementRect, Point, Pose, TOLERANCE};
 use dbcore::paths::{first_met, BoardBounds, MoveDirection, Obstacle, ObstacleKind, ObstacleShape};
-use dbcore::zones::{front_edge_distance, nearest_distance, shot_geometry, ThreatZone};
+use dbcore::zones::{
+    front_edge_distance, nearest_distance, shot_geometry, ThreatZone, ZoneRelation,
+};
 use proptest::prelude::*;
 
 const EDGES: [Edge; 4] = [Edge::Front, Edge::Right, Edge::Rear, Edge::Left];
@@ -283,4 +285,59 @@ proptest! {
             prop_assert!(lead <= TOLERANCE + 1e-9, "leading edge {} away", lead);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { max_global_rejects: 100_000, ..ProptestConfig::default() })]
+
+    /// DBA3.md §8.1: a straight move's entry distance into a threat zone is the first moment it is
+    /// in the zone: there it holds the mover, a little earlier it did not.
+    #[test]
+    fn threat_zone_entry_is_the_first_moment_in(
+        s in loose_scene(),
+        all_round in any::<bool>(),
+        bearing in 0.0f64..360.0,
+        shift in 1.5f64..4.0,
+    ) {
+        let a = s.a;
+        let start = Point::from_bearing(bearing + 180.0) * shift;
+        let mover = el(s.b.pose.x + start.x, s.b.pose.y + start.y, s.b.pose.facing, s.b.depth);
+        let tz = ThreatZone::of_element(&a, all_round);
+        prop_assume!(!tz.holds(&mover));
+        let dir = Point::from_bearing(bearing);
+        if let Some(t) = tz.entry_distance(&mover, dir, 8.0) {
+            let at = |d: f64| el(mover.pose.x + dir.x * d, mover.pose.y + dir.y * d, mover.pose.facing, mover.depth);
+            prop_assert!(tz.holds(&at(t)));
+            if t > 4.0 * TOLERANCE {
+                prop_assert_eq!(tz.relation(&at(t - 4.0 * TOLERANCE)), ZoneRelation::Outside);
+            }
+        } else {
+            let end = el(mover.pose.x + dir.x * 8.0, mover.pose.y + dir.y * 8.0, mover.pose.facing, mover.depth);
+            prop_assert!(!tz.holds(&end));
+        }
+    }
+}
+
+#[test]
+fn convex_hull_drops_inner_and_collinear_points() {
+    let pts = [
+        Point::new(0.0, 0.0),
+        Point::new(1.0, 0.0),
+        Point::new(2.0, 0.0),
+        Point::new(2.0, 2.0),
+        Point::new(1.0, 1.0),
+        Point::new(0.0, 2.0),
+        Point::new(2.0, 2.0),
+    ];
+    let h = convex_hull(&pts);
+    assert_eq!(h.points.len(), 4);
+    assert!((h.signed_area() - 4.0).abs() < 1e-12);
+}
+
+#[test]
+fn convex_gap_measures_separation_and_depth() {
+    let a = el(0.0, 0.0, 0.0, 1.0).corners();
+    assert!((convex_gap(&a, &el(0.0, 1.5, 180.0, 1.0).corners()) - 1.5).abs() < 1e-12);
+    assert!(convex_gap(&a, &el(0.0, 0.0, 180.0, 1.0).corners()).abs() < 1e-12);
+    assert!((convex_gap(&a, &el(0.0, -0.25, 180.0, 1.0).corners()) + 0.25).abs() < 1e-12);
 }
