@@ -102,6 +102,109 @@ impl Wheel {
     }
 }
 
+impl Wheel {
+    /// The obstacles (in the order given) that the front edge would sweep into by more than
+    /// [`TOLERANCE`] during the wheel (§7.2: only the front edge counts; rear corners may pass
+    /// through). Things touching the swept sector only at its edges, such as a friend beside the
+    /// pivot corner, are not obstructions. Wheels of more than 180 degrees are tested as 180.
+    pub fn obstructions(&self, rect: &ElementRect, obstacles: &[Obstacle]) -> Vec<Met> {
+        let capped = Wheel {
+            pivot: self.pivot,
+            angle: self.angle.clamp(-180.0, 180.0),
+        };
+        let sector = capped.swept_by_front_edge(rect);
+        let Some(core) = inset_convex(&sector, TOLERANCE) else {
+            return Vec::new();
+        };
+        obstacles
+            .iter()
+            .filter(|ob| convex_meets_polygon(&core, &ob.shape.polygon()))
+            .map(|ob| Met::Obstacle {
+                id: ob.id,
+                kind: ob.kind,
+            })
+            .collect()
+    }
+}
+
+/// The convex polygon `poly` with every edge moved inward by `by`; `None` when nothing is left.
+fn inset_convex(poly: &Polygon, by: f64) -> Option<Polygon> {
+    let sign = if poly.signed_area() >= 0.0 { 1.0 } else { -1.0 };
+    let mut pts = poly.points.clone();
+    for e in poly.edges() {
+        let d = e.b - e.a;
+        let len = d.length();
+        if len == 0.0 {
+            continue;
+        }
+        // Inward normal: left of the edge for anticlockwise polygons.
+        let n = Point::new(-d.y, d.x) * (sign / len);
+        let keep = |p: Point| (p - e.a).dot(n) - by;
+        let mut out = Vec::with_capacity(pts.len() + 1);
+        for i in 0..pts.len() {
+            let (p, q) = (pts[i], pts[(i + 1) % pts.len()]);
+            let (fp, fq) = (keep(p), keep(q));
+            if fp >= 0.0 {
+                out.push(p);
+            }
+            if (fp >= 0.0) != (fq >= 0.0) {
+                out.push(p + (q - p) * (fp / (fp - fq)));
+            }
+        }
+        pts = out;
+        if pts.len() < 3 {
+            return None;
+        }
+    }
+    Some(Polygon::new(pts))
+}
+
+/// Whether the convex polygon `convex` and the polygon `other` (any simple polygon) share a point:
+/// an edge of `other` meets `convex` (clipped exactly, Cyrus-Beck), or `convex` lies inside `other`.
+fn convex_meets_polygon(convex: &Polygon, other: &Polygon) -> bool {
+    let sign = if convex.signed_area() >= 0.0 {
+        1.0
+    } else {
+        -1.0
+    };
+    let planes: Vec<(Point, Point)> = convex
+        .edges()
+        .map(|e| {
+            let d = e.b - e.a;
+            (e.a, Point::new(-d.y, d.x) * sign)
+        })
+        .collect();
+    let segment_meets = |a: Point, b: Point| {
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for &(p, n) in &planes {
+            // keep (a + t (b - a) - p) . n >= 0
+            let f0 = (a - p).dot(n);
+            let f1 = (b - a).dot(n);
+            if f1.abs() < 1e-15 {
+                if f0 < 0.0 {
+                    return false;
+                }
+            } else {
+                let t = -f0 / f1;
+                if f1 > 0.0 {
+                    lo = lo.max(t);
+                } else {
+                    hi = hi.min(t);
+                }
+                if lo > hi {
+                    return false;
+                }
+            }
+        }
+        true
+    };
+    other.edges().any(|e| segment_meets(e.a, e.b))
+        || convex
+            .points
+            .first()
+            .is_some_and(|&p| other.contains_strictly(p))
+}
+
 /// Straight-line distance from start to end of the swinging front corner in a wheel through
 /// `angle` degrees with an edge `width` long: what §7.2 measures ("from the start position of the
 /// front corner that moves furthest to where that corner ends"). The chord, `2 w sin(θ/2)`.

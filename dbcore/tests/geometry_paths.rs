@@ -277,3 +277,48 @@ fn first_within_a_distance_of_segments() {
     let expected = 4.0 - (1.0f64 - 0.25).sqrt();
     assert!(close(t, expected), "{t} vs {expected}");
 }
+
+#[test]
+fn wheel_obstructions_come_from_the_front_edge_only_7_2() {
+    // DBA3.md §7.2: while the front edge wheels, rear corners may pass through other elements;
+    // only what the front edge sweeps obstructs.
+    let r = el(5.0, 5.0, 0.0, 0.5); // wheel left about (4.5, 5.0)
+    let wheel = Wheel {
+        pivot: Corner::FrontLeft,
+        angle: 90.0,
+    };
+    // In the sector ahead of the front edge: obstructs.
+    let ahead = element(1, el(5.0, 6.4, 0.0, 0.5)); // y in [5.9, 6.4]: the corner passes (4.5, 6)
+                                                    // Behind the front edge, where only the rear swings: no obstruction.
+    let behind_right = element(2, el(5.8, 4.9, 0.0, 0.5));
+    // A friend beside the pivot corner, front edge level, touches only the apex.
+    let beside_pivot = element(3, el(4.0, 5.0, 0.0, 0.5));
+    // Lying along the end radius (x <= 4.5, y in [5, 6]): touches the sector's edge only.
+    let along_end = element(4, el(4.0, 6.0, 0.0, 1.0));
+    let met = wheel.obstructions(&r, &[ahead, behind_right, beside_pivot, along_end]);
+    assert_eq!(
+        met,
+        vec![Met::Obstacle {
+            id: 1,
+            kind: ObstacleKind::Element
+        }]
+    );
+    // Terrain given as any polygon: a thin wood strip across the arc obstructs.
+    let wood = Obstacle {
+        id: 9,
+        kind: ObstacleKind::Impassable,
+        shape: ObstacleShape::Polygon(Polygon::new(vec![
+            Point::new(5.2, 5.6),
+            Point::new(5.6, 5.6),
+            Point::new(5.6, 5.7),
+            Point::new(5.2, 5.7),
+        ])),
+    };
+    assert_eq!(wheel.obstructions(&r, &[wood.clone()]).len(), 1);
+    // A smaller wheel stops short of it: 30 degrees carries the corner to (5.37, 5.5).
+    let short = Wheel {
+        pivot: Corner::FrontLeft,
+        angle: 30.0,
+    };
+    assert!(short.obstructions(&r, &[wood]).is_empty());
+}
