@@ -314,7 +314,7 @@ fn wheel_obstructions_come_from_the_front_edge_only_7_2() {
             Point::new(5.2, 5.7),
         ])),
     };
-    assert_eq!(wheel.obstructions(&r, &[wood.clone()]).len(), 1);
+    assert_eq!(wheel.obstructions(&r, std::slice::from_ref(&wood)).len(), 1);
     // A smaller wheel stops short of it: 30 degrees carries the corner to (5.37, 5.5).
     let short = Wheel {
         pivot: Corner::FrontLeft,
