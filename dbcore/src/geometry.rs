@@ -401,6 +401,74 @@ impl Scale {
     }
 }
 
+// --- Convex helpers used by `contact`, `zones` and `paths` (appended by the geometry helper). ---
+
+/// Convex hull of `points`, anticlockwise (x right, y up), without repeated or collinear points
+/// (Andrew's monotone chain). Swept areas of straight moves are hulls of start and end corners.
+pub fn convex_hull(points: &[Point]) -> Polygon {
+    let mut pts: Vec<Point> = points.to_vec();
+    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.dedup_by(|a, b| a.x == b.x && a.y == b.y);
+    if pts.len() < 3 {
+        return Polygon::new(pts);
+    }
+    let turn = |o: Point, a: Point, b: Point| (a - o).cross(b - o);
+    let mut lower: Vec<Point> = Vec::with_capacity(pts.len());
+    for &p in &pts {
+        while lower.len() >= 2 && turn(lower[lower.len() - 2], lower[lower.len() - 1], p) <= 0.0 {
+            lower.pop();
+        }
+        lower.push(p);
+    }
+    let mut upper: Vec<Point> = Vec::with_capacity(pts.len());
+    for &p in pts.iter().rev() {
+        while upper.len() >= 2 && turn(upper[upper.len() - 2], upper[upper.len() - 1], p) <= 0.0 {
+            upper.pop();
+        }
+        upper.push(p);
+    }
+    lower.pop();
+    upper.pop();
+    lower.extend(upper);
+    Polygon::new(lower)
+}
+
+/// Separating-axis gap between two convex polygons given by their vertices (either winding): the
+/// largest separation of their projections on any edge normal of either. Positive: they are at
+/// least that far apart (a lower bound on their distance); zero: touching; negative: they overlap on
+/// every axis, and minus the value is how deep they interpenetrate. One cheap number serves both
+/// "clearly apart" and "clearly overlapping" tests against [`TOLERANCE`].
+pub fn convex_gap(a: &[Point], b: &[Point]) -> f64 {
+    fn axes_gap(src: &[Point], a: &[Point], b: &[Point], best: &mut f64) {
+        let n = src.len();
+        for i in 0..n {
+            let d = src[(i + 1) % n] - src[i];
+            let len = d.length();
+            if len == 0.0 {
+                continue;
+            }
+            let axis = Point::new(-d.y / len, d.x / len);
+            let (mut amin, mut amax) = (f64::INFINITY, f64::NEG_INFINITY);
+            for p in a {
+                let v = p.dot(axis);
+                amin = amin.min(v);
+                amax = amax.max(v);
+            }
+            let (mut bmin, mut bmax) = (f64::INFINITY, f64::NEG_INFINITY);
+            for p in b {
+                let v = p.dot(axis);
+                bmin = bmin.min(v);
+                bmax = bmax.max(v);
+            }
+            *best = best.max((bmin - amax).max(amin - bmax));
+        }
+    }
+    let mut best = f64::NEG_INFINITY;
+    axes_gap(a, a, b, &mut best);
+    axes_gap(b, a, b, &mut best);
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

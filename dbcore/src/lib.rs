@@ -25,10 +25,13 @@
 
 pub mod combat;
 pub mod config;
+pub mod contact;
 pub mod dice;
 pub mod error;
 pub mod geometry;
+pub mod paths;
 pub mod troops;
+pub mod zones;
 
 pub use combat::{
     odds, resolve, Band, CombatError, CombatResult, Combatant, Engagement, Factor, FactorName,

@@ -1,0 +1,525 @@
+//! Contact between element rectangles: how two elements touch (DBA3.md §8.2), whether one overlaps
+//! an enemy (§10.4), and whether a mover may go for an enemy's flank or rear (§8.4).
+//!
+//! Everything here looks only at rectangles ([`ElementRect`]) and a few flags; troop types are the
+//! caller's business. "Touching" always means within [`TOLERANCE`] (DBA3.md §0.3).
+//!
+//! # How a contact is classified
+//!
+//! 1. If the two rectangles interpenetrate by more than [`TOLERANCE`] they are
+//!    [`ContactKind::Intersecting`] (an illegal position the caller should never produce).
+//! 2. Otherwise, if an edge of each runs along the other (antiparallel, both ends of the shared
+//!    portion within [`TOLERANCE`] of the other edge) for more than [`TOLERANCE`] of length, it is an
+//!    edge contact, named by the two edges (front, side, rear).
+//! 3. Otherwise, if a corner of each is within [`TOLERANCE`] of the other, it is corner to corner.
+//! 4. Otherwise, if a corner of one is within [`TOLERANCE`] of an edge of the other, it is corner to
+//!    edge.
+//!
+//! The result is computed for a canonical order of the pair and swapped if needed, so that it is
+//! exactly the same seen from either element.
+//!
+//! ```
+//! use dbcore::contact::{classify_contact, overlap, ContactKind, OverlapKind};
+//! use dbcore::geometry::{ElementRect, Pose};
+//!
+//! let spear = ElementRect::new(Pose::new(0.0, 0.0, 0.0), 1.0, 0.375);
+//! let warband = ElementRect::new(Pose::new(0.0, 0.0, 180.0), 1.0, 0.375);
+//! let c = classify_contact(&spear, &warband).unwrap();
+//! assert_eq!(c.kind, ContactKind::FrontToFront);
+//! assert!(c.lined_up); // §8.2 (a)
+//! // A second spear beside the first overlaps the warband by the front corners (§10.4).
+//! let spear2 = ElementRect::new(Pose::new(1.0, 0.0, 0.0), 1.0, 0.375);
+//! assert_eq!(overlap(&spear2, false, &warband, false), Some(OverlapKind::FrontCorners));
+//! ```
+
+use crate::geometry::{convex_gap, Corner, Edge, ElementRect, Point, Segment, TOLERANCE};
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+
+/// The part of an element that takes part in a contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ContactPart {
+    Edge(Edge),
+    Corner(Corner),
+}
+
+/// How element A touches element B (named from A's point of view).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ContactKind {
+    /// Mutual front edges (§8.2 (a) when lined up; otherwise offset).
+    FrontToFront,
+    /// A's front edge against B's rear edge (§8.2 (b) when lined up).
+    FrontToRear,
+    /// A's rear edge against B's front edge (B is the contactor of §8.2 (b)).
+    RearToFront,
+    /// A's front edge against one of B's side edges (§8.2 (c) when lined up).
+    FrontToSide,
+    /// One of A's side edges against B's front edge.
+    SideToFront,
+    /// Mutual side-edge contact: an overlap (§8.2, §10.4).
+    SideToSide,
+    /// Any other pair of edges (rear to rear, side to rear, rear to side).
+    OtherEdges,
+    /// Only corners touch.
+    CornerToCorner,
+    /// A corner of A touches an edge of B (not at B's corners).
+    CornerToEdge,
+    /// An edge of A touches a corner of B (not at A's corners).
+    EdgeToCorner,
+    /// The rectangles interpenetrate by more than the tolerance.
+    Intersecting,
+}
+
+impl ContactKind {
+    /// The same relation named from B's point of view.
+    pub fn swapped(self) -> ContactKind {
+        match self {
+            ContactKind::FrontToRear => ContactKind::RearToFront,
+            ContactKind::RearToFront => ContactKind::FrontToRear,
+            ContactKind::FrontToSide => ContactKind::SideToFront,
+            ContactKind::SideToFront => ContactKind::FrontToSide,
+            ContactKind::CornerToEdge => ContactKind::EdgeToCorner,
+            ContactKind::EdgeToCorner => ContactKind::CornerToEdge,
+            k => k,
+        }
+    }
+}
+
+/// A contact between elements A and B.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Contact {
+    pub kind: ContactKind,
+    /// The part of A involved (`None` only for [`ContactKind::Intersecting`]).
+    pub a: Option<ContactPart>,
+    /// The part of B involved (`None` only for [`ContactKind::Intersecting`]).
+    pub b: Option<ContactPart>,
+    /// Length of the shared portion of the two edges (0 for corner contacts).
+    pub shared_length: f64,
+    /// Squared up in one of the legal positions §8.2 (a)-(c): full front-to-front, full
+    /// front-to-rear, or front-to-side with the front corners together.
+    pub lined_up: bool,
+}
+
+impl Contact {
+    /// The same contact seen from B.
+    pub fn swapped(&self) -> Contact {
+        Contact {
+            kind: self.kind.swapped(),
+            a: self.b,
+            b: self.a,
+            shared_length: self.shared_length,
+            lined_up: self.lined_up,
+        }
+    }
+}
+
+const EDGES: [Edge; 4] = [Edge::Front, Edge::Right, Edge::Rear, Edge::Left];
+const CORNERS: [Corner; 4] = [
+    Corner::FrontLeft,
+    Corner::FrontRight,
+    Corner::RearRight,
+    Corner::RearLeft,
+];
+
+/// The edge of a rectangle from its corners (in [`CORNERS`] order), as [`ElementRect::edge`] gives
+/// it, without recomputing the corners.
+fn edge_of(c: &[Point; 4], e: Edge) -> Segment {
+    match e {
+        Edge::Front => Segment::new(c[0], c[1]),
+        Edge::Right => Segment::new(c[1], c[2]),
+        Edge::Rear => Segment::new(c[2], c[3]),
+        Edge::Left => Segment::new(c[3], c[0]),
+    }
+}
+
+/// The same corners as [`ElementRect::corners`], by the same arithmetic, with one sine and cosine
+/// instead of four (the contact scan spends most of its time here otherwise).
+fn rect_corners(r: &ElementRect) -> [Point; 4] {
+    let f = r.pose.forward();
+    let rt = f.right();
+    let m = r.pose.front_mid();
+    let hw = r.width * 0.5;
+    [
+        m - rt * hw,
+        m + rt * hw,
+        m + rt * hw - f * r.depth,
+        m - rt * hw - f * r.depth,
+    ]
+}
+
+fn corner_of(c: &[Point; 4], k: Corner) -> Point {
+    match k {
+        Corner::FrontLeft => c[0],
+        Corner::FrontRight => c[1],
+        Corner::RearRight => c[2],
+        Corner::RearLeft => c[3],
+    }
+}
+
+fn is_side(e: Edge) -> bool {
+    matches!(e, Edge::Left | Edge::Right)
+}
+
+/// Length along which two edges lie against each other, if more than [`TOLERANCE`].
+///
+/// The edges must run in opposite directions (both rectangles list their edges clockwise, so edges
+/// facing each other are antiparallel) and both ends of the shared portion must be within
+/// [`TOLERANCE`] of the other edge.
+pub fn edge_contact_length(ea: Segment, eb: Segment) -> Option<f64> {
+    let da = ea.b - ea.a;
+    let db = eb.b - eb.a;
+    let la = da.length();
+    let lb = db.length();
+    if la == 0.0 || lb == 0.0 {
+        return None;
+    }
+    let ua = da * (1.0 / la);
+    let ub = db * (1.0 / lb);
+    if ua.dot(ub) > -0.5 {
+        return None;
+    }
+    let s0 = (eb.a - ea.a).dot(ua);
+    let s1 = (eb.b - ea.a).dot(ua);
+    let lo = s0.min(s1).max(0.0);
+    let hi = s0.max(s1).min(la);
+    if hi - lo <= TOLERANCE {
+        return None;
+    }
+    let span = s1 - s0;
+    for s in [lo, hi] {
+        let pa = ea.a + ua * s;
+        let pb = eb.a + db * ((s - s0) / span);
+        if eb.distance_to_point(pa) > TOLERANCE || ea.distance_to_point(pb) > TOLERANCE {
+            return None;
+        }
+    }
+    Some(hi - lo)
+}
+
+fn rect_cmp(a: &ElementRect, b: &ElementRect) -> Ordering {
+    a.pose
+        .x
+        .total_cmp(&b.pose.x)
+        .then(a.pose.y.total_cmp(&b.pose.y))
+        .then(a.pose.facing.total_cmp(&b.pose.facing))
+        .then(a.width.total_cmp(&b.width))
+        .then(a.depth.total_cmp(&b.depth))
+}
+
+/// Classify how `a` touches `b`; `None` when they are further apart than [`TOLERANCE`].
+///
+/// The answer from `b`'s side is always `classify_contact(a, b).map(|c| c.swapped())`.
+pub fn classify_contact(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
+    if rect_cmp(a, b) == Ordering::Greater {
+        classify_ordered(b, a).map(|c| c.swapped())
+    } else {
+        classify_ordered(a, b)
+    }
+}
+
+fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
+    let ca = rect_corners(a);
+    let cb = rect_corners(b);
+    let gap = convex_gap(&ca, &cb);
+    if gap > TOLERANCE {
+        return None;
+    }
+    if gap < -TOLERANCE {
+        return Some(Contact {
+            kind: ContactKind::Intersecting,
+            a: None,
+            b: None,
+            shared_length: 0.0,
+            lined_up: false,
+        });
+    }
+    // Edge to edge: the longest shared portion wins (two rectangles that do not interpenetrate
+    // can share only one edge pair; the maximum only settles near-degenerate ties).
+    let mut best: Option<(Edge, Edge, f64)> = None;
+    for ea in EDGES {
+        let sa = edge_of(&ca, ea);
+        for eb in EDGES {
+            let sb = edge_of(&cb, eb);
+            // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
+            // too far apart for the edges to meet.
+            if (sa.b - sa.a).dot(sb.b - sb.a) >= 0.0
+                || sa.midpoint().distance(sb.midpoint())
+                    > 0.5 * (sa.length() + sb.length()) + TOLERANCE
+            {
+                continue;
+            }
+            if let Some(len) = edge_contact_length(sa, sb) {
+                if best.is_none_or(|(_, _, l)| len > l) {
+                    best = Some((ea, eb, len));
+                }
+            }
+        }
+    }
+    if let Some((ea, eb, len)) = best {
+        let near = |p: Corner, q: Corner| corner_of(&ca, p).near(corner_of(&cb, q));
+        let (kind, lined_up) = match (ea, eb) {
+            (Edge::Front, Edge::Front) => (
+                ContactKind::FrontToFront,
+                near(Corner::FrontLeft, Corner::FrontRight)
+                    && near(Corner::FrontRight, Corner::FrontLeft),
+            ),
+            (Edge::Front, Edge::Rear) => (
+                ContactKind::FrontToRear,
+                near(Corner::FrontLeft, Corner::RearLeft)
+                    && near(Corner::FrontRight, Corner::RearRight),
+            ),
+            (Edge::Rear, Edge::Front) => (
+                ContactKind::RearToFront,
+                near(Corner::RearLeft, Corner::FrontLeft)
+                    && near(Corner::RearRight, Corner::FrontRight),
+            ),
+            (Edge::Front, side) if is_side(side) => {
+                let theirs = if side == Edge::Left {
+                    Corner::FrontLeft
+                } else {
+                    Corner::FrontRight
+                };
+                (
+                    ContactKind::FrontToSide,
+                    near(Corner::FrontLeft, theirs) || near(Corner::FrontRight, theirs),
+                )
+            }
+            (side, Edge::Front) if is_side(side) => {
+                let mine = if side == Edge::Left {
+                    Corner::FrontLeft
+                } else {
+                    Corner::FrontRight
+                };
+                (
+                    ContactKind::SideToFront,
+                    near(mine, Corner::FrontLeft) || near(mine, Corner::FrontRight),
+                )
+            }
+            (x, y) if is_side(x) && is_side(y) => (ContactKind::SideToSide, false),
+            _ => (ContactKind::OtherEdges, false),
+        };
+        return Some(Contact {
+            kind,
+            a: Some(ContactPart::Edge(ea)),
+            b: Some(ContactPart::Edge(eb)),
+            shared_length: len,
+            lined_up,
+        });
+    }
+    // Corner to corner: the nearest pair within tolerance.
+    let mut best_c: Option<(Corner, Corner, f64)> = None;
+    for (i, p) in ca.iter().enumerate() {
+        for (j, q) in cb.iter().enumerate() {
+            let d = p.distance(*q);
+            if d <= TOLERANCE && best_c.is_none_or(|(_, _, bd)| d < bd) {
+                best_c = Some((CORNERS[i], CORNERS[j], d));
+            }
+        }
+    }
+    if let Some((p, q, _)) = best_c {
+        return Some(Contact {
+            kind: ContactKind::CornerToCorner,
+            a: Some(ContactPart::Corner(p)),
+            b: Some(ContactPart::Corner(q)),
+            shared_length: 0.0,
+            lined_up: false,
+        });
+    }
+    // Corner to edge, either way round.
+    let mut best_e: Option<(ContactKind, ContactPart, ContactPart, f64)> = None;
+    for (i, p) in ca.iter().enumerate() {
+        for eb in EDGES {
+            let d = edge_of(&cb, eb).distance_to_point(*p);
+            if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
+                best_e = Some((
+                    ContactKind::CornerToEdge,
+                    ContactPart::Corner(CORNERS[i]),
+                    ContactPart::Edge(eb),
+                    d,
+                ));
+            }
+        }
+    }
+    for (j, q) in cb.iter().enumerate() {
+        for ea in EDGES {
+            let d = edge_of(&ca, ea).distance_to_point(*q);
+            if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
+                best_e = Some((
+                    ContactKind::EdgeToCorner,
+                    ContactPart::Edge(ea),
+                    ContactPart::Corner(CORNERS[j]),
+                    d,
+                ));
+            }
+        }
+    }
+    best_e.map(|(kind, pa, pb, _)| Contact {
+        kind,
+        a: Some(pa),
+        b: Some(pb),
+        shared_length: 0.0,
+        lined_up: false,
+    })
+}
+
+/// Why an element overlaps an enemy (DBA3.md §10.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OverlapKind {
+    /// Front corners touching right-to-right or left-to-left.
+    FrontCorners,
+    /// Mutual side-edge contact, which always counts as overlap.
+    SideEdges,
+}
+
+/// Whether `element` overlaps `enemy` (DBA3.md §10.4, §8.2 (d)).
+///
+/// * `element_in_frontal_combat`: the element has an enemy in front-edge contact; such an element
+///   does not overlap by corners (it is fighting to its front).
+/// * `enemy_is_psiloi_or_scythed_chariot`: Psiloi and Scythed Chariots are never overlapped by
+///   corner-to-corner contact, though mutual side contact still overlaps them.
+///
+/// Front-edge contact against an enemy's side is a flank contact, not an overlap, and is reported by
+/// [`classify_contact`] as [`ContactKind::FrontToSide`]. A battlefield edge never overlaps (§17.21);
+/// only elements are looked at here.
+pub fn overlap(
+    element: &ElementRect,
+    element_in_frontal_combat: bool,
+    enemy: &ElementRect,
+    enemy_is_psiloi_or_scythed_chariot: bool,
+) -> Option<OverlapKind> {
+    let c = classify_contact(element, enemy)?;
+    match (c.kind, c.a, c.b) {
+        (ContactKind::SideToSide, _, _) => Some(OverlapKind::SideEdges),
+        (
+            ContactKind::CornerToCorner,
+            Some(ContactPart::Corner(p)),
+            Some(ContactPart::Corner(q)),
+        ) if !element_in_frontal_combat
+            && !enemy_is_psiloi_or_scythed_chariot
+            && p == q
+            && matches!(p, Corner::FrontLeft | Corner::FrontRight) =>
+        {
+            Some(OverlapKind::FrontCorners)
+        }
+        _ => None,
+    }
+}
+
+/// One contact found by [`scan_contacts`], between the elements with ids `a` and `b`, where `a`
+/// comes earlier in the scanned slice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContactReport {
+    pub a: u32,
+    pub b: u32,
+    /// Whether both belong to the same side (friends) or not (enemies).
+    pub same_side: bool,
+    /// The contact seen from `a`.
+    pub contact: Contact,
+}
+
+/// Every contact among `elements` (id, side, rectangle), ordered by the slice positions of the pair.
+///
+/// Pairs are first filtered by bounding circles on a sweep along x (sort by the circles' left
+/// ends), so a table of a few dozen elements costs little more than the touching pairs themselves.
+pub fn scan_contacts<S: PartialEq>(elements: &[(u32, S, ElementRect)]) -> Vec<ContactReport> {
+    struct Circle {
+        idx: usize,
+        c: Point,
+        r: f64,
+    }
+    let mut circles: Vec<Circle> = elements
+        .iter()
+        .enumerate()
+        .map(|(idx, (_, _, rect))| Circle {
+            idx,
+            c: rect.centre(),
+            r: 0.5 * rect.width.hypot(rect.depth),
+        })
+        .collect();
+    circles.sort_by(|p, q| {
+        (p.c.x - p.r)
+            .total_cmp(&(q.c.x - q.r))
+            .then(p.idx.cmp(&q.idx))
+    });
+    let mut found: Vec<(usize, usize, Contact)> = Vec::new();
+    for (k, p) in circles.iter().enumerate() {
+        let reach = p.c.x + p.r + TOLERANCE;
+        for q in &circles[k + 1..] {
+            if q.c.x - q.r > reach {
+                break;
+            }
+            if p.c.distance(q.c) > p.r + q.r + TOLERANCE {
+                continue;
+            }
+            let (i, j) = if p.idx < q.idx {
+                (p.idx, q.idx)
+            } else {
+                (q.idx, p.idx)
+            };
+            if let Some(c) = classify_contact(&elements[i].2, &elements[j].2) {
+                found.push((i, j, c));
+            }
+        }
+    }
+    found.sort_by_key(|x| (x.0, x.1));
+    found
+        .into_iter()
+        .map(|(i, j, contact)| ContactReport {
+            a: elements[i].0,
+            b: elements[j].0,
+            same_side: elements[i].1 == elements[j].1,
+            contact,
+        })
+        .collect()
+}
+
+/// Signed distance of `p` beyond the line of `edge` of `rect` (positive outside the element).
+fn beyond(rect: &ElementRect, edge: Edge, p: Point) -> f64 {
+    let s = rect.edge(edge);
+    let d = s.b - s.a;
+    let n = Point::new(-d.y, d.x) * (1.0 / d.length());
+    (p - s.a).dot(n)
+}
+
+/// Whether a mover standing at `mover` may move into contact with `edge` of the enemy `target`
+/// (DBA3.md §8.4).
+///
+/// * Front edge: no geometric restriction here.
+/// * Side edge: the mover must start entirely beyond the line extending that side edge, or partly
+///   beyond both that line and the rear edge's line. "Partly beyond both" is read as: some part of
+///   the mover lies beyond both lines at once (in the quarter behind and outside that rear corner).
+/// * Rear edge: the mover must start wholly beyond the line extending the rear edge.
+///
+/// A point on a line, or within [`TOLERANCE`] of it, counts as beyond it for "entirely/wholly
+/// beyond" (an element whose own edge lies along the line is not on the target's side of it);
+/// "partly beyond" needs more than [`TOLERANCE`].
+pub fn may_contact_edge(mover: &ElementRect, target: &ElementRect, edge: Edge) -> bool {
+    let corners = mover.corners();
+    let wholly_beyond = |e: Edge| corners.iter().all(|&p| beyond(target, e, p) >= -TOLERANCE);
+    match edge {
+        Edge::Front => true,
+        Edge::Rear => wholly_beyond(Edge::Rear),
+        side => {
+            if wholly_beyond(side) {
+                return true;
+            }
+            // Greatest value over the mover of min(beyond side, beyond rear): a concave function on a
+            // convex polygon, so it peaks at a corner or where the two distances are equal on an edge.
+            let f = |p: Point| beyond(target, side, p).min(beyond(target, Edge::Rear, p));
+            let mut best = corners
+                .iter()
+                .map(|&p| f(p))
+                .fold(f64::NEG_INFINITY, f64::max);
+            for i in 0..4 {
+                let (p, q) = (corners[i], corners[(i + 1) % 4]);
+                let gp = beyond(target, side, p) - beyond(target, Edge::Rear, p);
+                let gq = beyond(target, side, q) - beyond(target, Edge::Rear, q);
+                if (gp <= 0.0) != (gq <= 0.0) {
+                    let t = gp / (gp - gq);
+                    best = best.max(f(p + (q - p) * t));
+                }
+            }
+            best > TOLERANCE
+        }
+    }
+}
