@@ -9,4 +9,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
+pub mod battlefield;
 pub mod geometry;
+pub mod svg;
+pub mod terrain;
