@@ -581,7 +581,10 @@ impl Battlefield {
 
     /// Whether element `a` fights uphill of element `b` (§3.3, §10.3): some part of `a`'s front
     /// edge is higher up a slope than every part of `b`. Parts are sampled (33 points along `a`'s
-    /// front edge, a 17 × 17 grid over `b`). A hill under a City or Fort gives no uphill (§17.34).
+    /// front edge, a 17 × 17 grid over `b`). The parts of `b` lying on `a`'s front edge (within
+    /// [`TOLERANCE`]) are left out: where two elements touch they are level by definition, and
+    /// counting them would mean that two elements in full frontal contact could never be uphill
+    /// of one another. A hill under a City or Fort gives no uphill (§17.34).
     pub fn is_uphill_of(&self, a: &ElementRect, b: &ElementRect) -> bool {
         let front = a.edge(Edge::Front);
         let top_a = segment_samples(&front, 33)
@@ -593,6 +596,7 @@ impl Battlefield {
         }
         let top_b = rect_samples(b, 17)
             .into_iter()
+            .filter(|&p| front.distance_to_point(p) > TOLERANCE)
             .map(|p| self.height(p, true))
             .fold(0.0, f64::max);
         top_a > top_b + HEIGHT_EPS
