@@ -302,7 +302,7 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
             r##"<path class="grid" d="{d}" stroke="#b8c29c" stroke-width="0.500" fill="none"/>"##
         );
     }
-    // Waterways under everything else.
+    // Beaches under everything else; their water is drawn after the rivers.
     for f in &bf.features {
         if let TerrainFeature::Waterway(w) = f {
             if w.beach > 0.0 {
@@ -313,13 +313,6 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
                     BEACH_FILL
                 );
             }
-            let _ = writeln!(
-                out,
-                r##"<polygon class="waterway" points="{}" fill="{}" stroke="{}" stroke-width="1.500"/>"##,
-                c.points(&w.water_polygon(b).points),
-                WATER_FILL,
-                RIVER_BANK
-            );
         }
     }
     // Natural area features.
@@ -346,6 +339,18 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
                 r##"<polyline class="river" points="{}" fill="none" stroke="#6fa3dc" stroke-width="{}" stroke-linejoin="round" stroke-linecap="butt"/>"##,
                 pts,
                 num(r.width * c.scale)
+            );
+        }
+    }
+    // Waterways over the mouths of rivers that flow into them.
+    for f in &bf.features {
+        if let TerrainFeature::Waterway(w) = f {
+            let _ = writeln!(
+                out,
+                r##"<polygon class="waterway" points="{}" fill="{}" stroke="{}" stroke-width="1.500"/>"##,
+                c.points(&w.water_polygon(b).points),
+                WATER_FILL,
+                RIVER_BANK
             );
         }
     }
@@ -489,7 +494,11 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
             num(c.y(front.b))
         );
         let at = r.centre();
-        let size = (r.depth * 0.45).clamp(0.18, 0.3);
+        // Shrink long labels to fit the element's width (sans-serif glyphs are about 0.6 em).
+        let chars = el.label.chars().count().max(1) as f64;
+        let size = (r.depth * 0.45)
+            .clamp(0.18, 0.3)
+            .min(r.width * 0.9 / (0.6 * chars));
         let _ = writeln!(
             out,
             r##"<text class="label" x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="#ffffff" text-anchor="middle" dominant-baseline="central">{}</text>"##,

@@ -1042,7 +1042,7 @@ pub const MIN_CURVE_VERTICES: usize = 8;
 /// * the quarter placement of §3.8 items 3–4 is a placement procedure, not a property of the
 ///   finished table, and is not checked here;
 /// * a road end counts as "on an edge" within [`TOLERANCE`] of it, or inside a BUA (§3.6 lets a road
-///   end at a BUA on a waterway edge).
+///   end at a BUA on a waterway edge), or on another road (a second road may join the first).
 pub fn validate_terrain(bf: &Battlefield, variant: Variant) -> Vec<TerrainProblem> {
     let mut out = Vec::new();
     let board = &bf.board;
@@ -1238,6 +1238,11 @@ pub fn validate_terrain(bf: &Battlefield, variant: Variant) -> Vec<TerrainProble
         })
         .collect();
     for &(i, r) in &roads {
+        let joins_other = |q: Point| {
+            roads
+                .iter()
+                .any(|&(j, o)| j != i && polyline_distance_to_point(&o.path, q) <= TOLERANCE)
+        };
         if r.width >= 1.0 {
             out.push(TerrainProblem::RoadTooWide {
                 feature: i,
@@ -1252,7 +1257,7 @@ pub fn validate_terrain(bf: &Battlefield, variant: Variant) -> Vec<TerrainProble
                 .iter()
                 .any(|&(_, a)| a.kind.is_bua() && a.outline.contains(p));
             let edge = board.edge_at(p);
-            if edge.is_none() && !in_bua {
+            if edge.is_none() && !in_bua && !joins_other(p) {
                 ok = false;
             }
             if let Some(e) = edge {
