@@ -73,6 +73,14 @@ impl BoardEdge {
     }
 }
 
+/// What an edge is for, once the defender's base edge is known (§1.2, §5.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EdgeRole {
+    DefenderBase,
+    InvaderBase,
+    Side,
+}
+
 /// Why a board size is refused (§1.2).
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 pub enum BoardError {
@@ -279,6 +287,24 @@ impl Board {
             (false, false) => 3,
             (false, true) => 4,
         })
+    }
+
+    /// The role of `edge` when the defender's base edge is `defender_base`: the invader's base edge
+    /// is the opposite one (§5.2), the other two are side edges (§1.2).
+    pub fn edge_role(&self, edge: BoardEdge, defender_base: BoardEdge) -> EdgeRole {
+        if edge == defender_base {
+            EdgeRole::DefenderBase
+        } else if edge == defender_base.opposite() {
+            EdgeRole::InvaderBase
+        } else {
+            EdgeRole::Side
+        }
+    }
+
+    /// Whether two quarters share a side (not just a corner): 1–2, 2–3, 3–4 and 4–1.
+    pub fn quarters_adjacent(a: Quarter, b: Quarter) -> bool {
+        let d = (a.0 as i16 - b.0 as i16).rem_euclid(4);
+        (1..=4).contains(&a.0) && (1..=4).contains(&b.0) && (d == 1 || d == 3)
     }
 
     /// The outline of quarter `q` (1–4) for the defender at `defender_base`; `None` for other

@@ -10,7 +10,7 @@
 //! [`validate_terrain`] checks a whole table against §3.2–§3.8 and reports **every** problem at
 //! once, each naming the rule that forbids it, so a table editor can show them all together.
 
-use crate::battlefield::{Battlefield, Board, BoardEdge, Variant};
+use crate::battlefield::{Battlefield, Board, BoardEdge, Quarter, Variant};
 use crate::geometry::{ElementRect, Point, Polygon, Pose, Segment, TOLERANCE};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -1039,8 +1039,8 @@ pub const MIN_CURVE_VERTICES: usize = 8;
 ///   pair is exempt from the 1 BW gap;
 /// * an outline flagged curved but with fewer than [`MIN_CURVE_VERTICES`] vertices counts as
 ///   straight-edged;
-/// * the quarter placement of §3.8 items 3–4 is a placement procedure, not a property of the
-///   finished table, and is not checked here;
+/// * the quarter placement of §3.8 items 3–4 depends on the die rolled for each feature, not on
+///   the finished table: [`check_quarter_placement`] checks it feature by feature;
 /// * a road end counts as "on an edge" within [`TOLERANCE`] of it, or inside a BUA (§3.6 lets a road
 ///   end at a BUA on a waterway edge), or on another road (a second road may join the first).
 pub fn validate_terrain(bf: &Battlefield, variant: Variant) -> Vec<TerrainProblem> {
@@ -1413,4 +1413,147 @@ pub fn fort_on_hill(fort: &AreaFeature, hill: &AreaFeature) -> bool {
             .points
             .iter()
             .all(|&p| hill.outline.contains(p))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quarter placement (§3.8 items 3-5)
+// ---------------------------------------------------------------------------------------------
+
+/// The part of `poly` inside the convex polygon `clip` (Sutherland–Hodgman; `clip` anticlockwise).
+pub fn clip_to_convex(poly: &Polygon, clip: &Polygon) -> Polygon {
+    let mut pts = poly.points.clone();
+    for e in clip.edges() {
+        if pts.is_empty() {
+            break;
+        }
+        let inside = |q: Point| (e.b - e.a).cross(q - e.a) >= 0.0;
+        let cut = |p: Point, q: Point| {
+            let d = q - p;
+            let den = (e.b - e.a).cross(d);
+            if den == 0.0 {
+                return p;
+            }
+            let t = (e.b - e.a).cross(e.a - p) / den;
+            p + d * t
+        };
+        let input = std::mem::take(&mut pts);
+        for k in 0..input.len() {
+            let cur = input[k];
+            let prev = input[(k + input.len() - 1) % input.len()];
+            match (inside(prev), inside(cur)) {
+                (true, true) => pts.push(cur),
+                (true, false) => pts.push(cut(prev, cur)),
+                (false, true) => {
+                    pts.push(cut(prev, cur));
+                    pts.push(cur);
+                }
+                (false, false) => {}
+            }
+        }
+    }
+    Polygon::new(pts)
+}
+
+/// Why a feature may not be placed as diced (§3.8 items 3-5: such a feature is discarded).
+#[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+pub enum PlacementProblem {
+    #[error("§3.8: quarter {0:?} does not exist (quarters are 1 to 4)")]
+    NoSuchQuarter(Quarter),
+    #[error("§3.8: the {kind:?} must lie wholly in quarter {quarter:?}")]
+    NotWhollyInQuarter { kind: AreaKind, quarter: Quarter },
+    #[error("§3.8: the gentle hill must have its larger part in quarter {quarter:?} and the rest in at most one adjacent quarter")]
+    HillSpread { quarter: Quarter },
+    #[error("§3.8: the feature must lie in quarter {quarter:?} and extend into exactly one adjacent quarter (it touches {touched:?})")]
+    NotIntoOneAdjacent {
+        quarter: Quarter,
+        touched: Vec<Quarter>,
+    },
+}
+
+/// The quarters (1–4) a feature reaches into by more than [`TOLERANCE`] of area or length.
+pub fn quarters_touched(
+    feature: &TerrainFeature,
+    board: &Board,
+    defender_base: BoardEdge,
+) -> Vec<Quarter> {
+    (1..=4)
+        .map(Quarter)
+        .filter(|&q| {
+            let Some(cell) = board.quarter_polygon(q, defender_base) else {
+                return false;
+            };
+            match feature {
+                TerrainFeature::Area(a) => {
+                    clip_to_convex(&a.outline, &cell).area() > TOLERANCE * TOLERANCE
+                }
+                TerrainFeature::Waterway(w) => {
+                    clip_to_convex(&w.water_polygon(board), &cell).area() > TOLERANCE * TOLERANCE
+                }
+                TerrainFeature::River(r) => {
+                    polyline_segments(&r.course).any(|s| length_inside(&s, &cell) > TOLERANCE)
+                }
+                TerrainFeature::Road(r) => {
+                    polyline_segments(&r.path).any(|s| length_inside(&s, &cell) > TOLERANCE)
+                }
+            }
+        })
+        .collect()
+}
+
+/// Check a feature's position against the quarter its die gave it (§3.8 items 3-4): area
+/// features other than Plough and Gentle hill wholly in the quarter; a Gentle hill with its larger
+/// part there and any smaller part in one adjacent quarter; Plough and every linear feature in the
+/// quarter and extending into exactly one adjacent quarter.
+pub fn check_quarter_placement(
+    feature: &TerrainFeature,
+    board: &Board,
+    defender_base: BoardEdge,
+    quarter: Quarter,
+) -> Result<(), PlacementProblem> {
+    let Some(cell) = board.quarter_polygon(quarter, defender_base) else {
+        return Err(PlacementProblem::NoSuchQuarter(quarter));
+    };
+    let touched = quarters_touched(feature, board, defender_base);
+    let others: Vec<Quarter> = touched.iter().copied().filter(|&q| q != quarter).collect();
+    let into_one_adjacent = touched.contains(&quarter)
+        && others.len() == 1
+        && Board::quarters_adjacent(quarter, others[0]);
+    match feature {
+        TerrainFeature::Area(a) if a.kind == AreaKind::Plough => {
+            if into_one_adjacent {
+                Ok(())
+            } else {
+                Err(PlacementProblem::NotIntoOneAdjacent { quarter, touched })
+            }
+        }
+        TerrainFeature::Area(a) if a.kind == AreaKind::GentleHill => {
+            let total = a.outline.area();
+            let here = clip_to_convex(&a.outline, &cell).area();
+            let ok = here * 2.0 >= total
+                && (others.is_empty()
+                    || (others.len() == 1 && Board::quarters_adjacent(quarter, others[0])));
+            if ok {
+                Ok(())
+            } else {
+                Err(PlacementProblem::HillSpread { quarter })
+            }
+        }
+        TerrainFeature::Area(a) => {
+            if others.is_empty() && touched.contains(&quarter) {
+                Ok(())
+            } else {
+                Err(PlacementProblem::NotWhollyInQuarter {
+                    kind: a.kind,
+                    quarter,
+                })
+            }
+        }
+        _ => {
+            if into_one_adjacent {
+                Ok(())
+            } else {
+                Err(PlacementProblem::NotIntoOneAdjacent { quarter, touched })
+            }
+        }
+    }
 }
