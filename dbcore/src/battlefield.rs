@@ -13,6 +13,22 @@
 //! Every query is a pure function of the [`Battlefield`] and its arguments and ignores the board's
 //! edges, so it gives the same answer when the whole table and the question are moved or turned
 //! together (the property tests check this).
+//!
+//! ```
+//! use dbcore::battlefield::{Battlefield, Board};
+//! use dbcore::geometry::{ElementRect, Point, Pose};
+//! use dbcore::terrain::{AreaFeature, AreaKind, Going, GoingContext, TerrainFeature};
+//!
+//! let mut table = Battlefield::new(Board::standard(15.0).unwrap());
+//! table.features.push(TerrainFeature::Area(AreaFeature::ellipse(
+//!     AreaKind::Wood, Point::new(7.5, 7.5), 1.8, 1.5, 0.0, 32,
+//! )));
+//! // An element reaching into the wood is in bad going (§3.1).
+//! let spear = ElementRect::new(Pose::new(7.5, 6.2, 0.0), 1.0, 0.5);
+//! assert_eq!(table.going_under(&spear, GoingContext::default()), Going::Bad);
+//! // Sight across the wood's 3 BW depth is blocked (§9.5).
+//! assert!(table.line_of_sight(Point::new(4.0, 7.5), Point::new(11.0, 7.5)).is_err());
+//! ```
 
 use crate::geometry::{Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
 use crate::terrain::{
@@ -417,8 +433,9 @@ impl Battlefield {
         }
     }
 
-    /// The same table with every feature point mapped by `f` (the board is kept). Used to move or
-    /// turn a table, e.g. to check that queries do not depend on where the table sits.
+    /// The same table with every feature point mapped by `f` (the board is kept, and so are
+    /// waterways, which are anchored to a board edge). Used to move or turn a table, e.g. to check
+    /// that queries do not depend on where the table sits, or to snap it to the storage grid.
     pub fn map_points(&self, f: &dyn Fn(Point) -> Point) -> Battlefield {
         let poly = |p: &Polygon| Polygon::new(p.points.iter().map(|&q| f(q)).collect());
         let line = |v: &[Point]| v.iter().map(|&q| f(q)).collect::<Vec<_>>();

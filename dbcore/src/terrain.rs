@@ -1087,7 +1087,10 @@ pub fn validate_terrain(bf: &Battlefield, variant: Variant) -> Vec<TerrainProble
                 width: size.centre_width,
             });
         }
-        if size.centre_width < 3.0 - TOLERANCE {
+        // A City or Fort on a hill counts with the hill as one feature (§3.2): the hill's width
+        // is the one that counts.
+        let on_hill = areas.iter().any(|&(_, h)| fort_on_hill(a, h));
+        if size.centre_width < 3.0 - TOLERANCE && !on_hill {
             narrow.push(i);
         }
         if a.kind == AreaKind::Gully {

@@ -587,3 +587,144 @@ fn every_planted_problem_is_reported_at_once() {
         kind: AreaKind::Oasis
     }));
 }
+
+#[test]
+fn degenerate_off_board_and_profileless_features_are_reported() {
+    // DBA3.md §3.2 (an area feature has an outline), §1.2 (terrain lies on the board), §3.4 (a
+    // waterway needs a shore line).
+    let flat = TerrainFeature::Area(AreaFeature::new(
+        AreaKind::Rocky,
+        dbcore::geometry::Polygon::new(vec![p(2.0, 2.0), p(3.0, 3.0)]),
+    ));
+    let off = area(AreaKind::Wood, 14.5, 7.5, 1.6, 1.6, 0.0);
+    let no_shore = waterway(BoardEdge::North, vec![2.0], 0.0);
+    let probs = check(&bare(vec![flat, off, no_shore]));
+    assert!(probs.contains(&TerrainProblem::DegenerateOutline { feature: 1 }));
+    assert!(probs.contains(&TerrainProblem::OffBoard { feature: 2 }));
+    assert!(probs.contains(&TerrainProblem::WaterwayProfile { feature: 3 }));
+}
+
+#[test]
+fn every_problem_message_starts_with_its_rule() {
+    // Errors say which rule forbids what.
+    use TerrainProblem::*;
+    let all = vec![
+        TooBig {
+            feature: 0,
+            sum: 10.0,
+        },
+        TooNarrow {
+            feature: 0,
+            width: 0.5,
+        },
+        SeveralNarrow {
+            features: vec![0, 1],
+        },
+        GullyTooShort {
+            feature: 0,
+            length: 2.0,
+            width: 1.0,
+        },
+        TooLong {
+            feature: 0,
+            length: 5.0,
+            width: 2.0,
+        },
+        StraightEdges {
+            feature: 0,
+            kind: AreaKind::Wood,
+        },
+        DegenerateOutline { feature: 0 },
+        BadCrest { feature: 0 },
+        BadGates {
+            feature: 0,
+            kind: AreaKind::City,
+            gates: 0,
+        },
+        TooMany {
+            feature_type: FeatureType::Wood,
+            count: 4,
+            max: 3,
+        },
+        NoDifficultTerrain,
+        FeaturesTooClose {
+            a: 0,
+            b: 1,
+            gap: 0.5,
+        },
+        TooCloseToEdge {
+            feature: 0,
+            edge: BoardEdge::West,
+            gap: 0.5,
+        },
+        OffBoard { feature: 0 },
+        InWaterway { feature: 0 },
+        FortificationNotNearCorner {
+            feature: 0,
+            kind: AreaKind::Fort,
+        },
+        RoadTooWide {
+            feature: 0,
+            width: 1.0,
+        },
+        RoadNotEdgeToEdge { feature: 0 },
+        RoadFromWaterwayEdge { feature: 0 },
+        RoadsDisjoint {
+            first: 0,
+            second: 1,
+        },
+        RiverTooWide {
+            feature: 0,
+            width: 2.0,
+        },
+        RiverEnds { feature: 0 },
+        RiverTooWinding {
+            feature: 0,
+            length: 30.0,
+            straight: 15.0,
+        },
+        RiverNearOtherEdge {
+            feature: 0,
+            edge: BoardEdge::North,
+            gap: 3.0,
+        },
+        RiverCrosses {
+            river: 0,
+            feature: 1,
+            kind: AreaKind::Oasis,
+        },
+        WaterwayDepth {
+            feature: 0,
+            depth: 5.0,
+        },
+        WaterwayTooDeep {
+            feature: 0,
+            fraction: 0.25,
+        },
+        BeachTooWide {
+            feature: 0,
+            beach: 3.0,
+        },
+        WaterwayProfile { feature: 0 },
+        WaterwayOnLongSide { feature: 0 },
+    ];
+    for p in all {
+        assert!(p.to_string().starts_with(p.rule()), "{p:?}: {p}");
+    }
+}
+
+#[test]
+fn a_city_on_a_hill_is_not_a_second_narrow_feature() {
+    // DBA3.md §3.2: the City and its hill count as one feature, so a small City on a hill does
+    // not use up the one narrow feature allowed.
+    let mut hill = AreaFeature::ellipse(AreaKind::GentleHill, p(3.2, 3.2), 2.0, 1.8, 0.0, 32);
+    hill.crest = vec![p(2.5, 3.2), p(3.9, 3.2)];
+    let mut city = AreaFeature::rectangle(AreaKind::City, p(2.7, 2.7), p(3.7, 3.7));
+    city.gates = vec![p(3.2, 2.7)];
+    let probs = check(&bare(vec![
+        TerrainFeature::Area(hill),
+        TerrainFeature::Area(city),
+        area(AreaKind::Rocky, 11.0, 11.0, 1.5, 1.2, 0.0),
+    ]));
+    assert_eq!(probs, vec![]);
+}
