@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
+pub mod battlefield;
 pub mod combat;
 pub mod config;
 pub mod contact;
@@ -30,6 +31,8 @@ pub mod dice;
 pub mod error;
 pub mod geometry;
 pub mod paths;
+pub mod svg;
+pub mod terrain;
 pub mod troops;
 pub mod zones;
 

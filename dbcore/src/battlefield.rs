@@ -1,0 +1,866 @@
+//! The board and the questions other rules ask of the table (DBA3.md §1.2, §3, §6.4, §9.5, §10.3).
+//!
+//! # Frame
+//!
+//! The origin is the **south-west corner** of the board; +x runs east along the south edge, +y runs
+//! **up the table** (north), both in BW, matching the compass bearings of [`crate::geometry`]
+//! (0 = +y). The board covers `0..=width` × `0..=depth`. Edges are named by compass
+//! ([`BoardEdge`]); which two are the base edges is a set-up fact given by the defender's base edge
+//! (the invader's is the opposite one, §5.2), and the other two are the side edges.
+//!
+//! # Queries
+//!
+//! Every query is a pure function of the [`Battlefield`] and its arguments and ignores the board's
+//! edges, so it gives the same answer when the whole table and the question are moved or turned
+//! together (the property tests check this).
+//!
+//! ```
+//! use dbcore::battlefield::{Battlefield, Board};
+//! use dbcore::geometry::{ElementRect, Point, Pose};
+//! use dbcore::terrain::{AreaFeature, AreaKind, Going, GoingContext, TerrainFeature};
+//!
+//! let mut table = Battlefield::new(Board::standard(15.0).unwrap());
+//! table.features.push(TerrainFeature::Area(AreaFeature::ellipse(
+//!     AreaKind::Wood, Point::new(7.5, 7.5), 1.8, 1.5, 0.0, 32,
+//! )));
+//! // An element reaching into the wood is in bad going (§3.1).
+//! let spear = ElementRect::new(Pose::new(7.5, 6.2, 0.0), 1.0, 0.5);
+//! assert_eq!(table.going_under(&spear, GoingContext::default()), Going::Bad);
+//! // Sight across the wood's 3 BW depth is blocked (§9.5).
+//! assert!(table.line_of_sight(Point::new(4.0, 7.5), Point::new(11.0, 7.5)).is_err());
+//! ```
+
+use crate::geometry::{Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
+use crate::terrain::{
+    fort_on_hill, inset_rect, length_inside, polygons_intersect, polyline_distance_to_point,
+    polyline_distance_to_polygon, polyline_distance_to_segment, segment_crosses_polyline,
+    AreaFeature, AreaKind, Going, GoingContext, TerrainFeature,
+};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// The game variant, which sets the board's proportions (§1.2) and the terrain counts (§3.7,
+/// §14.2, §14.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Variant {
+    Standard,
+    BigBattle,
+    Giant,
+}
+
+/// A board edge, by compass in the board frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum BoardEdge {
+    /// y = 0.
+    South,
+    /// x = width.
+    East,
+    /// y = depth.
+    North,
+    /// x = 0.
+    West,
+}
+
+impl BoardEdge {
+    /// All four, clockwise from south.
+    pub const ALL: [BoardEdge; 4] = [
+        BoardEdge::South,
+        BoardEdge::East,
+        BoardEdge::North,
+        BoardEdge::West,
+    ];
+
+    /// The edge across the board.
+    pub fn opposite(self) -> BoardEdge {
+        match self {
+            BoardEdge::South => BoardEdge::North,
+            BoardEdge::North => BoardEdge::South,
+            BoardEdge::East => BoardEdge::West,
+            BoardEdge::West => BoardEdge::East,
+        }
+    }
+
+    /// The two edges adjacent to this one (the side edges when this is a base edge).
+    pub fn sides(self) -> [BoardEdge; 2] {
+        match self {
+            BoardEdge::South | BoardEdge::North => [BoardEdge::West, BoardEdge::East],
+            BoardEdge::East | BoardEdge::West => [BoardEdge::South, BoardEdge::North],
+        }
+    }
+}
+
+/// What an edge is for, once the defender's base edge is known (§1.2, §5.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EdgeRole {
+    DefenderBase,
+    InvaderBase,
+    Side,
+}
+
+/// Why a board size is refused (§1.2).
+#[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+pub enum BoardError {
+    #[error("§1.2: the board side must be 15 to 20 BW, not {0}")]
+    SideOutOfRange(f64),
+    #[error(
+        "§1.2, §14.6: Giant DBA may deepen the board by up to half (factor 1 to 1.5), not {0}"
+    )]
+    DepthFactorOutOfRange(f64),
+}
+
+/// One of the four quarters, numbered 1–4 (§1.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Quarter(pub u8);
+
+/// The board: a rectangle `width` × `depth` in BW, origin at its south-west corner (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Board {
+    pub width: f64,
+    pub depth: f64,
+}
+
+impl Default for Board {
+    /// The usual 15 BW square (§1.2).
+    fn default() -> Self {
+        Board {
+            width: Board::DEFAULT_SIDE,
+            depth: Board::DEFAULT_SIDE,
+        }
+    }
+}
+
+impl Board {
+    /// The usual and competition side (§1.2).
+    pub const DEFAULT_SIDE: f64 = 15.0;
+
+    fn check_side(side: f64) -> Result<(), BoardError> {
+        if (15.0..=20.0).contains(&side) {
+            Ok(())
+        } else {
+            Err(BoardError::SideOutOfRange(side))
+        }
+    }
+
+    /// A standard square board of `side` BW (15..=20, §1.2).
+    pub fn standard(side: f64) -> Result<Board, BoardError> {
+        Board::check_side(side)?;
+        Ok(Board {
+            width: side,
+            depth: side,
+        })
+    }
+
+    /// Big Battle DBA: twice as wide, same depth (§1.2, §14.2).
+    pub fn big_battle(side: f64) -> Result<Board, BoardError> {
+        Board::check_side(side)?;
+        Ok(Board {
+            width: 2.0 * side,
+            depth: side,
+        })
+    }
+
+    /// Giant DBA: three times as wide; depth multiplied by `depth_factor` in 1..=1.5 (§1.2, §14.6).
+    pub fn giant(side: f64, depth_factor: f64) -> Result<Board, BoardError> {
+        Board::check_side(side)?;
+        if !(1.0..=1.5).contains(&depth_factor) {
+            return Err(BoardError::DepthFactorOutOfRange(depth_factor));
+        }
+        Ok(Board {
+            width: 3.0 * side,
+            depth: side * depth_factor,
+        })
+    }
+
+    /// The board for a variant with the default depth (Giant undeepened).
+    pub fn for_variant(variant: Variant, side: f64) -> Result<Board, BoardError> {
+        match variant {
+            Variant::Standard => Board::standard(side),
+            Variant::BigBattle => Board::big_battle(side),
+            Variant::Giant => Board::giant(side, 1.0),
+        }
+    }
+
+    /// The board's outline, anticlockwise from the origin.
+    pub fn polygon(&self) -> Polygon {
+        Polygon::new(vec![
+            Point::new(0.0, 0.0),
+            Point::new(self.width, 0.0),
+            Point::new(self.width, self.depth),
+            Point::new(0.0, self.depth),
+        ])
+    }
+
+    /// The point lies on the board (within [`TOLERANCE`] of it).
+    pub fn contains(&self, p: Point) -> bool {
+        p.x >= -TOLERANCE
+            && p.y >= -TOLERANCE
+            && p.x <= self.width + TOLERANCE
+            && p.y <= self.depth + TOLERANCE
+    }
+
+    /// The edge's end points: west to east for South/North, south to north for West/East.
+    pub fn edge_segment(&self, edge: BoardEdge) -> (Point, Point) {
+        let (w, d) = (self.width, self.depth);
+        match edge {
+            BoardEdge::South => (Point::new(0.0, 0.0), Point::new(w, 0.0)),
+            BoardEdge::North => (Point::new(0.0, d), Point::new(w, d)),
+            BoardEdge::West => (Point::new(0.0, 0.0), Point::new(0.0, d)),
+            BoardEdge::East => (Point::new(w, 0.0), Point::new(w, d)),
+        }
+    }
+
+    /// Length of an edge.
+    pub fn edge_length(&self, edge: BoardEdge) -> f64 {
+        match edge {
+            BoardEdge::South | BoardEdge::North => self.width,
+            BoardEdge::East | BoardEdge::West => self.depth,
+        }
+    }
+
+    /// Unit vector pointing from the edge into the board.
+    pub fn inward(&self, edge: BoardEdge) -> Point {
+        match edge {
+            BoardEdge::South => Point::new(0.0, 1.0),
+            BoardEdge::North => Point::new(0.0, -1.0),
+            BoardEdge::West => Point::new(1.0, 0.0),
+            BoardEdge::East => Point::new(-1.0, 0.0),
+        }
+    }
+
+    /// Perpendicular distance from `p` to the line of the edge (positive on the board side).
+    pub fn distance_to_edge(&self, p: Point, edge: BoardEdge) -> f64 {
+        match edge {
+            BoardEdge::South => p.y,
+            BoardEdge::North => self.depth - p.y,
+            BoardEdge::West => p.x,
+            BoardEdge::East => self.width - p.x,
+        }
+    }
+
+    /// The edge `p` lies on (within [`TOLERANCE`]); at a corner the nearer edge, ties in
+    /// [`BoardEdge::ALL`] order.
+    pub fn edge_at(&self, p: Point) -> Option<BoardEdge> {
+        if !self.contains(p) {
+            return None;
+        }
+        BoardEdge::ALL
+            .into_iter()
+            .map(|e| (e, self.distance_to_edge(p, e).abs()))
+            .filter(|&(_, d)| d <= TOLERANCE)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(e, _)| e)
+    }
+
+    /// The edges a base edge may be on in this variant: BBDBA base edges are the long sides (§5.2,
+    /// §14.3); otherwise any edge.
+    pub fn possible_base_edges(&self, variant: Variant) -> Vec<BoardEdge> {
+        match variant {
+            Variant::BigBattle => vec![BoardEdge::South, BoardEdge::North],
+            _ => BoardEdge::ALL.to_vec(),
+        }
+    }
+
+    /// The centre line: parallel to the base edges, midway between them (§1.2). Runs in the
+    /// direction of [`Board::edge_segment`] of the base edge.
+    pub fn centre_line(&self, base: BoardEdge) -> Segment {
+        let (a, b) = self.edge_segment(base);
+        let half = self.inward(base) * (self.across(base) * 0.5);
+        Segment::new(a + half, b + half)
+    }
+
+    /// Distance across the board from `edge` to its opposite edge.
+    pub fn across(&self, edge: BoardEdge) -> f64 {
+        match edge {
+            BoardEdge::South | BoardEdge::North => self.depth,
+            BoardEdge::East | BoardEdge::West => self.width,
+        }
+    }
+
+    /// `p` in the defender's view: (distance to the right of the defender's left side edge,
+    /// distance forward from the defender's base edge).
+    fn defender_view(&self, p: Point, defender_base: BoardEdge) -> (f64, f64) {
+        let (w, d) = (self.width, self.depth);
+        match defender_base {
+            BoardEdge::South => (p.x, p.y),
+            BoardEdge::North => (w - p.x, d - p.y),
+            BoardEdge::West => (d - p.y, p.x),
+            BoardEdge::East => (p.y, w - p.x),
+        }
+    }
+
+    /// The quarter containing `p` (§1.2, §17.54), numbered 1–4 clockwise (seen from above) starting
+    /// from the defender's left as he sits at `defender_base` looking across the table:
+    /// 1 = his near left, 2 = far left, 3 = far right, 4 = near right. We start at the near-left
+    /// quarter because the count runs from the defender's own seat. A point on a dividing line
+    /// belongs to the quarter to its right or farther from the defender.
+    pub fn quarter(&self, p: Point, defender_base: BoardEdge) -> Quarter {
+        let (lx, ly) = self.defender_view(p, defender_base);
+        let left = lx < self.edge_length(defender_base) * 0.5;
+        let near = ly < self.across(defender_base) * 0.5;
+        Quarter(match (left, near) {
+            (true, true) => 1,
+            (true, false) => 2,
+            (false, false) => 3,
+            (false, true) => 4,
+        })
+    }
+
+    /// The role of `edge` when the defender's base edge is `defender_base`: the invader's base edge
+    /// is the opposite one (§5.2), the other two are side edges (§1.2).
+    pub fn edge_role(&self, edge: BoardEdge, defender_base: BoardEdge) -> EdgeRole {
+        if edge == defender_base {
+            EdgeRole::DefenderBase
+        } else if edge == defender_base.opposite() {
+            EdgeRole::InvaderBase
+        } else {
+            EdgeRole::Side
+        }
+    }
+
+    /// Whether two quarters share a side (not just a corner): 1–2, 2–3, 3–4 and 4–1.
+    pub fn quarters_adjacent(a: Quarter, b: Quarter) -> bool {
+        let d = (a.0 as i16 - b.0 as i16).rem_euclid(4);
+        (1..=4).contains(&a.0) && (1..=4).contains(&b.0) && (d == 1 || d == 3)
+    }
+
+    /// The outline of quarter `q` (1–4) for the defender at `defender_base`; `None` for other
+    /// numbers.
+    pub fn quarter_polygon(&self, q: Quarter, defender_base: BoardEdge) -> Option<Polygon> {
+        if !(1..=4).contains(&q.0) {
+            return None;
+        }
+        let (hw, hd) = (self.width * 0.5, self.depth * 0.5);
+        let cells = [(0.0, 0.0), (hw, 0.0), (hw, hd), (0.0, hd)];
+        cells
+            .into_iter()
+            .map(|(x0, y0)| {
+                Polygon::new(vec![
+                    Point::new(x0, y0),
+                    Point::new(x0 + hw, y0),
+                    Point::new(x0 + hw, y0 + hd),
+                    Point::new(x0, y0 + hd),
+                ])
+            })
+            .find(|cell| {
+                let c = Point::new(cell.points[0].x + hw * 0.5, cell.points[0].y + hd * 0.5);
+                self.quarter(c, defender_base) == q
+            })
+    }
+}
+
+/// Why terrain stops a line of sight or a shot (§9.5).
+#[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+pub enum SightBlock {
+    #[error("§9.5: the crest of hill {feature} lies between (target wholly beyond it)")]
+    HillCrest { feature: usize },
+    #[error("§9.5: {kind:?} {feature} lies between")]
+    Fortification { feature: usize, kind: AreaKind },
+    #[error("§9.5: {depth:.3} BW of {kind:?} {feature} lies between (½ BW or more blocks)")]
+    DeepFeature {
+        feature: usize,
+        kind: AreaKind,
+        depth: f64,
+    },
+    #[error("§9.5: no shooting out of gully {feature}")]
+    ShooterInGully { feature: usize },
+    #[error("§9.5: no shooting into gully {feature}")]
+    TargetInGully { feature: usize },
+    #[error("§9.5: no shooting by an element partly in marsh {feature}")]
+    ShooterInMarsh { feature: usize },
+    #[error("§9.5: no shooting by an element partly in river {feature}")]
+    ShooterInRiver { feature: usize },
+}
+
+impl SightBlock {
+    /// The digest section.
+    pub fn rule(&self) -> &'static str {
+        "§9.5"
+    }
+}
+
+/// How far a move along a road may stray from the road's centre line and still be "wholly on the
+/// road" (§3.6): the mover's reference point (midpoint of its front edge, which sits on the road
+/// when the element is astride and centred on it) must stay within ¼ BW of the centre line. Roads
+/// are drawn less than 1 BW wide, so ¼ BW keeps an astride element's centre on the drawn road.
+pub const ROAD_ASTRIDE_TOLERANCE: f64 = 0.25;
+
+/// Command distance for a mover made entirely of Light Horse (§6.4).
+pub const COMMAND_DISTANCE_LIGHT_HORSE: f64 = 20.0;
+/// Command distance otherwise (§6.4).
+pub const COMMAND_DISTANCE: f64 = 8.0;
+/// Command distance when the whole mover lies beyond screening terrain (§6.4).
+pub const COMMAND_DISTANCE_SCREENED: f64 = 4.0;
+
+/// Heights closer than this count as level (§3.3 needs "higher up", not "as high").
+const HEIGHT_EPS: f64 = 1e-6;
+
+/// The table: a board and the terrain on it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Battlefield {
+    pub board: Board,
+    pub features: Vec<TerrainFeature>,
+}
+
+/// Points spread over an element's rectangle: an `n` × `n` grid including the edges and corners.
+fn rect_samples(r: &ElementRect, n: usize) -> Vec<Point> {
+    let [fl, fr, _, rl] = r.corners();
+    let across = fr - fl;
+    let back = rl - fl;
+    let mut v = Vec::with_capacity(n * n);
+    for i in 0..n {
+        for j in 0..n {
+            let a = i as f64 / (n - 1) as f64;
+            let b = j as f64 / (n - 1) as f64;
+            v.push(fl + across * a + back * b);
+        }
+    }
+    v
+}
+
+/// `n` evenly spaced points along a segment, ends included.
+fn segment_samples(s: &Segment, n: usize) -> Vec<Point> {
+    (0..n)
+        .map(|i| s.a + (s.b - s.a) * (i as f64 / (n - 1) as f64))
+        .collect()
+}
+
+impl Battlefield {
+    /// An empty table on `board`.
+    pub fn new(board: Board) -> Self {
+        Battlefield {
+            board,
+            features: Vec::new(),
+        }
+    }
+
+    /// The same table with every feature point mapped by `f` (the board is kept, and so are
+    /// waterways, which are anchored to a board edge). Used to move or turn a table, e.g. to check
+    /// that queries do not depend on where the table sits, or to snap it to the storage grid.
+    pub fn map_points(&self, f: &dyn Fn(Point) -> Point) -> Battlefield {
+        let poly = |p: &Polygon| Polygon::new(p.points.iter().map(|&q| f(q)).collect());
+        let line = |v: &[Point]| v.iter().map(|&q| f(q)).collect::<Vec<_>>();
+        let features = self
+            .features
+            .iter()
+            .map(|feat| match feat {
+                TerrainFeature::Area(a) => TerrainFeature::Area(AreaFeature {
+                    kind: a.kind,
+                    outline: poly(&a.outline),
+                    straight_edged: a.straight_edged,
+                    crest: line(&a.crest),
+                    gates: line(&a.gates),
+                }),
+                TerrainFeature::River(r) => {
+                    let mut r = r.clone();
+                    r.course = line(&r.course);
+                    TerrainFeature::River(r)
+                }
+                TerrainFeature::Road(r) => {
+                    let mut r = r.clone();
+                    r.path = line(&r.path);
+                    TerrainFeature::Road(r)
+                }
+                TerrainFeature::Waterway(w) => TerrainFeature::Waterway(w.clone()),
+            })
+            .collect();
+        Battlefield {
+            board: self.board,
+            features,
+        }
+    }
+
+    /// Area features with their indices.
+    pub fn areas(&self) -> impl Iterator<Item = (usize, &AreaFeature)> {
+        self.features
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| match f {
+                TerrainFeature::Area(a) => Some((i, a)),
+                _ => None,
+            })
+    }
+
+    /// A hill carrying a City or Fort (§3.2): §17.34 takes away its uphill and bad-going effects
+    /// in combat.
+    fn hill_is_fortified(&self, hill: &AreaFeature) -> bool {
+        self.areas().any(|(_, a)| fort_on_hill(a, hill))
+    }
+
+    fn going_impl(&self, rect: &ElementRect, ctx: GoingContext, combat: bool) -> Going {
+        let poly = inset_rect(rect);
+        let mut going = Going::Good;
+        for f in &self.features {
+            match f {
+                TerrainFeature::Area(a) => {
+                    if combat && a.kind.is_hill() && self.hill_is_fortified(a) {
+                        continue;
+                    }
+                    if let Some(g) = a.going(ctx) {
+                        if g > going && polygons_intersect(&poly, &a.outline) {
+                            going = g;
+                        }
+                    }
+                }
+                TerrainFeature::Waterway(w) => {
+                    if polygons_intersect(&poly, &w.water_polygon(&self.board)) {
+                        going = Going::Impassable;
+                    }
+                }
+                TerrainFeature::River(_) | TerrainFeature::Road(_) => {}
+            }
+        }
+        going
+    }
+
+    /// The going an element stands in: the worst going any part of it is in (§3.1). Touching a
+    /// feature's edge is not being in it (the rectangle is shrunk by [`TOLERANCE`]). Rivers and
+    /// roads do not change the going (§3.5, §3.6: a road helps only a move wholly along it, see
+    /// [`Battlefield::move_along_road`]); City and Fort have no going class (§4.2–4.3); any part in
+    /// a waterway gives [`Going::Impassable`].
+    pub fn going_under(&self, rect: &ElementRect, ctx: GoingContext) -> Going {
+        self.going_impl(rect, ctx, false)
+    }
+
+    /// The going for close-combat factors (§10.3): as [`Battlefield::going_under`], except that a
+    /// hill carrying a City or Fort gives attackers no bad-going penalty (§17.34).
+    pub fn combat_going_under(&self, rect: &ElementRect, ctx: GoingContext) -> Going {
+        self.going_impl(rect, ctx, true)
+    }
+
+    /// Index of a river any part of the element is in (reaching over the bank by more than
+    /// [`TOLERANCE`]).
+    pub fn river_under(&self, rect: &ElementRect) -> Option<usize> {
+        let poly = inset_rect(rect);
+        self.features.iter().enumerate().find_map(|(i, f)| match f {
+            TerrainFeature::River(r)
+                if polyline_distance_to_polygon(&r.course, &poly) < r.width * 0.5 =>
+            {
+                Some(i)
+            }
+            _ => None,
+        })
+    }
+
+    /// Whether any part of the element's front edge is in a river (reaching over the bank by more
+    /// than [`TOLERANCE`]); used for crossings (§7.8) and bank defence (§3.5, §10.3).
+    pub fn front_edge_in_river(&self, rect: &ElementRect) -> bool {
+        let front = rect.edge(Edge::Front);
+        self.features.iter().any(|f| match f {
+            TerrainFeature::River(r) => {
+                polyline_distance_to_segment(&r.course, &front) < r.width * 0.5 - TOLERANCE
+            }
+            _ => false,
+        })
+    }
+
+    /// Whether a move path (the successive positions of the mover's front-edge midpoint) lies
+    /// wholly along roads (§3.6): every point of it within [`ROAD_ASTRIDE_TOLERANCE`] of some road's
+    /// centre line. Paths are checked at least every 1/16 BW.
+    pub fn move_along_road(&self, path: &[Point]) -> bool {
+        let roads: Vec<&[Point]> = self
+            .features
+            .iter()
+            .filter_map(|f| match f {
+                TerrainFeature::Road(r) => Some(r.path.as_slice()),
+                _ => None,
+            })
+            .collect();
+        if roads.is_empty() || path.is_empty() {
+            return false;
+        }
+        let on_road = |p: Point| {
+            roads
+                .iter()
+                .any(|r| polyline_distance_to_point(r, p) <= ROAD_ASTRIDE_TOLERANCE + TOLERANCE)
+        };
+        if path.len() == 1 {
+            return on_road(path[0]);
+        }
+        path.windows(2).all(|w| {
+            let n = ((w[0].distance(w[1]) * 16.0).ceil() as usize).max(1);
+            (0..=n).all(|k| on_road(w[0] + (w[1] - w[0]) * (k as f64 / n as f64)))
+        })
+    }
+
+    /// Height of a point up a hill's slope, 0 at the hill's edge (and off it) rising to 1 on its
+    /// crest line (§3.3). Inside the hill the height is `b / (b + c)`, with `b` the distance to the
+    /// hill's outline and `c` the distance to its crest: it depends only on distances, so it does
+    /// not change when the table is moved or turned, and every hill's slope runs from its edge
+    /// straight up to its crest, as §3.3 describes. A hill without a crest rises to its middle.
+    pub fn hill_height(hill: &AreaFeature, p: Point) -> f64 {
+        if !hill.kind.is_hill() || !hill.outline.contains_strictly(p) {
+            return 0.0;
+        }
+        let b = hill
+            .outline
+            .edges()
+            .map(|e| e.distance_to_point(p))
+            .fold(f64::INFINITY, f64::min);
+        let c = if hill.crest.is_empty() {
+            crate::terrain::centroid(&hill.outline).distance(p)
+        } else {
+            polyline_distance_to_point(&hill.crest, p)
+        };
+        if b + c <= 0.0 {
+            1.0
+        } else {
+            b / (b + c)
+        }
+    }
+
+    /// Height of a point: the greatest over all hills (hills never overlap, §3.8), skipping hills
+    /// that carry a City or Fort when `combat` (§17.34).
+    fn height(&self, p: Point, combat: bool) -> f64 {
+        self.areas()
+            .filter(|(_, a)| a.kind.is_hill() && !(combat && self.hill_is_fortified(a)))
+            .map(|(_, a)| Battlefield::hill_height(a, p))
+            .fold(0.0, f64::max)
+    }
+
+    /// Height of a point up any hill's slope (0..=1), see [`Battlefield::hill_height`].
+    pub fn height_at(&self, p: Point) -> f64 {
+        self.height(p, false)
+    }
+
+    /// Whether element `a` fights uphill of element `b` (§3.3, §10.3): some part of `a`'s front
+    /// edge is higher up a slope than every part of `b`. Parts are sampled (33 points along `a`'s
+    /// front edge, a 17 × 17 grid over `b`). The parts of `b` lying on `a`'s front edge (within
+    /// [`TOLERANCE`]) are left out: where two elements touch they are level by definition, and
+    /// counting them would mean that two elements in full frontal contact could never be uphill
+    /// of one another. A hill under a City or Fort gives no uphill (§17.34).
+    pub fn is_uphill_of(&self, a: &ElementRect, b: &ElementRect) -> bool {
+        let front = a.edge(Edge::Front);
+        let top_a = segment_samples(&front, 33)
+            .into_iter()
+            .map(|p| self.height(p, true))
+            .fold(0.0, f64::max);
+        if top_a <= HEIGHT_EPS {
+            return false;
+        }
+        let top_b = rect_samples(b, 17)
+            .into_iter()
+            .filter(|&p| front.distance_to_point(p) > TOLERANCE)
+            .map(|p| self.height(p, true))
+            .fold(0.0, f64::max);
+        top_a > top_b + HEIGHT_EPS
+    }
+
+    /// The terrain blocking the straight line `s`, if any (§9.5), in feature order.
+    fn ray_block(&self, s: &Segment, gully_points: bool) -> Option<SightBlock> {
+        for (i, f) in self.features.iter().enumerate() {
+            let TerrainFeature::Area(a) = f else { continue };
+            if gully_points && a.kind == AreaKind::Gully {
+                if a.outline.contains_strictly(s.a) {
+                    return Some(SightBlock::ShooterInGully { feature: i });
+                }
+                if a.outline.contains_strictly(s.b) {
+                    return Some(SightBlock::TargetInGully { feature: i });
+                }
+            }
+            if a.kind.is_hill() && segment_crosses_polyline(s, &a.crest) {
+                return Some(SightBlock::HillCrest { feature: i });
+            }
+            if a.kind.is_fortified()
+                && !a.outline.contains(s.a)
+                && !a.outline.contains(s.b)
+                && length_inside(s, &a.outline) > TOLERANCE
+            {
+                return Some(SightBlock::Fortification {
+                    feature: i,
+                    kind: a.kind,
+                });
+            }
+            if matches!(
+                a.kind,
+                AreaKind::DifficultHill
+                    | AreaKind::Wood
+                    | AreaKind::Oasis
+                    | AreaKind::Dunes
+                    | AreaKind::Hamlet
+                    | AreaKind::Edifice
+            ) {
+                let depth = length_inside(s, &a.outline);
+                if depth >= 0.5 - TOLERANCE {
+                    return Some(SightBlock::DeepFeature {
+                        feature: i,
+                        kind: a.kind,
+                        depth,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// Terrain line of sight between two points (§9.5): blocked by a hill crest crossed on the way
+    /// (a point on the crest itself sees both slopes), by a City or Fort neither point is in, by
+    /// ½ BW or more of difficult hill, wood, oasis, dunes, hamlet or edifice along the line, and
+    /// when either point is inside a gully. Elements in the way are not terrain and are not
+    /// checked here.
+    pub fn line_of_sight(&self, from: Point, to: Point) -> Result<(), SightBlock> {
+        match self.ray_block(&Segment::new(from, to), true) {
+            Some(b) => Err(b),
+            None => Ok(()),
+        }
+    }
+
+    fn sight_between_impl(
+        &self,
+        from: &Segment,
+        to: &Segment,
+        gully_points: bool,
+    ) -> Result<(), SightBlock> {
+        let mut first = None;
+        let fs = segment_samples(from, 9);
+        let ts = segment_samples(to, 9);
+        for &p in &fs {
+            for &q in &ts {
+                match self.ray_block(&Segment::new(p, q), gully_points) {
+                    None => return Ok(()),
+                    Some(b) => {
+                        if first.is_none() {
+                            first = Some(b);
+                        }
+                    }
+                }
+            }
+        }
+        // Report the block of the central line, the one a player would look along.
+        match self.ray_block(&Segment::new(from.midpoint(), to.midpoint()), gully_points) {
+            Some(b) => Err(b),
+            None => Err(first.expect("some line was blocked")),
+        }
+    }
+
+    /// Terrain line of sight between two segments (e.g. a shooter's front edge and a target's
+    /// edge): clear when at least one straight line from a point of `from` to a point of `to` is
+    /// clear (9 × 9 sampled lines). So a target only partly beyond a crest can be seen, as §9.5's
+    /// "wholly beyond" requires.
+    pub fn sight_between(&self, from: &Segment, to: &Segment) -> Result<(), SightBlock> {
+        self.sight_between_impl(from, to, true)
+    }
+
+    /// Terrain checks for one element shooting at another (§9.5): no shooting by an element partly
+    /// in a gully, marsh or river, nor at one partly in a gully; then sight from the shooter's
+    /// front edge to any edge of the target.
+    pub fn element_line_of_sight(
+        &self,
+        shooter: &ElementRect,
+        target: &ElementRect,
+    ) -> Result<(), SightBlock> {
+        let sp = inset_rect(shooter);
+        let tp = inset_rect(target);
+        for (i, a) in self.areas() {
+            if a.kind == AreaKind::Gully && polygons_intersect(&sp, &a.outline) {
+                return Err(SightBlock::ShooterInGully { feature: i });
+            }
+            if a.kind == AreaKind::Gully && polygons_intersect(&tp, &a.outline) {
+                return Err(SightBlock::TargetInGully { feature: i });
+            }
+            if a.kind == AreaKind::Marsh && polygons_intersect(&sp, &a.outline) {
+                return Err(SightBlock::ShooterInMarsh { feature: i });
+            }
+        }
+        if let Some(i) = self.river_under(shooter) {
+            return Err(SightBlock::ShooterInRiver { feature: i });
+        }
+        let front = shooter.edge(Edge::Front);
+        let mut first = None;
+        for e in [Edge::Front, Edge::Left, Edge::Right, Edge::Rear] {
+            match self.sight_between_impl(&front, &target.edge(e), false) {
+                Ok(()) => return Ok(()),
+                Err(b) => {
+                    if first.is_none() {
+                        first = Some(b);
+                    }
+                }
+            }
+        }
+        Err(first.expect("four edges were tried"))
+    }
+
+    /// Whether the point `q` of a mover is screened from the general's viewpoint `g` (§6.4).
+    ///
+    /// "Beyond" reading: `q` is screened when the straight line from `g` to `q` crosses a hill's
+    /// crest; or passes through a difficult hill, wood, oasis, dunes, BUA or camp that does not
+    /// contain `g` (more than [`TOLERANCE`] of the line inside it); or when `q` is itself on a
+    /// difficult hill or inside a wood, oasis or dunes ("on", "inside").
+    fn point_screened(&self, g: Point, q: Point, camps: &[Polygon]) -> bool {
+        let s = Segment::new(g, q);
+        for (_, a) in self.areas() {
+            if a.kind.is_hill() && segment_crosses_polyline(&s, &a.crest) {
+                return true;
+            }
+            let area_screen = matches!(
+                a.kind,
+                AreaKind::DifficultHill | AreaKind::Wood | AreaKind::Oasis | AreaKind::Dunes
+            );
+            if area_screen && a.outline.contains(q) {
+                return true;
+            }
+            if (area_screen || a.kind.is_bua())
+                && !a.outline.contains(g)
+                && length_inside(&s, &a.outline) > TOLERANCE
+            {
+                return true;
+            }
+        }
+        camps
+            .iter()
+            .any(|c| !c.contains(g) && length_inside(&s, c) > TOLERANCE)
+    }
+
+    /// Whether the whole mover lies beyond screening terrain as seen from the general (§6.4):
+    /// every sampled point of every mover element (a 5 × 5 grid over each) is screened, possibly by
+    /// different features. The viewpoint is the centre of the general's element.
+    pub fn mover_screened(
+        &self,
+        general: &ElementRect,
+        mover: &[ElementRect],
+        camps: &[Polygon],
+    ) -> bool {
+        let g = general.centre();
+        !mover.is_empty()
+            && mover
+                .iter()
+                .flat_map(|m| rect_samples(m, 5))
+                .all(|q| self.point_screened(g, q, camps))
+    }
+
+    /// The command distance that applies to a mover (§6.4): 20 BW when it is all Light Horse;
+    /// otherwise 4 BW when [`Battlefield::mover_screened`], else 8 BW.
+    pub fn command_distance(
+        &self,
+        general: &ElementRect,
+        mover: &[ElementRect],
+        camps: &[Polygon],
+        all_light_horse: bool,
+    ) -> f64 {
+        if all_light_horse {
+            COMMAND_DISTANCE_LIGHT_HORSE
+        } else if self.mover_screened(general, mover, camps) {
+            COMMAND_DISTANCE_SCREENED
+        } else {
+            COMMAND_DISTANCE
+        }
+    }
+
+    /// Whether a mover (an element, or a group's elements) is within command distance of its
+    /// general (§6.4, "within" = at or closer, §0.3). Measured between the nearest points of the
+    /// general's element and the nearest element of the mover, at the start of its move.
+    pub fn within_command(
+        &self,
+        general: &ElementRect,
+        mover: &[ElementRect],
+        camps: &[Polygon],
+        all_light_horse: bool,
+    ) -> bool {
+        let limit = self.command_distance(general, mover, camps, all_light_horse);
+        let gp = general.polygon();
+        mover
+            .iter()
+            .map(|m| gp.distance_to_polygon(&m.polygon()))
+            .fold(f64::INFINITY, f64::min)
+            <= limit + TOLERANCE
+    }
+}

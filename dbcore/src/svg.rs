@@ -1,0 +1,513 @@
+//! A picture of the table as SVG text: board, terrain shaded by going, elements in their sides'
+//! colours, and optional threat zones.
+//!
+//! [`battlefield_svg`] is a pure function of its inputs; numbers are written with exactly three
+//! decimals, so the same table always gives byte-identical output (a snapshot test relies on it).
+//! North (+y in the board frame) is at the top of the picture.
+
+use crate::battlefield::{Battlefield, Board, BoardEdge};
+use crate::geometry::{Edge, ElementRect, Point, Polygon};
+use crate::terrain::{centroid, AreaFeature, AreaKind, Going, GoingContext, TerrainFeature};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+/// One element to draw.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SvgElement {
+    pub rect: ElementRect,
+    /// Index of the element's side; picks its colour from [`SIDE_COLOURS`] (cycling).
+    pub side: u8,
+    /// Text written on the element (e.g. "4Bd").
+    pub label: String,
+    /// A general's element gets a gold inner border.
+    pub general: bool,
+}
+
+/// Drawing options.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SvgOptions {
+    /// Pixels per BW.
+    pub scale: f64,
+    /// Margin round the board, in BW.
+    pub margin: f64,
+    /// Draw a faint 1 BW grid.
+    pub grid: bool,
+    /// When given, mark the defender's and invader's base edges and number the quarters (§1.2).
+    pub defender_base: Option<BoardEdge>,
+    /// Name each area feature in small italics.
+    pub feature_labels: bool,
+    /// Threat zones (or any areas) to shade, drawn under the elements.
+    pub threat_zones: Vec<Polygon>,
+    /// Going context for shading (plough drawn rough when `plough_is_rough`).
+    pub going: GoingContext,
+}
+
+impl Default for SvgOptions {
+    fn default() -> Self {
+        SvgOptions {
+            scale: 40.0,
+            margin: 1.0,
+            grid: true,
+            defender_base: None,
+            feature_labels: true,
+            threat_zones: Vec::new(),
+            going: GoingContext::default(),
+        }
+    }
+}
+
+/// Side colours: red, blue, gold, purple (at least three sides, for DBAix).
+pub const SIDE_COLOURS: [&str; 4] = ["#b8322a", "#2c5aa0", "#d89a12", "#6b3fa0"];
+
+const BOARD_FILL: &str = "#dfe8c4";
+const GOOD_FILL: &str = "#c2d88e";
+const ROUGH_FILL: &str = "#d8b26a";
+const BAD_FILL: &str = "#7d6b3a";
+const FORT_FILL: &str = "#a7a39a";
+const WATER_FILL: &str = "#4f86c6";
+const BEACH_FILL: &str = "#efe0ae";
+const RIVER_BANK: &str = "#2f5f9a";
+const ROAD_COLOUR: &str = "#8a5a2b";
+
+/// Three decimals, never "-0.000".
+fn num(v: f64) -> String {
+    let s = format!("{v:.3}");
+    if s == "-0.000" {
+        "0.000".to_string()
+    } else {
+        s
+    }
+}
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+struct Canvas<'a> {
+    board: &'a Board,
+    scale: f64,
+    margin: f64,
+}
+
+impl Canvas<'_> {
+    fn x(&self, p: Point) -> f64 {
+        (p.x + self.margin) * self.scale
+    }
+    fn y(&self, p: Point) -> f64 {
+        (self.board.depth - p.y + self.margin) * self.scale
+    }
+    fn xy(&self, p: Point) -> String {
+        format!("{},{}", num(self.x(p)), num(self.y(p)))
+    }
+    fn points(&self, pts: &[Point]) -> String {
+        pts.iter()
+            .map(|&p| self.xy(p))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+    fn px(&self, bw: f64) -> String {
+        num(bw * self.scale)
+    }
+}
+
+fn going_fill(g: Option<Going>) -> &'static str {
+    match g {
+        Some(Going::Good) => GOOD_FILL,
+        Some(Going::Rough) => ROUGH_FILL,
+        Some(Going::Bad) => BAD_FILL,
+        Some(Going::Impassable) => WATER_FILL,
+        None => FORT_FILL,
+    }
+}
+
+fn kind_name(k: AreaKind) -> &'static str {
+    match k {
+        AreaKind::GentleHill => "gentle hill",
+        AreaKind::DifficultHill => "difficult hill",
+        AreaKind::Wood => "wood",
+        AreaKind::Marsh => "marsh",
+        AreaKind::Gully => "gully",
+        AreaKind::Dunes => "dunes",
+        AreaKind::Oasis => "oasis",
+        AreaKind::Rocky => "rocky",
+        AreaKind::Scrub => "scrub",
+        AreaKind::Boggy => "boggy",
+        AreaKind::Enclosures => "enclosures",
+        AreaKind::Plough => "plough",
+        AreaKind::Hamlet => "hamlet",
+        AreaKind::Edifice => "edifice",
+        AreaKind::City => "city",
+        AreaKind::Fort => "fort",
+    }
+}
+
+fn draw_area(out: &mut String, c: &Canvas, a: &AreaFeature, opts: &SvgOptions) {
+    let fill = going_fill(a.going(opts.going));
+    let (stroke, width) = if a.kind.is_bua() {
+        ("#3a3a3a", 2.0)
+    } else {
+        ("#5a5a3a", 1.0)
+    };
+    let _ = writeln!(
+        out,
+        r#"<polygon class="terrain {}" points="{}" fill="{}" stroke="{}" stroke-width="{}"/>"#,
+        kind_name(a.kind).replace(' ', "-"),
+        c.points(&a.outline.points),
+        fill,
+        stroke,
+        num(width)
+    );
+}
+
+/// The texture laid over a feature so that a player recognises its kind at a glance (the fill
+/// colour gives its going).
+fn texture(k: AreaKind) -> Option<&'static str> {
+    match k {
+        AreaKind::Wood | AreaKind::Oasis => Some("trees"),
+        AreaKind::Marsh | AreaKind::Boggy => Some("reeds"),
+        AreaKind::Rocky | AreaKind::Scrub | AreaKind::Dunes | AreaKind::Gully => Some("dots"),
+        AreaKind::Plough | AreaKind::Enclosures => Some("furrows"),
+        _ => None,
+    }
+}
+
+const PATTERNS: &str = r##"<defs>
+<pattern id="trees" width="14" height="14" patternUnits="userSpaceOnUse"><circle cx="4" cy="4" r="3" fill="#3f5a22" fill-opacity="0.8"/><circle cx="11" cy="11" r="2.5" fill="#3f5a22" fill-opacity="0.8"/></pattern>
+<pattern id="reeds" width="12" height="10" patternUnits="userSpaceOnUse"><path d="M1 5H7M6 9H11" stroke="#2f5f7a" stroke-width="1.2"/></pattern>
+<pattern id="dots" width="10" height="10" patternUnits="userSpaceOnUse"><circle cx="3" cy="3" r="1.2" fill="#5a4a2a"/><circle cx="8" cy="7" r="0.9" fill="#5a4a2a"/></pattern>
+<pattern id="furrows" width="8" height="8" patternUnits="userSpaceOnUse"><path d="M0 4H8" stroke="#7a6a3a" stroke-width="0.8"/></pattern>
+</defs>
+"##;
+
+fn draw_area_marks(out: &mut String, c: &Canvas, a: &AreaFeature, opts: &SvgOptions) {
+    if let Some(t) = texture(a.kind) {
+        let _ = writeln!(
+            out,
+            r#"<polygon class="texture" points="{}" fill="url(#{})" stroke="none"/>"#,
+            c.points(&a.outline.points),
+            t
+        );
+    }
+    if a.kind.is_hill() && a.crest.len() >= 2 {
+        let colour = if a.going(opts.going) == Some(Going::Bad) {
+            "#f0e2b0"
+        } else {
+            "#4a3a1a"
+        };
+        let _ = writeln!(
+            out,
+            r#"<polyline class="crest" points="{}" fill="none" stroke="{}" stroke-width="2.000" stroke-dasharray="8,5"/>"#,
+            c.points(&a.crest),
+            colour
+        );
+    }
+    for &g in &a.gates {
+        let h = 0.15;
+        let _ = writeln!(
+            out,
+            r##"<rect class="gate" x="{}" y="{}" width="{}" height="{}" fill="#1e1e1e"/>"##,
+            num(c.x(g) - h * c.scale),
+            num(c.y(g) - h * c.scale),
+            c.px(2.0 * h),
+            c.px(2.0 * h)
+        );
+    }
+    if opts.feature_labels {
+        let at = centroid(&a.outline);
+        let colour = if a.going(opts.going) == Some(Going::Bad) {
+            "#f4eed8"
+        } else {
+            "#3a3320"
+        };
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{}" font-family="sans-serif" font-size="{}" font-style="italic" fill="{}" text-anchor="middle">{}</text>"#,
+            num(c.x(at)),
+            num(c.y(at) + 0.75 * c.scale),
+            c.px(0.3),
+            colour,
+            kind_name(a.kind)
+        );
+    }
+}
+
+/// Draw the table (§1.2, §3) and the given elements as an SVG document.
+pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOptions) -> String {
+    let b = &bf.board;
+    let c = Canvas {
+        board: b,
+        scale: opts.scale,
+        margin: opts.margin,
+    };
+    let total_w = (b.width + 2.0 * opts.margin) * opts.scale;
+    let total_h = (b.depth + 2.0 * opts.margin) * opts.scale;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#,
+        w = num(total_w),
+        h = num(total_h)
+    );
+    out.push_str(PATTERNS);
+    let _ = writeln!(
+        out,
+        r##"<rect x="0" y="0" width="{}" height="{}" fill="#f7f4ec"/>"##,
+        num(total_w),
+        num(total_h)
+    );
+    // Board.
+    let _ = writeln!(
+        out,
+        r##"<polygon class="board" points="{}" fill="{}" stroke="#333333" stroke-width="2.000"/>"##,
+        c.points(&b.polygon().points),
+        BOARD_FILL
+    );
+    if opts.grid {
+        let mut d = String::new();
+        let mut x = 1.0;
+        while x < b.width - 1e-9 {
+            let _ = write!(
+                d,
+                "M{} {}V{}",
+                num(c.x(Point::new(x, 0.0))),
+                num(c.y(Point::new(x, 0.0))),
+                num(c.y(Point::new(x, b.depth)))
+            );
+            x += 1.0;
+        }
+        let mut y = 1.0;
+        while y < b.depth - 1e-9 {
+            let _ = write!(
+                d,
+                "M{} {}H{}",
+                num(c.x(Point::new(0.0, y))),
+                num(c.y(Point::new(0.0, y))),
+                num(c.x(Point::new(b.width, y)))
+            );
+            y += 1.0;
+        }
+        let _ = writeln!(
+            out,
+            r##"<path class="grid" d="{d}" stroke="#b8c29c" stroke-width="0.500" fill="none"/>"##
+        );
+    }
+    // Beaches under everything else; their water is drawn after the rivers.
+    for f in &bf.features {
+        if let TerrainFeature::Waterway(w) = f {
+            if w.beach > 0.0 {
+                let _ = writeln!(
+                    out,
+                    r#"<polygon class="beach" points="{}" fill="{}"/>"#,
+                    c.points(&w.with_beach_polygon(b).points),
+                    BEACH_FILL
+                );
+            }
+        }
+    }
+    // Natural area features.
+    for f in &bf.features {
+        if let TerrainFeature::Area(a) = f {
+            if !a.kind.is_bua() {
+                draw_area(&mut out, &c, a, opts);
+            }
+        }
+    }
+    // Rivers: a darker bank under the water.
+    for f in &bf.features {
+        if let TerrainFeature::River(r) = f {
+            let pts = c.points(&r.course);
+            let _ = writeln!(
+                out,
+                r#"<polyline class="river-bank" points="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linejoin="round" stroke-linecap="butt"/>"#,
+                pts,
+                RIVER_BANK,
+                num(r.width * c.scale + 3.0)
+            );
+            let _ = writeln!(
+                out,
+                r##"<polyline class="river" points="{}" fill="none" stroke="#6fa3dc" stroke-width="{}" stroke-linejoin="round" stroke-linecap="butt"/>"##,
+                pts,
+                num(r.width * c.scale)
+            );
+        }
+    }
+    // Waterways over the mouths of rivers that flow into them.
+    for f in &bf.features {
+        if let TerrainFeature::Waterway(w) = f {
+            let _ = writeln!(
+                out,
+                r##"<polygon class="waterway" points="{}" fill="{}" stroke="{}" stroke-width="1.500"/>"##,
+                c.points(&w.water_polygon(b).points),
+                WATER_FILL,
+                RIVER_BANK
+            );
+        }
+    }
+    // Roads.
+    for f in &bf.features {
+        if let TerrainFeature::Road(r) = f {
+            let dash = match r.surface {
+                crate::terrain::RoadSurface::Paved => "",
+                crate::terrain::RoadSurface::Track => r#" stroke-dasharray="10,4""#,
+            };
+            let _ = writeln!(
+                out,
+                r#"<polyline class="road" points="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linejoin="round"{}/>"#,
+                c.points(&r.path),
+                ROAD_COLOUR,
+                num(r.width * c.scale),
+                dash
+            );
+        }
+    }
+    // BUAs over roads (roads run gate to gate).
+    for f in &bf.features {
+        if let TerrainFeature::Area(a) = f {
+            if a.kind.is_bua() {
+                draw_area(&mut out, &c, a, opts);
+            }
+        }
+    }
+    for f in &bf.features {
+        if let TerrainFeature::Area(a) = f {
+            draw_area_marks(&mut out, &c, a, opts);
+        }
+    }
+    if let Some(def) = opts.defender_base {
+        // Quarter numbers near the board's corners, out of the way of the terrain.
+        for p in [
+            Point::new(0.5, 0.5),
+            Point::new(0.5, b.depth - 0.5),
+            Point::new(b.width - 0.5, b.depth - 0.5),
+            Point::new(b.width - 0.5, 0.5),
+        ] {
+            let q = b.quarter(p, def);
+            let _ = writeln!(
+                out,
+                r##"<text class="quarter" x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="#6d7a4f" text-anchor="middle" dominant-baseline="central">{}</text>"##,
+                num(c.x(p)),
+                num(c.y(p)),
+                c.px(0.5),
+                q.0
+            );
+        }
+        let (a0, a1) = b.edge_segment(BoardEdge::South);
+        let (b0, _) = b.edge_segment(BoardEdge::North);
+        let mid = (a0 + a1) * 0.5;
+        let mid_top = Point::new(mid.x, b0.y);
+        let (w0, _) = b.edge_segment(BoardEdge::West);
+        let west_mid = Point::new(w0.x, b.depth * 0.5);
+        let east_mid = Point::new(b.width, b.depth * 0.5);
+        let _ = writeln!(
+            out,
+            r##"<path class="quarter-lines" d="M{} {}L{} {}M{} {}L{} {}" stroke="#6d7a4f" stroke-width="0.800" stroke-dasharray="2,6" fill="none"/>"##,
+            num(c.x(mid)),
+            num(c.y(mid)),
+            num(c.x(mid_top)),
+            num(c.y(mid_top)),
+            num(c.x(west_mid)),
+            num(c.y(west_mid)),
+            num(c.x(east_mid)),
+            num(c.y(east_mid))
+        );
+        let cl = b.centre_line(def);
+        let _ = writeln!(
+            out,
+            r##"<line class="centre-line" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#6d7a4f" stroke-width="1.000" stroke-dasharray="3,6"/>"##,
+            num(c.x(cl.a)),
+            num(c.y(cl.a)),
+            num(c.x(cl.b)),
+            num(c.y(cl.b))
+        );
+        for (edge, text) in [
+            (def, "defender's base edge"),
+            (def.opposite(), "invader's base edge"),
+        ] {
+            let (a, e) = b.edge_segment(edge);
+            let mid = (a + e) * 0.5 - b.inward(edge) * (opts.margin * 0.5);
+            let rot = match edge {
+                BoardEdge::South | BoardEdge::North => 0.0,
+                BoardEdge::West => -90.0,
+                BoardEdge::East => 90.0,
+            };
+            let _ = writeln!(
+                out,
+                r##"<text class="edge-label" x="{x}" y="{y}" font-family="sans-serif" font-size="{}" fill="#333333" text-anchor="middle" dominant-baseline="middle" transform="rotate({} {x} {y})">{}</text>"##,
+                c.px(0.35),
+                num(rot),
+                text,
+                x = num(c.x(mid)),
+                y = num(c.y(mid)),
+            );
+        }
+    }
+    for z in &opts.threat_zones {
+        let _ = writeln!(
+            out,
+            r##"<polygon class="threat-zone" points="{}" fill="#e0402a" fill-opacity="0.18" stroke="#e0402a" stroke-width="1.000" stroke-dasharray="4,3"/>"##,
+            c.points(&z.points)
+        );
+    }
+    for el in elements {
+        let colour = SIDE_COLOURS[el.side as usize % SIDE_COLOURS.len()];
+        let r = &el.rect;
+        let _ = writeln!(
+            out,
+            r##"<polygon class="element side-{}" points="{}" fill="{}" stroke="#111111" stroke-width="1.000"/>"##,
+            el.side,
+            c.points(&r.corners()),
+            colour
+        );
+        if el.general {
+            let inset = 0.08_f64.min(r.depth * 0.2);
+            let f = r.pose.forward();
+            let front = r.pose.front_mid() - f * inset;
+            let inner = ElementRect::new(
+                crate::geometry::Pose::new(front.x, front.y, r.pose.facing),
+                r.width - 2.0 * inset,
+                r.depth - 2.0 * inset,
+            );
+            let _ = writeln!(
+                out,
+                r##"<polygon class="general" points="{}" fill="none" stroke="#ffd34d" stroke-width="2.000"/>"##,
+                c.points(&inner.corners())
+            );
+        }
+        let front = r.edge(Edge::Front);
+        let _ = writeln!(
+            out,
+            r##"<line class="front" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#111111" stroke-width="4.000" stroke-linecap="butt"/>"##,
+            num(c.x(front.a)),
+            num(c.y(front.a)),
+            num(c.x(front.b)),
+            num(c.y(front.b))
+        );
+        let at = r.centre();
+        // Shrink long labels to fit the element's width (sans-serif glyphs are about 0.6 em).
+        let chars = el.label.chars().count().max(1) as f64;
+        let size = (r.depth * 0.45)
+            .clamp(0.18, 0.3)
+            .min(r.width * 0.9 / (0.6 * chars));
+        let _ = writeln!(
+            out,
+            r##"<text class="label" x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="#ffffff" text-anchor="middle" dominant-baseline="central">{}</text>"##,
+            num(c.x(at)),
+            num(c.y(at)),
+            c.px(size),
+            escape(&el.label)
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}

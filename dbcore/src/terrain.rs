@@ -1,0 +1,1562 @@
+//! Terrain features, going classes, and the check of a laid-out table against the terrain rules
+//! (DBA3.md §3, §4.1–4.5, §14.2, §14.6).
+//!
+//! Features are plain data in the board frame of [`crate::battlefield`] (origin at the south-west
+//! corner, +y up the table, in BW). Area features are polygons; their natural curved outlines are
+//! approximated by many-vertex polygons, and each carries a flag saying whether the outline is
+//! meant to be straight-edged (only BUAs and Plough may be, §3.2). Linear features are polylines
+//! (river, road) or a band along one edge (waterway).
+//!
+//! [`validate_terrain`] checks a whole table against §3.2–§3.8 and reports **every** problem at
+//! once, each naming the rule that forbids it, so a table editor can show them all together.
+
+use crate::battlefield::{Battlefield, Board, BoardEdge, Quarter, Variant};
+use crate::geometry::{ElementRect, Point, Polygon, Pose, Segment, TOLERANCE};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+// ---------------------------------------------------------------------------------------------
+// Going
+// ---------------------------------------------------------------------------------------------
+
+/// The going classes of §3.1, ordered from best to worst so that "the worst of them" (§3.1: an
+/// element partly in several goings counts as wholly in the worst) is simply the maximum.
+///
+/// `Impassable` is the waterway (§3.4). Rivers are none of these (§0.3, §3.5) and are reported by
+/// their own queries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Going {
+    Good,
+    Rough,
+    Bad,
+    Impassable,
+}
+
+/// What the going of a feature depends on besides the feature itself (§3.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct GoingContext {
+    /// The element has camels (Cm, LCm, camel-mounted generals or Mtd-X, §17.28): dunes and oasis
+    /// are good going for it.
+    pub camel_mounted: bool,
+    /// Game state: the first PIP score was 1 (BBDBA: first-bound PIP total < 8, §17.7b), so Plough
+    /// is rough for the whole game.
+    pub plough_is_rough: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Area features
+// ---------------------------------------------------------------------------------------------
+
+/// The kinds of area feature (§3.1, §4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum AreaKind {
+    GentleHill,
+    DifficultHill,
+    Wood,
+    Marsh,
+    Gully,
+    Dunes,
+    Oasis,
+    Rocky,
+    Scrub,
+    Boggy,
+    Enclosures,
+    Plough,
+    Hamlet,
+    Edifice,
+    City,
+    Fort,
+}
+
+impl AreaKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [AreaKind; 16] = [
+        AreaKind::GentleHill,
+        AreaKind::DifficultHill,
+        AreaKind::Wood,
+        AreaKind::Marsh,
+        AreaKind::Gully,
+        AreaKind::Dunes,
+        AreaKind::Oasis,
+        AreaKind::Rocky,
+        AreaKind::Scrub,
+        AreaKind::Boggy,
+        AreaKind::Enclosures,
+        AreaKind::Plough,
+        AreaKind::Hamlet,
+        AreaKind::Edifice,
+        AreaKind::City,
+        AreaKind::Fort,
+    ];
+
+    /// The going inside the feature (§3.1). `None` for City and Fort, whose effects are the
+    /// garrison rules of §4.2–4.3 rather than a going class.
+    pub fn going(self, ctx: GoingContext) -> Option<Going> {
+        use AreaKind::*;
+        Some(match self {
+            GentleHill => Going::Good,
+            Plough if ctx.plough_is_rough => Going::Rough,
+            Plough => Going::Good,
+            Dunes | Oasis if ctx.camel_mounted => Going::Good,
+            DifficultHill | Wood | Marsh | Gully | Dunes | Oasis | Edifice => Going::Bad,
+            Rocky | Scrub | Boggy | Enclosures | Hamlet => Going::Rough,
+            City | Fort => return None,
+        })
+    }
+
+    /// A built-up area (§4.1).
+    pub fn is_bua(self) -> bool {
+        matches!(
+            self,
+            AreaKind::City | AreaKind::Fort | AreaKind::Hamlet | AreaKind::Edifice
+        )
+    }
+
+    /// A hill of either kind: it has a crest line (§3.3).
+    pub fn is_hill(self) -> bool {
+        matches!(self, AreaKind::GentleHill | AreaKind::DifficultHill)
+    }
+
+    /// City or Fort: walled BUAs (§4.2–4.3).
+    pub fn is_fortified(self) -> bool {
+        matches!(self, AreaKind::City | AreaKind::Fort)
+    }
+
+    /// May have a straight-edged outline (§3.2: only BUAs and Plough).
+    pub fn may_be_straight_edged(self) -> bool {
+        self.is_bua() || self == AreaKind::Plough
+    }
+
+    /// The feature type this kind counts as in the §3.7 lists and maxima (all BUAs are one type).
+    pub fn feature_type(self) -> FeatureType {
+        use AreaKind::*;
+        match self {
+            GentleHill => FeatureType::GentleHill,
+            DifficultHill => FeatureType::DifficultHill,
+            Wood => FeatureType::Wood,
+            Marsh => FeatureType::Marsh,
+            Gully => FeatureType::Gully,
+            Dunes => FeatureType::Dunes,
+            Oasis => FeatureType::Oasis,
+            Rocky => FeatureType::Rocky,
+            Scrub => FeatureType::Scrub,
+            Boggy => FeatureType::Boggy,
+            Enclosures => FeatureType::Enclosures,
+            Plough => FeatureType::Plough,
+            Hamlet | Edifice | City | Fort => FeatureType::Bua,
+        }
+    }
+}
+
+/// An area feature: a polygon outline plus what its kind needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AreaFeature {
+    pub kind: AreaKind,
+    /// The outline, in board coordinates (curves approximated by many vertices).
+    pub outline: Polygon,
+    /// The outline is meant as straight-edged (allowed only for BUAs and Plough, §3.2).
+    pub straight_edged: bool,
+    /// Hills only: the crest line (a polyline inside the outline) to which the hill rises (§3.3).
+    #[serde(default)]
+    pub crest: Vec<Point>,
+    /// City (1 or 2) and Fort (1): gate positions on the outline (§4.2–4.3).
+    #[serde(default)]
+    pub gates: Vec<Point>,
+}
+
+impl AreaFeature {
+    /// A feature with a natural (curved) outline and no crest or gates.
+    pub fn new(kind: AreaKind, outline: Polygon) -> Self {
+        AreaFeature {
+            kind,
+            outline,
+            straight_edged: false,
+            crest: Vec::new(),
+            gates: Vec::new(),
+        }
+    }
+
+    /// A natural outline approximated by a polygon of `n` vertices (at least 8) round an ellipse
+    /// centred at `centre` with semi-axes `rx` and `ry`, the `rx` axis turned `rotation_deg`
+    /// anticlockwise from +x. Hills get a crest along their long axis.
+    pub fn ellipse(
+        kind: AreaKind,
+        centre: Point,
+        rx: f64,
+        ry: f64,
+        rotation_deg: f64,
+        n: usize,
+    ) -> Self {
+        let n = n.max(8);
+        // Vertices sit just outside the ellipse so that the polygon's edges touch it from outside:
+        // the polygon is never narrower than the ellipse it stands for.
+        let k = 1.0 / (std::f64::consts::PI / n as f64).cos();
+        let points = (0..n)
+            .map(|i| {
+                let t = std::f64::consts::TAU * (i as f64) / (n as f64);
+                let local = Point::new(rx * k * t.cos(), ry * k * t.sin());
+                centre + local.rotated_cw(-rotation_deg)
+            })
+            .collect();
+        let mut f = AreaFeature::new(kind, Polygon::new(points));
+        if kind.is_hill() {
+            let axis = Point::new(1.0, 0.0).rotated_cw(-rotation_deg);
+            let half = rx * 0.6;
+            f.crest = vec![centre - axis * half, centre + axis * half];
+        }
+        f
+    }
+
+    /// A straight-edged rectangle (for BUAs and Plough), axis-aligned from `lo` to `hi`.
+    pub fn rectangle(kind: AreaKind, lo: Point, hi: Point) -> Self {
+        let mut f = AreaFeature::new(
+            kind,
+            Polygon::new(vec![lo, Point::new(hi.x, lo.y), hi, Point::new(lo.x, hi.y)]),
+        );
+        f.straight_edged = true;
+        f
+    }
+
+    /// Going inside, §3.1 (`None` for City/Fort).
+    pub fn going(&self, ctx: GoingContext) -> Option<Going> {
+        self.kind.going(ctx)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linear features
+// ---------------------------------------------------------------------------------------------
+
+/// A river's state, fixed by one die at the first off-road crossing attempt (§3.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum RiverState {
+    /// 1–2: crossed as good going; no bank defence.
+    Paltry,
+    /// 3–4: crossing move limited to 1 BW; bank defence counts.
+    Slows,
+    /// 5–6: as `Slows`, and only single elements or columns may cross.
+    SlowsNarrow,
+}
+
+impl RiverState {
+    /// The state for a die score (§3.5).
+    pub fn from_die(score: u8) -> Result<RiverState, TerrainError> {
+        match score {
+            1 | 2 => Ok(RiverState::Paltry),
+            3 | 4 => Ok(RiverState::Slows),
+            5 | 6 => Ok(RiverState::SlowsNarrow),
+            _ => Err(TerrainError::BadDie(score)),
+        }
+    }
+}
+
+/// Errors from terrain constructors.
+#[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+pub enum TerrainError {
+    /// A die is a d6 (§0.3).
+    #[error("§0.3: a die scores 1 to 6, not {0}")]
+    BadDie(u8),
+}
+
+/// A river: a centre line and a width (§3.5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct River {
+    /// Centre line, from one end to the other.
+    pub course: Vec<Point>,
+    /// Width in BW (at most 1, §3.5).
+    pub width: f64,
+    /// Unknown (`None`) until the first off-road crossing attempt (§3.5).
+    pub state: Option<RiverState>,
+}
+
+/// Paved road or earth track (§3.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum RoadSurface {
+    Paved,
+    Track,
+}
+
+/// A road: a centre line, drawn less than 1 BW wide (§3.6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Road {
+    pub path: Vec<Point>,
+    pub surface: RoadSurface,
+    /// Drawn width in BW (less than 1).
+    pub width: f64,
+}
+
+/// A waterway: a band along one whole battlefield edge (§3.4).
+///
+/// The shore is given as depths (distance inward from the edge, BW) at evenly spaced stations along
+/// the edge, first station at the edge's start (west end for South/North, south end for
+/// West/East), joined by straight lines; at least two stations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Waterway {
+    pub edge: BoardEdge,
+    pub depths: Vec<f64>,
+    /// Width of the beach or flood plain inland of the shore (0..=2 BW, good going, §3.4).
+    #[serde(default)]
+    pub beach: f64,
+}
+
+impl Waterway {
+    /// A waterway of constant depth.
+    pub fn uniform(edge: BoardEdge, depth: f64, beach: f64) -> Self {
+        Waterway {
+            edge,
+            depths: vec![depth, depth],
+            beach,
+        }
+    }
+
+    /// Depth at fraction `t` (0..=1) along the edge.
+    pub fn depth_at(&self, t: f64) -> f64 {
+        let n = self.depths.len();
+        match n {
+            0 => 0.0,
+            1 => self.depths[0],
+            _ => {
+                let x = t.clamp(0.0, 1.0) * (n - 1) as f64;
+                let i = (x.floor() as usize).min(n - 2);
+                let f = x - i as f64;
+                self.depths[i] * (1.0 - f) + self.depths[i + 1] * f
+            }
+        }
+    }
+
+    fn band(&self, board: &Board, extra: f64) -> Polygon {
+        let (a, b) = board.edge_segment(self.edge);
+        let inward = board.inward(self.edge);
+        let n = (self.depths.len().max(2) - 1) * 8;
+        let mut pts = vec![a];
+        for i in 0..=n {
+            let t = i as f64 / n as f64;
+            let on_edge = a + (b - a) * t;
+            pts.push(on_edge + inward * (self.depth_at(t) + extra));
+        }
+        pts.push(b);
+        Polygon::new(pts)
+    }
+
+    /// The water itself (impassable).
+    pub fn water_polygon(&self, board: &Board) -> Polygon {
+        self.band(board, 0.0)
+    }
+
+    /// Water plus beach.
+    pub fn with_beach_polygon(&self, board: &Board) -> Polygon {
+        self.band(board, self.beach)
+    }
+}
+
+/// Any terrain feature on the table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum TerrainFeature {
+    Area(AreaFeature),
+    River(River),
+    Road(Road),
+    Waterway(Waterway),
+}
+
+impl TerrainFeature {
+    /// The §3.7 feature type.
+    pub fn feature_type(&self) -> FeatureType {
+        match self {
+            TerrainFeature::Area(a) => a.kind.feature_type(),
+            TerrainFeature::River(_) => FeatureType::River,
+            TerrainFeature::Road(_) => FeatureType::Road,
+            TerrainFeature::Waterway(_) => FeatureType::Waterway,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Feature types and home terrain (§3.7)
+// ---------------------------------------------------------------------------------------------
+
+/// A feature type as counted by §3.7 (every BUA kind counts as `Bua`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum FeatureType {
+    Bua,
+    GentleHill,
+    DifficultHill,
+    Wood,
+    Marsh,
+    Gully,
+    Dunes,
+    Oasis,
+    Rocky,
+    Scrub,
+    Boggy,
+    Enclosures,
+    Plough,
+    River,
+    Road,
+    Waterway,
+}
+
+/// Per-variant counts of §3.7, §14.2, §14.6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerrainLimits {
+    /// Compulsory features the defender picks: (min, max).
+    pub compulsory: (u8, u8),
+    /// Optional features: (min, max).
+    pub optional: (u8, u8),
+    /// At most this many of Waterway, River, Oasis, Gully, BUA.
+    pub max_single: u8,
+    /// At most this many roads.
+    pub max_roads: u8,
+    /// At most this many of any other type.
+    pub max_other: u8,
+}
+
+impl TerrainLimits {
+    /// §3.7 (standard), §14.2 (BBDBA: same maxima), §14.6 (Giant: at most 4 of a type). For Giant
+    /// we read "at most 4 of one type" as raising only the general limit of 3: the one-only types
+    /// and the two roads keep their limits (they describe one coast, one river, one town).
+    pub fn for_variant(v: Variant) -> TerrainLimits {
+        match v {
+            Variant::Standard => TerrainLimits {
+                compulsory: (1, 2),
+                optional: (2, 3),
+                max_single: 1,
+                max_roads: 2,
+                max_other: 3,
+            },
+            Variant::BigBattle => TerrainLimits {
+                compulsory: (1, 3),
+                optional: (2, 4),
+                max_single: 1,
+                max_roads: 2,
+                max_other: 3,
+            },
+            Variant::Giant => TerrainLimits {
+                compulsory: (1, 4),
+                optional: (3, 6),
+                max_single: 1,
+                max_roads: 2,
+                max_other: 4,
+            },
+        }
+    }
+
+    /// The maximum number of features of type `t`.
+    pub fn max_of(&self, t: FeatureType) -> u8 {
+        match t {
+            FeatureType::Waterway
+            | FeatureType::River
+            | FeatureType::Oasis
+            | FeatureType::Gully
+            | FeatureType::Bua => self.max_single,
+            FeatureType::Road => self.max_roads,
+            _ => self.max_other,
+        }
+    }
+}
+
+/// An army's home terrain (§3.7, §16.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum HomeTerrain {
+    Arable,
+    Forest,
+    Hilly,
+    Steppe,
+    Dry,
+    Tropical,
+    Littoral,
+}
+
+/// One way to satisfy the compulsory choice: between `min` and `max` features, each of one of
+/// `types` (e.g. "1–2 Rocky or Scrub").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompulsoryOption {
+    pub types: Vec<FeatureType>,
+    pub min: u8,
+    pub max: u8,
+}
+
+/// A home terrain's §3.7 row as data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HomeTerrainList {
+    pub terrain: HomeTerrain,
+    /// The compulsory features must match one of these options.
+    pub compulsory: Vec<CompulsoryOption>,
+    /// Types allowed as optional features.
+    pub optional: Vec<FeatureType>,
+    /// Pairs of optional types of which at most one may be chosen ("Difficult hills **or** Marsh").
+    pub exclusive_pairs: Vec<(FeatureType, FeatureType)>,
+}
+
+impl HomeTerrain {
+    pub const ALL: [HomeTerrain; 7] = [
+        HomeTerrain::Arable,
+        HomeTerrain::Forest,
+        HomeTerrain::Hilly,
+        HomeTerrain::Steppe,
+        HomeTerrain::Dry,
+        HomeTerrain::Tropical,
+        HomeTerrain::Littoral,
+    ];
+
+    /// The §3.7 row. "Extra X" in the optional column is read as "X is allowed as optional".
+    pub fn list(self) -> HomeTerrainList {
+        use FeatureType as F;
+        let opt = |types: &[F], min, max| CompulsoryOption {
+            types: types.to_vec(),
+            min,
+            max,
+        };
+        let (compulsory, optional, exclusive_pairs) = match self {
+            HomeTerrain::Arable => (
+                vec![opt(&[F::Bua], 1, 1), opt(&[F::Plough], 2, 2)],
+                vec![
+                    F::River,
+                    F::DifficultHill,
+                    F::GentleHill,
+                    F::Wood,
+                    F::Plough,
+                    F::Enclosures,
+                    F::Road,
+                    F::Waterway,
+                    F::Scrub,
+                    F::Boggy,
+                ],
+                vec![],
+            ),
+            HomeTerrain::Forest => (
+                vec![opt(&[F::Wood], 1, 2)],
+                vec![F::River, F::Marsh, F::GentleHill, F::Wood, F::Bua],
+                vec![],
+            ),
+            HomeTerrain::Hilly => (
+                vec![opt(&[F::DifficultHill], 1, 2)],
+                vec![F::River, F::Wood, F::Bua, F::Road, F::DifficultHill],
+                vec![],
+            ),
+            HomeTerrain::Steppe => (
+                vec![opt(&[F::GentleHill], 1, 2)],
+                vec![F::River, F::Rocky, F::Scrub, F::Gully, F::Bua],
+                vec![],
+            ),
+            HomeTerrain::Dry => (
+                vec![opt(&[F::Rocky, F::Scrub], 1, 2)],
+                vec![F::Dunes, F::DifficultHill, F::Oasis, F::Bua],
+                vec![],
+            ),
+            HomeTerrain::Tropical => (
+                vec![opt(&[F::Wood], 1, 2)],
+                vec![
+                    F::River,
+                    F::Marsh,
+                    F::Gully,
+                    F::Bua,
+                    F::Enclosures,
+                    F::Road,
+                    F::Wood,
+                ],
+                vec![],
+            ),
+            HomeTerrain::Littoral => (
+                vec![opt(&[F::Waterway], 1, 1)],
+                vec![
+                    F::DifficultHill,
+                    F::Marsh,
+                    F::Wood,
+                    F::Dunes,
+                    F::Bua,
+                    F::Road,
+                    F::River,
+                ],
+                vec![(F::DifficultHill, F::Marsh), (F::Wood, F::Dunes)],
+            ),
+        };
+        HomeTerrainList {
+            terrain: self,
+            compulsory,
+            optional,
+            exclusive_pairs,
+        }
+    }
+}
+
+/// A problem with the defender's choice of features from its home terrain (§3.7).
+#[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+pub enum HomeTerrainProblem {
+    #[error("§3.7: {count} compulsory features chosen, the variant allows {min} to {max}")]
+    CompulsoryCount { count: usize, min: u8, max: u8 },
+    #[error("§3.7: the compulsory features {chosen:?} match no compulsory option of {terrain:?}")]
+    CompulsoryMismatch {
+        terrain: HomeTerrain,
+        chosen: Vec<FeatureType>,
+    },
+    #[error("§3.7: {count} optional features chosen, the variant allows {min} to {max}")]
+    OptionalCount { count: usize, min: u8, max: u8 },
+    #[error("§3.7: {feature:?} is not an optional feature of {terrain:?} home terrain")]
+    NotOptional {
+        terrain: HomeTerrain,
+        feature: FeatureType,
+    },
+    #[error("§3.7: {terrain:?} allows {a:?} or {b:?} as optional features, not both")]
+    BothOfPair {
+        terrain: HomeTerrain,
+        a: FeatureType,
+        b: FeatureType,
+    },
+    #[error("§3.7: {count} features of type {feature:?}, at most {max} allowed")]
+    TooMany {
+        feature: FeatureType,
+        count: usize,
+        max: u8,
+    },
+}
+
+impl HomeTerrainProblem {
+    /// The digest section the problem breaks.
+    pub fn rule(&self) -> &'static str {
+        "§3.7"
+    }
+}
+
+/// Check the defender's chosen compulsory and optional features against its home terrain and the
+/// variant's counts (§3.7, §14.2, §14.6). Every problem is reported.
+///
+/// For BBDBA and Giant, ranged compulsory options ("1–2 Woods") may stretch up to the variant's
+/// compulsory maximum; fixed ones ("1 BUA", "2 Plough", "1 Waterway") stay as written.
+pub fn check_home_terrain(
+    terrain: HomeTerrain,
+    variant: Variant,
+    compulsory: &[FeatureType],
+    optional: &[FeatureType],
+) -> Vec<HomeTerrainProblem> {
+    let limits = TerrainLimits::for_variant(variant);
+    let list = terrain.list();
+    let mut problems = Vec::new();
+    let (cmin, cmax) = limits.compulsory;
+    if compulsory.len() < cmin as usize || compulsory.len() > cmax as usize {
+        problems.push(HomeTerrainProblem::CompulsoryCount {
+            count: compulsory.len(),
+            min: cmin,
+            max: cmax,
+        });
+    }
+    let matches = list.compulsory.iter().any(|o| {
+        let max = if o.min == o.max {
+            o.max
+        } else {
+            o.max.max(cmax)
+        };
+        compulsory.iter().all(|t| o.types.contains(t))
+            && compulsory.len() >= o.min as usize
+            && compulsory.len() <= max as usize
+    });
+    if !matches {
+        problems.push(HomeTerrainProblem::CompulsoryMismatch {
+            terrain,
+            chosen: compulsory.to_vec(),
+        });
+    }
+    let (omin, omax) = limits.optional;
+    if optional.len() < omin as usize || optional.len() > omax as usize {
+        problems.push(HomeTerrainProblem::OptionalCount {
+            count: optional.len(),
+            min: omin,
+            max: omax,
+        });
+    }
+    let mut seen = Vec::new();
+    for &t in optional {
+        if !list.optional.contains(&t) && !seen.contains(&t) {
+            problems.push(HomeTerrainProblem::NotOptional {
+                terrain,
+                feature: t,
+            });
+        }
+        seen.push(t);
+    }
+    for &(a, b) in &list.exclusive_pairs {
+        if optional.contains(&a) && optional.contains(&b) {
+            problems.push(HomeTerrainProblem::BothOfPair { terrain, a, b });
+        }
+    }
+    let mut all: Vec<FeatureType> = compulsory.iter().chain(optional).copied().collect();
+    all.sort();
+    let mut i = 0;
+    while i < all.len() {
+        let t = all[i];
+        let count = all[i..].iter().take_while(|&&u| u == t).count();
+        if count > limits.max_of(t) as usize {
+            problems.push(HomeTerrainProblem::TooMany {
+                feature: t,
+                count,
+                max: limits.max_of(t),
+            });
+        }
+        i += count;
+    }
+    problems
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shape helpers (pure geometry used by terrain rules)
+// ---------------------------------------------------------------------------------------------
+
+/// Total length of a polyline.
+pub fn polyline_length(pts: &[Point]) -> f64 {
+    pts.windows(2).map(|w| w[0].distance(w[1])).sum()
+}
+
+/// The segments of an open polyline.
+pub fn polyline_segments(pts: &[Point]) -> impl Iterator<Item = Segment> + '_ {
+    pts.windows(2).map(|w| Segment::new(w[0], w[1]))
+}
+
+/// Least distance from `p` to an open polyline (infinite when it has no points).
+pub fn polyline_distance_to_point(pts: &[Point], p: Point) -> f64 {
+    if pts.len() == 1 {
+        return pts[0].distance(p);
+    }
+    polyline_segments(pts)
+        .map(|s| s.distance_to_point(p))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Least distance from a segment to an open polyline.
+pub fn polyline_distance_to_segment(pts: &[Point], s: &Segment) -> f64 {
+    if pts.len() == 1 {
+        return s.distance_to_point(pts[0]);
+    }
+    polyline_segments(pts)
+        .map(|t| t.distance_to_segment(s))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Least distance from a polygon (boundary or interior) to an open polyline.
+pub fn polyline_distance_to_polygon(pts: &[Point], poly: &Polygon) -> f64 {
+    if pts.iter().any(|&p| poly.contains_strictly(p)) {
+        return 0.0;
+    }
+    poly.edges()
+        .map(|e| polyline_distance_to_segment(pts, &e))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Two polygons share at least one point (touching included).
+pub fn polygons_intersect(a: &Polygon, b: &Polygon) -> bool {
+    if a.points.is_empty() || b.points.is_empty() {
+        return false;
+    }
+    a.points.iter().any(|&p| b.contains_strictly(p))
+        || b.points.iter().any(|&p| a.contains_strictly(p))
+        || a.edges().any(|e| b.edges().any(|f| e.intersects(&f)))
+}
+
+/// The element's rectangle shrunk by [`TOLERANCE`] on every side: an element merely touching a
+/// feature's edge is not "in" it (§3.1 "partly in"), only one reaching over it is.
+pub fn inset_rect(r: &ElementRect) -> Polygon {
+    let t = TOLERANCE.min(r.width * 0.25).min(r.depth * 0.25);
+    let f = r.pose.forward();
+    let front = r.pose.front_mid() - f * t;
+    ElementRect::new(
+        Pose::new(front.x, front.y, r.pose.facing),
+        r.width - 2.0 * t,
+        r.depth - 2.0 * t,
+    )
+    .polygon()
+}
+
+/// Length of the part of segment `s` that lies inside polygon `poly`.
+pub fn length_inside(s: &Segment, poly: &Polygon) -> f64 {
+    let len = s.length();
+    if len == 0.0 || poly.points.len() < 3 {
+        return 0.0;
+    }
+    let d = s.b - s.a;
+    let mut ts = vec![0.0, 1.0];
+    for e in poly.edges() {
+        let f = e.b - e.a;
+        let den = d.cross(f);
+        if den.abs() < 1e-15 {
+            continue;
+        }
+        let w = e.a - s.a;
+        let t = w.cross(f) / den;
+        let u = w.cross(d) / den;
+        if (0.0..=1.0).contains(&t) && (-1e-12..=1.0 + 1e-12).contains(&u) {
+            ts.push(t);
+        }
+    }
+    ts.sort_by(|a, b| a.total_cmp(b));
+    let mut inside = 0.0;
+    for w in ts.windows(2) {
+        if w[1] - w[0] <= 0.0 {
+            continue;
+        }
+        let mid = s.a + d * ((w[0] + w[1]) * 0.5);
+        if poly.contains_strictly(mid) {
+            inside += (w[1] - w[0]) * len;
+        }
+    }
+    inside
+}
+
+/// The segment properly crosses the polyline: they intersect and neither end of the segment is
+/// on the polyline (within [`TOLERANCE`]).
+pub fn segment_crosses_polyline(s: &Segment, pts: &[Point]) -> bool {
+    if pts.len() < 2 {
+        return false;
+    }
+    polyline_distance_to_point(pts, s.a) > TOLERANCE
+        && polyline_distance_to_point(pts, s.b) > TOLERANCE
+        && polyline_segments(pts).any(|t| t.intersects(s))
+}
+
+/// The area's centroid (vertex mean if the area is zero).
+pub fn centroid(poly: &Polygon) -> Point {
+    let a = poly.signed_area();
+    if a.abs() < 1e-12 {
+        let n = poly.points.len().max(1) as f64;
+        let s = poly.points.iter().fold(Point::default(), |acc, &p| acc + p);
+        return s * (1.0 / n);
+    }
+    let mut c = Point::default();
+    for e in poly.edges() {
+        let k = e.a.cross(e.b);
+        c = c + (e.a + e.b) * k;
+    }
+    c * (1.0 / (6.0 * a))
+}
+
+/// Size of an area feature as §3.2 measures it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FeatureSize {
+    /// Long side of the enclosing rectangle with the least length + width.
+    pub length: f64,
+    /// Short side of that rectangle.
+    pub breadth: f64,
+    /// Width at the centre: the shortest section of the polygon through its centroid (searched in
+    /// ¼ degree steps), i.e. how wide the feature is where it is narrowest across its middle.
+    pub centre_width: f64,
+}
+
+/// Measure an outline for §3.2. The enclosing rectangle is searched over orientations in steps of
+/// ¼ degree (exact for rectangles; well within a player's measuring for curves).
+pub fn measure(poly: &Polygon) -> FeatureSize {
+    let c = centroid(poly);
+    let mut best = (f64::INFINITY, 0.0, 0.0, 0.0);
+    for i in 0..720 {
+        let ang = i as f64 * 0.25;
+        let u = Point::from_bearing(ang);
+        let v = u.right();
+        let (mut ulo, mut uhi, mut vlo, mut vhi) = (
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        );
+        for &p in &poly.points {
+            let du = (p - c).dot(u);
+            let dv = (p - c).dot(v);
+            ulo = ulo.min(du);
+            uhi = uhi.max(du);
+            vlo = vlo.min(dv);
+            vhi = vhi.max(dv);
+        }
+        let (lu, lv) = (uhi - ulo, vhi - vlo);
+        if lu + lv < best.0 - 1e-12 {
+            best = (lu + lv, lu, lv, ang);
+        }
+    }
+    let (_, lu, lv, _) = best;
+    let (length, breadth) = if lu >= lv { (lu, lv) } else { (lv, lu) };
+    let reach = (length + breadth) * 2.0 + 1.0;
+    let centre_width = (0..720)
+        .map(|i| {
+            let across = Point::from_bearing(i as f64 * 0.25);
+            length_inside(&Segment::new(c - across * reach, c + across * reach), poly)
+        })
+        .fold(f64::INFINITY, f64::min);
+    FeatureSize {
+        length,
+        breadth,
+        centre_width,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+// ---------------------------------------------------------------------------------------------
+
+/// One problem with a laid-out table. Features are named by their index in
+/// [`Battlefield::features`].
+#[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+pub enum TerrainProblem {
+    #[error(
+        "§3.2: feature {feature} needs a rectangle with length + width {sum:.3} BW, more than 9"
+    )]
+    TooBig { feature: usize, sum: f64 },
+    #[error("§3.2: feature {feature} is {width:.3} BW wide at its centre, less than 1 BW")]
+    TooNarrow { feature: usize, width: f64 },
+    #[error(
+        "§3.2: features {features:?} are all less than 3 BW wide at the centre; at most one may be"
+    )]
+    SeveralNarrow { features: Vec<usize> },
+    #[error("§3.2: gully {feature} is {length:.3} BW long, less than 3 × its width {width:.3}")]
+    GullyTooShort {
+        feature: usize,
+        length: f64,
+        width: f64,
+    },
+    #[error("§3.2: feature {feature} is {length:.3} BW long, more than 2 × its width {width:.3}")]
+    TooLong {
+        feature: usize,
+        length: f64,
+        width: f64,
+    },
+    #[error("§3.2: feature {feature} ({kind:?}) has straight edges; only BUAs and Plough may")]
+    StraightEdges { feature: usize, kind: AreaKind },
+    #[error("§3.2: feature {feature} has a degenerate outline (fewer than 3 vertices or no area)")]
+    DegenerateOutline { feature: usize },
+    #[error("§3.3: hill {feature} needs a crest line of at least two points inside its outline")]
+    BadCrest { feature: usize },
+    #[error("§4.2–4.3: feature {feature} ({kind:?}) has {gates} gates (City 1 or 2, Fort 1)")]
+    BadGates {
+        feature: usize,
+        kind: AreaKind,
+        gates: usize,
+    },
+    #[error("§3.7: {count} features of type {feature_type:?}, at most {max} allowed")]
+    TooMany {
+        feature_type: FeatureType,
+        count: usize,
+        max: u8,
+    },
+    #[error(
+        "§3.7: the table needs at least one bad-going, rough-going, river or waterway feature"
+    )]
+    NoDifficultTerrain,
+    #[error("§3.8: area features {a} and {b} are {gap:.3} BW apart, less than 1 BW")]
+    FeaturesTooClose { a: usize, b: usize, gap: f64 },
+    #[error("§3.8: feature {feature} is {gap:.3} BW from the {edge:?} edge, less than 1 BW")]
+    TooCloseToEdge {
+        feature: usize,
+        edge: BoardEdge,
+        gap: f64,
+    },
+    #[error("§1.2: feature {feature} lies partly off the board")]
+    OffBoard { feature: usize },
+    #[error("§3.4: area feature {feature} lies in the waterway")]
+    InWaterway { feature: usize },
+    #[error("§3.8: {kind:?} {feature} is not wholly within 6 BW of two battlefield edges")]
+    FortificationNotNearCorner { feature: usize, kind: AreaKind },
+    #[error("§3.6: road {feature} is {width:.3} BW wide; a road is drawn less than 1 BW wide")]
+    RoadTooWide { feature: usize, width: f64 },
+    #[error("§3.6: road {feature} does not run from a battlefield edge to a battlefield edge")]
+    RoadNotEdgeToEdge { feature: usize },
+    #[error("§3.6: road {feature} starts or ends at the waterway's edge")]
+    RoadFromWaterwayEdge { feature: usize },
+    #[error("§3.6: road {second} neither crosses nor joins road {first}")]
+    RoadsDisjoint { first: usize, second: usize },
+    #[error("§3.5: river {feature} is {width:.3} BW wide, more than 1 BW")]
+    RiverTooWide { feature: usize, width: f64 },
+    #[error("§3.5: river {feature} does not run from a battlefield edge to a different edge or into a waterway")]
+    RiverEnds { feature: usize },
+    #[error("§3.5: river {feature} is {length:.3} BW long, more than 1.5 × the {straight:.3} BW between its ends")]
+    RiverTooWinding {
+        feature: usize,
+        length: f64,
+        straight: f64,
+    },
+    #[error("§3.5: river {feature} comes within 4 BW of the {edge:?} edge ({gap:.3} BW)")]
+    RiverNearOtherEdge {
+        feature: usize,
+        edge: BoardEdge,
+        gap: f64,
+    },
+    #[error("§3.5: river {river} crosses feature {feature} ({kind:?}); rivers may not cross hills, dunes, oasis or BUAs")]
+    RiverCrosses {
+        river: usize,
+        feature: usize,
+        kind: AreaKind,
+    },
+    #[error("§3.4: waterway {feature} extends {depth:.3} BW inward; it must extend 1 to 4 BW")]
+    WaterwayDepth { feature: usize, depth: f64 },
+    #[error("§3.4, §17.7: waterway {feature} is at most 3 BW deep along only {fraction:.3} of its length; at least half is needed")]
+    WaterwayTooDeep { feature: usize, fraction: f64 },
+    #[error("§3.4: waterway {feature} has a beach {beach:.3} BW wide, more than 2 BW")]
+    BeachTooWide { feature: usize, beach: f64 },
+    #[error("§3.4: waterway {feature} needs at least two depth stations")]
+    WaterwayProfile { feature: usize },
+    #[error("§14.2: waterway {feature} lies along a long side of the Big Battle board")]
+    WaterwayOnLongSide { feature: usize },
+}
+
+impl TerrainProblem {
+    /// The digest section the problem breaks.
+    pub fn rule(&self) -> &'static str {
+        use TerrainProblem::*;
+        match self {
+            TooBig { .. }
+            | TooNarrow { .. }
+            | SeveralNarrow { .. }
+            | GullyTooShort { .. }
+            | TooLong { .. }
+            | StraightEdges { .. }
+            | DegenerateOutline { .. } => "§3.2",
+            BadCrest { .. } => "§3.3",
+            BadGates { .. } => "§4.2",
+            TooMany { .. } | NoDifficultTerrain => "§3.7",
+            FeaturesTooClose { .. } | TooCloseToEdge { .. } | FortificationNotNearCorner { .. } => {
+                "§3.8"
+            }
+            OffBoard { .. } => "§1.2",
+            InWaterway { .. } => "§3.4",
+            RoadTooWide { .. }
+            | RoadNotEdgeToEdge { .. }
+            | RoadFromWaterwayEdge { .. }
+            | RoadsDisjoint { .. } => "§3.6",
+            RiverTooWide { .. }
+            | RiverEnds { .. }
+            | RiverTooWinding { .. }
+            | RiverNearOtherEdge { .. }
+            | RiverCrosses { .. } => "§3.5",
+            WaterwayDepth { .. }
+            | WaterwayTooDeep { .. }
+            | BeachTooWide { .. }
+            | WaterwayProfile { .. } => "§3.4",
+            WaterwayOnLongSide { .. } => "§14.2",
+        }
+    }
+}
+
+/// Fewest vertices an outline needs to pass as a natural curve rather than a straight-edged shape.
+pub const MIN_CURVE_VERTICES: usize = 8;
+
+/// Check a laid-out table against §3.2–§3.8 (with the variant's counts, §14.2, §14.6), returning
+/// every problem found (empty when the table is legal).
+///
+/// Readings where the digest is silent:
+/// * a City or Fort whose outline lies inside a hill counts with it as one feature (§3.2), so the
+///   pair is exempt from the 1 BW gap;
+/// * an outline flagged curved but with fewer than [`MIN_CURVE_VERTICES`] vertices counts as
+///   straight-edged;
+/// * the quarter placement of §3.8 items 3–4 depends on the die rolled for each feature, not on
+///   the finished table: [`check_quarter_placement`] checks it feature by feature;
+/// * a road end counts as "on an edge" within [`TOLERANCE`] of it, or inside a BUA (§3.6 lets a road
+///   end at a BUA on a waterway edge), or on another road (a second road may join the first).
+pub fn validate_terrain(bf: &Battlefield, variant: Variant) -> Vec<TerrainProblem> {
+    let mut out = Vec::new();
+    let board = &bf.board;
+    let limits = TerrainLimits::for_variant(variant);
+    let areas: Vec<(usize, &AreaFeature)> = bf
+        .features
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| match f {
+            TerrainFeature::Area(a) => Some((i, a)),
+            _ => None,
+        })
+        .collect();
+    let waterways: Vec<(usize, &Waterway)> = bf
+        .features
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| match f {
+            TerrainFeature::Waterway(w) => Some((i, w)),
+            _ => None,
+        })
+        .collect();
+    let board_poly = board.polygon();
+
+    // §3.2 sizes and shapes, §3.3 crests, §4.2-4.3 gates.
+    let mut narrow = Vec::new();
+    for &(i, a) in &areas {
+        if a.outline.points.len() < 3 || a.outline.area() < 1e-9 {
+            out.push(TerrainProblem::DegenerateOutline { feature: i });
+            continue;
+        }
+        let size = measure(&a.outline);
+        if size.length + size.breadth > 9.0 + TOLERANCE {
+            out.push(TerrainProblem::TooBig {
+                feature: i,
+                sum: size.length + size.breadth,
+            });
+        }
+        if size.centre_width < 1.0 - TOLERANCE {
+            out.push(TerrainProblem::TooNarrow {
+                feature: i,
+                width: size.centre_width,
+            });
+        }
+        // A City or Fort on a hill counts with the hill as one feature (§3.2): the hill's width
+        // is the one that counts.
+        let on_hill = areas.iter().any(|&(_, h)| fort_on_hill(a, h));
+        if size.centre_width < 3.0 - TOLERANCE && !on_hill {
+            narrow.push(i);
+        }
+        if a.kind == AreaKind::Gully {
+            if size.length < 3.0 * size.centre_width - TOLERANCE {
+                out.push(TerrainProblem::GullyTooShort {
+                    feature: i,
+                    length: size.length,
+                    width: size.centre_width,
+                });
+            }
+        } else if size.length > 2.0 * size.centre_width + TOLERANCE {
+            out.push(TerrainProblem::TooLong {
+                feature: i,
+                length: size.length,
+                width: size.centre_width,
+            });
+        }
+        let straight = a.straight_edged || a.outline.points.len() < MIN_CURVE_VERTICES;
+        if straight && !a.kind.may_be_straight_edged() {
+            out.push(TerrainProblem::StraightEdges {
+                feature: i,
+                kind: a.kind,
+            });
+        }
+        if a.kind.is_hill()
+            && (a.crest.len() < 2 || a.crest.iter().any(|&p| !a.outline.contains(p)))
+        {
+            out.push(TerrainProblem::BadCrest { feature: i });
+        }
+        let gates_ok = match a.kind {
+            AreaKind::City => (1..=2).contains(&a.gates.len()),
+            AreaKind::Fort => a.gates.len() == 1,
+            _ => true,
+        };
+        if !gates_ok {
+            out.push(TerrainProblem::BadGates {
+                feature: i,
+                kind: a.kind,
+                gates: a.gates.len(),
+            });
+        }
+        if a.outline.points.iter().any(|&p| !board_poly.contains(p)) {
+            out.push(TerrainProblem::OffBoard { feature: i });
+        }
+    }
+    if narrow.len() > 1 {
+        out.push(TerrainProblem::SeveralNarrow { features: narrow });
+    }
+
+    // §3.7 counts.
+    // A City or Fort on a hill counts with it as one feature (§3.2): the pair counts as the BUA.
+    let carrying_hill = |i: usize| match &bf.features[i] {
+        TerrainFeature::Area(h) => areas.iter().any(|&(_, a)| fort_on_hill(a, h)),
+        _ => false,
+    };
+    let mut sorted: Vec<FeatureType> = bf
+        .features
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !carrying_hill(i))
+        .map(|(_, f)| f.feature_type())
+        .collect();
+    sorted.sort();
+    let mut k = 0;
+    while k < sorted.len() {
+        let t = sorted[k];
+        let count = sorted[k..].iter().take_while(|&&u| u == t).count();
+        if count > limits.max_of(t) as usize {
+            out.push(TerrainProblem::TooMany {
+                feature_type: t,
+                count,
+                max: limits.max_of(t),
+            });
+        }
+        k += count;
+    }
+    let ctx = GoingContext::default();
+    let has_difficult = bf.features.iter().any(|f| match f {
+        TerrainFeature::Area(a) => matches!(a.going(ctx), Some(Going::Rough | Going::Bad)),
+        TerrainFeature::River(_) | TerrainFeature::Waterway(_) => true,
+        TerrainFeature::Road(_) => false,
+    });
+    if !has_difficult {
+        out.push(TerrainProblem::NoDifficultTerrain);
+    }
+
+    // §3.8 gaps.
+    for (n, &(i, a)) in areas.iter().enumerate() {
+        for &(j, b) in &areas[n + 1..] {
+            if fort_on_hill(a, b) || fort_on_hill(b, a) {
+                continue;
+            }
+            let gap = a.outline.distance_to_polygon(&b.outline);
+            if gap < 1.0 - TOLERANCE {
+                out.push(TerrainProblem::FeaturesTooClose { a: i, b: j, gap });
+            }
+        }
+        if !a.kind.is_bua() {
+            for edge in BoardEdge::ALL {
+                let gap = a
+                    .outline
+                    .points
+                    .iter()
+                    .map(|&p| board.distance_to_edge(p, edge))
+                    .fold(f64::INFINITY, f64::min);
+                if gap < 1.0 - TOLERANCE {
+                    out.push(TerrainProblem::TooCloseToEdge {
+                        feature: i,
+                        edge,
+                        gap,
+                    });
+                }
+            }
+            for &(_, w) in &waterways {
+                let water = w.water_polygon(board);
+                if polygons_intersect(&water, &a.outline) {
+                    out.push(TerrainProblem::InWaterway { feature: i });
+                }
+            }
+        }
+        if a.kind.is_fortified() {
+            let near: Vec<BoardEdge> = BoardEdge::ALL
+                .into_iter()
+                .filter(|&e| {
+                    a.outline
+                        .points
+                        .iter()
+                        .all(|&p| board.distance_to_edge(p, e) <= 6.0 + TOLERANCE)
+                })
+                .collect();
+            if near.len() < 2 {
+                out.push(TerrainProblem::FortificationNotNearCorner {
+                    feature: i,
+                    kind: a.kind,
+                });
+            }
+        }
+    }
+
+    // §3.6 roads.
+    let roads: Vec<(usize, &Road)> = bf
+        .features
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| match f {
+            TerrainFeature::Road(r) => Some((i, r)),
+            _ => None,
+        })
+        .collect();
+    for &(i, r) in &roads {
+        let joins_other = |q: Point| {
+            roads
+                .iter()
+                .any(|&(j, o)| j != i && polyline_distance_to_point(&o.path, q) <= TOLERANCE)
+        };
+        if r.width >= 1.0 {
+            out.push(TerrainProblem::RoadTooWide {
+                feature: i,
+                width: r.width,
+            });
+        }
+        let ends = [r.path.first().copied(), r.path.last().copied()];
+        let mut ok = r.path.len() >= 2;
+        let mut from_water = false;
+        for p in ends.into_iter().flatten() {
+            let in_bua = areas
+                .iter()
+                .any(|&(_, a)| a.kind.is_bua() && a.outline.contains(p));
+            let edge = board.edge_at(p);
+            if edge.is_none() && !in_bua && !joins_other(p) {
+                ok = false;
+            }
+            if let Some(e) = edge {
+                if !in_bua && waterways.iter().any(|&(_, w)| w.edge == e) {
+                    from_water = true;
+                }
+            }
+        }
+        if ok {
+            if let (Some(a), Some(b)) = (ends[0], ends[1]) {
+                if let (Some(ea), Some(eb)) = (board.edge_at(a), board.edge_at(b)) {
+                    if ea == eb {
+                        ok = false;
+                    }
+                }
+            }
+        }
+        if !ok {
+            out.push(TerrainProblem::RoadNotEdgeToEdge { feature: i });
+        }
+        if from_water {
+            out.push(TerrainProblem::RoadFromWaterwayEdge { feature: i });
+        }
+    }
+    if roads.len() >= 2 {
+        let (first, r0) = roads[0];
+        for &(second, r) in &roads[1..] {
+            let meet = polyline_segments(&r.path)
+                .any(|s| polyline_distance_to_segment(&r0.path, &s) <= TOLERANCE);
+            if !meet {
+                out.push(TerrainProblem::RoadsDisjoint { first, second });
+            }
+        }
+    }
+
+    // §3.5 rivers.
+    for (i, f) in bf.features.iter().enumerate() {
+        let TerrainFeature::River(r) = f else {
+            continue;
+        };
+        if r.width > 1.0 + TOLERANCE {
+            out.push(TerrainProblem::RiverTooWide {
+                feature: i,
+                width: r.width,
+            });
+        }
+        let (Some(&start), Some(&end)) = (r.course.first(), r.course.last()) else {
+            out.push(TerrainProblem::RiverEnds { feature: i });
+            continue;
+        };
+        let end_edge = |p: Point| -> Option<BoardEdge> {
+            board.edge_at(p).or_else(|| {
+                waterways
+                    .iter()
+                    .find(|&&(_, w)| w.water_polygon(board).contains(p))
+                    .map(|&(_, w)| w.edge)
+            })
+        };
+        let (es, ee) = (end_edge(start), end_edge(end));
+        let into_water = waterways.iter().any(|&(_, w)| {
+            w.water_polygon(board).contains(end) || w.water_polygon(board).contains(start)
+        });
+        match (es, ee) {
+            (Some(a), Some(b)) if a != b || into_water => {}
+            _ => out.push(TerrainProblem::RiverEnds { feature: i }),
+        }
+        let length = polyline_length(&r.course);
+        let straight = start.distance(end);
+        if length > 1.5 * straight + TOLERANCE {
+            out.push(TerrainProblem::RiverTooWinding {
+                feature: i,
+                length,
+                straight,
+            });
+        }
+        for edge in BoardEdge::ALL {
+            if Some(edge) == es || Some(edge) == ee {
+                continue;
+            }
+            let (a, b) = board.edge_segment(edge);
+            let gap = polyline_distance_to_segment(&r.course, &Segment::new(a, b)) - r.width * 0.5;
+            if gap <= 4.0 + TOLERANCE {
+                out.push(TerrainProblem::RiverNearOtherEdge {
+                    feature: i,
+                    edge,
+                    gap,
+                });
+            }
+        }
+        for &(j, a) in &areas {
+            let forbidden = a.kind.is_hill()
+                || a.kind.is_bua()
+                || matches!(a.kind, AreaKind::Dunes | AreaKind::Oasis);
+            if forbidden
+                && polyline_distance_to_polygon(&r.course, &a.outline) < r.width * 0.5 - TOLERANCE
+            {
+                out.push(TerrainProblem::RiverCrosses {
+                    river: i,
+                    feature: j,
+                    kind: a.kind,
+                });
+            }
+        }
+    }
+
+    // §3.4 waterways.
+    for &(i, w) in &waterways {
+        if w.depths.len() < 2 {
+            out.push(TerrainProblem::WaterwayProfile { feature: i });
+            continue;
+        }
+        if let Some(&d) = w
+            .depths
+            .iter()
+            .find(|&&d| !(1.0 - TOLERANCE..=4.0 + TOLERANCE).contains(&d))
+        {
+            out.push(TerrainProblem::WaterwayDepth {
+                feature: i,
+                depth: d,
+            });
+        }
+        let steps = 4096;
+        let shallow = (0..steps)
+            .filter(|&k| w.depth_at((k as f64 + 0.5) / steps as f64) <= 3.0 + TOLERANCE)
+            .count();
+        let fraction = shallow as f64 / steps as f64;
+        if fraction < 0.5 {
+            out.push(TerrainProblem::WaterwayTooDeep {
+                feature: i,
+                fraction,
+            });
+        }
+        if w.beach > 2.0 + TOLERANCE || w.beach < 0.0 {
+            out.push(TerrainProblem::BeachTooWide {
+                feature: i,
+                beach: w.beach,
+            });
+        }
+        if variant == Variant::BigBattle && board.edge_length(w.edge) > board.depth + TOLERANCE {
+            out.push(TerrainProblem::WaterwayOnLongSide { feature: i });
+        }
+    }
+    out
+}
+
+/// A City or Fort sitting on a hill: its outline lies inside the hill's (§3.2).
+pub fn fort_on_hill(fort: &AreaFeature, hill: &AreaFeature) -> bool {
+    fort.kind.is_fortified()
+        && hill.kind.is_hill()
+        && !fort.outline.points.is_empty()
+        && fort
+            .outline
+            .points
+            .iter()
+            .all(|&p| hill.outline.contains(p))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quarter placement (§3.8 items 3-5)
+// ---------------------------------------------------------------------------------------------
+
+/// The part of `poly` inside the convex polygon `clip` (Sutherland–Hodgman; `clip` anticlockwise).
+pub fn clip_to_convex(poly: &Polygon, clip: &Polygon) -> Polygon {
+    let mut pts = poly.points.clone();
+    for e in clip.edges() {
+        if pts.is_empty() {
+            break;
+        }
+        let inside = |q: Point| (e.b - e.a).cross(q - e.a) >= 0.0;
+        let cut = |p: Point, q: Point| {
+            let d = q - p;
+            let den = (e.b - e.a).cross(d);
+            if den == 0.0 {
+                return p;
+            }
+            let t = (e.b - e.a).cross(e.a - p) / den;
+            p + d * t
+        };
+        let input = std::mem::take(&mut pts);
+        for k in 0..input.len() {
+            let cur = input[k];
+            let prev = input[(k + input.len() - 1) % input.len()];
+            match (inside(prev), inside(cur)) {
+                (true, true) => pts.push(cur),
+                (true, false) => pts.push(cut(prev, cur)),
+                (false, true) => {
+                    pts.push(cut(prev, cur));
+                    pts.push(cur);
+                }
+                (false, false) => {}
+            }
+        }
+    }
+    Polygon::new(pts)
+}
+
+/// Why a feature may not be placed as diced (§3.8 items 3-5: such a feature is discarded).
+#[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+pub enum PlacementProblem {
+    #[error("§3.8: quarter {0:?} does not exist (quarters are 1 to 4)")]
+    NoSuchQuarter(Quarter),
+    #[error("§3.8: the {kind:?} must lie wholly in quarter {quarter:?}")]
+    NotWhollyInQuarter { kind: AreaKind, quarter: Quarter },
+    #[error("§3.8: the gentle hill must have its larger part in quarter {quarter:?} and the rest in at most one adjacent quarter")]
+    HillSpread { quarter: Quarter },
+    #[error("§3.8: the feature must lie in quarter {quarter:?} and extend into exactly one adjacent quarter (it touches {touched:?})")]
+    NotIntoOneAdjacent {
+        quarter: Quarter,
+        touched: Vec<Quarter>,
+    },
+}
+
+/// The quarters (1–4) a feature reaches into by more than [`TOLERANCE`] of area or length.
+pub fn quarters_touched(
+    feature: &TerrainFeature,
+    board: &Board,
+    defender_base: BoardEdge,
+) -> Vec<Quarter> {
+    (1..=4)
+        .map(Quarter)
+        .filter(|&q| {
+            let Some(cell) = board.quarter_polygon(q, defender_base) else {
+                return false;
+            };
+            match feature {
+                TerrainFeature::Area(a) => {
+                    clip_to_convex(&a.outline, &cell).area() > TOLERANCE * TOLERANCE
+                }
+                TerrainFeature::Waterway(w) => {
+                    clip_to_convex(&w.water_polygon(board), &cell).area() > TOLERANCE * TOLERANCE
+                }
+                TerrainFeature::River(r) => {
+                    polyline_segments(&r.course).any(|s| length_inside(&s, &cell) > TOLERANCE)
+                }
+                TerrainFeature::Road(r) => {
+                    polyline_segments(&r.path).any(|s| length_inside(&s, &cell) > TOLERANCE)
+                }
+            }
+        })
+        .collect()
+}
+
+/// Check a feature's position against the quarter its die gave it (§3.8 items 3-4): area
+/// features other than Plough and Gentle hill wholly in the quarter; a Gentle hill with its larger
+/// part there and any smaller part in one adjacent quarter; Plough and every linear feature in the
+/// quarter and extending into exactly one adjacent quarter.
+pub fn check_quarter_placement(
+    feature: &TerrainFeature,
+    board: &Board,
+    defender_base: BoardEdge,
+    quarter: Quarter,
+) -> Result<(), PlacementProblem> {
+    let Some(cell) = board.quarter_polygon(quarter, defender_base) else {
+        return Err(PlacementProblem::NoSuchQuarter(quarter));
+    };
+    let touched = quarters_touched(feature, board, defender_base);
+    let others: Vec<Quarter> = touched.iter().copied().filter(|&q| q != quarter).collect();
+    let into_one_adjacent = touched.contains(&quarter)
+        && others.len() == 1
+        && Board::quarters_adjacent(quarter, others[0]);
+    match feature {
+        TerrainFeature::Area(a) if a.kind == AreaKind::Plough => {
+            if into_one_adjacent {
+                Ok(())
+            } else {
+                Err(PlacementProblem::NotIntoOneAdjacent { quarter, touched })
+            }
+        }
+        TerrainFeature::Area(a) if a.kind == AreaKind::GentleHill => {
+            let total = a.outline.area();
+            let here = clip_to_convex(&a.outline, &cell).area();
+            let ok = here * 2.0 >= total
+                && (others.is_empty()
+                    || (others.len() == 1 && Board::quarters_adjacent(quarter, others[0])));
+            if ok {
+                Ok(())
+            } else {
+                Err(PlacementProblem::HillSpread { quarter })
+            }
+        }
+        TerrainFeature::Area(a) => {
+            if others.is_empty() && touched.contains(&quarter) {
+                Ok(())
+            } else {
+                Err(PlacementProblem::NotWhollyInQuarter {
+                    kind: a.kind,
+                    quarter,
+                })
+            }
+        }
+        _ => {
+            if into_one_adjacent {
+                Ok(())
+            } else {
+                Err(PlacementProblem::NotIntoOneAdjacent { quarter, touched })
+            }
+        }
+    }
+}
