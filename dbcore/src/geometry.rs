@@ -151,27 +151,27 @@ impl Segment {
     pub fn distance_to_point(&self, p: Point) -> f64 {
         self.closest_point(p).distance(p)
     }
-    /// Whether the two segments cross or touch (exactly, no tolerance).
+    /// Whether the two segments cross or touch (no tolerance).
+    ///
+    /// Solved parametrically: two segments that are parallel or nearly so (where orientation signs
+    /// are only rounding noise) are judged by their end-point distances instead, so segments lying
+    /// end to end on one line with a gap never count as crossing.
     pub fn intersects(&self, o: &Segment) -> bool {
-        fn orient(a: Point, b: Point, c: Point) -> f64 {
-            (b - a).cross(c - a)
+        let r = self.b - self.a;
+        let s = o.b - o.a;
+        let denom = r.cross(s);
+        let scale = r.length() * s.length();
+        if denom.abs() > 1e-9 * scale {
+            let q = o.a - self.a;
+            let t = q.cross(s) / denom;
+            let u = q.cross(r) / denom;
+            return (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u);
         }
-        fn on_seg(a: Point, b: Point, p: Point) -> bool {
-            p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y)
-        }
-        let d1 = orient(o.a, o.b, self.a);
-        let d2 = orient(o.a, o.b, self.b);
-        let d3 = orient(self.a, self.b, o.a);
-        let d4 = orient(self.a, self.b, o.b);
-        if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
-            && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
-        {
-            return true;
-        }
-        (d1 == 0.0 && on_seg(o.a, o.b, self.a))
-            || (d2 == 0.0 && on_seg(o.a, o.b, self.b))
-            || (d3 == 0.0 && on_seg(self.a, self.b, o.a))
-            || (d4 == 0.0 && on_seg(self.a, self.b, o.b))
+        // Parallel: they meet only if an end point of one lies on the other.
+        self.distance_to_point(o.a) == 0.0
+            || self.distance_to_point(o.b) == 0.0
+            || o.distance_to_point(self.a) == 0.0
+            || o.distance_to_point(self.b) == 0.0
     }
     /// The least distance between two segments (0 when they cross).
     pub fn distance_to_segment(&self, o: &Segment) -> f64 {
@@ -496,6 +496,20 @@ mod tests {
         assert_eq!(p, p.snapped());
         assert_eq!((p.x / GRID).fract(), 0.0);
         assert!(p.facing >= 0.0 && p.facing < 360.0);
+    }
+
+    #[test]
+    fn collinear_segments_end_to_end_do_not_cross() {
+        // Two side edges end to end with a gap of 4 tolerances along a slanted line.
+        let dir = Point::from_bearing(33.3);
+        let a = Segment::new(Point::new(0.1, 0.2), Point::new(0.1, 0.2) + dir * 0.75);
+        let start = a.b + dir * (4.0 * TOLERANCE);
+        let b = Segment::new(start, start + dir * 0.5);
+        assert!(!a.intersects(&b));
+        assert!((a.distance_to_segment(&b) - 4.0 * TOLERANCE).abs() < 1e-9);
+        let c = Segment::new(Point::new(0.0, 0.0), Point::new(1.0, 1.0));
+        let d = Segment::new(Point::new(0.0, 1.0), Point::new(1.0, 0.0));
+        assert!(c.intersects(&d));
     }
 
     #[test]
