@@ -32,6 +32,7 @@ pub mod error;
 pub mod geometry;
 pub mod paths;
 pub mod svg;
+pub mod table;
 pub mod terrain;
 pub mod troops;
 pub mod zones;
