@@ -223,7 +223,7 @@ impl Table {
                     )
                 })
                 .collect();
-            let blockers: Vec<ShotBlocker> = others.iter().map(|(_, b)| b.clone()).collect();
+            let blockers: Vec<ShotBlocker> = others.iter().map(|(_, b)| *b).collect();
             if let Some(i) = line_of_sight_blocker(&r, &shot, &blockers, artillery) {
                 blocked.push((t.id, ShotBlocked::Element { id: others[i].0 }));
                 continue;
