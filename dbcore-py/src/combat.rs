@@ -781,9 +781,11 @@ pub fn resolve(
     config: Option<&Bound<'_, RulesConfig>>,
 ) -> PyResult<CombatResult> {
     let dice = dice_arg(dice)?;
-    dbcore::resolve(&situation.get().0, dice, config_of(config))
-        .map(CombatResult)
-        .map_err(|e| errors::from_info(&e))
+    errors::guard(|| {
+        dbcore::resolve(&situation.get().0, dice, config_of(config))
+            .map(CombatResult)
+            .map_err(|e| errors::from_info(&e))
+    })
 }
 
 /// Exact odds of a situation over all 36 pairs of dice.
@@ -793,7 +795,9 @@ pub fn odds(
     situation: &Bound<'_, Situation>,
     config: Option<&Bound<'_, RulesConfig>>,
 ) -> PyResult<Odds> {
-    dbcore::odds(&situation.get().0, config_of(config))
-        .map(Odds)
-        .map_err(|e| errors::from_info(&e))
+    errors::guard(|| {
+        dbcore::odds(&situation.get().0, config_of(config))
+            .map(Odds)
+            .map_err(|e| errors::from_info(&e))
+    })
 }

@@ -103,6 +103,24 @@ pub fn internal(detail: impl Into<String>) -> PyErr {
     raise(ErrorCode::Panic, None, detail.into())
 }
 
+/// Run a call into the rules, turning a panic into `InternalError` (code 900) rather than
+/// pyo3's `PanicException`, which derives from `BaseException` and so escapes
+/// `except DbcoreError`.
+pub fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let msg = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        Err(raise(
+            ErrorCode::Panic,
+            None,
+            format!("dbcore panicked (please report it): {msg}"),
+        ))
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("DbcoreError", py.get_type::<DbcoreError>())?;
