@@ -246,6 +246,48 @@ json_pymethods! { Combatant, "Combatant";
         self.0.demoralised
     }
 
+    /// A copy with some arguments changed, as `dataclasses.replace` does:
+    /// `c.replace(going="rough", flank_rear_contacts=1)`. Takes the keywords of `Combatant()`,
+    /// including `kind`.
+    #[pyo3(signature = (**changes))]
+    fn replace<'py>(
+        slf: &Bound<'py, Self>,
+        changes: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let c = slf.get();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("general", c.general())?;
+        kwargs.set_item("cinc_bonus", c.cinc_bonus())?;
+        kwargs.set_item("going", c.going())?;
+        kwargs.set_item("uphill", c.uphill())?;
+        kwargs.set_item("defending_bank", c.defending_bank())?;
+        kwargs.set_item("holding", c.holding(py)?)?;
+        kwargs.set_item("side_supporters", c.side_supporters())?;
+        kwargs.set_item("rear_supporter", c.rear_supporter())?;
+        kwargs.set_item("flank_rear_contacts", c.flank_rear_contacts())?;
+        kwargs.set_item("demoralised", c.demoralised())?;
+        let mut kind = c.kind().into_pyobject(py)?.into_any();
+        if let Some(changes) = changes {
+            for (k, v) in changes.iter() {
+                if k.extract::<&str>()? == "kind" {
+                    kind = v;
+                } else {
+                    kwargs.set_item(k, v)?;
+                }
+            }
+        }
+        slf.get_type().call((kind,), Some(&kwargs))
+    }
+    /// `copy.replace(c, **changes)` (Python 3.13) does what `c.replace(**changes)` does.
+    #[pyo3(signature = (**changes))]
+    fn __replace__<'py>(
+        slf: &Bound<'py, Self>,
+        changes: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Self::replace(slf, changes)
+    }
+
     fn __repr__(&self) -> String {
         let c = &self.0;
         let mut s = format!("Combatant('{}'", c.kind);

@@ -112,3 +112,15 @@ def test_reprs_show_the_object() -> None:
     assert "SideResult('3Kn', die=4, total=7, band='equal', outcome='destroyed')" in repr(
         dbcore.resolve(Situation.close_combat("3Kn", "4Bd"), dice=(4, 4))
     )
+
+
+def test_combatant_replace_keeps_everything_else() -> None:
+    c = Combatant("4Bd", general=True, holding=("defending", "city", 1), side_supporters=["Sp"])
+    d = c.replace(going="rough", flank_rear_contacts=2)
+    assert (d.going, d.flank_rear_contacts) == ("rough", 2)
+    assert d.general and d.holding == ("defending", "city", 1)
+    assert d.side_supporters == [(dbcore.ElementKind("Sp"), "good")]
+    assert c.replace() == c
+    assert c.replace(kind="3Bd").kind == dbcore.ElementKind("3Bd")
+    with pytest.raises(TypeError):
+        c.replace(colour="red")  # type: ignore[call-arg]

@@ -221,6 +221,37 @@ class Combatant:
     def flank_rear_contacts(self) -> int: ...
     @property
     def demoralised(self) -> bool: ...
+    def replace(
+        self,
+        *,
+        kind: ElementKind | str = ...,
+        general: bool = ...,
+        cinc_bonus: bool = ...,
+        going: Going = ...,
+        uphill: bool = ...,
+        defending_bank: bool = ...,
+        holding: Holding = ...,
+        side_supporters: list[ElementKind | str | tuple[ElementKind | str, Going]] = ...,
+        rear_supporter: ElementKind | str | tuple[ElementKind | str, Going] | None = ...,
+        flank_rear_contacts: int = ...,
+        demoralised: bool = ...,
+    ) -> Combatant:
+        """A copy with the given arguments changed, as dataclasses.replace does."""
+    def __replace__(
+        self,
+        *,
+        kind: ElementKind | str = ...,
+        general: bool = ...,
+        cinc_bonus: bool = ...,
+        going: Going = ...,
+        uphill: bool = ...,
+        defending_bank: bool = ...,
+        holding: Holding = ...,
+        side_supporters: list[ElementKind | str | tuple[ElementKind | str, Going]] = ...,
+        rear_supporter: ElementKind | str | tuple[ElementKind | str, Going] | None = ...,
+        flank_rear_contacts: int = ...,
+        demoralised: bool = ...,
+    ) -> Combatant: ...
     def to_json(self) -> str: ...
     @classmethod
     def from_json(cls, s: str) -> Combatant: ...
