@@ -1,1 +1,49 @@
-//! Python bindings for dbcore (being built).
+//! The Python module `dbcore` (native part `dbcore._dbcore`), built with pyo3 and maturin.
+//!
+//! This crate translates and holds no rules: every question about the game is answered by the
+//! `dbcore` crate. Enum values cross as dbcore's serde names (`"no_effect"`, `"rough"`), errors
+//! as one exception per family of `dbcore::ErrorCode`, and every class pickles and copies through
+//! dbcore's serde JSON. The Python-facing documentation is in the docstrings and in
+//! `python/dbcore/_dbcore.pyi`.
+
+use pyo3::prelude::*;
+
+mod combat;
+mod dice;
+mod errors;
+mod kinds;
+mod names;
+
+/// The crate version, as `dbcore.__version__` reports it.
+#[pyfunction]
+fn version() -> &'static str {
+    dbcore::VERSION
+}
+
+/// dbcore: a referee for DBA 3.0. Import it as `dbcore`; this native part is `dbcore._dbcore`.
+#[pymodule]
+fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<kinds::ElementKind>()?;
+    m.add_class::<kinds::RulesConfig>()?;
+    m.add_class::<combat::Combatant>()?;
+    m.add_class::<combat::Situation>()?;
+    m.add_class::<combat::Factor>()?;
+    m.add_class::<combat::SideResult>()?;
+    m.add_class::<combat::Pursuit>()?;
+    m.add_class::<combat::CombatResult>()?;
+    m.add_class::<combat::Margins>()?;
+    m.add_class::<combat::Odds>()?;
+    m.add_class::<dice::Dice>()?;
+    m.add_function(wrap_pyfunction!(combat::resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(combat::odds, m)?)?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add("__version__", dbcore::VERSION)?;
+    m.add("OUTCOMES", outcome_names())?;
+    Ok(())
+}
+
+/// The outcome names from least to most severe.
+fn outcome_names() -> Vec<String> {
+    dbcore::Outcome::ALL.iter().map(names::name_of).collect()
+}

@@ -1,0 +1,446 @@
+"""Type stubs for the native module ``dbcore._dbcore`` (hand-written; checked by stubtest).
+
+Import from ``dbcore``, which re-exports everything here. Strings that name enum values are
+spelled as dbcore's JSON spells them; the ``Literal`` aliases in ``dbcore._types`` list them.
+"""
+
+from typing import Iterator, final
+
+from ._types import (
+    Band,
+    Engagement,
+    FactorName,
+    FootClass,
+    Going,
+    Holding,
+    Outcome,
+    PursuitRule,
+    Side,
+    Stronghold,
+    TroopType,
+)
+
+__all__ = [
+    "DbcoreError",
+    "ArgumentError",
+    "ElementCodeError",
+    "RuleError",
+    "DiceError",
+    "SetupError",
+    "InternalError",
+    "ElementKind",
+    "RulesConfig",
+    "Combatant",
+    "Situation",
+    "Factor",
+    "SideResult",
+    "Pursuit",
+    "CombatResult",
+    "Margins",
+    "Odds",
+    "Dice",
+    "resolve",
+    "odds",
+    "version",
+    "__version__",
+    "OUTCOMES",
+]
+
+__version__: str
+OUTCOMES: list[Outcome]
+"""The outcome names from least to most severe."""
+
+def version() -> str:
+    """The dbcore version."""
+
+# Errors ---------------------------------------------------------------------------------------
+
+class DbcoreError(Exception):
+    """Root of every error dbcore raises.
+
+    ``code`` is the stable dbcore error number (100s arguments, 200s rule refusals, 300s dice,
+    400s set-up, 900s internal), ``rule`` the section of the rules digest that refuses (e.g.
+    ``'§9.1'``) or None, and ``detail`` the message.
+    """
+
+    code: int
+    rule: str | None
+    detail: str
+
+class ArgumentError(DbcoreError):
+    """A bad argument: out of range, an unknown name, or unreadable JSON (codes 100-199)."""
+
+class ElementCodeError(ArgumentError):
+    """Text that is not an element code (code 110, §2.1)."""
+
+class RuleError(DbcoreError):
+    """A situation the rules forbid (codes 200-299)."""
+
+class DiceError(DbcoreError):
+    """A die score outside 1..6 (codes 300-399)."""
+
+class SetupError(DbcoreError):
+    """Set-up data that breaks the rules (codes 400-499)."""
+
+class InternalError(DbcoreError):
+    """A fault inside dbcore (codes 900-999)."""
+
+# Vocabulary -----------------------------------------------------------------------------------
+
+@final
+class ElementKind:
+    """An element kind as army lists write it: '4Bd', '3Kn', 'Mtd-4Bw', 'CF' (§2.1).
+
+    Raises ElementCodeError (code 110) for text that is not a code. Numbers (depth, moves,
+    factors, range) are those of the default RulesConfig.
+    """
+
+    def __new__(cls, code: str) -> ElementKind: ...
+    @staticmethod
+    def all() -> list[ElementKind]:
+        """Every kind: plain kinds in table order, then mounted infantry."""
+    @property
+    def code(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def troop_type(self) -> TroopType: ...
+    @property
+    def mounted_infantry(self) -> bool: ...
+    @property
+    def mounted(self) -> bool: ...
+    @property
+    def foot(self) -> bool: ...
+    @property
+    def fast(self) -> bool: ...
+    @property
+    def solid(self) -> bool: ...
+    @property
+    def moves_as(self) -> FootClass | None: ...
+    @property
+    def fights_as(self) -> FootClass | None: ...
+    @property
+    def double(self) -> bool: ...
+    @property
+    def camel_mounted(self) -> bool: ...
+    @property
+    def shoots(self) -> bool: ...
+    @property
+    def general_only(self) -> bool: ...
+    @property
+    def civilian(self) -> bool: ...
+    @property
+    def pursuit(self) -> PursuitRule: ...
+    @property
+    def depth(self) -> float: ...
+    @property
+    def move_good(self) -> float: ...
+    @property
+    def move_rough(self) -> float: ...
+    @property
+    def factor_vs_foot(self) -> int: ...
+    @property
+    def factor_vs_mounted(self) -> int: ...
+    @property
+    def factor_shot_at(self) -> int | None: ...
+    @property
+    def shooting_range(self) -> float | None: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> ElementKind: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class RulesConfig:
+    """Every number a house rule might change, as one JSON-backed value.
+
+    ``RulesConfig()`` is the default (DBA 3.0). Edit the JSON of ``to_json()`` and read it back
+    with ``from_json()``, which checks it (ArgumentError).
+    """
+
+    def __new__(cls) -> RulesConfig: ...
+    @staticmethod
+    def default() -> RulesConfig: ...
+    @property
+    def is_default(self) -> bool: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> RulesConfig: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+# Situations -----------------------------------------------------------------------------------
+
+@final
+class Combatant:
+    """One element in a combat, as the table shows it (§10).
+
+    ``holding`` is None in the open, ``('defending', place)`` or
+    ``('defending', place, extra_assaulters)`` inside a city, fort or camp, or
+    ``('assaulting', place)`` from outside (§4.7). Supporters are kinds or ``(kind, going)``
+    pairs. Legality is checked by ``resolve`` and ``odds`` (RuleError).
+    """
+
+    def __new__(
+        cls,
+        kind: ElementKind | str,
+        *,
+        general: bool = False,
+        cinc_bonus: bool = False,
+        going: Going = "good",
+        uphill: bool = False,
+        defending_bank: bool = False,
+        holding: Holding = None,
+        side_supporters: list[ElementKind | str | tuple[ElementKind | str, Going]] = ...,
+        rear_supporter: ElementKind | str | tuple[ElementKind | str, Going] | None = None,
+        flank_rear_contacts: int = 0,
+        demoralised: bool = False,
+    ) -> Combatant: ...
+    @property
+    def kind(self) -> ElementKind: ...
+    @property
+    def general(self) -> bool: ...
+    @property
+    def cinc_bonus(self) -> bool: ...
+    @property
+    def going(self) -> Going: ...
+    @property
+    def uphill(self) -> bool: ...
+    @property
+    def defending_bank(self) -> bool: ...
+    @property
+    def holding(self) -> Holding:
+        """None, ('defending', place, extra_assaulters) or ('assaulting', place)."""
+    @property
+    def side_supporters(self) -> list[tuple[ElementKind, Going]]: ...
+    @property
+    def rear_supporter(self) -> tuple[ElementKind, Going] | None: ...
+    @property
+    def flank_rear_contacts(self) -> int: ...
+    @property
+    def demoralised(self) -> bool: ...
+    def replace(
+        self,
+        *,
+        kind: ElementKind | str = ...,
+        general: bool = ...,
+        cinc_bonus: bool = ...,
+        going: Going = ...,
+        uphill: bool = ...,
+        defending_bank: bool = ...,
+        holding: Holding = ...,
+        side_supporters: list[ElementKind | str | tuple[ElementKind | str, Going]] = ...,
+        rear_supporter: ElementKind | str | tuple[ElementKind | str, Going] | None = ...,
+        flank_rear_contacts: int = ...,
+        demoralised: bool = ...,
+    ) -> Combatant:
+        """A copy with the given arguments changed, as dataclasses.replace does."""
+    def __replace__(
+        self,
+        *,
+        kind: ElementKind | str = ...,
+        general: bool = ...,
+        cinc_bonus: bool = ...,
+        going: Going = ...,
+        uphill: bool = ...,
+        defending_bank: bool = ...,
+        holding: Holding = ...,
+        side_supporters: list[ElementKind | str | tuple[ElementKind | str, Going]] = ...,
+        rear_supporter: ElementKind | str | tuple[ElementKind | str, Going] | None = ...,
+        flank_rear_contacts: int = ...,
+        demoralised: bool = ...,
+    ) -> Combatant: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> Combatant: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class Situation:
+    """Two elements about to fight (``close_combat``) or shoot (``shooting``).
+
+    Each combatant may be a Combatant, or a kind (ElementKind or code) in the open.
+    """
+
+    @staticmethod
+    def close_combat(a: Combatant | ElementKind | str, b: Combatant | ElementKind | str) -> Situation: ...
+    @staticmethod
+    def shooting(
+        shooter: Combatant | ElementKind | str,
+        target: Combatant | ElementKind | str,
+        support_shooters: int = 0,
+        target_shoots_back: bool = False,
+        from_behind: bool = False,
+    ) -> Situation: ...
+    @property
+    def a(self) -> Combatant: ...
+    @property
+    def b(self) -> Combatant: ...
+    @property
+    def engagement(self) -> Engagement: ...
+    @property
+    def shooter(self) -> Side | None: ...
+    @property
+    def support_shooters(self) -> int: ...
+    @property
+    def target_shoots_back(self) -> bool: ...
+    @property
+    def from_behind(self) -> bool: ...
+    def swapped(self) -> Situation: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> Situation: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+# Results --------------------------------------------------------------------------------------
+
+@final
+class Factor:
+    """One factor counted in a total; unpacks as ``(name, value)``."""
+
+    @property
+    def name(self) -> FactorName: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    def __iter__(self) -> Iterator[str | int]: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> Factor: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class SideResult:
+    """One side's part of a CombatResult."""
+
+    @property
+    def kind(self) -> ElementKind: ...
+    @property
+    def die(self) -> int: ...
+    @property
+    def factors(self) -> list[Factor]: ...
+    @property
+    def factor(self) -> int:
+        """The sum of the factors, without the die."""
+    @property
+    def total(self) -> int: ...
+    @property
+    def band(self) -> Band: ...
+    @property
+    def outcome(self) -> Outcome: ...
+    @property
+    def rule(self) -> str:
+        """The rule (section and row) that gave the outcome."""
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> SideResult: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class Pursuit:
+    """A winner following up (§12.5)."""
+
+    @property
+    def side(self) -> Side: ...
+    @property
+    def distance(self) -> float: ...
+    @property
+    def into(self) -> Stronghold | None: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> Pursuit: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class CombatResult:
+    """The result of one close combat or shot."""
+
+    @property
+    def a(self) -> SideResult: ...
+    @property
+    def b(self) -> SideResult: ...
+    @property
+    def pursuit(self) -> Pursuit | None: ...
+    def explain(self) -> str:
+        """Each side's die, factors, total, outcome and rule, and any pursuit, as text."""
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> CombatResult: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class Margins:
+    """The five margins of §11, each counted out of 36."""
+
+    @property
+    def a_doubled_b(self) -> int: ...
+    @property
+    def a_won(self) -> int: ...
+    @property
+    def tied(self) -> int: ...
+    @property
+    def b_won(self) -> int: ...
+    @property
+    def b_doubled_a(self) -> int: ...
+    def as_dict(self) -> dict[str, int]: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> Margins: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class Odds:
+    """Exact odds over the 36 pairs of dice."""
+
+    @property
+    def outcomes(self) -> list[tuple[Outcome, Outcome, int]]:
+        """(a_outcome, b_outcome, count) triples, most frequent first; counts sum to 36."""
+    @property
+    def margins(self) -> Margins: ...
+    @property
+    def a(self) -> dict[Outcome, int]: ...
+    @property
+    def b(self) -> dict[Outcome, int]: ...
+    @property
+    def a_factor(self) -> int: ...
+    @property
+    def b_factor(self) -> int: ...
+    def count(self, a: Outcome | None = None, b: Outcome | None = None) -> int: ...
+    def probability(self, a: Outcome | None = None, b: Outcome | None = None) -> float: ...
+    def table(self) -> str: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> Odds: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+def resolve(
+    situation: Situation, dice: tuple[int, int], config: RulesConfig | None = None
+) -> CombatResult:
+    """Resolve one combat or shot for ``dice = (die_a, die_b)``, each 1 to 6."""
+
+def odds(situation: Situation, config: RulesConfig | None = None) -> Odds:
+    """Exact odds over all 36 pairs of dice."""
+
+# Dice -----------------------------------------------------------------------------------------
+
+@final
+class Dice:
+    """Seeded dice (dbcore's SeededDice): the same seed gives the same scores everywhere."""
+
+    def __new__(cls, seed: int) -> Dice: ...
+    @property
+    def seed(self) -> int: ...
+    def roll(self) -> int: ...
+    def roll_pair(self) -> tuple[int, int]: ...
+    def __reduce__(self) -> tuple[object, tuple[int, int]]: ...

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Build the dbcore Python module into a virtualenv and test it.
+#
+#   bash dbcore-py/run_tests.sh VENV_DIR
+#
+# Creates VENV_DIR with `python3 -m venv` if it does not exist, installs maturin, pytest and
+# mypy into it from PyPI (pip skips what is already there), builds and installs the module
+# with `maturin develop --release` (cargo rebuilds only what changed), then runs pytest,
+# mypy --strict over the tests and the package (which exercises the stubs) and
+# mypy.stubtest (which checks the stubs against the built module). Exits non-zero on any
+# failure.
+set -euo pipefail
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 VENV_DIR" >&2
+    exit 2
+fi
+venv=$1
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+if [ ! -x "$venv/bin/python" ]; then
+    echo "== creating virtualenv $venv"
+    python3 -m venv "$venv"
+fi
+venv=$(cd "$venv" && pwd)
+py="$venv/bin/python"
+
+echo "== installing build and test tools"
+"$py" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest mypy
+
+echo "== building dbcore into $venv"
+cd "$here"
+VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --release --quiet
+
+echo "== pytest"
+"$py" -m pytest -q tests
+
+echo "== mypy --strict (tests and package, against the stubs)"
+"$py" -m mypy --strict --no-error-summary tests python/dbcore
+
+echo "== stubtest"
+"$py" -m mypy.stubtest dbcore
+
+echo "== dbcore-py: all Python checks passed"

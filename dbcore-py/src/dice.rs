@@ -1,0 +1,98 @@
+//! `Dice`: dbcore's seeded dice driver, for simulations and demonstrations.
+
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+use rand_core::RngCore;
+
+/// Counts the 32-bit draws taken from the generator, so a `Dice` can be pickled as its seed and
+/// how far it has run.
+struct Counting<'a> {
+    dice: &'a mut dbcore::SeededDice,
+    draws: u64,
+}
+
+impl RngCore for Counting<'_> {
+    fn next_u32(&mut self) -> u32 {
+        self.draws += 1;
+        self.dice.next_u32()
+    }
+    fn next_u64(&mut self) -> u64 {
+        // dbcore's `roll` draws only 32-bit values; count a 64-bit draw as the one step of the
+        // generator it is.
+        self.draws += 1;
+        self.dice.next_u64()
+    }
+    fn fill_bytes(&mut self, dst: &mut [u8]) {
+        for chunk in dst.chunks_mut(4) {
+            let v = self.next_u32().to_le_bytes();
+            chunk.copy_from_slice(&v[..chunk.len()]);
+        }
+    }
+}
+
+/// Seeded dice (`dbcore::SeededDice`): the same seed gives the same scores in Rust, C and
+/// Python. The rules never roll; these dice only supply scores to pass to `resolve`.
+///
+/// A `Dice` pickles and copies as its seed and the number of draws taken so far, so a copy goes
+/// on with the same scores.
+#[pyclass(module = "dbcore", name = "Dice")]
+pub struct Dice {
+    seed: u64,
+    draws: u64,
+    dice: dbcore::SeededDice,
+}
+
+impl Dice {
+    fn counting<T>(&mut self, f: impl FnOnce(&mut Counting<'_>) -> T) -> T {
+        let mut c = Counting {
+            dice: &mut self.dice,
+            draws: 0,
+        };
+        let out = f(&mut c);
+        self.draws += c.draws;
+        out
+    }
+}
+
+#[pymethods]
+impl Dice {
+    #[new]
+    fn new(seed: u64) -> Self {
+        Dice {
+            seed,
+            draws: 0,
+            dice: dbcore::SeededDice::new(seed),
+        }
+    }
+    /// The seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// One die score, 1 to 6.
+    fn roll(&mut self) -> u8 {
+        self.counting(|c| dbcore::roll(c).get())
+    }
+    /// Two die scores, as a combat needs: `(die_a, die_b)`.
+    fn roll_pair(&mut self) -> (u8, u8) {
+        let [a, b] = self.counting(|c| dbcore::dice::roll_n::<_, 2>(c));
+        (a.get(), b.get())
+    }
+    /// Dice with `seed` that have already taken `draws` 32-bit draws (used by pickling).
+    #[classmethod]
+    fn _restore(_cls: &Bound<'_, PyType>, seed: u64, draws: u64) -> Self {
+        let mut d = Dice::new(seed);
+        for _ in 0..draws {
+            d.dice.next_u32();
+        }
+        d.draws = draws;
+        d
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u64, u64))> {
+        let d = slf.borrow();
+        Ok((slf.get_type().getattr("_restore")?, (d.seed, d.draws)))
+    }
+    fn __repr__(&self) -> String {
+        format!("<Dice seed={} draws={}>", self.seed, self.draws)
+    }
+}
