@@ -608,7 +608,7 @@ pub fn odds_result(o: &Odds, prepared: &Prepared) -> Result<DbcoreOdds, FfiError
 /// dbcore_element_kind_parse("3Kn", &sit.a.kind);
 /// dbcore_element_kind_parse("4Bd", &sit.b.kind);
 /// if (dbcore_resolve(&sit, 4, 4, &res) == DBCORE_STATUS_OK)
-///     printf("%d-%d: %s\n", res.a.total, res.b.total, res.a.rule); /* 7-7: Knights destroyed */
+///     printf("%d-%d: %s\n", res.a.total, res.b.total, res.a.rule); // 7-7, Knights destroyed
 /// ```
 #[no_mangle]
 pub unsafe extern "C" fn dbcore_resolve(

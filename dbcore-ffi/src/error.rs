@@ -78,7 +78,7 @@ pub unsafe extern "C" fn dbcore_last_error_message(buf: *mut c_char, len: usize)
 /// ```c
 /// char rule[32];
 /// if (dbcore_resolve(&sit, 7, 1, &res) == DBCORE_STATUS_INVALID_DIE) {
-///     dbcore_last_error_rule(rule, sizeof rule); /* "§0.3" */
+///     dbcore_last_error_rule(rule, sizeof rule); // "§0.3"
 /// }
 /// ```
 #[no_mangle]

@@ -236,7 +236,9 @@ const KIND_COUNT: u32 = count_kinds();
 /// # Example
 /// ```c
 /// DbcoreElementKind kind;
-/// if (dbcore_element_kind_parse("4Bd", &kind) == DBCORE_STATUS_OK) { /* ... */ }
+/// if (dbcore_element_kind_parse("4Bd", &kind) == DBCORE_STATUS_OK) {
+///     // ...
+/// }
 /// ```
 #[no_mangle]
 pub unsafe extern "C" fn dbcore_element_kind_parse(
@@ -269,7 +271,7 @@ pub unsafe extern "C" fn dbcore_element_kind_parse(
 /// # Example
 /// ```c
 /// char code[16];
-/// dbcore_element_kind_print(&kind, code, sizeof code, NULL); /* "4Bd" */
+/// dbcore_element_kind_print(&kind, code, sizeof code, NULL); // "4Bd"
 /// ```
 #[no_mangle]
 pub unsafe extern "C" fn dbcore_element_kind_print(
@@ -302,7 +304,9 @@ pub unsafe extern "C" fn dbcore_element_kind_print(
 ///
 /// # Example
 /// ```c
-/// for (uint32_t i = 0; i < dbcore_element_kind_count(); i++) { /* ... */ }
+/// for (uint32_t i = 0; i < dbcore_element_kind_count(); i++) {
+///     // ...
+/// }
 /// ```
 #[no_mangle]
 pub extern "C" fn dbcore_element_kind_count() -> u32 {
@@ -322,7 +326,9 @@ pub extern "C" fn dbcore_element_kind_count() -> u32 {
 /// # Example
 /// ```c
 /// DbcoreElementKind k;
-/// for (uint32_t i = 0; dbcore_element_kind_at(i, &k) == DBCORE_STATUS_OK; i++) { /* ... */ }
+/// for (uint32_t i = 0; dbcore_element_kind_at(i, &k) == DBCORE_STATUS_OK; i++) {
+///     // ...
+/// }
 /// ```
 #[no_mangle]
 pub unsafe extern "C" fn dbcore_element_kind_at(

@@ -171,6 +171,13 @@ fn every_exported_function_documents_safety_and_a_c_example() {
             f.file,
             f.name
         );
+        // The doc becomes a /** */ comment in the header: a nested comment would end it early.
+        assert!(
+            !f.doc.contains("/*") && !f.doc.contains("*/"),
+            "{}: {} has a C comment in its doc; use // in examples",
+            f.file,
+            f.name
+        );
         assert!(
             f.doc.contains("```c"),
             "{}: {} has no C example",
