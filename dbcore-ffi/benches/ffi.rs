@@ -29,8 +29,9 @@ fn situation() -> DbcoreSituation {
     s
 }
 
-const RESOLVE: &CStr = c r#"{"situation":{"a":{"kind":"4Bd","general":true},"b":{"kind":"4Wb"}},"dice":[3,5]}"#;
-const ODDS: &CStr = c r#"{"situation":{"a":{"kind":"4Bd","general":true},"b":{"kind":"4Wb"}}}"#;
+const RESOLVE: &CStr =
+    cr#"{"situation":{"a":{"kind":"4Bd","general":true},"b":{"kind":"4Wb"}},"dice":[3,5]}"#;
+const ODDS: &CStr = cr#"{"situation":{"a":{"kind":"4Bd","general":true},"b":{"kind":"4Wb"}}}"#;
 
 fn json(f: unsafe extern "C" fn(*const c_char, *mut *mut c_char) -> DbcoreStatus, req: &CStr) {
     let mut out = ptr::null_mut();
@@ -58,7 +59,9 @@ fn bench(c: &mut Criterion) {
     c.bench_function("dbcore_resolve_json", |b| {
         b.iter(|| json(dbcore_resolve_json, RESOLVE))
     });
-    c.bench_function("dbcore_odds_json", |b| b.iter(|| json(dbcore_odds_json, ODDS)));
+    c.bench_function("dbcore_odds_json", |b| {
+        b.iter(|| json(dbcore_odds_json, ODDS))
+    });
 }
 
 criterion_group!(benches, bench);

@@ -411,7 +411,10 @@ mod tests {
         let mut buf = [0x55 as c_char; 4];
         let n = unsafe { copy_out(s, buf.as_mut_ptr(), buf.len()) };
         assert_eq!(n, s.len());
-        assert_eq!(&buf[..3].iter().map(|&c| c as u8).collect::<Vec<_>>(), b"\xc2\xa71");
+        assert_eq!(
+            &buf[..3].iter().map(|&c| c as u8).collect::<Vec<_>>(),
+            b"\xc2\xa71"
+        );
         assert_eq!(buf[3], 0);
     }
 

@@ -136,8 +136,14 @@ const FACTOR_NAMES: [(DbcoreFactorName, FactorName); 18] = [
     (DbcoreFactorName::RearSupport, FactorName::RearSupport),
     (DbcoreFactorName::DoubleElement, FactorName::DoubleElement),
     (DbcoreFactorName::FlankOrRear, FactorName::FlankOrRear),
-    (DbcoreFactorName::ExtraAssaulters, FactorName::ExtraAssaulters),
-    (DbcoreFactorName::SupportShooters, FactorName::SupportShooters),
+    (
+        DbcoreFactorName::ExtraAssaulters,
+        FactorName::ExtraAssaulters,
+    ),
+    (
+        DbcoreFactorName::SupportShooters,
+        FactorName::SupportShooters,
+    ),
     (DbcoreFactorName::BadGoing, FactorName::BadGoing),
     (DbcoreFactorName::Demoralised, FactorName::Demoralised),
 ];

@@ -119,11 +119,16 @@ mod tests {
         assert_eq!(unsafe { dbcore_dice_new(1, &mut h) }, DbcoreStatus::Ok);
         let status = boundary(|| {
             let handle = unsafe { arg_mut(h, "dice") }?;
-            with_handle(handle, |_| -> Result<(), FfiError> { panic!("inside the handle") })
+            with_handle(handle, |_| -> Result<(), FfiError> {
+                panic!("inside the handle")
+            })
         });
         assert_eq!(status, DbcoreStatus::Panic);
         let mut v = 0u8;
-        assert_eq!(unsafe { dbcore_dice_roll(h, &mut v) }, DbcoreStatus::Poisoned);
+        assert_eq!(
+            unsafe { dbcore_dice_roll(h, &mut v) },
+            DbcoreStatus::Poisoned
+        );
         assert_eq!(crate::error::dbcore_last_error_code(), 901);
         unsafe { dbcore_dice_free(h) };
     }

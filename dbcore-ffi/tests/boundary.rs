@@ -134,7 +134,11 @@ fn the_checker_refuses_work_outside_the_boundary() {
 #[test]
 fn every_exported_body_runs_inside_the_boundary() {
     let all = exported();
-    assert!(all.len() >= 20, "found only {} exported functions", all.len());
+    assert!(
+        all.len() >= 20,
+        "found only {} exported functions",
+        all.len()
+    );
     let mut bad = Vec::new();
     for f in &all {
         let body = f.body.trim();
