@@ -370,9 +370,58 @@ pub unsafe fn copy_out(src: &[u8], buf: *mut c_char, len: usize) -> usize {
     src.len()
 }
 
+/// Where a value sits in the caller's arguments (`situation.a.side_supporters[1].going`), spelled
+/// only when an error message needs it, so that a successful call allocates nothing for it.
+#[derive(Debug, Clone, Copy)]
+pub struct Field<'a> {
+    parent: Option<&'a Field<'a>>,
+    name: &'a str,
+    index: Option<usize>,
+}
+
+impl<'a> Field<'a> {
+    /// An argument.
+    pub const fn root(name: &'a str) -> Field<'a> {
+        Field {
+            parent: None,
+            name,
+            index: None,
+        }
+    }
+    /// A member of this struct.
+    pub fn member(&'a self, name: &'a str) -> Field<'a> {
+        Field {
+            parent: Some(self),
+            name,
+            index: None,
+        }
+    }
+    /// An element of an array member of this struct.
+    pub fn item(&'a self, name: &'a str, index: usize) -> Field<'a> {
+        Field {
+            parent: Some(self),
+            name,
+            index: Some(index),
+        }
+    }
+}
+
+impl std::fmt::Display for Field<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(p) = self.parent {
+            write!(f, "{p}.")?;
+        }
+        f.write_str(self.name)?;
+        if let Some(i) = self.index {
+            write!(f, "[{i}]")?;
+        }
+        Ok(())
+    }
+}
+
 /// A C `uint32_t` used as a flag: only 0 and 1 are accepted, so that a binding that passes
 /// garbage hears about it.
-pub fn flag(v: u32, what: &str) -> Result<bool, FfiError> {
+pub fn flag(v: u32, what: Field<'_>) -> Result<bool, FfiError> {
     match v {
         0 => Ok(false),
         1 => Ok(true),

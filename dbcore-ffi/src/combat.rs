@@ -7,9 +7,9 @@ use dbcore::combat::{
     Band, CombatResult, Combatant, Engagement, Factor, FactorName, Going, Holding, Odds, Outcome,
     Prepared, Pursuit, ShooterSide, Shot, Side, SideResult, Situation, Stronghold, Supporter,
 };
-use dbcore::{DieScore, RulesConfig};
+use dbcore::DieScore;
 
-use crate::boundary::{arg, boundary, copy_out, flag, FfiError, Out};
+use crate::boundary::{arg, boundary, copy_out, flag, FfiError, Field, Out};
 use crate::kind::DbcoreElementKind;
 use crate::DbcoreStatus;
 
@@ -319,7 +319,7 @@ pub struct DbcoreOdds {
 
 // ---- C to Rust --------------------------------------------------------------------------------
 
-fn going(v: u32, what: &str) -> Result<Going, FfiError> {
+fn going(v: u32, what: Field<'_>) -> Result<Going, FfiError> {
     match v {
         0 => Ok(Going::Good),
         1 => Ok(Going::Rough),
@@ -330,7 +330,7 @@ fn going(v: u32, what: &str) -> Result<Going, FfiError> {
     }
 }
 
-fn place(v: u32, what: &str) -> Result<Option<Stronghold>, FfiError> {
+fn place(v: u32, what: Field<'_>) -> Result<Option<Stronghold>, FfiError> {
     match v {
         0 => Ok(None),
         1 => Ok(Some(Stronghold::City)),
@@ -342,23 +342,23 @@ fn place(v: u32, what: &str) -> Result<Option<Stronghold>, FfiError> {
     }
 }
 
-fn small(v: u32, what: &str) -> Result<u8, FfiError> {
+fn small(v: u32, what: Field<'_>) -> Result<u8, FfiError> {
     u8::try_from(v).map_err(|_| FfiError::invalid(format!("{what} must be at most 255, not {v}")))
 }
 
-fn supporter(s: &DbcoreSupporter, what: &str) -> Result<Option<Supporter>, FfiError> {
-    if !flag(s.present, &format!("{what}.present"))? {
+fn supporter(s: &DbcoreSupporter, what: Field<'_>) -> Result<Option<Supporter>, FfiError> {
+    if !flag(s.present, what.member("present"))? {
         return Ok(None);
     }
     Ok(Some(Supporter {
-        kind: s.kind.to_kind(&format!("{what}.kind"))?,
-        going: going(s.going, &format!("{what}.going"))?,
+        kind: s.kind.to_kind(what.member("kind"))?,
+        going: going(s.going, what.member("going"))?,
     }))
 }
 
-fn combatant(c: &DbcoreCombatant, what: &str) -> Result<Combatant, FfiError> {
-    let field = |name: &str| format!("{what}.{name}");
-    let where_ = place(c.place, &field("place"))?;
+fn combatant(c: &DbcoreCombatant, what: Field<'_>) -> Result<Combatant, FfiError> {
+    let field = |name| what.member(name);
+    let where_ = place(c.place, field("place"))?;
     let holding = match (c.holding, where_) {
         (0, None) if c.extra_assaulters == 0 => Holding::Field,
         (0, _) => {
@@ -369,7 +369,7 @@ fn combatant(c: &DbcoreCombatant, what: &str) -> Result<Combatant, FfiError> {
         }
         (1, Some(place)) => Holding::Defending {
             place,
-            extra_assaulters: small(c.extra_assaulters, &field("extra_assaulters"))?,
+            extra_assaulters: small(c.extra_assaulters, field("extra_assaulters"))?,
         },
         (2, Some(place)) if c.extra_assaulters == 0 => Holding::Assaulting { place },
         (2, Some(_)) => {
@@ -393,28 +393,29 @@ fn combatant(c: &DbcoreCombatant, what: &str) -> Result<Combatant, FfiError> {
     };
     let mut side_supporters = Vec::new();
     for (i, s) in c.side_supporters.iter().enumerate() {
-        if let Some(s) = supporter(s, &field(&format!("side_supporters[{i}]")))? {
+        if let Some(s) = supporter(s, what.item("side_supporters", i))? {
             side_supporters.push(s);
         }
     }
     Ok(Combatant {
-        kind: c.kind.to_kind(&field("kind"))?,
-        general: flag(c.general, &field("general"))?,
-        cinc_bonus: flag(c.cinc_bonus, &field("cinc_bonus"))?,
-        going: going(c.going, &field("going"))?,
-        uphill: flag(c.uphill, &field("uphill"))?,
-        defending_bank: flag(c.defending_bank, &field("defending_bank"))?,
+        kind: c.kind.to_kind(field("kind"))?,
+        general: flag(c.general, field("general"))?,
+        cinc_bonus: flag(c.cinc_bonus, field("cinc_bonus"))?,
+        going: going(c.going, field("going"))?,
+        uphill: flag(c.uphill, field("uphill"))?,
+        defending_bank: flag(c.defending_bank, field("defending_bank"))?,
         holding,
         side_supporters,
-        rear_supporter: supporter(&c.rear_supporter, &field("rear_supporter"))?,
-        flank_rear_contacts: small(c.flank_rear_contacts, &field("flank_rear_contacts"))?,
-        demoralised: flag(c.demoralised, &field("demoralised"))?,
+        rear_supporter: supporter(&c.rear_supporter, field("rear_supporter"))?,
+        flank_rear_contacts: small(c.flank_rear_contacts, field("flank_rear_contacts"))?,
+        demoralised: flag(c.demoralised, field("demoralised"))?,
     })
 }
 
 impl DbcoreSituation {
     /// The dbcore situation this describes, refusing values out of range.
     pub fn to_situation(&self) -> Result<Situation, FfiError> {
+        let sit = Field::root("situation");
         let shooter = match self.shooter {
             0 => ShooterSide::A,
             1 => ShooterSide::B,
@@ -426,9 +427,9 @@ impl DbcoreSituation {
         };
         let shot = Shot {
             shooter,
-            support_shooters: small(self.support_shooters, "situation.support_shooters")?,
-            target_shoots_back: flag(self.target_shoots_back, "situation.target_shoots_back")?,
-            from_behind: flag(self.from_behind, "situation.from_behind")?,
+            support_shooters: small(self.support_shooters, sit.member("support_shooters"))?,
+            target_shoots_back: flag(self.target_shoots_back, sit.member("target_shoots_back"))?,
+            from_behind: flag(self.from_behind, sit.member("from_behind"))?,
         };
         let engagement = match self.engagement {
             0 => Engagement::CloseCombat,
@@ -440,8 +441,8 @@ impl DbcoreSituation {
             }
         };
         Ok(Situation {
-            a: combatant(&self.a, "situation.a")?,
-            b: combatant(&self.b, "situation.b")?,
+            a: combatant(&self.a, sit.member("a"))?,
+            b: combatant(&self.b, sit.member("b"))?,
             engagement,
         })
     }
@@ -628,7 +629,7 @@ pub unsafe extern "C" fn dbcore_resolve(
         // SAFETY: the caller's contract on `situation`.
         let sit = unsafe { arg(situation, "situation") }?.to_situation()?;
         let dice = [die(die_a, "die_a")?, die(die_b, "die_b")?];
-        let r = dbcore::resolve(&sit, dice, &RulesConfig::default())?;
+        let r = dbcore::resolve(&sit, dice, crate::default_rules())?;
         let c = combat_result(&r)?;
         // SAFETY: the caller's contract on `out`.
         unsafe { out.write(c) };
@@ -660,7 +661,7 @@ pub unsafe extern "C" fn dbcore_odds(
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `situation`.
         let sit = unsafe { arg(situation, "situation") }?.to_situation()?;
-        let prepared = Prepared::new(&sit, &RulesConfig::default())?;
+        let prepared = Prepared::new(&sit, crate::default_rules())?;
         let c = odds_result(&prepared.odds(), &prepared)?;
         // SAFETY: the caller's contract on `out`.
         unsafe { out.write(c) };
@@ -764,6 +765,24 @@ mod tests {
             },
         );
         assert_eq!(s.to_situation().unwrap(), want);
+    }
+
+    #[test]
+    fn a_refused_value_is_named_by_its_path() {
+        let mut s = DbcoreSituation::default();
+        s.a.side_supporters[1] = DbcoreSupporter {
+            present: 1,
+            kind: kind("Sp"),
+            going: 9,
+        };
+        let e = s.to_situation().unwrap_err();
+        assert_eq!(e.code, dbcore::ErrorCode::InvalidArgument);
+        assert!(
+            e.message
+                .starts_with("situation.a.side_supporters[1].going must be a DbcoreGoing"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The same combat functions with JSON in and JSON out, using dbcore's serde types: a binding
 //! that speaks JSON needs no struct layouts at all.
 
+use std::borrow::Cow;
 use std::ffi::{c_char, CString};
 
 use dbcore::combat::{OddsRequest, Prepared, ResolveRequest};
@@ -20,12 +21,12 @@ pub(crate) fn to_c_string<T: Serialize>(v: &T) -> Result<*mut c_char, FfiError> 
 }
 
 /// The rules configuration a request names, checked, or the default.
-fn config(c: Option<RulesConfig>) -> Result<RulesConfig, FfiError> {
+fn config(c: Option<RulesConfig>) -> Result<Cow<'static, RulesConfig>, FfiError> {
     match c {
-        None => Ok(RulesConfig::default()),
+        None => Ok(Cow::Borrowed(crate::default_rules())),
         Some(c) => {
             c.validate()?;
-            Ok(c)
+            Ok(Cow::Owned(c))
         }
     }
 }

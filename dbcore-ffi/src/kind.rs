@@ -6,7 +6,7 @@ use dbcore::config::RulesConfig;
 use dbcore::troops::{BaseKind, ElementKind, FootClass, PursuitRule};
 use serde::Serialize;
 
-use crate::boundary::{arg, arg_str, boundary, copy_out, to_flag, FfiError, Out, Quiet};
+use crate::boundary::{arg, arg_str, boundary, copy_out, to_flag, FfiError, Field, Out, Quiet};
 
 /// An element kind as C holds it: which base code, and whether it rides as mounted infantry
 /// (`Mtd-4Bw`). A zeroed value is Elephants (`El`). Get one from `dbcore_element_kind_parse` or
@@ -190,7 +190,7 @@ impl DbcoreElementKind {
 
     /// The kind this C value names, refusing an index out of range, a flag other than 0/1, and a
     /// `Mtd-` prefix on a kind that never rides (§2.1).
-    pub fn to_kind(self, what: &str) -> Result<ElementKind, FfiError> {
+    pub fn to_kind(self, what: Field<'_>) -> Result<ElementKind, FfiError> {
         let base = *BaseKind::ALL.get(self.base as usize).ok_or_else(|| {
             FfiError::invalid(format!(
                 "{what}.base must be below {}, not {}",
@@ -282,7 +282,7 @@ pub unsafe extern "C" fn dbcore_element_kind_print(
 ) -> crate::DbcoreStatus {
     boundary(|| {
         // SAFETY: the caller's contract on `kind`.
-        let kind = unsafe { arg(kind, "kind") }?.to_kind("kind")?;
+        let kind = unsafe { arg(kind, "kind") }?.to_kind(Field::root("kind"))?;
         if buf.is_null() && len != 0 {
             return Err(FfiError::null("buf (with len > 0)"));
         }
@@ -373,8 +373,8 @@ pub unsafe extern "C" fn dbcore_element_kind_info(
     boundary(|| {
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `kind`.
-        let kind = unsafe { arg(kind, "kind") }?.to_kind("kind")?;
-        let facts = KindFacts::of(kind, &RulesConfig::default());
+        let kind = unsafe { arg(kind, "kind") }?.to_kind(Field::root("kind"))?;
+        let facts = KindFacts::of(kind, crate::default_rules());
         // SAFETY: the caller's contract on `out`.
         unsafe { out.write(facts.to_c()) };
         Ok(())
@@ -406,7 +406,7 @@ pub unsafe extern "C" fn dbcore_element_kind_json(
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `code`.
         let kind: ElementKind = unsafe { arg_str(code, "code") }?.parse()?;
-        let facts = KindFacts::of(kind, &RulesConfig::default());
+        let facts = KindFacts::of(kind, crate::default_rules());
         let json = crate::json::to_c_string(&facts)?;
         // SAFETY: the caller's contract on `out_json`.
         unsafe { out.write(json) };
@@ -445,7 +445,10 @@ mod tests {
         let all = ElementKind::all();
         assert_eq!(all.len() as u32, KIND_COUNT);
         for k in all {
-            assert_eq!(DbcoreElementKind::from_kind(k).to_kind("k"), Ok(k));
+            assert_eq!(
+                DbcoreElementKind::from_kind(k).to_kind(Field::root("k")),
+                Ok(k)
+            );
         }
     }
 
@@ -456,7 +459,7 @@ mod tests {
             mounted_infantry: 0,
         };
         assert_eq!(
-            bad.to_kind("k").unwrap_err().code,
+            bad.to_kind(Field::root("k")).unwrap_err().code,
             dbcore::ErrorCode::InvalidArgument
         );
         // §2.1: Elephants never ride as mounted infantry.
@@ -465,7 +468,7 @@ mod tests {
             mounted_infantry: 1,
         };
         assert_eq!(
-            el.to_kind("k").unwrap_err().code,
+            el.to_kind(Field::root("k")).unwrap_err().code,
             dbcore::ErrorCode::ElementCode
         );
     }

@@ -49,6 +49,13 @@ pub use kind::{
     DbcorePursuitRule,
 };
 
+/// DBA 3.0's rules configuration, built once: the C functions without a config argument use it.
+/// It is immutable, so sharing it between threads changes nothing a caller can see.
+pub(crate) fn default_rules() -> &'static dbcore::RulesConfig {
+    static DEFAULT: std::sync::OnceLock<dbcore::RulesConfig> = std::sync::OnceLock::new();
+    DEFAULT.get_or_init(dbcore::RulesConfig::default)
+}
+
 /// The version of this library, as the `DBCORE_VERSION_*` macros of the header give it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
