@@ -23,9 +23,24 @@ target_dir="${CARGO_TARGET_DIR:-$root/target}"
 lib="$target_dir/debug/libdbcore_ffi.a"
 test -f "$lib"
 
-step "header compiles as C11 and as C++"
+step "header compiles as C11, as C23 (typed enums) and as C++"
 "$CC" "${CFLAGS[@]}" -fsyntax-only -x c "$root/include/dbcore.h"
+if echo 'int x;' | "$CC" -std=c2x -fsyntax-only -x c - 2>/dev/null; then
+    "$CC" -std=c2x -Wall -Wextra -Wpedantic -Werror -fsyntax-only -x c "$root/include/dbcore.h"
+fi
 "$CXX" -std=c++11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -x c++ "$root/include/dbcore.h"
+
+step "the shared library exports exactly the functions the header declares"
+so="$target_dir/debug/libdbcore_ffi.so"
+exported="$(nm -D --defined-only "$so" | awk '{print $3}' | grep '^dbcore_' | sort)"
+declared="$(grep -oE '^[A-Za-z][A-Za-z0-9_ *]*\bdbcore_[a-z0-9_]+\(' "$root/include/dbcore.h" \
+    | grep -oE 'dbcore_[a-z0-9_]+' | sort -u)"
+if [ "$exported" != "$declared" ]; then
+    diff <(printf '%s\n' "$exported") <(printf '%s\n' "$declared") || true
+    echo "libdbcore_ffi.so and include/dbcore.h disagree (left: library, right: header)" >&2
+    exit 1
+fi
+echo "$(printf '%s\n' "$declared" | wc -l) functions"
 
 step "tests under ASan + UBSan"
 "$CC" "${CFLAGS[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \
