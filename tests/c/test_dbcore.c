@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef __STDC_NO_THREADS__
+#include <threads.h>
+#endif
 
 static int passed;
 static int failed;
@@ -513,6 +516,26 @@ static void test_last_error_detail(void) {
     CHECK(dbcore_last_error_rule(rule, sizeof rule) == 0);
 }
 
+#ifndef __STDC_NO_THREADS__
+static int last_error_in_other_thread(void *arg) {
+    (void)arg;
+    return (int)dbcore_last_error_code();
+}
+#endif
+
+static void test_last_error_is_per_thread(void) {
+#ifndef __STDC_NO_THREADS__
+    DbcoreElementKind k;
+    thrd_t t;
+    int other = -1;
+    CHECK_STATUS(dbcore_element_kind_parse("9Zz", &k), DBCORE_STATUS_ELEMENT_CODE);
+    CHECK(thrd_create(&t, last_error_in_other_thread, NULL) == thrd_success);
+    CHECK(thrd_join(t, &other) == thrd_success);
+    CHECK(other == 0); /* the other thread has no failure of its own */
+    CHECK(dbcore_last_error_code() == DBCORE_STATUS_ELEMENT_CODE);
+#endif
+}
+
 int main(void) {
     test_version();
     test_status_numbers_and_names();
@@ -531,6 +554,7 @@ int main(void) {
     test_json();
     test_seeded_dice();
     test_last_error_detail();
+    test_last_error_is_per_thread();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
