@@ -1,1 +1,76 @@
-//! C ABI over dbcore (being built).
+//! # dbcore-ffi: the C ABI over dbcore
+//!
+//! The header is `include/dbcore.h`, generated from this crate by `cargo run -p xtask -- header`
+//! (cbindgen pinned in `xtask/Cargo.toml`); its first comment states the conventions, which are:
+//!
+//! - Opaque handles come from `dbcore_<thing>_new` and go back to `dbcore_<thing>_free`, which
+//!   ignores NULL. `const T*` arguments are only read and may be shared between threads; `T*`
+//!   handle arguments are used exclusively for the length of the call.
+//! - Every fallible function returns a [`DbcoreStatus`] (`DBCORE_STATUS_OK` = 0, otherwise the
+//!   stable number of a `dbcore::ErrorCode`) and writes its outputs through out-parameters only
+//!   on success. The detail of the last failure on the calling thread is readable right after the
+//!   call with `dbcore_last_error_code`, `dbcore_last_error_message` and
+//!   `dbcore_last_error_rule`; a successful fallible call clears it.
+//! - Only fixed-width integers, `double`, `char` text and `uint32_t` enums cross the boundary: no
+//!   C `bool`, unions, varargs or callbacks. Flags are `uint32_t` 0 or 1.
+//! - No panic crosses the boundary: every exported body is one call to the crate's panic
+//!   boundary helper, and a panic inside a handle poisons it.
+//!
+//! This crate holds no rules: it translates C values into dbcore's types and back.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_debug_implementations)]
+
+pub mod boundary;
+pub mod combat;
+pub mod dice;
+pub mod error;
+pub mod json;
+pub mod kind;
+
+use std::ffi::c_char;
+
+pub use boundary::DbcoreStatus;
+pub use combat::{
+    dbcore_factor_label, dbcore_odds, dbcore_resolve, DbcoreBand, DbcoreCombatResult,
+    DbcoreCombatant, DbcoreEngagement, DbcoreFactor, DbcoreFactorName, DbcoreGoing, DbcoreHolding,
+    DbcoreMargins, DbcoreOdds, DbcoreOutcome, DbcorePursuit, DbcoreSide, DbcoreSideResult,
+    DbcoreSituation, DbcoreStronghold, DbcoreSupporter, DBCORE_MAX_FACTORS, DBCORE_RULE_TEXT_SIZE,
+};
+pub use dice::{dbcore_dice_free, dbcore_dice_new, dbcore_dice_roll, DbcoreDice};
+pub use error::{
+    dbcore_last_error_code, dbcore_last_error_message, dbcore_last_error_rule, dbcore_status_name,
+};
+pub use json::{dbcore_odds_json, dbcore_resolve_json};
+pub use kind::{
+    dbcore_element_kind_at, dbcore_element_kind_count, dbcore_element_kind_info,
+    dbcore_element_kind_json, dbcore_element_kind_parse, dbcore_element_kind_print,
+    dbcore_string_free, DbcoreElementKind, DbcoreElementKindInfo, DbcoreFootClass,
+    DbcorePursuitRule,
+};
+
+/// DBA 3.0's rules configuration, built once: the C functions without a config argument use it.
+/// It is immutable, so sharing it between threads changes nothing a caller can see.
+pub(crate) fn default_rules() -> &'static dbcore::RulesConfig {
+    static DEFAULT: std::sync::OnceLock<dbcore::RulesConfig> = std::sync::OnceLock::new();
+    DEFAULT.get_or_init(dbcore::RulesConfig::default)
+}
+
+/// The version of this library, as the `DBCORE_VERSION_*` macros of the header give it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The library's version, e.g. `"0.1.0"`: compare it with `DBCORE_VERSION_STRING` to catch a
+/// header and a library that do not match. The string is static: never free it.
+///
+/// # Safety
+/// Always safe to call.
+///
+/// # Example
+/// ```c
+/// if (strcmp(dbcore_version(), DBCORE_VERSION_STRING) != 0) abort();
+/// ```
+#[no_mangle]
+pub extern "C" fn dbcore_version() -> *const c_char {
+    // Allowlisted: returns a pointer to a static string; cannot panic.
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}

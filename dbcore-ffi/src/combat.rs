@@ -1,0 +1,803 @@
+//! Close combat and shooting through plain C structs: resolve one pair of dice, or count the
+//! odds over all 36 pairs. The rules are dbcore's; this file only translates.
+
+use std::ffi::c_char;
+
+use dbcore::combat::{
+    Band, CombatResult, Combatant, Engagement, Factor, FactorName, Going, Holding, Odds, Outcome,
+    Prepared, Pursuit, ShooterSide, Shot, Side, SideResult, Situation, Stronghold, Supporter,
+};
+use dbcore::DieScore;
+
+use crate::boundary::{arg, boundary, copy_out, flag, FfiError, Field, Out};
+use crate::kind::DbcoreElementKind;
+use crate::DbcoreStatus;
+
+/// The most factors one side's total can list in a `DbcoreSideResult` or `DbcoreOdds`.
+pub const DBCORE_MAX_FACTORS: usize = 16;
+/// The size of the `rule` text of a `DbcoreSideResult`, NUL included.
+pub const DBCORE_RULE_TEXT_SIZE: usize = 256;
+
+/// The going an element counts as being in for combat (§3.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum DbcoreGoing {
+    Good = 0,
+    Rough = 1,
+    Bad = 2,
+}
+
+/// An element's part in the fight for a city, fort or camp (§4.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum DbcoreHolding {
+    /// In the open; `place` must be `DBCORE_STRONGHOLD_NONE`.
+    Field = 0,
+    /// Inside `place` and defending it.
+    Defending = 1,
+    /// Assaulting `place` from outside.
+    Assaulting = 2,
+}
+
+/// A city, fort or camp (§4), or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum DbcoreStronghold {
+    None = 0,
+    City = 1,
+    Fort = 2,
+    Camp = 3,
+}
+
+/// Close combat or a distant shot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum DbcoreEngagement {
+    CloseCombat = 0,
+    Shooting = 1,
+}
+
+/// One of the two combatants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum DbcoreSide {
+    A = 0,
+    B = 1,
+}
+
+/// What happens to an element after a combat (§11); also the index of the per-outcome arrays of
+/// `DbcoreOdds`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum DbcoreOutcome {
+    NoEffect = 0,
+    Recoil = 1,
+    Flee = 2,
+    Destroyed = 3,
+}
+
+/// How a total compares with the opponent's (§11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum DbcoreBand {
+    /// Higher: it won.
+    Higher = 0,
+    /// Equal totals (§11.1).
+    Equal = 1,
+    /// Less, but more than half (§11.2).
+    Beaten = 2,
+    /// Half or less (§11.3).
+    Doubled = 3,
+}
+
+/// The name of a factor counted in a total (§10.1, §10.3). `dbcore_factor_label` gives the words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum DbcoreFactorName {
+    VsFoot = 0,
+    VsMounted = 1,
+    ShotAt = 2,
+    ArtilleryInCityOrFort = 3,
+    Garrison = 4,
+    CampOrCityDefenders = 5,
+    General = 6,
+    CinC = 7,
+    Uphill = 8,
+    RiverBank = 9,
+    SideSupport = 10,
+    RearSupport = 11,
+    DoubleElement = 12,
+    FlankOrRear = 13,
+    ExtraAssaulters = 14,
+    SupportShooters = 15,
+    BadGoing = 16,
+    Demoralised = 17,
+}
+
+/// Every factor name, in number order, for the label lookup and the tests.
+const FACTOR_NAMES: [(DbcoreFactorName, FactorName); 18] = [
+    (DbcoreFactorName::VsFoot, FactorName::VsFoot),
+    (DbcoreFactorName::VsMounted, FactorName::VsMounted),
+    (DbcoreFactorName::ShotAt, FactorName::ShotAt),
+    (
+        DbcoreFactorName::ArtilleryInCityOrFort,
+        FactorName::ArtilleryInCityOrFort,
+    ),
+    (DbcoreFactorName::Garrison, FactorName::Garrison),
+    (
+        DbcoreFactorName::CampOrCityDefenders,
+        FactorName::CampOrCityDefenders,
+    ),
+    (DbcoreFactorName::General, FactorName::General),
+    (DbcoreFactorName::CinC, FactorName::CinC),
+    (DbcoreFactorName::Uphill, FactorName::Uphill),
+    (DbcoreFactorName::RiverBank, FactorName::RiverBank),
+    (DbcoreFactorName::SideSupport, FactorName::SideSupport),
+    (DbcoreFactorName::RearSupport, FactorName::RearSupport),
+    (DbcoreFactorName::DoubleElement, FactorName::DoubleElement),
+    (DbcoreFactorName::FlankOrRear, FactorName::FlankOrRear),
+    (
+        DbcoreFactorName::ExtraAssaulters,
+        FactorName::ExtraAssaulters,
+    ),
+    (
+        DbcoreFactorName::SupportShooters,
+        FactorName::SupportShooters,
+    ),
+    (DbcoreFactorName::BadGoing, FactorName::BadGoing),
+    (DbcoreFactorName::Demoralised, FactorName::Demoralised),
+];
+
+fn factor_name(n: FactorName) -> DbcoreFactorName {
+    // Exhaustive, so a factor added to dbcore fails to compile here until it is given a number.
+    match n {
+        FactorName::VsFoot => DbcoreFactorName::VsFoot,
+        FactorName::VsMounted => DbcoreFactorName::VsMounted,
+        FactorName::ShotAt => DbcoreFactorName::ShotAt,
+        FactorName::ArtilleryInCityOrFort => DbcoreFactorName::ArtilleryInCityOrFort,
+        FactorName::Garrison => DbcoreFactorName::Garrison,
+        FactorName::CampOrCityDefenders => DbcoreFactorName::CampOrCityDefenders,
+        FactorName::General => DbcoreFactorName::General,
+        FactorName::CinC => DbcoreFactorName::CinC,
+        FactorName::Uphill => DbcoreFactorName::Uphill,
+        FactorName::RiverBank => DbcoreFactorName::RiverBank,
+        FactorName::SideSupport => DbcoreFactorName::SideSupport,
+        FactorName::RearSupport => DbcoreFactorName::RearSupport,
+        FactorName::DoubleElement => DbcoreFactorName::DoubleElement,
+        FactorName::FlankOrRear => DbcoreFactorName::FlankOrRear,
+        FactorName::ExtraAssaulters => DbcoreFactorName::ExtraAssaulters,
+        FactorName::SupportShooters => DbcoreFactorName::SupportShooters,
+        FactorName::BadGoing => DbcoreFactorName::BadGoing,
+        FactorName::Demoralised => DbcoreFactorName::Demoralised,
+    }
+}
+
+/// A friend giving side or rear support (§10.3). Ignored unless `present` is 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(C)]
+pub struct DbcoreSupporter {
+    /// 1 when there is such a friend, else 0.
+    pub present: u32,
+    pub kind: DbcoreElementKind,
+    /// A `DbcoreGoing`.
+    pub going: u32,
+}
+
+/// One element in a combat, as the table shows it. A zeroed struct is an ordinary element (of
+/// base index 0, Elephants) in good going in the open; set `kind` from
+/// `dbcore_element_kind_parse`. Flags are 0 or 1; anything else is `DBCORE_STATUS_INVALID_ARGUMENT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(C)]
+pub struct DbcoreCombatant {
+    pub kind: DbcoreElementKind,
+    /// The general's element.
+    pub general: u32,
+    /// Big Battle: the C-in-C uses his once-a-game +1 (needs `general`, §14.4).
+    pub cinc_bonus: u32,
+    /// A `DbcoreGoing`: the going this element counts as being in.
+    pub going: u32,
+    /// Uphill of its opponent (§3.3).
+    pub uphill: u32,
+    /// Defending a river bank (§3.5).
+    pub defending_bank: u32,
+    /// A `DbcoreHolding`.
+    pub holding: u32,
+    /// A `DbcoreStronghold`: `NONE` in the field, else the place defended or assaulted.
+    pub place: u32,
+    /// Defending only: assaulters besides the one fighting now (§4.7); 0 otherwise.
+    pub extra_assaulters: u32,
+    /// Friends in side-edge contact (§10.3).
+    pub side_supporters: [DbcoreSupporter; 2],
+    /// A friend directly behind (§10.3).
+    pub rear_supporter: DbcoreSupporter,
+    /// Flank and rear edges overlapped or contacted by other enemy, 0 to 3 (§10.3).
+    pub flank_rear_contacts: u32,
+    /// Of a demoralised Big Battle command (§14.5).
+    pub demoralised: u32,
+}
+
+/// Two elements about to fight or shoot. The shooting fields are read only when `engagement` is
+/// `DBCORE_ENGAGEMENT_SHOOTING` (they must still be in range).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(C)]
+pub struct DbcoreSituation {
+    pub a: DbcoreCombatant,
+    pub b: DbcoreCombatant,
+    /// A `DbcoreEngagement`.
+    pub engagement: u32,
+    /// A `DbcoreSide`: the main shooter; the other is its target.
+    pub shooter: u32,
+    /// Further shooters at the same target (§9.4).
+    pub support_shooters: u32,
+    /// The target shoots back at the shooter (§17.24).
+    pub target_shoots_back: u32,
+    /// The shooter is beyond the line of the target's rear edge (§11.2).
+    pub from_behind: u32,
+}
+
+/// One factor counted in a total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C)]
+pub struct DbcoreFactor {
+    pub name: DbcoreFactorName,
+    pub value: i32,
+}
+
+/// One side's part of a result. Entries of `factors` past `factor_count` are zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C)]
+pub struct DbcoreSideResult {
+    pub kind: DbcoreElementKind,
+    /// The die score, 1 to 6.
+    pub die: u32,
+    /// Die plus factors.
+    pub total: i32,
+    pub band: DbcoreBand,
+    pub outcome: DbcoreOutcome,
+    pub factor_count: u32,
+    pub factors: [DbcoreFactor; DBCORE_MAX_FACTORS],
+    /// The full length in bytes of the rule text; `rule` was cut short if this is
+    /// `>= DBCORE_RULE_TEXT_SIZE`.
+    pub rule_len: u32,
+    /// The rule (section and row) that gave the outcome, NUL-terminated UTF-8, e.g.
+    /// `"§11.1: Knights or Camelry tied in close combat by Blades, ... are destroyed"`.
+    pub rule: [c_char; DBCORE_RULE_TEXT_SIZE],
+}
+
+/// A winner following up (§12.5). All zero when `present` is 0.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub struct DbcorePursuit {
+    pub present: u32,
+    pub side: DbcoreSide,
+    /// Straight ahead, in BW.
+    pub distance: f64,
+    /// The city, fort or camp it moves into, or `DBCORE_STRONGHOLD_NONE`.
+    pub into: DbcoreStronghold,
+}
+
+/// The result of one close combat or shot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub struct DbcoreCombatResult {
+    pub a: DbcoreSideResult,
+    pub b: DbcoreSideResult,
+    pub pursuit: DbcorePursuit,
+}
+
+/// The five margins of §11, counted out of 36.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C)]
+pub struct DbcoreMargins {
+    pub a_doubled_b: u32,
+    pub a_won: u32,
+    pub tied: u32,
+    pub b_won: u32,
+    pub b_doubled_a: u32,
+}
+
+/// The outcomes over all 36 pairs of dice. Index the outcome arrays with `DbcoreOutcome`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C)]
+pub struct DbcoreOdds {
+    /// `counts[a][b]`: how many of the 36 pairs give outcome `a` to side a and `b` to side b.
+    pub counts: [[u32; 4]; 4],
+    /// How many pairs give each outcome to side a.
+    pub a: [u32; 4],
+    /// How many pairs give each outcome to side b.
+    pub b: [u32; 4],
+    pub margins: DbcoreMargins,
+    /// Side a's total without the die.
+    pub a_factor: i32,
+    /// Side b's total without the die.
+    pub b_factor: i32,
+    pub a_factor_count: u32,
+    pub a_factors: [DbcoreFactor; DBCORE_MAX_FACTORS],
+    pub b_factor_count: u32,
+    pub b_factors: [DbcoreFactor; DBCORE_MAX_FACTORS],
+}
+
+// ---- C to Rust --------------------------------------------------------------------------------
+
+fn going(v: u32, what: Field<'_>) -> Result<Going, FfiError> {
+    match v {
+        0 => Ok(Going::Good),
+        1 => Ok(Going::Rough),
+        2 => Ok(Going::Bad),
+        _ => Err(FfiError::invalid(format!(
+            "{what} must be a DbcoreGoing (0 to 2), not {v}"
+        ))),
+    }
+}
+
+fn place(v: u32, what: Field<'_>) -> Result<Option<Stronghold>, FfiError> {
+    match v {
+        0 => Ok(None),
+        1 => Ok(Some(Stronghold::City)),
+        2 => Ok(Some(Stronghold::Fort)),
+        3 => Ok(Some(Stronghold::Camp)),
+        _ => Err(FfiError::invalid(format!(
+            "{what} must be a DbcoreStronghold (0 to 3), not {v}"
+        ))),
+    }
+}
+
+fn small(v: u32, what: Field<'_>) -> Result<u8, FfiError> {
+    u8::try_from(v).map_err(|_| FfiError::invalid(format!("{what} must be at most 255, not {v}")))
+}
+
+fn supporter(s: &DbcoreSupporter, what: Field<'_>) -> Result<Option<Supporter>, FfiError> {
+    if !flag(s.present, what.member("present"))? {
+        return Ok(None);
+    }
+    Ok(Some(Supporter {
+        kind: s.kind.to_kind(what.member("kind"))?,
+        going: going(s.going, what.member("going"))?,
+    }))
+}
+
+fn combatant(c: &DbcoreCombatant, what: Field<'_>) -> Result<Combatant, FfiError> {
+    let field = |name| what.member(name);
+    let where_ = place(c.place, field("place"))?;
+    let holding = match (c.holding, where_) {
+        (0, None) if c.extra_assaulters == 0 => Holding::Field,
+        (0, _) => {
+            return Err(FfiError::invalid(format!(
+                "{} is FIELD, so place must be NONE and extra_assaulters 0",
+                field("holding")
+            )))
+        }
+        (1, Some(place)) => Holding::Defending {
+            place,
+            extra_assaulters: small(c.extra_assaulters, field("extra_assaulters"))?,
+        },
+        (2, Some(place)) if c.extra_assaulters == 0 => Holding::Assaulting { place },
+        (2, Some(_)) => {
+            return Err(FfiError::invalid(format!(
+                "{} is only for a defender",
+                field("extra_assaulters")
+            )))
+        }
+        (1 | 2, None) => {
+            return Err(FfiError::invalid(format!(
+                "{} needs a place other than NONE",
+                field("holding")
+            )))
+        }
+        (v, _) => {
+            return Err(FfiError::invalid(format!(
+                "{} must be a DbcoreHolding (0 to 2), not {v}",
+                field("holding")
+            )))
+        }
+    };
+    let mut side_supporters = Vec::new();
+    for (i, s) in c.side_supporters.iter().enumerate() {
+        if let Some(s) = supporter(s, what.item("side_supporters", i))? {
+            side_supporters.push(s);
+        }
+    }
+    Ok(Combatant {
+        kind: c.kind.to_kind(field("kind"))?,
+        general: flag(c.general, field("general"))?,
+        cinc_bonus: flag(c.cinc_bonus, field("cinc_bonus"))?,
+        going: going(c.going, field("going"))?,
+        uphill: flag(c.uphill, field("uphill"))?,
+        defending_bank: flag(c.defending_bank, field("defending_bank"))?,
+        holding,
+        side_supporters,
+        rear_supporter: supporter(&c.rear_supporter, field("rear_supporter"))?,
+        flank_rear_contacts: small(c.flank_rear_contacts, field("flank_rear_contacts"))?,
+        demoralised: flag(c.demoralised, field("demoralised"))?,
+    })
+}
+
+impl DbcoreSituation {
+    /// The dbcore situation this describes, refusing values out of range.
+    pub fn to_situation(&self) -> Result<Situation, FfiError> {
+        let sit = Field::root("situation");
+        let shooter = match self.shooter {
+            0 => ShooterSide::A,
+            1 => ShooterSide::B,
+            v => {
+                return Err(FfiError::invalid(format!(
+                    "situation.shooter must be a DbcoreSide (0 or 1), not {v}"
+                )))
+            }
+        };
+        let shot = Shot {
+            shooter,
+            support_shooters: small(self.support_shooters, sit.member("support_shooters"))?,
+            target_shoots_back: flag(self.target_shoots_back, sit.member("target_shoots_back"))?,
+            from_behind: flag(self.from_behind, sit.member("from_behind"))?,
+        };
+        let engagement = match self.engagement {
+            0 => Engagement::CloseCombat,
+            1 => Engagement::Shooting(shot),
+            v => {
+                return Err(FfiError::invalid(format!(
+                    "situation.engagement must be a DbcoreEngagement (0 or 1), not {v}"
+                )))
+            }
+        };
+        Ok(Situation {
+            a: combatant(&self.a, sit.member("a"))?,
+            b: combatant(&self.b, sit.member("b"))?,
+            engagement,
+        })
+    }
+}
+
+fn die(v: u8, what: &str) -> Result<DieScore, FfiError> {
+    DieScore::new(v).map_err(|e| {
+        let mut f = FfiError::from(e);
+        f.message = format!("{what}: {}", f.message);
+        f
+    })
+}
+
+// ---- Rust to C --------------------------------------------------------------------------------
+
+fn outcome(o: Outcome) -> DbcoreOutcome {
+    match o {
+        Outcome::NoEffect => DbcoreOutcome::NoEffect,
+        Outcome::Recoil => DbcoreOutcome::Recoil,
+        Outcome::Flee => DbcoreOutcome::Flee,
+        Outcome::Destroyed => DbcoreOutcome::Destroyed,
+    }
+}
+
+fn band(b: Band) -> DbcoreBand {
+    match b {
+        Band::Higher => DbcoreBand::Higher,
+        Band::Equal => DbcoreBand::Equal,
+        Band::Beaten => DbcoreBand::Beaten,
+        Band::Doubled => DbcoreBand::Doubled,
+    }
+}
+
+fn stronghold(s: Option<Stronghold>) -> DbcoreStronghold {
+    match s {
+        None => DbcoreStronghold::None,
+        Some(Stronghold::City) => DbcoreStronghold::City,
+        Some(Stronghold::Fort) => DbcoreStronghold::Fort,
+        Some(Stronghold::Camp) => DbcoreStronghold::Camp,
+    }
+}
+
+fn side(s: Side) -> DbcoreSide {
+    match s {
+        Side::A => DbcoreSide::A,
+        Side::B => DbcoreSide::B,
+    }
+}
+
+const NO_FACTOR: DbcoreFactor = DbcoreFactor {
+    name: DbcoreFactorName::VsFoot,
+    value: 0,
+};
+
+fn factors(v: &[Factor]) -> Result<(u32, [DbcoreFactor; DBCORE_MAX_FACTORS]), FfiError> {
+    if v.len() > DBCORE_MAX_FACTORS {
+        return Err(FfiError::invalid(format!(
+            "{} factors do not fit the {DBCORE_MAX_FACTORS} slots of the C struct; use the JSON functions",
+            v.len()
+        )));
+    }
+    let mut out = [NO_FACTOR; DBCORE_MAX_FACTORS];
+    for (slot, f) in out.iter_mut().zip(v) {
+        *slot = DbcoreFactor {
+            name: factor_name(f.name),
+            value: f.value,
+        };
+    }
+    Ok((v.len() as u32, out))
+}
+
+fn side_result(r: &SideResult) -> Result<DbcoreSideResult, FfiError> {
+    let (factor_count, factors) = factors(&r.factors)?;
+    let mut rule = [0 as c_char; DBCORE_RULE_TEXT_SIZE];
+    // SAFETY: `rule` is a local array of exactly `rule.len()` bytes.
+    let full = unsafe { copy_out(r.rule.as_bytes(), rule.as_mut_ptr(), rule.len()) };
+    Ok(DbcoreSideResult {
+        kind: DbcoreElementKind::from_kind(r.kind),
+        die: u32::from(r.die.get()),
+        total: r.total,
+        band: band(r.band),
+        outcome: outcome(r.outcome),
+        factor_count,
+        factors,
+        rule_len: full as u32,
+        rule,
+    })
+}
+
+fn pursuit(p: Option<Pursuit>) -> DbcorePursuit {
+    match p {
+        None => DbcorePursuit {
+            present: 0,
+            side: DbcoreSide::A,
+            distance: 0.0,
+            into: DbcoreStronghold::None,
+        },
+        Some(p) => DbcorePursuit {
+            present: 1,
+            side: side(p.side),
+            distance: p.distance,
+            into: stronghold(p.into),
+        },
+    }
+}
+
+/// The C form of a result.
+pub fn combat_result(r: &CombatResult) -> Result<DbcoreCombatResult, FfiError> {
+    Ok(DbcoreCombatResult {
+        a: side_result(&r.a)?,
+        b: side_result(&r.b)?,
+        pursuit: pursuit(r.pursuit),
+    })
+}
+
+/// The C form of the odds, with the factors of `prepared`.
+pub fn odds_result(o: &Odds, prepared: &Prepared) -> Result<DbcoreOdds, FfiError> {
+    let mut counts = [[0u32; 4]; 4];
+    for e in &o.outcomes {
+        counts[outcome(e.a) as usize][outcome(e.b) as usize] = u32::from(e.count);
+    }
+    let per_side = |v: &[u8; 4]| {
+        let mut out = [0u32; 4];
+        for (o, &n) in Outcome::ALL.iter().zip(v) {
+            out[outcome(*o) as usize] = u32::from(n);
+        }
+        out
+    };
+    let (a_factor_count, a_factors) = factors(prepared.a_factors())?;
+    let (b_factor_count, b_factors) = factors(prepared.b_factors())?;
+    let m = o.margins;
+    Ok(DbcoreOdds {
+        counts,
+        a: per_side(&o.a),
+        b: per_side(&o.b),
+        margins: DbcoreMargins {
+            a_doubled_b: m.a_doubled_b.into(),
+            a_won: m.a_won.into(),
+            tied: m.tied.into(),
+            b_won: m.b_won.into(),
+            b_doubled_a: m.b_doubled_a.into(),
+        },
+        a_factor: o.a_factor,
+        b_factor: o.b_factor,
+        a_factor_count,
+        a_factors,
+        b_factor_count,
+        b_factors,
+    })
+}
+
+// ---- Exported functions -----------------------------------------------------------------------
+
+/// Resolve one close combat or shot for two die scores, with the default rules (DBA 3.0).
+///
+/// # Safety
+/// `situation` must point to a valid `DbcoreSituation` and `out` must be valid for writes; either
+/// may be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`). `*out` is written only on success.
+///
+/// # Errors
+/// `DBCORE_STATUS_INVALID_DIE` (§0.3) for a die outside 1..=6, `DBCORE_STATUS_INVALID_ARGUMENT`
+/// for an enum or flag out of range, `DBCORE_STATUS_ELEMENT_CODE` for `Mtd-` on a kind that never
+/// rides, `DBCORE_STATUS_ILLEGAL_SITUATION` when the rules refuse the situation (the rule is in
+/// `dbcore_last_error_rule`).
+///
+/// # Example
+/// ```c
+/// DbcoreSituation sit = {0};
+/// DbcoreCombatResult res;
+/// dbcore_element_kind_parse("3Kn", &sit.a.kind);
+/// dbcore_element_kind_parse("4Bd", &sit.b.kind);
+/// if (dbcore_resolve(&sit, 4, 4, &res) == DBCORE_STATUS_OK)
+///     printf("%d-%d: %s\n", res.a.total, res.b.total, res.a.rule); // 7-7, Knights destroyed
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_resolve(
+    situation: *const DbcoreSituation,
+    die_a: u8,
+    die_b: u8,
+    out: *mut DbcoreCombatResult,
+) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        // SAFETY: the caller's contract on `situation`.
+        let sit = unsafe { arg(situation, "situation") }?.to_situation()?;
+        let dice = [die(die_a, "die_a")?, die(die_b, "die_b")?];
+        let r = dbcore::resolve(&sit, dice, crate::default_rules())?;
+        let c = combat_result(&r)?;
+        // SAFETY: the caller's contract on `out`.
+        unsafe { out.write(c) };
+        Ok(())
+    })
+}
+
+/// Count the outcomes of a situation over all 36 pairs of dice, with the default rules.
+///
+/// # Safety
+/// `situation` must point to a valid `DbcoreSituation` and `out` must be valid for writes; either
+/// may be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`). `*out` is written only on success.
+///
+/// # Errors
+/// As `dbcore_resolve`, without the dice.
+///
+/// # Example
+/// ```c
+/// DbcoreOdds odds;
+/// if (dbcore_odds(&sit, &odds) == DBCORE_STATUS_OK)
+///     printf("a destroyed in %u of 36\n", odds.a[DBCORE_OUTCOME_DESTROYED]);
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_odds(
+    situation: *const DbcoreSituation,
+    out: *mut DbcoreOdds,
+) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        // SAFETY: the caller's contract on `situation`.
+        let sit = unsafe { arg(situation, "situation") }?.to_situation()?;
+        let prepared = Prepared::new(&sit, crate::default_rules())?;
+        let c = odds_result(&prepared.odds(), &prepared)?;
+        // SAFETY: the caller's contract on `out`.
+        unsafe { out.write(c) };
+        Ok(())
+    })
+}
+
+/// Copy the words for a factor name (`"combat factor vs foot"`) into `buf`, NUL-terminated and
+/// truncated to fit `len` bytes, and set `*out_len` (if not NULL) to the full length without the
+/// NUL.
+///
+/// # Safety
+/// `buf` must be valid for writes of `len` bytes (NULL only with `len` 0); `out_len` may be NULL.
+///
+/// # Errors
+/// `DBCORE_STATUS_INVALID_ARGUMENT` for a number that is no `DbcoreFactorName`.
+///
+/// # Example
+/// ```c
+/// char label[64];
+/// dbcore_factor_label(res.a.factors[0].name, label, sizeof label, NULL);
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_factor_label(
+    name: u32,
+    buf: *mut c_char,
+    len: usize,
+    out_len: *mut usize,
+) -> DbcoreStatus {
+    boundary(|| {
+        let (_, n) = FACTOR_NAMES.get(name as usize).ok_or_else(|| {
+            FfiError::invalid(format!(
+                "name must be a DbcoreFactorName (0 to {}), not {name}",
+                FACTOR_NAMES.len() - 1
+            ))
+        })?;
+        if buf.is_null() && len != 0 {
+            return Err(FfiError::null("buf (with len > 0)"));
+        }
+        // SAFETY: the caller's contract on `buf` and `len`.
+        let full = unsafe { copy_out(n.label().as_bytes(), buf, len) };
+        if !out_len.is_null() {
+            // SAFETY: non-NULL; validity is the caller's contract.
+            unsafe { Out::new(out_len, "out_len")?.write(full) };
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn factor_names_are_numbered_in_order() {
+        for (i, (c, r)) in FACTOR_NAMES.iter().enumerate() {
+            assert_eq!(*c as usize, i);
+            assert_eq!(factor_name(*r), *c);
+        }
+    }
+
+    #[test]
+    fn outcomes_index_as_dbcore_orders_them() {
+        for (i, o) in Outcome::ALL.iter().enumerate() {
+            assert_eq!(outcome(*o) as usize, i);
+        }
+    }
+
+    fn kind(code: &str) -> DbcoreElementKind {
+        DbcoreElementKind::from_kind(code.parse().unwrap())
+    }
+
+    #[test]
+    fn a_c_situation_means_what_dbcore_means() {
+        let mut s = DbcoreSituation::default();
+        s.a.kind = kind("4Bd");
+        s.a.general = 1;
+        s.a.going = DbcoreGoing::Rough as u32;
+        s.a.holding = DbcoreHolding::Defending as u32;
+        s.a.place = DbcoreStronghold::Camp as u32;
+        s.a.extra_assaulters = 1;
+        s.b.kind = kind("Mtd-4Bw");
+        s.b.holding = DbcoreHolding::Assaulting as u32;
+        s.b.place = DbcoreStronghold::Camp as u32;
+        s.b.side_supporters[1] = DbcoreSupporter {
+            present: 1,
+            kind: kind("4Bd"),
+            going: DbcoreGoing::Bad as u32,
+        };
+        let want = Situation::close_combat(
+            Combatant::new("4Bd".parse().unwrap())
+                .general()
+                .in_going(Going::Rough)
+                .defending(Stronghold::Camp, 1),
+            Combatant {
+                side_supporters: vec![Supporter {
+                    kind: "4Bd".parse().unwrap(),
+                    going: Going::Bad,
+                }],
+                ..Combatant::new("Mtd-4Bw".parse().unwrap()).assaulting(Stronghold::Camp)
+            },
+        );
+        assert_eq!(s.to_situation().unwrap(), want);
+    }
+
+    #[test]
+    fn a_refused_value_is_named_by_its_path() {
+        let mut s = DbcoreSituation::default();
+        s.a.side_supporters[1] = DbcoreSupporter {
+            present: 1,
+            kind: kind("Sp"),
+            going: 9,
+        };
+        let e = s.to_situation().unwrap_err();
+        assert_eq!(e.code, dbcore::ErrorCode::InvalidArgument);
+        assert!(
+            e.message
+                .starts_with("situation.a.side_supporters[1].going must be a DbcoreGoing"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn inconsistent_holdings_are_refused() {
+        let mut s = DbcoreSituation::default();
+        s.a.place = DbcoreStronghold::City as u32; // in the field, with a place
+        assert!(s.to_situation().is_err());
+        let mut s = DbcoreSituation::default();
+        s.a.holding = DbcoreHolding::Defending as u32; // defending nothing
+        assert!(s.to_situation().is_err());
+        let mut s = DbcoreSituation::default();
+        s.b.going = 3;
+        assert_eq!(
+            s.to_situation().unwrap_err().code,
+            dbcore::ErrorCode::InvalidArgument
+        );
+    }
+}

@@ -1,0 +1,192 @@
+//! The C ABI called from Rust: the struct functions and the JSON functions agree with dbcore,
+//! and JSON output reads back as dbcore's serde types.
+
+use std::ffi::{c_char, CStr, CString};
+use std::ptr;
+
+use dbcore::combat::{CombatResult, Odds, OddsRequest, ResolveRequest};
+use dbcore::{Combatant, DieScore, RulesConfig, Situation};
+use dbcore_ffi::*;
+
+fn kind(code: &str) -> DbcoreElementKind {
+    let c = CString::new(code).unwrap();
+    let mut k = DbcoreElementKind::default();
+    assert_eq!(
+        unsafe { dbcore_element_kind_parse(c.as_ptr(), &mut k) },
+        DbcoreStatus::Ok
+    );
+    k
+}
+
+fn take_json(p: *mut c_char) -> String {
+    let s = unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string();
+    unsafe { dbcore_string_free(p) };
+    s
+}
+
+type JsonFn = unsafe extern "C" fn(*const c_char, *mut *mut c_char) -> DbcoreStatus;
+
+fn call_json(f: JsonFn, request: &str) -> Result<String, DbcoreStatus> {
+    let c = CString::new(request).unwrap();
+    let mut out = ptr::null_mut();
+    match unsafe { f(c.as_ptr(), &mut out) } {
+        DbcoreStatus::Ok => Ok(take_json(out)),
+        s => {
+            assert!(out.is_null());
+            Err(s)
+        }
+    }
+}
+
+fn pairs() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("3Kn", "4Bd"),
+        ("4Bd", "4Wb"),
+        ("Sp", "Ps"),
+        ("El", "4Ax"),
+        ("LH", "8Bw"),
+        ("Mtd-4Bw", "Cv"),
+    ]
+}
+
+#[test]
+fn resolve_json_round_trips_and_matches_dbcore() {
+    // DBA3.md §11: every pair of dice, through JSON, equals dbcore's own answer.
+    let cfg = RulesConfig::default();
+    for (a, b) in pairs() {
+        let sit = Situation::close_combat(
+            Combatant::new(a.parse().unwrap()),
+            Combatant::new(b.parse().unwrap()),
+        );
+        for da in DieScore::ALL {
+            for db in DieScore::ALL {
+                let req = ResolveRequest {
+                    situation: sit.clone(),
+                    dice: [da, db],
+                    config: None,
+                };
+                let json =
+                    call_json(dbcore_resolve_json, &serde_json::to_string(&req).unwrap()).unwrap();
+                let got: CombatResult = serde_json::from_str(&json).unwrap();
+                assert_eq!(got, dbcore::resolve(&sit, [da, db], &cfg).unwrap());
+            }
+        }
+    }
+}
+
+#[test]
+fn odds_json_round_trips_and_matches_dbcore() {
+    let cfg = RulesConfig::default();
+    for (a, b) in pairs() {
+        let sit = Situation::close_combat(
+            Combatant::new(a.parse().unwrap()),
+            Combatant::new(b.parse().unwrap()),
+        );
+        let req = OddsRequest {
+            situation: sit.clone(),
+            config: Some(cfg.clone()),
+        };
+        let json = call_json(dbcore_odds_json, &serde_json::to_string(&req).unwrap()).unwrap();
+        let got: Odds = serde_json::from_str(&json).unwrap();
+        assert_eq!(got, dbcore::odds(&sit, &cfg).unwrap());
+    }
+}
+
+#[test]
+fn struct_api_matches_json_api() {
+    for (a, b) in pairs() {
+        let mut sit = DbcoreSituation::default();
+        sit.a.kind = kind(a);
+        sit.b.kind = kind(b);
+        let mut res = std::mem::MaybeUninit::<DbcoreCombatResult>::uninit();
+        assert_eq!(
+            unsafe { dbcore_resolve(&sit, 2, 5, res.as_mut_ptr()) },
+            DbcoreStatus::Ok
+        );
+        let res = unsafe { res.assume_init() };
+        let req = format!(
+            r#"{{"situation":{{"a":{{"kind":"{a}"}},"b":{{"kind":"{b}"}}}},"dice":[2,5]}}"#
+        );
+        let json: CombatResult =
+            serde_json::from_str(&call_json(dbcore_resolve_json, &req).unwrap()).unwrap();
+        assert_eq!(res.a.total, json.a.total);
+        assert_eq!(res.b.total, json.b.total);
+        assert_eq!(res.a.outcome as u32, json.a.outcome as u32);
+        assert_eq!(res.b.outcome as u32, json.b.outcome as u32);
+        let rule = unsafe { CStr::from_ptr(res.a.rule.as_ptr()) }
+            .to_str()
+            .unwrap();
+        assert_eq!(rule, json.a.rule);
+        assert_eq!(res.a.rule_len as usize, rule.len());
+        assert_eq!(res.pursuit.present == 1, json.pursuit.is_some());
+    }
+}
+
+#[test]
+fn a_config_in_json_is_used_and_checked() {
+    // A house rule is a changed config: Blades at +6 vs foot.
+    let mut cfg = RulesConfig::default();
+    cfg.kinds
+        .get_mut(&dbcore::BaseKind::Bd4)
+        .unwrap()
+        .factor_vs_foot = 6;
+    let req = OddsRequest {
+        situation: Situation::close_combat(
+            Combatant::new("4Bd".parse().unwrap()),
+            Combatant::new("4Wb".parse().unwrap()),
+        ),
+        config: Some(cfg.clone()),
+    };
+    let got: Odds = serde_json::from_str(
+        &call_json(dbcore_odds_json, &serde_json::to_string(&req).unwrap()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(got.a_factor, 6);
+    // A config that cannot be used is an invalid argument.
+    cfg.kinds.get_mut(&dbcore::BaseKind::Bd4).unwrap().depth = -1.0;
+    let req = OddsRequest {
+        config: Some(cfg),
+        ..req
+    };
+    assert_eq!(
+        call_json(dbcore_odds_json, &serde_json::to_string(&req).unwrap()),
+        Err(DbcoreStatus::InvalidArgument)
+    );
+}
+
+#[test]
+fn kind_json_lists_the_facts() {
+    let v: serde_json::Value =
+        serde_json::from_str(&call_json(dbcore_element_kind_json, "8Bw").unwrap()).unwrap();
+    assert_eq!(v["code"], "8Bw");
+    assert_eq!(v["double_element"], true);
+    assert_eq!(v["shoots"], true);
+    assert_eq!(v["shooting_range"], 3.0);
+    assert_eq!(v["pursuit"], "Never");
+}
+
+#[test]
+fn status_names_are_static_and_complete() {
+    for code in dbcore::ErrorCode::ALL {
+        let name = unsafe { CStr::from_ptr(dbcore_status_name(code.number())) };
+        assert!(name.to_str().unwrap().starts_with("DBCORE_STATUS_"));
+        assert_ne!(name.to_str().unwrap(), "DBCORE_STATUS_UNKNOWN");
+    }
+    let v = unsafe { CStr::from_ptr(dbcore_version()) };
+    assert_eq!(v.to_str().unwrap(), dbcore_ffi::VERSION);
+}
+
+#[test]
+fn the_last_error_is_per_thread() {
+    let mut k = DbcoreElementKind::default();
+    assert_eq!(
+        unsafe { dbcore_element_kind_parse(c"9Zz".as_ptr(), &mut k) },
+        DbcoreStatus::ElementCode
+    );
+    // Another thread sees no failure of its own.
+    let other = std::thread::spawn(|| dbcore_last_error_code())
+        .join()
+        .unwrap();
+    assert_eq!(other, 0);
+    assert_eq!(dbcore_last_error_code(), DbcoreStatus::ElementCode as u32);
+}

@@ -1,0 +1,560 @@
+/*
+ * Tests of the C ABI (include/dbcore.h), run by tests/c/run.sh under ASan+UBSan and valgrind.
+ * The last line printed is "N passed, N failed"; the exit status is non-zero on any failure.
+ */
+#include "dbcore.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifndef __STDC_NO_THREADS__
+#include <threads.h>
+#endif
+
+static int passed;
+static int failed;
+
+#define CHECK(cond)                                                                 \
+    do {                                                                            \
+        if (cond) {                                                                 \
+            passed++;                                                               \
+        } else {                                                                    \
+            failed++;                                                               \
+            fprintf(stderr, "%s:%d: %s: CHECK failed: %s\n", __FILE__, __LINE__,    \
+                    __func__, #cond);                                               \
+        }                                                                           \
+    } while (0)
+
+#define CHECK_STATUS(call, want)                                                    \
+    do {                                                                            \
+        DbcoreStatus got_ = (call);                                                 \
+        if (got_ == (want)) {                                                       \
+            passed++;                                                               \
+        } else {                                                                    \
+            char msg_[256];                                                         \
+            dbcore_last_error_message(msg_, sizeof msg_);                           \
+            failed++;                                                               \
+            fprintf(stderr, "%s:%d: %s: %s gave %s, want %s (%s)\n", __FILE__,       \
+                    __LINE__, __func__, #call, dbcore_status_name(got_),            \
+                    dbcore_status_name(want), msg_);                                \
+        }                                                                           \
+    } while (0)
+
+static DbcoreElementKind kind(const char *code) {
+    DbcoreElementKind k;
+    memset(&k, 0, sizeof k);
+    CHECK_STATUS(dbcore_element_kind_parse(code, &k), DBCORE_STATUS_OK);
+    return k;
+}
+
+static DbcoreSituation close_combat(const char *a, const char *b) {
+    DbcoreSituation s;
+    memset(&s, 0, sizeof s);
+    s.a.kind = kind(a);
+    s.b.kind = kind(b);
+    return s;
+}
+
+static int has_factor(const DbcoreFactor *f, uint32_t n, DbcoreFactorName name, int32_t value) {
+    for (uint32_t i = 0; i < n; i++)
+        if (f[i].name == name && f[i].value == value) return 1;
+    return 0;
+}
+
+static void test_version(void) {
+    char want[64];
+    CHECK(strcmp(dbcore_version(), DBCORE_VERSION_STRING) == 0);
+    snprintf(want, sizeof want, "%d.%d.%d", DBCORE_VERSION_MAJOR, DBCORE_VERSION_MINOR,
+             DBCORE_VERSION_PATCH);
+    CHECK(strncmp(dbcore_version(), want, strlen(want)) == 0);
+}
+
+static void test_status_numbers_and_names(void) {
+    CHECK(DBCORE_STATUS_OK == 0);
+    CHECK(DBCORE_STATUS_NULL_ARGUMENT == 100);
+    CHECK(DBCORE_STATUS_INVALID_JSON == 102);
+    CHECK(DBCORE_STATUS_INVALID_DIE == 300);
+    CHECK(DBCORE_STATUS_POISONED == 901);
+    CHECK(strcmp(dbcore_status_name(0), "DBCORE_STATUS_OK") == 0);
+    CHECK(strcmp(dbcore_status_name(300), "DBCORE_STATUS_INVALID_DIE") == 0);
+    CHECK(strcmp(dbcore_status_name(200), "DBCORE_STATUS_ILLEGAL_SITUATION") == 0);
+    CHECK(strcmp(dbcore_status_name(12345), "DBCORE_STATUS_UNKNOWN") == 0);
+}
+
+static void test_ownership(void) {
+    DbcoreDice *dice = NULL;
+    char *json = NULL;
+    CHECK_STATUS(dbcore_dice_new(1, &dice), DBCORE_STATUS_OK);
+    CHECK(dice != NULL);
+    dbcore_dice_free(dice);
+    dice = NULL;
+    dbcore_dice_free(dice); /* NULL: ignored, so a second free after nulling is harmless */
+    dbcore_dice_free(NULL);
+
+    CHECK_STATUS(dbcore_element_kind_json("4Bd", &json), DBCORE_STATUS_OK);
+    CHECK(json != NULL);
+    dbcore_string_free(json);
+    json = NULL;
+    dbcore_string_free(json);
+    dbcore_string_free(NULL);
+}
+
+static void test_null_arguments(void) {
+    DbcoreElementKind k = kind("4Bd");
+    DbcoreSituation sit = close_combat("3Kn", "4Bd");
+    DbcoreCombatResult res;
+    DbcoreOdds odds;
+    DbcoreElementKindInfo info;
+    DbcoreDice *dice = NULL;
+    char *json = (char *)"untouched";
+    uint8_t die = 0;
+
+    CHECK_STATUS(dbcore_element_kind_parse(NULL, &k), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_element_kind_parse("4Bd", NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_element_kind_print(NULL, NULL, 0, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_element_kind_print(&k, NULL, 8, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_element_kind_info(NULL, &info), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_element_kind_info(&k, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_element_kind_at(0, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_resolve(NULL, 1, 1, &res), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_resolve(&sit, 1, 1, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_odds(NULL, &odds), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_odds(&sit, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_resolve_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_resolve_json("{}", NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_odds_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_element_kind_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK(strcmp(json, "untouched") == 0); /* a failed call writes no output */
+    CHECK_STATUS(dbcore_dice_new(1, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_dice_roll(NULL, &die), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_dice_new(1, &dice), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_dice_roll(dice, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK(die == 0);
+    dbcore_dice_free(dice);
+}
+
+static void test_bad_utf8(void) {
+    DbcoreElementKind k;
+    char *json = NULL;
+    CHECK_STATUS(dbcore_element_kind_parse("4B\xff", &k), DBCORE_STATUS_INVALID_UTF8);
+    CHECK_STATUS(dbcore_resolve_json("{\"situation\":\xc3\x28}", &json),
+                 DBCORE_STATUS_INVALID_UTF8);
+    CHECK_STATUS(dbcore_element_kind_json("\xe2\x82", &json), DBCORE_STATUS_INVALID_UTF8);
+    CHECK(json == NULL);
+}
+
+static void test_bad_json(void) {
+    char *json = NULL;
+    char msg[256];
+    CHECK_STATUS(dbcore_resolve_json("{not json", &json), DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_odds_json("{}", &json), DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_odds_json("[1,2,3]", &json), DBCORE_STATUS_INVALID_JSON);
+    /* A die of 7 or an unknown code inside JSON is bad JSON, with the rule in the message. */
+    CHECK_STATUS(dbcore_resolve_json("{\"situation\":{\"a\":{\"kind\":\"3Kn\"},"
+                                     "\"b\":{\"kind\":\"4Bd\"}},\"dice\":[7,1]}",
+                                     &json),
+                 DBCORE_STATUS_INVALID_JSON);
+    dbcore_last_error_message(msg, sizeof msg);
+    CHECK(strstr(msg, "1 to 6") != NULL);
+    CHECK_STATUS(dbcore_odds_json("{\"situation\":{\"a\":{\"kind\":\"9Zz\"},"
+                                  "\"b\":{\"kind\":\"4Bd\"}}}",
+                                  &json),
+                 DBCORE_STATUS_INVALID_JSON);
+    CHECK(json == NULL);
+}
+
+static void test_bad_dice(void) {
+    DbcoreSituation sit = close_combat("3Kn", "4Bd");
+    DbcoreCombatResult res;
+    char rule[32];
+    CHECK_STATUS(dbcore_resolve(&sit, 0, 4, &res), DBCORE_STATUS_INVALID_DIE);
+    CHECK(dbcore_last_error_code() == 300);
+    dbcore_last_error_rule(rule, sizeof rule);
+    CHECK(strcmp(rule, "\xc2\xa7" "0.3") == 0); /* "§0.3" */
+    CHECK_STATUS(dbcore_resolve(&sit, 4, 7, &res), DBCORE_STATUS_INVALID_DIE);
+    CHECK_STATUS(dbcore_resolve(&sit, 255, 1, &res), DBCORE_STATUS_INVALID_DIE);
+}
+
+static void test_bad_enum_values(void) {
+    DbcoreSituation base = close_combat("4Bd", "4Wb");
+    DbcoreSituation s;
+    DbcoreCombatResult res;
+    DbcoreOdds odds;
+    DbcoreElementKind k;
+    char buf[64];
+
+#define BAD(field, value)                                                           \
+    do {                                                                            \
+        s = base;                                                                   \
+        s.field = (value);                                                          \
+        CHECK_STATUS(dbcore_resolve(&s, 3, 3, &res), DBCORE_STATUS_INVALID_ARGUMENT); \
+        CHECK_STATUS(dbcore_odds(&s, &odds), DBCORE_STATUS_INVALID_ARGUMENT);       \
+    } while (0)
+
+    BAD(a.going, 3);
+    BAD(b.going, 0xFFFFFFFFu);
+    BAD(a.general, 2);
+    BAD(a.cinc_bonus, 7);
+    BAD(b.uphill, 2);
+    BAD(b.defending_bank, 2);
+    BAD(a.holding, 3);
+    BAD(a.place, 4);
+    BAD(a.place, DBCORE_STRONGHOLD_CITY); /* in the field with a place */
+    BAD(b.holding, DBCORE_HOLDING_DEFENDING); /* defending no place */
+    BAD(a.extra_assaulters, 1);              /* assaulters against a field element */
+    BAD(a.flank_rear_contacts, 256);
+    BAD(b.demoralised, 2);
+    BAD(a.kind.base, 42);
+    BAD(a.kind.mounted_infantry, 2);
+    BAD(a.side_supporters[0].present, 2);
+    BAD(engagement, 2);
+    BAD(shooter, 2);
+    BAD(target_shoots_back, 2);
+    BAD(from_behind, 2);
+    BAD(support_shooters, 1000);
+#undef BAD
+
+    /* A supporter that is not present is not read. */
+    s = base;
+    s.a.side_supporters[1].going = 99;
+    CHECK_STATUS(dbcore_resolve(&s, 3, 3, &res), DBCORE_STATUS_OK);
+    s.a.side_supporters[1].present = 1;
+    s.a.side_supporters[1].kind = kind("Sp");
+    CHECK_STATUS(dbcore_resolve(&s, 3, 3, &res), DBCORE_STATUS_INVALID_ARGUMENT);
+
+    k.base = 1000;
+    k.mounted_infantry = 0;
+    CHECK_STATUS(dbcore_element_kind_print(&k, buf, sizeof buf, NULL),
+                 DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(dbcore_element_kind_at(dbcore_element_kind_count(), &k),
+                 DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(dbcore_factor_label(18, buf, sizeof buf, NULL), DBCORE_STATUS_INVALID_ARGUMENT);
+    /* Mtd- on a kind that never rides is an element-code error (§2.1). */
+    k = kind("El");
+    k.mounted_infantry = 1;
+    CHECK_STATUS(dbcore_element_kind_print(&k, buf, sizeof buf, NULL),
+                 DBCORE_STATUS_ELEMENT_CODE);
+}
+
+static void test_every_code_round_trips(void) {
+    uint32_t n = dbcore_element_kind_count();
+    uint32_t i;
+    CHECK(n == 58); /* 42 plain codes and 16 that may ride as mounted infantry */
+    for (i = 0; i < n; i++) {
+        DbcoreElementKind k, back;
+        char code[16];
+        size_t len = 0;
+        CHECK_STATUS(dbcore_element_kind_at(i, &k), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_element_kind_print(&k, code, sizeof code, &len), DBCORE_STATUS_OK);
+        CHECK(len == strlen(code) && len > 0);
+        CHECK_STATUS(dbcore_element_kind_parse(code, &back), DBCORE_STATUS_OK);
+        CHECK(back.base == k.base && back.mounted_infantry == k.mounted_infantry);
+    }
+    {
+        /* Case and white space are ignored; printing gives the canonical spelling. */
+        static const char *const in[] = {" 4bd ", "mtd-4bw", "3KN", "cf", "Dz", "8sp", "4Sp"};
+        static const char *const out[] = {"4Bd", "Mtd-4Bw", "3Kn", "CF", "Dz", "8Sp", "Sp"};
+        for (i = 0; i < sizeof in / sizeof in[0]; i++) {
+            DbcoreElementKind k = kind(in[i]);
+            char code[16];
+            CHECK_STATUS(dbcore_element_kind_print(&k, code, sizeof code, NULL),
+                         DBCORE_STATUS_OK);
+            CHECK(strcmp(code, out[i]) == 0);
+        }
+    }
+    {
+        /* Truncation: the full length comes back; a NULL buffer asks for the length only. */
+        DbcoreElementKind k = kind("Mtd-4Bw");
+        char small[4];
+        size_t len = 0;
+        CHECK_STATUS(dbcore_element_kind_print(&k, small, sizeof small, &len), DBCORE_STATUS_OK);
+        CHECK(len == 7 && strcmp(small, "Mtd") == 0);
+        CHECK_STATUS(dbcore_element_kind_print(&k, NULL, 0, &len), DBCORE_STATUS_OK);
+        CHECK(len == 7);
+    }
+}
+
+static void test_element_codes(void) {
+    DbcoreElementKind k;
+    char rule[16];
+    CHECK_STATUS(dbcore_element_kind_parse("9Zz", &k), DBCORE_STATUS_ELEMENT_CODE);
+    dbcore_last_error_rule(rule, sizeof rule);
+    CHECK(strcmp(rule, "\xc2\xa7" "2.1") == 0);
+    CHECK_STATUS(dbcore_element_kind_parse("Mtd-El", &k), DBCORE_STATUS_ELEMENT_CODE);
+    CHECK_STATUS(dbcore_element_kind_parse("", &k), DBCORE_STATUS_ELEMENT_CODE);
+}
+
+static void test_kind_info(void) {
+    DbcoreElementKindInfo info;
+    DbcoreElementKind k = kind("4Bd");
+    char *json = NULL;
+    CHECK_STATUS(dbcore_element_kind_info(&k, &info), DBCORE_STATUS_OK);
+    CHECK(info.mounted == 0 && info.moves_as == DBCORE_FOOT_CLASS_SOLID);
+    CHECK(info.factor_vs_foot == 5 && info.factor_vs_mounted == 3); /* §10.1 */
+    CHECK(info.pursuit == DBCORE_PURSUIT_RULE_HALF_BW_AFTER_FOOT && info.pursuit_distance == 0.5);
+    CHECK(info.shoots == 0 && info.shooting_range == 0.0);
+
+    k = kind("3Kn");
+    CHECK_STATUS(dbcore_element_kind_info(&k, &info), DBCORE_STATUS_OK);
+    CHECK(info.mounted == 1 && info.moves_as == DBCORE_FOOT_CLASS_NONE);
+    CHECK(info.factor_vs_foot == 3 && info.factor_vs_mounted == 4);
+    CHECK(info.pursuit == DBCORE_PURSUIT_RULE_ONE_BW && info.pursuit_distance == 1.0);
+
+    k = kind("8Bw");
+    CHECK_STATUS(dbcore_element_kind_info(&k, &info), DBCORE_STATUS_OK);
+    CHECK(info.double_element == 1 && info.shoots == 1 && info.shooting_range == 3.0);
+
+    k = kind("CF");
+    CHECK_STATUS(dbcore_element_kind_info(&k, &info), DBCORE_STATUS_OK);
+    CHECK(info.civilian == 1 && info.moves_as == DBCORE_FOOT_CLASS_SOLID &&
+          info.fights_as == DBCORE_FOOT_CLASS_FAST); /* §2.2 */
+    CHECK(info.extra_pip == 1);
+
+    k = kind("LCm");
+    CHECK_STATUS(dbcore_element_kind_info(&k, &info), DBCORE_STATUS_OK);
+    CHECK(info.camel == 1 && info.mounted == 1);
+    k = kind("CP");
+    CHECK_STATUS(dbcore_element_kind_info(&k, &info), DBCORE_STATUS_OK);
+    CHECK(info.general_only == 1);
+    k = kind("Mtd-4Bw");
+    CHECK_STATUS(dbcore_element_kind_info(&k, &info), DBCORE_STATUS_OK);
+    CHECK(info.mounted == 0 && info.shoots == 1 && info.move_good == 3.0);
+
+    CHECK_STATUS(dbcore_element_kind_json("3Kn", &json), DBCORE_STATUS_OK);
+    CHECK(json && strstr(json, "\"code\":\"3Kn\"") && strstr(json, "\"mounted\":true"));
+    dbcore_string_free(json);
+}
+
+static void test_resolve_known_answers(void) {
+    DbcoreSituation sit = close_combat("3Kn", "4Bd");
+    DbcoreCombatResult res;
+    char label[64];
+    size_t len = 0;
+
+    /* DBA3.md §11.1: Knights tied in close combat by Blades are destroyed. */
+    CHECK_STATUS(dbcore_resolve(&sit, 4, 4, &res), DBCORE_STATUS_OK);
+    CHECK(res.a.die == 4 && res.a.total == 7 && res.b.total == 7);
+    CHECK(res.a.band == DBCORE_BAND_EQUAL && res.b.band == DBCORE_BAND_EQUAL);
+    CHECK(res.a.outcome == DBCORE_OUTCOME_DESTROYED);
+    CHECK(res.b.outcome == DBCORE_OUTCOME_NO_EFFECT);
+    CHECK(strncmp(res.a.rule, "\xc2\xa7" "11.1", 6) == 0);
+    CHECK(res.a.rule_len == strlen(res.a.rule));
+    CHECK(res.a.factor_count == 1 &&
+          has_factor(res.a.factors, res.a.factor_count, DBCORE_FACTOR_NAME_VS_FOOT, 3));
+    CHECK(res.b.factor_count == 1 &&
+          has_factor(res.b.factors, res.b.factor_count, DBCORE_FACTOR_NAME_VS_MOUNTED, 3));
+    CHECK(res.pursuit.present == 0); /* Blades pursue only foot (§12.5) */
+    CHECK_STATUS(dbcore_factor_label(res.a.factors[0].name, label, sizeof label, &len),
+                 DBCORE_STATUS_OK);
+    CHECK(strcmp(label, "combat factor vs foot") == 0 && len == strlen(label));
+
+    /* DBA3.md §11.2: Blades beaten by Warband are destroyed; the Warband pursue ½ BW (§12.5). */
+    sit = close_combat("4Bd", "4Wb");
+    CHECK_STATUS(dbcore_resolve(&sit, 1, 4, &res), DBCORE_STATUS_OK);
+    CHECK(res.a.total == 6 && res.b.total == 7);
+    CHECK(res.a.band == DBCORE_BAND_BEATEN && res.b.band == DBCORE_BAND_HIGHER);
+    CHECK(res.a.outcome == DBCORE_OUTCOME_DESTROYED);
+    CHECK(strncmp(res.a.rule, "\xc2\xa7" "11.2", 6) == 0);
+    CHECK(res.pursuit.present == 1 && res.pursuit.side == DBCORE_SIDE_B);
+    CHECK(res.pursuit.distance == 0.5 && res.pursuit.into == DBCORE_STRONGHOLD_NONE);
+
+    /* Factors from the situation: a general (+1) uphill (+1) with a flank contacted (-1). */
+    sit = close_combat("4Bd", "4Wb");
+    sit.a.general = 1;
+    sit.a.uphill = 1;
+    sit.a.flank_rear_contacts = 1;
+    CHECK_STATUS(dbcore_resolve(&sit, 3, 3, &res), DBCORE_STATUS_OK);
+    CHECK(res.a.total == 3 + 5 + 1 + 1 - 1);
+    CHECK(has_factor(res.a.factors, res.a.factor_count, DBCORE_FACTOR_NAME_GENERAL, 1));
+    CHECK(has_factor(res.a.factors, res.a.factor_count, DBCORE_FACTOR_NAME_UPHILL, 1));
+    CHECK(has_factor(res.a.factors, res.a.factor_count, DBCORE_FACTOR_NAME_FLANK_OR_REAR, -1));
+}
+
+static void test_illegal_situations(void) {
+    DbcoreSituation sit = close_combat("4Bd", "4Wb");
+    DbcoreCombatResult res;
+    char rule[16];
+    /* §9.1: Blades do not shoot. */
+    sit.engagement = DBCORE_ENGAGEMENT_SHOOTING;
+    CHECK_STATUS(dbcore_resolve(&sit, 3, 3, &res), DBCORE_STATUS_ILLEGAL_SITUATION);
+    dbcore_last_error_rule(rule, sizeof rule);
+    CHECK(strcmp(rule, "\xc2\xa7" "9.1") == 0);
+    /* §10.3: at most 3 flank and rear edges. */
+    sit = close_combat("4Bd", "4Wb");
+    sit.b.flank_rear_contacts = 4;
+    CHECK_STATUS(dbcore_resolve(&sit, 3, 3, &res), DBCORE_STATUS_ILLEGAL_SITUATION);
+    /* A shot: 4Bw at 4Bd, who uses +4 when shot at (§10.1). */
+    sit = close_combat("4Bw", "4Bd");
+    sit.engagement = DBCORE_ENGAGEMENT_SHOOTING;
+    sit.shooter = DBCORE_SIDE_A;
+    CHECK_STATUS(dbcore_resolve(&sit, 3, 3, &res), DBCORE_STATUS_OK);
+    CHECK(has_factor(res.b.factors, res.b.factor_count, DBCORE_FACTOR_NAME_SHOT_AT, 4));
+    CHECK(res.pursuit.present == 0); /* nobody pursues after shooting */
+}
+
+static void test_odds(void) {
+    /* Combat factors 4 vs 2 (Spears +4 vs foot, Psiloi +2): of 36 pairs, 9 doubled, 17 won,
+       4 tied, 6 lost, 0 doubled (§11). */
+    DbcoreSituation sit = close_combat("Sp", "Ps");
+    DbcoreOdds o;
+    uint32_t total = 0;
+    int i, j;
+    CHECK_STATUS(dbcore_odds(&sit, &o), DBCORE_STATUS_OK);
+    CHECK(o.a_factor == 4 && o.b_factor == 2);
+    CHECK(o.margins.a_doubled_b == 9);
+    CHECK(o.margins.a_won == 17);
+    CHECK(o.margins.tied == 4);
+    CHECK(o.margins.b_won == 6);
+    CHECK(o.margins.b_doubled_a == 0);
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 4; j++) total += o.counts[i][j];
+    CHECK(total == 36);
+    /* Doubled Psiloi flee (§11.3); tied or beaten by Solid foot they recoil (§11.1, §11.2). */
+    CHECK(o.b[DBCORE_OUTCOME_FLEE] == 9);
+    CHECK(o.b[DBCORE_OUTCOME_RECOIL] == 21);
+    CHECK(o.a[DBCORE_OUTCOME_RECOIL] == 6);
+    CHECK(o.counts[DBCORE_OUTCOME_NO_EFFECT][DBCORE_OUTCOME_FLEE] == 9);
+    CHECK(o.a_factor_count == 1 &&
+          has_factor(o.a_factors, o.a_factor_count, DBCORE_FACTOR_NAME_VS_FOOT, 4));
+    CHECK(o.b_factor_count == 1 &&
+          has_factor(o.b_factors, o.b_factor_count, DBCORE_FACTOR_NAME_VS_FOOT, 2));
+}
+
+static void test_json(void) {
+    char *json = NULL;
+    DbcoreSituation sit = close_combat("3Kn", "4Bd");
+    DbcoreCombatResult res;
+
+    CHECK_STATUS(dbcore_resolve_json("{\"situation\":{\"a\":{\"kind\":\"3Kn\"},"
+                                     "\"b\":{\"kind\":\"4Bd\"}},\"dice\":[4,4]}",
+                                     &json),
+                 DBCORE_STATUS_OK);
+    CHECK(json != NULL);
+    /* The JSON and the struct API give the same answer. */
+    CHECK_STATUS(dbcore_resolve(&sit, 4, 4, &res), DBCORE_STATUS_OK);
+    CHECK(json && strstr(json, "\"outcome\":\"destroyed\"") != NULL);
+    CHECK(json && strstr(json, "\"total\":7") != NULL);
+    CHECK(json && strstr(json, "\"pursuit\":null") != NULL);
+    CHECK(json && strstr(json, res.a.rule) != NULL);
+    dbcore_string_free(json);
+    json = NULL;
+
+    CHECK_STATUS(dbcore_odds_json("{\"situation\":{\"a\":{\"kind\":\"Sp\"},"
+                                  "\"b\":{\"kind\":\"Ps\"}}}",
+                                  &json),
+                 DBCORE_STATUS_OK);
+    CHECK(json && strstr(json, "\"a_doubled_b\":9,\"a_won\":17,\"tied\":4,\"b_won\":6,"
+                               "\"b_doubled_a\":0") != NULL);
+    dbcore_string_free(json);
+    json = NULL;
+
+    /* A rules refusal through JSON keeps its status and rule. */
+    CHECK_STATUS(dbcore_odds_json("{\"situation\":{\"a\":{\"kind\":\"4Bd\"},"
+                                  "\"b\":{\"kind\":\"4Wb\"},"
+                                  "\"engagement\":{\"type\":\"shooting\",\"shooter\":\"a\"}}}",
+                                  &json),
+                 DBCORE_STATUS_ILLEGAL_SITUATION);
+    CHECK(json == NULL);
+}
+
+static void test_seeded_dice(void) {
+    /* The same seed gives the same scores in Rust, C and Python (dbcore::SeededDice). */
+    static const uint8_t seed42[10] = {6, 4, 3, 2, 4, 6, 4, 3, 6, 2};
+    DbcoreDice *x = NULL, *y = NULL, *z = NULL;
+    int i, same = 1, in_range = 1, differs = 0;
+    CHECK_STATUS(dbcore_dice_new(42, &x), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_dice_new(42, &y), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_dice_new(43, &z), DBCORE_STATUS_OK);
+    for (i = 0; i < 200; i++) {
+        uint8_t a = 0, b = 0, c = 0;
+        dbcore_dice_roll(x, &a);
+        dbcore_dice_roll(y, &b);
+        dbcore_dice_roll(z, &c);
+        if (i < 10 && a != seed42[i]) same = 0;
+        if (a != b) same = 0;
+        if (a < 1 || a > 6 || c < 1 || c > 6) in_range = 0;
+        if (a != c) differs = 1;
+    }
+    CHECK(same);
+    CHECK(in_range);
+    CHECK(differs);
+    dbcore_dice_free(x);
+    dbcore_dice_free(y);
+    dbcore_dice_free(z);
+}
+
+static void test_last_error_detail(void) {
+    DbcoreSituation sit = close_combat("3Kn", "4Bd");
+    DbcoreCombatResult res;
+    DbcoreElementKind k;
+    char msg[256], tiny[5], rule[16];
+    size_t full, n;
+
+    CHECK_STATUS(dbcore_resolve(&sit, 9, 1, &res), DBCORE_STATUS_INVALID_DIE);
+    full = dbcore_last_error_message(NULL, 0); /* length only */
+    n = dbcore_last_error_message(msg, sizeof msg);
+    CHECK(full == n && n == strlen(msg) && n > 0);
+    CHECK(strstr(msg, "die_a") != NULL && strstr(msg, "not 9") != NULL);
+    /* Truncated copies stay NUL-terminated and report the full length. */
+    n = dbcore_last_error_message(tiny, sizeof tiny);
+    CHECK(n == full && strlen(tiny) == 4 && strncmp(tiny, msg, 4) == 0);
+    /* Reading does not clear it. */
+    CHECK(dbcore_last_error_code() == DBCORE_STATUS_INVALID_DIE);
+    /* A truncated rule never splits the two bytes of the section sign. */
+    n = dbcore_last_error_rule(rule, 2);
+    CHECK(n == strlen("\xc2\xa7" "0.3") && rule[0] == '\0');
+
+    /* A failure with no rule: the rule is empty. */
+    CHECK_STATUS(dbcore_element_kind_parse(NULL, &k), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK(dbcore_last_error_rule(rule, sizeof rule) == 0 && rule[0] == '\0');
+    CHECK(dbcore_last_error_message(msg, sizeof msg) > 0 && strstr(msg, "code") != NULL);
+
+    /* A successful call clears it. */
+    CHECK_STATUS(dbcore_element_kind_parse("4Bd", &k), DBCORE_STATUS_OK);
+    CHECK(dbcore_last_error_code() == 0);
+    CHECK(dbcore_last_error_message(msg, sizeof msg) == 0 && msg[0] == '\0');
+    CHECK(dbcore_last_error_rule(rule, sizeof rule) == 0);
+}
+
+#ifndef __STDC_NO_THREADS__
+static int last_error_in_other_thread(void *arg) {
+    (void)arg;
+    return (int)dbcore_last_error_code();
+}
+#endif
+
+static void test_last_error_is_per_thread(void) {
+#ifndef __STDC_NO_THREADS__
+    DbcoreElementKind k;
+    thrd_t t;
+    int other = -1;
+    CHECK_STATUS(dbcore_element_kind_parse("9Zz", &k), DBCORE_STATUS_ELEMENT_CODE);
+    CHECK(thrd_create(&t, last_error_in_other_thread, NULL) == thrd_success);
+    CHECK(thrd_join(t, &other) == thrd_success);
+    CHECK(other == 0); /* the other thread has no failure of its own */
+    CHECK(dbcore_last_error_code() == DBCORE_STATUS_ELEMENT_CODE);
+#endif
+}
+
+int main(void) {
+    test_version();
+    test_status_numbers_and_names();
+    test_ownership();
+    test_null_arguments();
+    test_bad_utf8();
+    test_bad_json();
+    test_bad_dice();
+    test_bad_enum_values();
+    test_every_code_round_trips();
+    test_element_codes();
+    test_kind_info();
+    test_resolve_known_answers();
+    test_illegal_situations();
+    test_odds();
+    test_json();
+    test_seeded_dice();
+    test_last_error_detail();
+    test_last_error_is_per_thread();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

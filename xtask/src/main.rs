@@ -1,0 +1,145 @@
+//! Project chores. `cargo run -p xtask -- header` regenerates `include/dbcore.h` from dbcore-ffi
+//! with the cbindgen pinned in `xtask/Cargo.toml`; `-- header --check` fails if the committed
+//! header differs from what would be generated.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The workspace root (xtask lives one level below it).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask is inside the workspace")
+        .to_path_buf()
+}
+
+/// Where the committed header lives.
+fn header_path() -> PathBuf {
+    root().join("include").join("dbcore.h")
+}
+
+/// The version of dbcore-ffi, read from its manifest (or the workspace's when inherited).
+fn ffi_version(root: &Path) -> Result<String, String> {
+    let read = |p: PathBuf| -> Result<toml::Table, String> {
+        let text = fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        text.parse::<toml::Table>()
+            .map_err(|e| format!("{}: {e}", p.display()))
+    };
+    let ffi = read(root.join("dbcore-ffi").join("Cargo.toml"))?;
+    let version = ffi
+        .get("package")
+        .and_then(|p| p.get("version"))
+        .ok_or("dbcore-ffi/Cargo.toml has no package.version")?;
+    if let Some(v) = version.as_str() {
+        return Ok(v.to_string());
+    }
+    let ws = read(root.join("Cargo.toml"))?;
+    ws.get("workspace")
+        .and_then(|w| w.get("package"))
+        .and_then(|p| p.get("version"))
+        .and_then(|v| v.as_str())
+        .map(str::to_string)
+        .ok_or_else(|| "no workspace.package.version in Cargo.toml".to_string())
+}
+
+/// The `DBCORE_VERSION_*` macros for a version `MAJOR.MINOR.PATCH[-pre][+build]`.
+fn version_macros(version: &str) -> Result<String, String> {
+    let core = version.split(['-', '+']).next().unwrap_or(version);
+    let parts: Vec<u32> = core
+        .split('.')
+        .map(|p| p.parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("version {version:?}: {e}"))?;
+    let [major, minor, patch] = parts[..] else {
+        return Err(format!("version {version:?} is not MAJOR.MINOR.PATCH"));
+    };
+    Ok(format!(
+        "\n/* The version of dbcore this header describes; compare with dbcore_version(). */\n\
+         #define DBCORE_VERSION_MAJOR {major}\n\
+         #define DBCORE_VERSION_MINOR {minor}\n\
+         #define DBCORE_VERSION_PATCH {patch}\n\
+         #define DBCORE_VERSION_STRING \"{version}\"\n"
+    ))
+}
+
+/// Generate the header text in memory.
+pub fn generate() -> Result<String, String> {
+    let root = root();
+    let crate_dir = root.join("dbcore-ffi");
+    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+        .map_err(|e| format!("dbcore-ffi/cbindgen.toml: {e}"))?;
+    config.after_includes = Some(version_macros(&ffi_version(&root)?)?);
+    let bindings = cbindgen::Builder::new()
+        .with_config(config)
+        .with_src(crate_dir.join("src").join("lib.rs"))
+        .generate()
+        .map_err(|e| format!("cbindgen: {e}"))?;
+    let mut out = Vec::new();
+    bindings.write(&mut out);
+    String::from_utf8(out).map_err(|e| format!("header is not UTF-8: {e}"))
+}
+
+fn header(check: bool) -> Result<(), String> {
+    let text = generate()?;
+    let path = header_path();
+    if check {
+        let old = fs::read_to_string(&path).unwrap_or_default();
+        if old != text {
+            return Err(format!(
+                "{} is out of date: run `cargo run -p xtask -- header`",
+                path.display()
+            ));
+        }
+        println!("{} is up to date", path.display());
+    } else {
+        fs::create_dir_all(path.parent().expect("include/"))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match args[..] {
+        ["header"] => header(false),
+        ["header", "--check"] => header(true),
+        _ => Err("usage: cargo run -p xtask -- header [--check]".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn committed_header_matches_the_generator() {
+        let text = generate().expect("the header generates");
+        let old = fs::read_to_string(header_path()).expect("include/dbcore.h is committed");
+        assert!(
+            old == text,
+            "include/dbcore.h is out of date: run `cargo run -p xtask -- header`"
+        );
+    }
+
+    #[test]
+    fn version_macros_follow_the_crate_version() {
+        let m = version_macros("1.22.333-rc.1").unwrap();
+        assert!(m.contains("#define DBCORE_VERSION_MAJOR 1\n"));
+        assert!(m.contains("#define DBCORE_VERSION_MINOR 22\n"));
+        assert!(m.contains("#define DBCORE_VERSION_PATCH 333\n"));
+        assert!(m.contains("#define DBCORE_VERSION_STRING \"1.22.333-rc.1\"\n"));
+        assert!(version_macros("1.2").is_err());
+        assert!(version_macros(&ffi_version(&root()).unwrap()).is_ok());
+    }
+}
