@@ -1437,6 +1437,15 @@ fn outcome_for(x: &Combatant, w: &Combatant, role: Role, band: Band) -> (Outcome
                     "§11.3 row 1: doubled defenders of a city, fort or camp are destroyed",
                 );
             }
+            // Our reading: mounted infantry in bad going, destroyed when merely beaten (§11.2
+            // row 1), are destroyed when doubled too; the doubled Psiloi row would otherwise let
+            // mounted Psiloi flee from a worse result.
+            if x.kind.is_mounted_infantry() && x.going == Going::Bad {
+                return (
+                    Destroyed,
+                    "§11.2 general row 1, §11.3: doubled mounted infantry in bad going are destroyed",
+                );
+            }
             match xt {
                 T::Cv => {
                     if (is(wt, &[T::Pk, T::Sp, T::Hd]) && x_good) || (cc && wt == T::Art) {

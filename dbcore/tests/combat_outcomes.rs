@@ -616,3 +616,15 @@ fn s11_rule_text_names_the_row() {
     let s = cc(c("3Kn"), c("4Bd"));
     assert!(a_rule(&s, Equal).starts_with("§11.1"));
 }
+
+#[test]
+fn s11_3_doubled_mounted_infantry_in_bad_going_are_destroyed() {
+    // DBA3.md §11.2 general row 1 and §11.3 (our reading): what destroys them when beaten
+    // destroys them when doubled, even as mounted Psiloi who would otherwise flee.
+    let s = cc(in_going(c("Mtd-Ps").flanked(3), Going::Bad), c("4Bd"));
+    assert_eq!(a_outcome(&s, Doubled), Destroyed);
+    assert_eq!(
+        a_outcome(&cc(c("Mtd-Ps").flanked(3), c("4Bd")), Doubled),
+        Flee
+    );
+}
