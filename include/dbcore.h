@@ -88,6 +88,10 @@ enum DbcoreStatus
      */
     DBCORE_STATUS_INVALID_ARGUMENT = 103,
     /**
+     * An element id the battle or table does not have.
+     */
+    DBCORE_STATUS_UNKNOWN_ELEMENT = 104,
+    /**
      * An element code could not be parsed (§2.1).
      */
     DBCORE_STATUS_ELEMENT_CODE = 110,
@@ -95,6 +99,22 @@ enum DbcoreStatus
      * The combat situation breaks the rules.
      */
     DBCORE_STATUS_ILLEGAL_SITUATION = 200,
+    /**
+     * The action is not possible in the battle's present phase (§6.1).
+     */
+    DBCORE_STATUS_WRONG_PHASE = 201,
+    /**
+     * Not enough PIPs left for the move (§6.3).
+     */
+    DBCORE_STATUS_NOT_ENOUGH_PIPS = 202,
+    /**
+     * A tactical move the rules forbid (§7, §8).
+     */
+    DBCORE_STATUS_ILLEGAL_MOVE = 203,
+    /**
+     * The battle is over (§13.2).
+     */
+    DBCORE_STATUS_BATTLE_OVER = 204,
     /**
      * A die score outside 1..=6 (§0.3).
      */
@@ -111,6 +131,10 @@ enum DbcoreStatus
      * A handle was used after a panic poisoned it.
      */
     DBCORE_STATUS_POISONED = 901,
+    /**
+     * A failure inside dbcore that is not the caller's doing.
+     */
+    DBCORE_STATUS_INTERNAL = 902,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

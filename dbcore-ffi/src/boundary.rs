@@ -28,10 +28,20 @@ pub enum DbcoreStatus {
     InvalidJson = 102,
     /// A value is out of its allowed range (an enum, a 0/1 flag, an index).
     InvalidArgument = 103,
+    /// An element id the battle or table does not have.
+    UnknownElement = 104,
     /// An element code could not be parsed (§2.1).
     ElementCode = 110,
     /// The combat situation breaks the rules.
     IllegalSituation = 200,
+    /// The action is not possible in the battle's present phase (§6.1).
+    WrongPhase = 201,
+    /// Not enough PIPs left for the move (§6.3).
+    NotEnoughPips = 202,
+    /// A tactical move the rules forbid (§7, §8).
+    IllegalMove = 203,
+    /// The battle is over (§13.2).
+    BattleOver = 204,
     /// A die score outside 1..=6 (§0.3).
     InvalidDie = 300,
     /// Set-up data breaks the rules.
@@ -40,6 +50,8 @@ pub enum DbcoreStatus {
     Panic = 900,
     /// A handle was used after a panic poisoned it.
     Poisoned = 901,
+    /// A failure inside dbcore that is not the caller's doing.
+    Internal = 902,
 }
 
 impl DbcoreStatus {
@@ -50,12 +62,18 @@ impl DbcoreStatus {
             ErrorCode::InvalidUtf8 => DbcoreStatus::InvalidUtf8,
             ErrorCode::InvalidJson => DbcoreStatus::InvalidJson,
             ErrorCode::InvalidArgument => DbcoreStatus::InvalidArgument,
+            ErrorCode::UnknownElement => DbcoreStatus::UnknownElement,
             ErrorCode::ElementCode => DbcoreStatus::ElementCode,
             ErrorCode::IllegalSituation => DbcoreStatus::IllegalSituation,
+            ErrorCode::WrongPhase => DbcoreStatus::WrongPhase,
+            ErrorCode::NotEnoughPips => DbcoreStatus::NotEnoughPips,
+            ErrorCode::IllegalMove => DbcoreStatus::IllegalMove,
+            ErrorCode::BattleOver => DbcoreStatus::BattleOver,
             ErrorCode::InvalidDie => DbcoreStatus::InvalidDie,
             ErrorCode::InvalidSetup => DbcoreStatus::InvalidSetup,
             ErrorCode::Panic => DbcoreStatus::Panic,
             ErrorCode::Poisoned => DbcoreStatus::Poisoned,
+            ErrorCode::Internal => DbcoreStatus::Internal,
         }
     }
 
@@ -67,12 +85,18 @@ impl DbcoreStatus {
             DbcoreStatus::InvalidUtf8 => c"DBCORE_STATUS_INVALID_UTF8",
             DbcoreStatus::InvalidJson => c"DBCORE_STATUS_INVALID_JSON",
             DbcoreStatus::InvalidArgument => c"DBCORE_STATUS_INVALID_ARGUMENT",
+            DbcoreStatus::UnknownElement => c"DBCORE_STATUS_UNKNOWN_ELEMENT",
             DbcoreStatus::ElementCode => c"DBCORE_STATUS_ELEMENT_CODE",
             DbcoreStatus::IllegalSituation => c"DBCORE_STATUS_ILLEGAL_SITUATION",
+            DbcoreStatus::WrongPhase => c"DBCORE_STATUS_WRONG_PHASE",
+            DbcoreStatus::NotEnoughPips => c"DBCORE_STATUS_NOT_ENOUGH_PIPS",
+            DbcoreStatus::IllegalMove => c"DBCORE_STATUS_ILLEGAL_MOVE",
+            DbcoreStatus::BattleOver => c"DBCORE_STATUS_BATTLE_OVER",
             DbcoreStatus::InvalidDie => c"DBCORE_STATUS_INVALID_DIE",
             DbcoreStatus::InvalidSetup => c"DBCORE_STATUS_INVALID_SETUP",
             DbcoreStatus::Panic => c"DBCORE_STATUS_PANIC",
             DbcoreStatus::Poisoned => c"DBCORE_STATUS_POISONED",
+            DbcoreStatus::Internal => c"DBCORE_STATUS_INTERNAL",
         }
     }
 

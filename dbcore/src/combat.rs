@@ -454,6 +454,28 @@ pub enum FactorName {
 }
 
 impl FactorName {
+    /// Every factor name, in the order factors are listed in a total.
+    pub const ALL: [FactorName; 18] = [
+        FactorName::VsFoot,
+        FactorName::VsMounted,
+        FactorName::ShotAt,
+        FactorName::ArtilleryInCityOrFort,
+        FactorName::Garrison,
+        FactorName::CampOrCityDefenders,
+        FactorName::General,
+        FactorName::CinC,
+        FactorName::Uphill,
+        FactorName::RiverBank,
+        FactorName::SideSupport,
+        FactorName::RearSupport,
+        FactorName::DoubleElement,
+        FactorName::FlankOrRear,
+        FactorName::ExtraAssaulters,
+        FactorName::SupportShooters,
+        FactorName::BadGoing,
+        FactorName::Demoralised,
+    ];
+
     /// How a player says it.
     pub fn label(self) -> &'static str {
         match self {

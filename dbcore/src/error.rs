@@ -20,10 +20,20 @@ pub enum ErrorCode {
     InvalidJson = 102,
     /// A value is out of its allowed range.
     InvalidArgument = 103,
+    /// An element id the battle or table does not have.
+    UnknownElement = 104,
     /// An element code could not be parsed (§2.1).
     ElementCode = 110,
     /// A described combat situation breaks the rules (who may fight, shoot or defend).
     IllegalSituation = 200,
+    /// The action is not possible in the battle's present phase (§6.1).
+    WrongPhase = 201,
+    /// Not enough PIPs left for the move (§6.3).
+    NotEnoughPips = 202,
+    /// A tactical move the rules forbid (§7, §8).
+    IllegalMove = 203,
+    /// The battle is over (§13.2).
+    BattleOver = 204,
     /// A die score outside 1..=6.
     InvalidDie = 300,
     /// Set-up data breaks the rules.
@@ -32,6 +42,8 @@ pub enum ErrorCode {
     Panic = 900,
     /// A handle was used after a panic poisoned it.
     Poisoned = 901,
+    /// A failure inside dbcore that is not the caller's doing.
+    Internal = 902,
 }
 
 /// The family of an error code.
@@ -46,17 +58,23 @@ pub enum ErrorFamily {
 
 impl ErrorCode {
     /// Every code, for bindings that mirror them.
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 16] = [
         ErrorCode::NullArgument,
         ErrorCode::InvalidUtf8,
         ErrorCode::InvalidJson,
         ErrorCode::InvalidArgument,
+        ErrorCode::UnknownElement,
         ErrorCode::ElementCode,
         ErrorCode::IllegalSituation,
+        ErrorCode::WrongPhase,
+        ErrorCode::NotEnoughPips,
+        ErrorCode::IllegalMove,
+        ErrorCode::BattleOver,
         ErrorCode::InvalidDie,
         ErrorCode::InvalidSetup,
         ErrorCode::Panic,
         ErrorCode::Poisoned,
+        ErrorCode::Internal,
     ];
 
     /// The stable number.

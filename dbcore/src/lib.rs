@@ -44,7 +44,9 @@ pub use combat::{
 pub use config::RulesConfig;
 pub use dice::{roll, DiceError, DieScore, SeededDice};
 pub use error::{Error, ErrorCode, ErrorFamily, ErrorInfo};
-pub use troops::{BaseKind, Class, ElementKind, FootClass, ParseKindError, PursuitRule, TroopType};
+pub use troops::{
+    BaseKind, Class, ElementKind, FootClass, KindInfo, ParseKindError, PursuitRule, TroopType,
+};
 
 /// The crate version, as the C and Python layers report it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -53,7 +53,10 @@ pub enum TableError {
 
 impl ErrorInfo for TableError {
     fn code(&self) -> ErrorCode {
-        ErrorCode::InvalidArgument
+        match self {
+            TableError::UnknownElement(_) => ErrorCode::UnknownElement,
+            TableError::DuplicateId(_) => ErrorCode::InvalidArgument,
+        }
     }
     fn rule(&self) -> Option<&'static str> {
         None

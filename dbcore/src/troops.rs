@@ -58,6 +58,33 @@ pub enum TroopType {
     Denizens,
 }
 
+impl TroopType {
+    /// Every basic type, in the order of §2.1.
+    pub const ALL: [TroopType; 21] = [
+        TroopType::El,
+        TroopType::Kn,
+        TroopType::Cv,
+        TroopType::LH,
+        TroopType::SCh,
+        TroopType::Cm,
+        TroopType::Sp,
+        TroopType::Pk,
+        TroopType::Bd,
+        TroopType::Ax,
+        TroopType::Bw,
+        TroopType::Ps,
+        TroopType::Wb,
+        TroopType::Hd,
+        TroopType::Art,
+        TroopType::WWg,
+        TroopType::CP,
+        TroopType::Lit,
+        TroopType::CWg,
+        TroopType::CampFollowers,
+        TroopType::Denizens,
+    ];
+}
+
 /// Foot are either Fast or Solid (DBA3.md §2.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum FootClass {
@@ -389,6 +416,45 @@ pub enum PursuitRule {
     HalfBwAfterFoot,
 }
 
+impl PursuitRule {
+    /// The distance it pursues when it pursues at all, BW (0 for `Never`).
+    pub const fn distance(self) -> f64 {
+        match self {
+            PursuitRule::Never => 0.0,
+            PursuitRule::OneBw => 1.0,
+            PursuitRule::HalfBwAfterFoot => 0.5,
+        }
+    }
+}
+
+/// Everything about a kind in one serde value: its fixed facts and its numbers under a rules
+/// configuration. Bindings show this to users.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KindInfo {
+    pub code: String,
+    pub name: String,
+    pub troop_type: TroopType,
+    pub class: Class,
+    pub mounted_infantry: bool,
+    pub moves_as: Option<FootClass>,
+    pub fights_as: Option<FootClass>,
+    pub double: bool,
+    pub camel_mounted: bool,
+    pub general_only: bool,
+    pub civilian: bool,
+    pub shoots: bool,
+    pub extra_pip: bool,
+    pub never_contacts_enemy: bool,
+    pub pursuit: PursuitRule,
+    pub depth: f64,
+    pub move_good: f64,
+    pub move_rough: f64,
+    pub factor_vs_foot: i32,
+    pub factor_vs_mounted: i32,
+    pub factor_shot_at: Option<i32>,
+    pub shooting_range: Option<f64>,
+}
+
 /// An element kind: a base code, possibly as mounted infantry (`Mtd-4Bw`).
 ///
 /// Serialises as its code string, e.g. `"4Bd"` or `"Mtd-3Bw"`.
@@ -532,6 +598,40 @@ impl ElementKind {
             _ => PursuitRule::Never,
         }
     }
+    /// Its facts and numbers under `cfg`.
+    pub fn info(self, cfg: &crate::config::RulesConfig) -> KindInfo {
+        let r = cfg.kind(self.base);
+        let name = if self.mounted_infantry {
+            format!("Mounted {}", self.base.name())
+        } else {
+            self.base.name().to_string()
+        };
+        KindInfo {
+            code: self.to_string(),
+            name,
+            troop_type: self.troop_type(),
+            class: self.class(),
+            mounted_infantry: self.mounted_infantry,
+            moves_as: self.moves_as(),
+            fights_as: self.fights_as(),
+            double: self.is_double(),
+            camel_mounted: self.is_camel_mounted(),
+            general_only: self.is_general_only(),
+            civilian: self.is_civilian(),
+            shoots: self.shoots(),
+            extra_pip: self.costs_extra_pip(),
+            never_contacts_enemy: self.never_contacts_enemy(),
+            pursuit: self.pursuit(),
+            depth: cfg.depth(self),
+            move_good: cfg.move_distance(self, false),
+            move_rough: cfg.move_distance(self, true),
+            factor_vs_foot: r.factor_vs_foot,
+            factor_vs_mounted: r.factor_vs_mounted,
+            factor_shot_at: r.factor_shot_at,
+            shooting_range: cfg.shooting_range(self),
+        }
+    }
+
     /// The code as printed (`Mtd-4Bw`, `3Kn`, `CF`).
     pub fn code(self) -> String {
         self.to_string()
