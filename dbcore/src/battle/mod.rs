@@ -1,0 +1,14 @@
+//! The battle: set-up, state and the typed transitions of a bound (DBA3.md §5–§8).
+
+pub mod movement;
+pub mod setup;
+pub mod state;
+
+pub use movement::{
+    ContactWanted, ElementMove, Flank, GroupStep, MoveContext, MoveError, MoveOrder, MovePlan,
+};
+pub use setup::{
+    validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError, SetupProblem, FORMAT,
+    FORMAT_VERSION,
+};
+pub use state::{ElementState, LossCause, Status};

@@ -1,0 +1,140 @@
+//! Tactical moves (DBA3.md §7, §8): what a move order asks, and the plan of what it would do.
+//!
+//! [`plan_move`] is pure: it reads the battle through a [`MoveContext`] and either returns the
+//! [`MovePlan`] (every element's final pose, the distance, what the move touched) or the
+//! [`MoveError`] naming the rule that forbids it. The battle turns a plan into events and charges
+//! its PIPs (§6.3); the plan never changes anything itself.
+
+use serde::{Deserialize, Serialize};
+
+use crate::battlefield::Battlefield;
+use crate::config::RulesConfig;
+use crate::geometry::Pose;
+use crate::terrain::RiverState;
+use crate::troops::ElementKind;
+
+use super::setup::ElementId;
+use super::state::ElementState;
+
+/// Everything a move may look at.
+#[derive(Debug, Clone, Copy)]
+pub struct MoveContext<'a> {
+    pub battlefield: &'a Battlefield,
+    pub config: &'a RulesConfig,
+    /// Every element of the battle, in play or lost (look at `status`).
+    pub elements: &'a [ElementState],
+    /// The army whose bound it is; only its elements make tactical moves.
+    pub army: usize,
+    /// The river's state, once diced (§3.5).
+    pub river: Option<RiverState>,
+    /// Plough is rough this game (§3.1).
+    pub plough_rough: bool,
+    /// This is the moving army's own first bound (§7.5 Psiloi second moves).
+    pub first_bound_of_army: bool,
+}
+
+/// A move order, as a player (or a program) gives it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum MoveOrder {
+    /// One element moving through the given poses in turn (straight legs, each leg may also turn
+    /// it); the last pose is where it ends and which way it faces (§7.2).
+    Element { id: ElementId, path: Vec<Pose> },
+    /// A group moving as one (§7.4): every element makes the same steps.
+    Group {
+        ids: Vec<ElementId>,
+        steps: Vec<GroupStep>,
+    },
+    /// A column (§7.4): the first id leads along `path`; the others follow it through the same
+    /// wheels at the same places.
+    Column {
+        ids: Vec<ElementId>,
+        path: Vec<Pose>,
+    },
+    /// Move an element or group into contact with an enemy element, ending lined up as asked
+    /// (§8.2–8.4): the referee computes the destination.
+    IntoContact {
+        ids: Vec<ElementId>,
+        target: ElementId,
+        contact: ContactWanted,
+    },
+    /// Dismount (§7.9): the element's whole move, replaced by its foot kind in place.
+    Dismount { id: ElementId },
+}
+
+/// One step of a group move (§7.4).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "step")]
+pub enum GroupStep {
+    /// Straight ahead (negative: straight back), BW.
+    Advance { distance: f64 },
+    /// Wheel the whole front about the front corner on `pivot` by `degrees` (positive turns
+    /// clockwise).
+    Wheel { pivot: Flank, degrees: f64 },
+}
+
+/// Left or right, seen from behind the element looking the way it faces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flank {
+    Left,
+    Right,
+}
+
+/// The contact a mover wants with its target (§8.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContactWanted {
+    /// Full mutual front-edge contact (§8.2 a).
+    Front,
+    /// Front edge against the target's left or right side edge, front corners together (§8.2 c).
+    Flank(Flank),
+    /// Front edge against its rear edge (§8.2 b).
+    Rear,
+    /// Beside a friend in front contact with the target, overlapping it on that side (§8.2 d).
+    Overlap(Flank),
+}
+
+/// Where one element ends up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ElementMove {
+    pub id: ElementId,
+    pub from: Pose,
+    pub to: Pose,
+    /// The kind it becomes (dismounting, §7.9).
+    #[serde(default)]
+    pub becomes: Option<ElementKind>,
+}
+
+/// What a legal move would do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MovePlan {
+    /// The elements making the tactical move.
+    pub movers: Vec<ElementId>,
+    /// Every element that ends somewhere else: movers, and enemies conforming to them (§8.3).
+    pub moves: Vec<ElementMove>,
+    /// Distance counted against the allowance, BW (§7.2: furthest-moving front corner plus
+    /// detours).
+    pub distance: f64,
+    /// The whole move was along a road (§3.6, §6.3).
+    pub along_road: bool,
+    /// It was the mover's full possible distance and did not reverse direction (§6.3 0-PIP road
+    /// move).
+    pub full_distance_forward: bool,
+    /// It ends with a mover in contact with enemy (§8.2).
+    pub into_contact: bool,
+}
+
+/// Why a move cannot be made. Each names its rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case", tag = "refusal")]
+pub enum MoveError {
+    #[error("{rule}: {message}")]
+    Refused { rule: String, message: String },
+    #[error("§7.2, §7.3: the move is {asked:.3} BW but at most {allowed:.3} BW is allowed")]
+    TooFar { asked: f64, allowed: f64 },
+    #[error("§7.2: element {blocker} is in the way")]
+    Blocked { blocker: ElementId },
+    #[error("§7.8, §3.5: the river must be diced for before the first off-road crossing")]
+    RiverNotDiced,
+}

@@ -1,0 +1,300 @@
+//! Plain set-up data in, validated battle out (DBA3.md §1.2, §2.5, §5).
+//!
+//! Armies come already deployed by the caller for now; every problem of the data is reported at
+//! once. `sandbox: true` skips the terrain rules of §3 for tools that want any table.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use crate::battlefield::{Battlefield, BoardEdge, Variant};
+use crate::config::RulesConfig;
+use crate::error::{ErrorCode, ErrorInfo};
+use crate::geometry::{ElementRect, Polygon, Pose, TOLERANCE};
+use crate::terrain::{validate_terrain, Going, GoingContext};
+use crate::troops::ElementKind;
+use crate::zones::nearest_distance;
+
+/// The tag every saved battle carries, so that other files are refused.
+pub const FORMAT: &str = "dbcore-battle";
+/// The version of the saved-battle format this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// An element's identity, unique in the battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ElementId(pub u32);
+
+impl fmt::Display for ElementId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// One element as deployed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ElementSetup {
+    pub id: ElementId,
+    pub kind: ElementKind,
+    pub pose: Pose,
+    /// The general's element (§2.5). An allied contingent's general is marked by `contingent`
+    /// and does not act as a general (§16.4).
+    #[serde(default)]
+    pub general: bool,
+    /// Allied contingent number, if the element belongs to one (§16.4, §7.4).
+    #[serde(default)]
+    pub contingent: Option<u8>,
+    /// For `X//Y` elements, the foot kind it may dismount into (§2.3, §7.9).
+    #[serde(default)]
+    pub dismounts_as: Option<ElementKind>,
+}
+
+/// One army as deployed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArmySetup {
+    pub name: String,
+    /// Its own base edge (§5.2).
+    pub base_edge: BoardEdge,
+    pub elements: Vec<ElementSetup>,
+    /// The camp's outline, if it has one (§4.6).
+    #[serde(default)]
+    pub camp: Option<Polygon>,
+}
+
+/// Everything needed to start a battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BattleSetup {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`FORMAT_VERSION`].
+    pub version: u32,
+    pub variant: Variant,
+    #[serde(default)]
+    pub config: RulesConfig,
+    pub battlefield: Battlefield,
+    pub armies: Vec<ArmySetup>,
+    /// The army with the first bound: the defender (§5.3).
+    #[serde(default)]
+    pub first: usize,
+    /// Skip the terrain rules of §3 (a sandbox table).
+    #[serde(default)]
+    pub sandbox: bool,
+}
+
+impl BattleSetup {
+    /// A set-up with the current format tag and version.
+    pub fn new(variant: Variant, battlefield: Battlefield, armies: Vec<ArmySetup>) -> Self {
+        BattleSetup {
+            format: FORMAT.to_string(),
+            version: FORMAT_VERSION,
+            variant,
+            config: RulesConfig::default(),
+            battlefield,
+            armies,
+            first: 0,
+            sandbox: false,
+        }
+    }
+}
+
+/// One problem of a set-up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case", tag = "problem")]
+pub enum SetupProblem {
+    #[error(
+        "not a saved dbcore battle: format `{found}`, expected `{FORMAT}` version {FORMAT_VERSION}"
+    )]
+    Format { found: String, version: u32 },
+    #[error("§1: a battle needs at least two armies, not {count}")]
+    TooFewArmies { count: usize },
+    #[error("§5.3: army {first} cannot have the first bound: there are {count} armies")]
+    NoSuchFirstArmy { first: usize, count: usize },
+    #[error("element id {id} is used more than once")]
+    DuplicateId { id: ElementId },
+    #[error("§2.5: army `{army}` must have exactly one general's element outside its allied contingents, not {count}")]
+    Generals { army: String, count: usize },
+    #[error("§1.2: element {id} is not wholly on the battlefield")]
+    OffTable { id: ElementId },
+    #[error("element {a} and element {b} overlap")]
+    Overlap { a: ElementId, b: ElementId },
+    #[error("§3.4: element {id} stands in impassable terrain")]
+    Impassable { id: ElementId },
+    #[error("§5.4: {kind} element {id} may not deploy off-road in bad going")]
+    BadGoingDeployment { id: ElementId, kind: ElementKind },
+    #[error("§2.3: element {id} ({kind}) cannot dismount as {into}: mounted elements dismount into foot")]
+    Dismount {
+        id: ElementId,
+        kind: ElementKind,
+        into: ElementKind,
+    },
+    #[error("{rule}: {message}")]
+    Terrain { rule: String, message: String },
+    #[error("the rules configuration cannot be used: {message}")]
+    Config { message: String },
+}
+
+impl SetupProblem {
+    fn rule_ref(&self) -> Option<&str> {
+        match self {
+            SetupProblem::TooFewArmies { .. } => Some("§1"),
+            SetupProblem::NoSuchFirstArmy { .. } => Some("§5.3"),
+            SetupProblem::Generals { .. } => Some("§2.5"),
+            SetupProblem::OffTable { .. } => Some("§1.2"),
+            SetupProblem::Impassable { .. } => Some("§3.4"),
+            SetupProblem::BadGoingDeployment { .. } => Some("§5.4"),
+            SetupProblem::Dismount { .. } => Some("§2.3"),
+            SetupProblem::Terrain { rule, .. } => Some(rule.as_str()),
+            _ => None,
+        }
+    }
+}
+
+/// Every problem of a set-up, reported together.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[error("the battle set-up has {} problem(s): {}", problems.len(), problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+pub struct SetupError {
+    pub problems: Vec<SetupProblem>,
+}
+
+impl ErrorInfo for SetupError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidSetup
+    }
+    fn rule(&self) -> Option<&'static str> {
+        // The first problem's section, when it is one of the fixed ones.
+        self.problems
+            .first()
+            .and_then(|p| p.rule_ref())
+            .and_then(|r| {
+                ["§1", "§1.2", "§2.3", "§2.5", "§3.4", "§5.3", "§5.4"]
+                    .into_iter()
+                    .find(|s| *s == r)
+            })
+    }
+}
+
+/// Check a set-up, returning every problem found.
+pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
+    let mut v = Vec::new();
+    if setup.format != FORMAT || setup.version != FORMAT_VERSION {
+        v.push(SetupProblem::Format {
+            found: setup.format.clone(),
+            version: setup.version,
+        });
+    }
+    if let Err(e) = setup.config.validate() {
+        v.push(SetupProblem::Config {
+            message: e.to_string(),
+        });
+        return v;
+    }
+    if setup.armies.len() < 2 {
+        v.push(SetupProblem::TooFewArmies {
+            count: setup.armies.len(),
+        });
+    }
+    if setup.first >= setup.armies.len() {
+        v.push(SetupProblem::NoSuchFirstArmy {
+            first: setup.first,
+            count: setup.armies.len(),
+        });
+    }
+    let mut ids: Vec<ElementId> = setup
+        .armies
+        .iter()
+        .flat_map(|a| a.elements.iter().map(|e| e.id))
+        .collect();
+    ids.sort();
+    ids.dedup_by(|a, b| {
+        if a == b {
+            v.push(SetupProblem::DuplicateId { id: *a });
+            true
+        } else {
+            false
+        }
+    });
+    let standard = setup.variant == Variant::Standard;
+    for army in &setup.armies {
+        let generals = army
+            .elements
+            .iter()
+            .filter(|e| e.general && e.contingent.is_none())
+            .count();
+        if (standard && generals != 1) || generals == 0 {
+            v.push(SetupProblem::Generals {
+                army: army.name.clone(),
+                count: generals,
+            });
+        }
+    }
+    let cfg = &setup.config;
+    let board = setup.battlefield.board.polygon();
+    let all: Vec<(ElementId, ElementKind, ElementRect)> = setup
+        .armies
+        .iter()
+        .flat_map(|a| a.elements.iter())
+        .map(|e| {
+            (
+                e.id,
+                e.kind,
+                ElementRect::new(e.pose, 1.0, cfg.depth(e.kind)),
+            )
+        })
+        .collect();
+    for (id, kind, r) in &all {
+        if !r.corners().iter().all(|p| board.contains(*p)) {
+            v.push(SetupProblem::OffTable { id: *id });
+        }
+        let going = setup.battlefield.going_under(
+            r,
+            GoingContext {
+                camel_mounted: kind.is_camel_mounted(),
+                plough_is_rough: false,
+            },
+        );
+        if going == Going::Impassable {
+            v.push(SetupProblem::Impassable { id: *id });
+        }
+        let on_road = setup.battlefield.move_along_road(&[r.pose.front_mid()]);
+        if going == Going::Bad && !cfg.kind(kind.base()).may_enter_bad_going && !on_road {
+            v.push(SetupProblem::BadGoingDeployment {
+                id: *id,
+                kind: *kind,
+            });
+        }
+    }
+    for (i, (a, _, ra)) in all.iter().enumerate() {
+        for (b, _, rb) in &all[i + 1..] {
+            if overlapping(ra, rb) {
+                v.push(SetupProblem::Overlap { a: *a, b: *b });
+            }
+        }
+    }
+    for e in setup.armies.iter().flat_map(|a| a.elements.iter()) {
+        if let Some(into) = e.dismounts_as {
+            if !e.kind.is_mounted() || !into.is_foot() {
+                v.push(SetupProblem::Dismount {
+                    id: e.id,
+                    kind: e.kind,
+                    into,
+                });
+            }
+        }
+    }
+    if !setup.sandbox {
+        for p in validate_terrain(&setup.battlefield, setup.variant) {
+            v.push(SetupProblem::Terrain {
+                rule: p.rule().to_string(),
+                message: p.to_string(),
+            });
+        }
+    }
+    v
+}
+
+/// Two element rectangles overlap by more than the tolerance (touching is allowed).
+pub fn overlapping(a: &ElementRect, b: &ElementRect) -> bool {
+    if nearest_distance(a, b) > TOLERANCE {
+        return false;
+    }
+    crate::geometry::convex_gap(&a.corners(), &b.corners()) < -TOLERANCE
+}
