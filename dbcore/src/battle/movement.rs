@@ -9,12 +9,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::battlefield::Battlefield;
 use crate::config::RulesConfig;
-use crate::geometry::Pose;
+use crate::geometry::{Polygon, Pose};
 use crate::terrain::RiverState;
 use crate::troops::ElementKind;
 
 use super::setup::ElementId;
 use super::state::ElementState;
+
+mod engine;
+mod geom;
+
+pub use engine::{in_close_combat, plan_move};
 
 /// Everything a move may look at.
 #[derive(Debug, Clone, Copy)]
@@ -31,6 +36,19 @@ pub struct MoveContext<'a> {
     pub plough_rough: bool,
     /// This is the moving army's own first bound (§7.5 Psiloi second moves).
     pub first_bound_of_army: bool,
+    /// Every camp, city or fort that holds elements, with the army holding it: its perimeter
+    /// projects a threat zone against the other armies (§8.1). Empty when there are none.
+    pub strongholds: &'a [HeldStronghold],
+}
+
+/// A camp, city or fort containing elements of `army` (§8.1: everything within 1 BW of its
+/// perimeter is a threat zone to that army's enemies).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeldStronghold {
+    /// The army whose elements hold it.
+    pub army: usize,
+    /// Its outline.
+    pub perimeter: Polygon,
 }
 
 /// A move order, as a player (or a program) gives it.
@@ -137,4 +155,47 @@ pub enum MoveError {
     Blocked { blocker: ElementId },
     #[error("§7.8, §3.5: the river must be diced for before the first off-road crossing")]
     RiverNotDiced,
+    #[error("element {id} is not in this battle")]
+    UnknownElement { id: ElementId },
+    #[error("§7.1: element {id} may not make a tactical move: {reason}")]
+    NotMovable { id: ElementId, reason: String },
+    #[error("§7.1: element {id} is in close combat and may leave it only by an outcome move")]
+    InCloseCombat { id: ElementId },
+    #[error("§1.2, §7.2: element {id} would leave the battlefield")]
+    OffTable { id: ElementId },
+    #[error("{rule}: element {id} may not enter {terrain}")]
+    Terrain {
+        id: ElementId,
+        rule: String,
+        terrain: String,
+    },
+    #[error("§8.1: in the threat zone of {enemies:?}, element {id} may only advance to contact or square up to one of them, or move straight back its full move ({full:.3} BW)")]
+    ThreatZone {
+        id: ElementId,
+        enemies: Vec<ElementId>,
+        full: f64,
+    },
+}
+
+impl MoveError {
+    /// The rule that refuses the move, as a section reference.
+    pub fn rule(&self) -> String {
+        match self {
+            MoveError::Refused { rule, .. } | MoveError::Terrain { rule, .. } => rule.clone(),
+            MoveError::TooFar { .. } => "§7.3".into(),
+            MoveError::Blocked { .. } => "§7.2".into(),
+            MoveError::RiverNotDiced => "§7.8".into(),
+            MoveError::UnknownElement { .. } => "§7.1".into(),
+            MoveError::NotMovable { .. } | MoveError::InCloseCombat { .. } => "§7.1".into(),
+            MoveError::OffTable { .. } => "§1.2".into(),
+            MoveError::ThreatZone { .. } => "§8.1".into(),
+        }
+    }
+
+    pub(crate) fn refused(rule: &str, message: impl Into<String>) -> MoveError {
+        MoveError::Refused {
+            rule: rule.to_string(),
+            message: message.into(),
+        }
+    }
 }

@@ -1,0 +1,156 @@
+#![allow(dead_code)]
+//! Geometry of one mover's path: legs, the distance §7.2 counts, and the areas a leg sweeps.
+//!
+//! A path is a list of legs, each from one pose to the next. A leg that keeps the facing is a
+//! straight move: the whole rectangle sweeps the hull of its start and end. A leg that turns is
+//! read as the front edge going straight from where it was to where it ends while the element
+//! pivots: only the front edge's sweep (the hull of its two positions) and the end position are
+//! checked, since rear corners may pass through things while the front edge pivots (§7.2).
+
+use crate::geometry::{convex_gap, convex_hull, Corner, Edge, ElementRect, Point, Pose, TOLERANCE};
+
+/// Facings closer than this (degrees) are the same facing.
+pub(crate) const ANGLE_TOLERANCE: f64 = 1e-6;
+
+/// Signed difference `b - a` of two bearings, in `(-180, 180]`.
+pub(crate) fn angle_diff(a: f64, b: f64) -> f64 {
+    let d = (b - a).rem_euclid(360.0);
+    if d > 180.0 {
+        d - 360.0
+    } else {
+        d
+    }
+}
+
+pub(crate) fn same_facing(a: f64, b: f64) -> bool {
+    angle_diff(a, b).abs() <= ANGLE_TOLERANCE
+}
+
+/// One leg of a path.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Leg {
+    pub from: ElementRect,
+    pub to: ElementRect,
+}
+
+impl Leg {
+    pub fn new(from: Pose, to: Pose, width: f64, depth: f64) -> Leg {
+        Leg {
+            from: ElementRect::new(from, width, depth),
+            to: ElementRect::new(to, width, depth),
+        }
+    }
+
+    pub fn turns(&self) -> bool {
+        !same_facing(self.from.pose.facing, self.to.pose.facing)
+    }
+
+    /// §7.2: the distance moved by the front corner that moves furthest, start to end.
+    pub fn distance(&self) -> f64 {
+        [Corner::FrontLeft, Corner::FrontRight]
+            .iter()
+            .map(|&c| self.from.corner(c).distance(self.to.corner(c)))
+            .fold(0.0, f64::max)
+    }
+
+    /// Translation of the front-edge midpoint.
+    pub fn shift(&self) -> Point {
+        self.to.pose.front_mid() - self.from.pose.front_mid()
+    }
+
+    /// Convex pieces that together cover what the leg may not pass through (see module docs).
+    pub fn swept(&self) -> Vec<Vec<Point>> {
+        if self.turns() {
+            let a = self.from.edge(Edge::Front);
+            let b = self.to.edge(Edge::Front);
+            vec![
+                convex_hull(&[a.a, a.b, b.a, b.b]).points,
+                self.to.corners().to_vec(),
+            ]
+        } else {
+            let mut pts = self.from.corners().to_vec();
+            pts.extend(self.to.corners());
+            vec![convex_hull(&pts).points]
+        }
+    }
+}
+
+/// The legs of a path of poses starting at `start`.
+pub(crate) fn legs(start: Pose, path: &[Pose], width: f64, depth: f64) -> Vec<Leg> {
+    let mut v = Vec::with_capacity(path.len());
+    let mut at = start;
+    for &p in path {
+        v.push(Leg::new(at, p, width, depth));
+        at = p;
+    }
+    v
+}
+
+/// Whether two convex point sets overlap by more than [`TOLERANCE`] (touching is not
+/// overlapping). Degenerate sets (a point or a segment) never overlap anything.
+pub(crate) fn overlaps(a: &[Point], b: &[Point]) -> bool {
+    if a.len() < 3 || b.len() < 3 {
+        return false;
+    }
+    convex_gap(a, b) < -TOLERANCE
+}
+
+/// The convex polygon `pts` (either winding) with every edge moved inward by `by`; `None` when
+/// nothing is left. Used to test "partly in" a feature without counting a touch.
+pub(crate) fn inset_convex(pts: &[Point], by: f64) -> Option<Vec<Point>> {
+    if pts.len() < 3 {
+        return None;
+    }
+    let area: f64 = (0..pts.len())
+        .map(|i| pts[i].cross(pts[(i + 1) % pts.len()]))
+        .sum();
+    let sign = if area >= 0.0 { 1.0 } else { -1.0 };
+    let mut cur = pts.to_vec();
+    for i in 0..pts.len() {
+        let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
+        let d = b - a;
+        let len = d.length();
+        if len == 0.0 {
+            continue;
+        }
+        let n = Point::new(-d.y, d.x) * (sign / len);
+        let keep = |p: Point| (p - a).dot(n) - by;
+        let mut out = Vec::with_capacity(cur.len() + 1);
+        for j in 0..cur.len() {
+            let (p, q) = (cur[j], cur[(j + 1) % cur.len()]);
+            let (fp, fq) = (keep(p), keep(q));
+            if fp >= 0.0 {
+                out.push(p);
+            }
+            if (fp >= 0.0) != (fq >= 0.0) {
+                out.push(p + (q - p) * (fp / (fp - fq)));
+            }
+        }
+        cur = out;
+        if cur.len() < 3 {
+            return None;
+        }
+    }
+    Some(cur)
+}
+
+/// Coordinates of `p` in the frame of `pose`: (to the right, forward) of the front-edge midpoint.
+pub(crate) fn local(pose: &Pose, p: Point) -> (f64, f64) {
+    let f = pose.forward();
+    let d = p - pose.front_mid();
+    (d.dot(f.right()), d.dot(f))
+}
+
+/// The pose whose front-edge midpoint is at `(right, forward)` in the frame of `pose`, facing
+/// `pose.facing + turn`.
+pub(crate) fn pose_at(pose: &Pose, right: f64, forward: f64, turn: f64) -> Pose {
+    let f = pose.forward();
+    let p = pose.front_mid() + f.right() * right + f * forward;
+    Pose::new(p.x, p.y, (pose.facing + turn).rem_euclid(360.0))
+}
+
+/// Rotate a pose clockwise by `deg` about `pivot`.
+pub(crate) fn rotate_pose(pose: &Pose, pivot: Point, deg: f64) -> Pose {
+    let m = pivot + (pose.front_mid() - pivot).rotated_cw(deg);
+    Pose::new(m.x, m.y, (pose.facing + deg).rem_euclid(360.0))
+}
