@@ -1,20 +1,27 @@
-//! The referee of tactical moves: [`plan_move`] and the checks it makes.
+//! The referee of tactical moves: [`plan_move`] turns an order into the paths of its movers
+//! (single element, group, column, into contact), and [`validate`] checks those paths against
+//! §7 and §8, whatever order produced them.
 
-use crate::contact::{classify_contact, ContactKind};
-use crate::geometry::{ElementRect, Point, Pose, TOLERANCE};
+use crate::contact::{classify_contact, may_contact_edge, ContactKind, ContactPart};
+use crate::geometry::{
+    convex_hull, Corner, Edge, ElementRect, Point, Polygon, Pose, TOLERANCE,
+};
 use crate::terrain::{
-    polygons_intersect, polyline_distance_to_polygon, Going, GoingContext, RiverState,
-    TerrainFeature,
+    polygons_intersect, polyline_distance_to_polygon, polyline_distance_to_segment, Going,
+    GoingContext, RiverState, TerrainFeature,
 };
 use crate::troops::TroopType;
+use crate::zones::{ThreatZone, ZoneRelation};
 
-use super::geom::{inset_convex, legs, overlaps, Leg};
-use super::{ElementMove, MoveContext, MoveError, MoveOrder, MovePlan};
+use super::geom::{angle_diff, legs, local, overlaps, pose_at, same_facing, Leg};
+use super::{
+    ContactWanted, ElementMove, Flank, GroupStep, MoveContext, MoveError, MoveOrder, MovePlan,
+};
 use crate::battle::setup::ElementId;
 
-/// Whether the element at `idx` of `elements` is in close combat (§7.1, §10.2): its front edge in a
-/// lined-up contact with an enemy (§8.2 a–c), or an enemy's front edge lined up against it. Lost
-/// elements are never in close combat and never hold anyone in it.
+/// Whether the element at `idx` of `ctx.elements` is in close combat (§7.1, §10.2): its front
+/// edge in a lined-up contact with an enemy (§8.2 a–c), or an enemy's front edge lined up against
+/// it. Lost elements are never in close combat and never hold anyone in it.
 pub fn in_close_combat(ctx: &MoveContext, idx: usize) -> bool {
     let me = &ctx.elements[idx];
     if !me.in_play() {
@@ -24,29 +31,48 @@ pub fn in_close_combat(ctx: &MoveContext, idx: usize) -> bool {
     ctx.elements.iter().any(|o| {
         o.in_play()
             && o.army != me.army
-            && classify_contact(&r, &o.rect(ctx.config)).is_some_and(|c| {
-                c.lined_up
-                    && matches!(
-                        c.kind,
-                        ContactKind::FrontToFront
-                            | ContactKind::FrontToRear
-                            | ContactKind::RearToFront
-                            | ContactKind::FrontToSide
-                            | ContactKind::SideToFront
-                    )
-            })
+            && classify_contact(&r, &o.rect(ctx.config))
+                .is_some_and(|c| c.lined_up && is_combat_contact(c.kind))
     })
+}
+
+fn is_combat_contact(k: ContactKind) -> bool {
+    matches!(
+        k,
+        ContactKind::FrontToFront
+            | ContactKind::FrontToRear
+            | ContactKind::RearToFront
+            | ContactKind::FrontToSide
+            | ContactKind::SideToFront
+    )
 }
 
 /// Plan a tactical move (§7, §8): every mover's final pose and what the move does, or the rule
 /// that forbids it. Pure: nothing in `ctx` changes.
 pub fn plan_move(ctx: &MoveContext, order: &MoveOrder) -> Result<MovePlan, MoveError> {
     match order {
-        MoveOrder::Element { id, path } => plan_element(ctx, *id, path),
-        _ => Err(MoveError::refused(
-            "§7.4",
-            "this kind of order is not handled yet",
-        )),
+        MoveOrder::Element { id, path } => {
+            let idx = index_of(ctx, *id)?;
+            check_may_move(ctx, idx)?;
+            if path.is_empty() {
+                return Err(MoveError::refused("§7.2", "a move needs at least one pose"));
+            }
+            let path: Vec<Pose> = path.iter().map(|p| p.snapped()).collect();
+            let e = &ctx.elements[idx];
+            let mover = MoverPath {
+                idx,
+                legs: legs(e.pose, &path, 1.0, ctx.config.depth(e.kind)),
+            };
+            validate(ctx, Proposal::new(Shape::Single, vec![mover]))
+        }
+        MoveOrder::Group { ids, steps } => plan_group(ctx, ids, steps),
+        MoveOrder::Column { ids, path } => plan_column(ctx, ids, path),
+        MoveOrder::IntoContact {
+            ids,
+            target,
+            contact,
+        } => plan_into_contact(ctx, ids, *target, *contact),
+        MoveOrder::Dismount { id } => plan_dismount(ctx, *id),
     }
 }
 
@@ -55,6 +81,10 @@ pub(crate) fn index_of(ctx: &MoveContext, id: ElementId) -> Result<usize, MoveEr
         .iter()
         .position(|e| e.id == id)
         .ok_or(MoveError::UnknownElement { id })
+}
+
+fn rect(ctx: &MoveContext, idx: usize) -> ElementRect {
+    ctx.elements[idx].rect(ctx.config)
 }
 
 /// Checks that the element may make a tactical move at all (§7.1).
@@ -78,14 +108,69 @@ fn check_may_move(ctx: &MoveContext, idx: usize) -> Result<(), MoveError> {
     Ok(())
 }
 
-/// What the terrain makes of one mover's path.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct PathTerrain {
-    /// The worst going any part of the swept area is in.
-    pub going: Option<Going>,
-    /// The front edge is in a river at some point (any state).
-    pub river: bool,
+// ---------------------------------------------------------------------------------------------
+// Proposals: the paths an order asks for
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone)]
+struct MoverPath {
+    idx: usize,
+    legs: Vec<Leg>,
 }
+
+impl MoverPath {
+    fn start(&self) -> ElementRect {
+        self.legs[0].from
+    }
+    fn end(&self) -> ElementRect {
+        self.legs[self.legs.len() - 1].to
+    }
+    fn distance(&self) -> f64 {
+        self.legs.iter().map(|l| l.distance()).sum()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Single,
+    Group,
+    Column,
+}
+
+#[derive(Debug, Clone)]
+struct Proposal {
+    shape: Shape,
+    movers: Vec<MoverPath>,
+    /// The enemy the order asked to contact (IntoContact), whose TZ the move may enter (§8.1 a).
+    target: Option<usize>,
+}
+
+impl Proposal {
+    fn new(shape: Shape, movers: Vec<MoverPath>) -> Proposal {
+        Proposal {
+            shape,
+            movers,
+            target: None,
+        }
+    }
+
+    /// §7.2, §7.4: the furthest any front corner moves (each element of a group or column moves
+    /// the same distance, so the largest counts).
+    fn distance(&self) -> f64 {
+        self.movers
+            .iter()
+            .map(|m| m.distance())
+            .fold(0.0, f64::max)
+    }
+
+    fn is_mover(&self, j: usize) -> bool {
+        self.movers.iter().any(|m| m.idx == j)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terrain
+// ---------------------------------------------------------------------------------------------
 
 fn going_context(ctx: &MoveContext, idx: usize) -> GoingContext {
     GoingContext {
@@ -94,15 +179,15 @@ fn going_context(ctx: &MoveContext, idx: usize) -> GoingContext {
     }
 }
 
-/// The worst going met by the convex pieces `pieces` (each shrunk by [`TOLERANCE`] so that a touch
-/// is not being in a feature, §3.1).
-pub(crate) fn going_of(ctx: &MoveContext, gctx: GoingContext, pieces: &[Vec<Point>]) -> Going {
+/// The worst going met by the convex pieces (each shrunk by [`TOLERANCE`] so that a touch is not
+/// being in a feature, §3.1).
+fn going_of(ctx: &MoveContext, gctx: GoingContext, pieces: &[Vec<Point>]) -> Going {
     let mut going = Going::Good;
     for piece in pieces {
-        let Some(inner) = inset_convex(piece, TOLERANCE) else {
+        let Some(inner) = super::geom::inset_convex(piece, TOLERANCE) else {
             continue;
         };
-        let poly = crate::geometry::Polygon::new(inner);
+        let poly = Polygon::new(inner);
         for f in &ctx.battlefield.features {
             match f {
                 TerrainFeature::Area(a) => {
@@ -124,156 +209,1233 @@ pub(crate) fn going_of(ctx: &MoveContext, gctx: GoingContext, pieces: &[Vec<Poin
     going
 }
 
-/// Whether a front edge sweeping the convex area `piece` reaches into a river (§7.3, §7.8).
-fn front_in_river(ctx: &MoveContext, piece: &[Point]) -> bool {
-    let poly = crate::geometry::Polygon::new(piece.to_vec());
-    ctx.battlefield.features.iter().any(|f| match f {
-        TerrainFeature::River(r) => {
-            polyline_distance_to_polygon(&r.course, &poly) < r.width * 0.5 - TOLERANCE
-        }
-        _ => false,
+fn rect_going(ctx: &MoveContext, idx: usize, r: &ElementRect) -> Going {
+    going_of(ctx, going_context(ctx, idx), &[r.corners().to_vec()])
+}
+
+/// Whether the element stands wholly in rough or bad going (§8.3): every corner inside some area
+/// of rough or bad going.
+fn wholly_rough_or_bad(ctx: &MoveContext, idx: usize) -> bool {
+    let gctx = going_context(ctx, idx);
+    rect(ctx, idx).corners().iter().all(|&p| {
+        ctx.battlefield.areas().any(|(_, a)| {
+            a.going(gctx).is_some_and(|g| g >= Going::Rough) && a.outline.contains(p)
+        })
     })
 }
 
-/// The areas swept by the front edge along the legs (for rivers).
-fn front_sweeps(legs: &[Leg]) -> Vec<Vec<Point>> {
-    use crate::geometry::{convex_hull, Edge};
-    legs.iter()
-        .map(|l| {
-            let a = l.from.edge(Edge::Front);
-            let b = l.to.edge(Edge::Front);
-            let h = convex_hull(&[a.a, a.b, b.a, b.b]).points;
-            if h.len() < 3 {
-                vec![a.a, a.b]
+/// Whether the front edge, moving along the legs, is ever in a river (§7.3, §7.8).
+fn front_ever_in_river(ctx: &MoveContext, legs: &[Leg]) -> bool {
+    let rivers: Vec<_> = ctx
+        .battlefield
+        .features
+        .iter()
+        .filter_map(|f| match f {
+            TerrainFeature::River(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    if rivers.is_empty() {
+        return false;
+    }
+    legs.iter().any(|l| {
+        let a = l.from.edge(Edge::Front);
+        let b = l.to.edge(Edge::Front);
+        let hull = convex_hull(&[a.a, a.b, b.a, b.b]).points;
+        rivers.iter().any(|r| {
+            let reach = r.width * 0.5 - TOLERANCE;
+            if hull.len() >= 3 {
+                polyline_distance_to_polygon(&r.course, &Polygon::new(hull.clone())) < reach
             } else {
-                h
+                polyline_distance_to_segment(&r.course, &a) < reach
+                    || polyline_distance_to_segment(&r.course, &b) < reach
             }
         })
-        .collect()
-}
-
-fn front_in_river_seg(ctx: &MoveContext, pts: &[Point]) -> bool {
-    if pts.len() >= 3 {
-        return front_in_river(ctx, pts);
-    }
-    let seg = crate::geometry::Segment::new(pts[0], pts[pts.len() - 1]);
-    ctx.battlefield.features.iter().any(|f| match f {
-        TerrainFeature::River(r) => {
-            crate::terrain::polyline_distance_to_segment(&r.course, &seg)
-                < r.width * 0.5 - TOLERANCE
-        }
-        _ => false,
     })
 }
 
-/// Terrain along one mover's legs.
-pub(crate) fn path_terrain(ctx: &MoveContext, idx: usize, legs: &[Leg]) -> PathTerrain {
-    let gctx = going_context(ctx, idx);
-    let pieces: Vec<Vec<Point>> = legs.iter().flat_map(|l| l.swept()).collect();
-    let going = going_of(ctx, gctx, &pieces);
-    let river = front_sweeps(legs)
-        .iter()
-        .any(|p| front_in_river_seg(ctx, p));
-    PathTerrain {
-        going: Some(going),
-        river,
-    }
+// ---------------------------------------------------------------------------------------------
+// Threat zones
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Projector {
+    Element(usize),
+    Stronghold(usize),
 }
 
-/// The first element (not in `movers`, in play) that a leg's swept area overlaps.
-fn first_blocker(ctx: &MoveContext, movers: &[usize], legs: &[Leg]) -> Option<usize> {
-    for leg in legs {
-        for piece in leg.swept() {
-            for (j, o) in ctx.elements.iter().enumerate() {
-                if movers.contains(&j) || !o.in_play() {
-                    continue;
-                }
-                if overlaps(&piece, &o.rect(ctx.config).corners()) {
-                    return Some(j);
-                }
+/// Every enemy threat zone against the moving army (§8.1): enemy elements not in close combat
+/// (§17.15), all round for War Wagons; camps, cities and forts held by another army.
+fn enemy_zones(ctx: &MoveContext) -> Vec<(Projector, ThreatZone)> {
+    let mut v = Vec::new();
+    for (j, o) in ctx.elements.iter().enumerate() {
+        if !o.in_play() || o.army == ctx.army || in_close_combat(ctx, j) {
+            continue;
+        }
+        let all_round = o.kind.troop_type() == TroopType::WWg;
+        v.push((
+            Projector::Element(j),
+            ThreatZone::of_element(&o.rect(ctx.config), all_round),
+        ));
+    }
+    for (k, s) in ctx.strongholds.iter().enumerate() {
+        if s.army != ctx.army {
+            v.push((
+                Projector::Stronghold(k),
+                ThreatZone::of_stronghold(s.perimeter.clone()),
+            ));
+        }
+    }
+    v
+}
+
+/// Where a mover first is in, or reaches, an enemy zone: (leg, distance along it, pose there,
+/// projectors).
+struct Entry {
+    leg: usize,
+    t: f64,
+    pose: Pose,
+    projectors: Vec<Projector>,
+}
+
+fn zone_entry(mover: &MoverPath, zones: &[(Projector, ThreatZone)]) -> Option<Entry> {
+    for (li, leg) in mover.legs.iter().enumerate() {
+        let holding = |r: &ElementRect| -> Vec<Projector> {
+            zones
+                .iter()
+                .filter(|(_, z)| z.relation(r) != ZoneRelation::Outside)
+                .map(|(p, _)| *p)
+                .collect()
+        };
+        let at_start = holding(&leg.from);
+        if !at_start.is_empty() {
+            return Some(Entry {
+                leg: li,
+                t: 0.0,
+                pose: leg.from.pose,
+                projectors: at_start,
+            });
+        }
+        if leg.turns() || leg.wheel.is_some() {
+            let at_end = holding(&leg.to);
+            if !at_end.is_empty() {
+                return Some(Entry {
+                    leg: li,
+                    t: 0.0,
+                    pose: leg.from.pose,
+                    projectors: at_end,
+                });
             }
+            continue;
+        }
+        let shift = leg.shift();
+        let len = shift.length();
+        if len <= 0.0 {
+            continue;
+        }
+        let hits: Vec<(f64, Projector)> = zones
+            .iter()
+            .filter_map(|(p, z)| z.entry_distance(&leg.from, shift, len).map(|t| (t, *p)))
+            .collect();
+        if let Some(t) = hits.iter().map(|h| h.0).reduce(f64::min) {
+            let at = leg.from.pose.front_mid() + shift * (t / len);
+            return Some(Entry {
+                leg: li,
+                t,
+                pose: Pose::new(at.x, at.y, leg.from.pose.facing),
+                projectors: hits
+                    .iter()
+                    .filter(|h| h.0 <= t + TOLERANCE)
+                    .map(|h| h.1)
+                    .collect(),
+            });
         }
     }
     None
 }
 
-fn on_board(ctx: &MoveContext, r: &ElementRect) -> bool {
-    r.corners().iter().all(|&p| ctx.battlefield.board.contains(p))
+/// §8.1 (b): every mover goes straight back, without turning, its full move distance.
+fn straight_back_full(p: &Proposal, full: f64) -> bool {
+    p.movers.iter().all(|m| {
+        m.legs.len() == 1 && {
+            let l = &m.legs[0];
+            let f = l.from.pose.forward();
+            let s = l.shift();
+            !l.turns()
+                && s.dot(f) <= -(full - TOLERANCE)
+                && s.dot(f.right()).abs() <= TOLERANCE
+        }
+    })
 }
 
-fn plan_element(ctx: &MoveContext, id: ElementId, path: &[Pose]) -> Result<MovePlan, MoveError> {
-    let idx = index_of(ctx, id)?;
-    check_may_move(ctx, idx)?;
-    let e = &ctx.elements[idx];
-    if path.is_empty() {
-        return Err(MoveError::refused("§7.2", "a move needs at least one pose"));
+/// §8.1 (a): the move advances to touch, or to square up to, the front edge of the projector.
+fn advances_on(ctx: &MoveContext, p: &Proposal, m: &MoverPath, entry: &Pose, who: Projector) -> bool {
+    match who {
+        Projector::Element(j) => {
+            let er = rect(ctx, j);
+            let touches_front = p.movers.iter().any(|q| {
+                classify_contact(&q.end(), &er).is_some_and(|c| {
+                    matches!(
+                        c.b,
+                        Some(ContactPart::Edge(Edge::Front))
+                            | Some(ContactPart::Corner(Corner::FrontLeft))
+                            | Some(ContactPart::Corner(Corner::FrontRight))
+                    ) && matches!(
+                        c.a,
+                        Some(ContactPart::Edge(Edge::Front))
+                            | Some(ContactPart::Corner(Corner::FrontLeft))
+                            | Some(ContactPart::Corner(Corner::FrontRight))
+                    )
+                })
+            });
+            if touches_front {
+                return true;
+            }
+            let front = er.edge(Edge::Front);
+            let end = m.end().pose;
+            let dist = |q: &Pose| front.distance_to_point(q.front_mid());
+            let lat = |q: &Pose| local(&er.pose, q.front_mid()).0.abs();
+            let ang = |q: &Pose| angle_diff(q.facing, er.pose.facing + 180.0).abs();
+            dist(&end) < dist(entry) - TOLERANCE
+                && lat(&end) <= lat(entry) + TOLERANCE
+                && ang(&end) <= ang(entry) + 1e-6
+        }
+        Projector::Stronghold(k) => {
+            let poly = &ctx.strongholds[k].perimeter;
+            let d = |r: &ElementRect| {
+                let rp = r.polygon();
+                let mut best = f64::INFINITY;
+                for e in poly.edges() {
+                    for f in rp.edges() {
+                        best = best.min(e.distance_to_segment(&f));
+                    }
+                }
+                best
+            };
+            p.movers.iter().any(|q| d(&q.end()) <= TOLERANCE)
+                || d(&m.end()) < d(&ElementRect::new(*entry, 1.0, m.start().depth)) - TOLERANCE
+        }
     }
-    let path: Vec<Pose> = path.iter().map(|p| p.snapped()).collect();
-    let depth = ctx.config.depth(e.kind);
-    let legs = legs(e.pose, &path, 1.0, depth);
-    for l in &legs {
-        if !on_board(ctx, &l.to) {
+}
+
+fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), MoveError> {
+    let zones = enemy_zones(ctx);
+    let mut first: Option<(usize, Entry)> = None;
+    for (k, m) in p.movers.iter().enumerate() {
+        if let Some(e) = zone_entry(m, &zones) {
+            let better = first
+                .as_ref()
+                .is_none_or(|(_, f)| (e.leg, e.t) < (f.leg, f.t));
+            if better {
+                first = Some((k, e));
+            }
+        }
+    }
+    let Some((k, entry)) = first else {
+        return Ok(());
+    };
+    if entry.leg == 0 && entry.t <= TOLERANCE && straight_back_full(p, full) {
+        return Ok(());
+    }
+    let m = &p.movers[k];
+    if entry
+        .projectors
+        .iter()
+        .any(|&who| advances_on(ctx, p, m, &entry.pose, who))
+    {
+        return Ok(());
+    }
+    let enemies = entry
+        .projectors
+        .iter()
+        .filter_map(|w| match w {
+            Projector::Element(j) => Some(ctx.elements[*j].id),
+            Projector::Stronghold(_) => None,
+        })
+        .collect();
+    Err(MoveError::ThreatZone {
+        id: ctx.elements[m.idx].id,
+        enemies,
+        full,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elements in the way and interpenetration (§7.2, §7.6)
+// ---------------------------------------------------------------------------------------------
+
+/// `r` lies wholly beyond `friend`'s rear edge and squarely within the lines of its sides.
+fn squarely_behind(friend: &ElementRect, r: &ElementRect) -> bool {
+    r.corners().iter().all(|&c| {
+        let (x, y) = local(&friend.pose, c);
+        y <= -friend.depth + TOLERANCE && x.abs() <= friend.width * 0.5 + TOLERANCE
+    })
+}
+
+/// `r` lies wholly beyond `friend`'s front edge and squarely within the lines of its sides.
+fn squarely_in_front(friend: &ElementRect, r: &ElementRect) -> bool {
+    r.corners().iter().all(|&c| {
+        let (x, y) = local(&friend.pose, c);
+        y >= -TOLERANCE && x.abs() <= friend.width * 0.5 + TOLERANCE
+    })
+}
+
+/// Some part of `r` lies straight in front of `friend` (between the lines of its sides, beyond
+/// its front edge).
+fn partly_in_front(friend: &ElementRect, r: &ElementRect) -> bool {
+    let far = 1000.0;
+    let strip = [
+        pose_at(&friend.pose, -friend.width * 0.5, 0.0, 0.0).front_mid(),
+        pose_at(&friend.pose, friend.width * 0.5, 0.0, 0.0).front_mid(),
+        pose_at(&friend.pose, friend.width * 0.5, far, 0.0).front_mid(),
+        pose_at(&friend.pose, -friend.width * 0.5, far, 0.0).front_mid(),
+    ];
+    overlaps(&r.corners(), &strip)
+}
+
+/// §7.6: mounted through friendly Psiloi, Psiloi through any friends, from partly in front to
+/// squarely behind, or from squarely behind to squarely in front.
+fn may_interpenetrate(ctx: &MoveContext, m: &MoverPath, j: usize) -> bool {
+    let me = &ctx.elements[m.idx];
+    let friend = &ctx.elements[j];
+    if friend.army != me.army {
+        return false;
+    }
+    let kinds_ok = me.kind.troop_type() == TroopType::Ps
+        || (me.kind.is_mounted() && friend.kind.troop_type() == TroopType::Ps);
+    if !kinds_ok {
+        return false;
+    }
+    let fr = rect(ctx, j);
+    let (start, end) = (m.start(), m.end());
+    if overlaps(&end.corners(), &fr.corners()) {
+        return false;
+    }
+    (partly_in_front(&fr, &start) && squarely_behind(&fr, &end))
+        || (squarely_behind(&fr, &start) && squarely_in_front(&fr, &end))
+}
+
+fn check_in_the_way(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
+    for m in &p.movers {
+        for leg in &m.legs {
+            for piece in leg.swept() {
+                for (j, o) in ctx.elements.iter().enumerate() {
+                    if p.is_mover(j) || !o.in_play() {
+                        continue;
+                    }
+                    if overlaps(&piece, &o.rect(ctx.config).corners())
+                        && !may_interpenetrate(ctx, m, j)
+                    {
+                        return Err(MoveError::Blocked { blocker: o.id });
+                    }
+                }
+            }
+        }
+    }
+    // Movers may not end on top of one another.
+    for (a, m) in p.movers.iter().enumerate() {
+        for n in &p.movers[a + 1..] {
+            if overlaps(&m.end().corners(), &n.end().corners()) {
+                return Err(MoveError::Blocked {
+                    blocker: ctx.elements[n.idx].id,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Second moves (§7.5)
+// ---------------------------------------------------------------------------------------------
+
+fn check_second_move(
+    ctx: &MoveContext,
+    p: &Proposal,
+    along_road: bool,
+    going: Going,
+) -> Result<(), MoveError> {
+    let again = p
+        .movers
+        .iter()
+        .any(|m| ctx.elements[m.idx].moves_this_bound >= 1);
+    if !again || along_road {
+        return Ok(());
+    }
+    // Never starting or passing within 1 BW of enemy.
+    for m in &p.movers {
+        let mut pieces: Vec<Vec<Point>> = vec![m.start().corners().to_vec()];
+        pieces.extend(m.legs.iter().flat_map(|l| l.swept()));
+        for (j, o) in ctx.elements.iter().enumerate() {
+            if !o.in_play() || o.army == ctx.army {
+                continue;
+            }
+            let er = rect(ctx, j).polygon();
+            for piece in &pieces {
+                if piece.len() >= 3
+                    && Polygon::new(piece.clone()).distance_to_polygon(&er) <= 1.0 + TOLERANCE
+                {
+                    return Err(MoveError::refused(
+                        "§7.5",
+                        format!(
+                            "a second or later move may not start or pass within 1 BW of enemy (element {})",
+                            o.id
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    for m in &p.movers {
+        let e = &ctx.elements[m.idx];
+        let n = e.moves_this_bound;
+        let tt = e.kind.troop_type();
+        let ok = if tt == TroopType::LH || e.kind.is_mounted_infantry() {
+            n < 3 && going == Going::Good
+        } else if tt == TroopType::Ps {
+            n < 2
+                && (ctx.first_bound_of_army
+                    || (rect_going(ctx, m.idx, &m.start()) == Going::Good
+                        && rect_going(ctx, m.idx, &m.end()) == Going::Bad))
+        } else {
+            false
+        };
+        if !ok {
+            return Err(MoveError::refused(
+                "§7.5",
+                format!(
+                    "element {} may not make move {} this bound: only Light Horse and mounted infantry (2nd and 3rd, wholly in good going), Psiloi (2nd, in their first bound or from good into bad going) and moves along a road may move again",
+                    e.id,
+                    n + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contact at the end (§8.2–8.4)
+// ---------------------------------------------------------------------------------------------
+
+fn is_front(part: Option<ContactPart>) -> bool {
+    matches!(
+        part,
+        Some(ContactPart::Edge(Edge::Front))
+            | Some(ContactPart::Corner(Corner::FrontLeft))
+            | Some(ContactPart::Corner(Corner::FrontRight))
+    )
+}
+
+/// What the end of a move does with an enemy it touches.
+enum Touch {
+    /// Lined up (§8.2 a–c) or in an overlap position (§8.2 d).
+    Legal,
+    /// Front edges meet but are not lined up: someone must conform (§8.3).
+    Conform { mover: usize, enemy: usize },
+}
+
+fn end_contacts(ctx: &MoveContext, p: &Proposal) -> Result<(Vec<Touch>, bool), MoveError> {
+    let mut touches = Vec::new();
+    let mut any = false;
+    for m in &p.movers {
+        let me = &ctx.elements[m.idx];
+        let end = m.end();
+        for (j, o) in ctx.elements.iter().enumerate() {
+            if !o.in_play() || o.army == ctx.army {
+                continue;
+            }
+            let er = rect(ctx, j);
+            let Some(c) = classify_contact(&end, &er) else {
+                continue;
+            };
+            any = true;
+            if me.kind.never_contacts_enemy() {
+                return Err(MoveError::refused(
+                    "§8.4",
+                    format!(
+                        "element {} ({}) may never move into contact with enemy",
+                        me.id,
+                        me.kind.code()
+                    ),
+                ));
+            }
+            let eligibility = |edge: Edge| -> Result<(), MoveError> {
+                if may_contact_edge(&m.start(), &er, edge) {
+                    Ok(())
+                } else {
+                    Err(MoveError::refused(
+                        "§8.4",
+                        format!(
+                            "element {} did not start beyond the line of the {:?} edge of element {}",
+                            me.id, edge, o.id
+                        ),
+                    ))
+                }
+            };
+            match c.kind {
+                ContactKind::FrontToFront if c.lined_up => touches.push(Touch::Legal),
+                ContactKind::FrontToRear if c.lined_up => {
+                    eligibility(Edge::Rear)?;
+                    touches.push(Touch::Legal);
+                }
+                ContactKind::FrontToSide if c.lined_up => {
+                    if let Some(ContactPart::Edge(side)) = c.b {
+                        eligibility(side)?;
+                    }
+                    touches.push(Touch::Legal);
+                }
+                ContactKind::SideToSide => touches.push(Touch::Legal),
+                ContactKind::CornerToCorner
+                    if c.a == c.b
+                        && matches!(
+                            c.a,
+                            Some(ContactPart::Corner(Corner::FrontLeft))
+                                | Some(ContactPart::Corner(Corner::FrontRight))
+                        ) =>
+                {
+                    touches.push(Touch::Legal)
+                }
+                _ if is_front(c.a) && is_front(c.b) => touches.push(Touch::Conform {
+                    mover: m.idx,
+                    enemy: j,
+                }),
+                _ if is_front(c.a) || is_front(c.b) => {
+                    return Err(MoveError::refused(
+                        "§8.2",
+                        format!(
+                            "element {} would end touching element {} without lining up (front to front, front to rear, front to flank with front corners together, or overlapping)",
+                            me.id, o.id
+                        ),
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok((touches, any))
+}
+
+/// The pose that puts a mover's front edge squarely on the target's front edge (§8.2 a).
+fn front_to_front(target: &Pose) -> Pose {
+    Pose::new(target.x, target.y, (target.facing + 180.0).rem_euclid(360.0))
+}
+
+/// An enemy element in a group of its own army (touching a friend side to side or front to rear,
+/// lined up), as §8.3 distinguishes lone elements from groups.
+fn in_a_group(ctx: &MoveContext, j: usize) -> bool {
+    let r = rect(ctx, j);
+    let me = &ctx.elements[j];
+    ctx.elements.iter().enumerate().any(|(k, o)| {
+        k != j
+            && o.in_play()
+            && o.army == me.army
+            && same_facing(o.pose.facing, me.pose.facing)
+            && classify_contact(&r, &rect(ctx, k)).is_some_and(|c| {
+                c.kind == ContactKind::SideToSide
+                    || (matches!(c.kind, ContactKind::FrontToRear | ContactKind::RearToFront)
+                        && c.lined_up)
+            })
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation of a proposal
+// ---------------------------------------------------------------------------------------------
+
+fn on_board(ctx: &MoveContext, r: &ElementRect) -> bool {
+    r.corners()
+        .iter()
+        .all(|&p| ctx.battlefield.board.contains(p))
+}
+
+struct Checked {
+    along_road: bool,
+    allowed: f64,
+}
+
+/// Every check that does not depend on contact: movers, board, terrain, distance, second moves,
+/// elements in the way.
+fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, MoveError> {
+    for m in &p.movers {
+        check_may_move(ctx, m.idx)?;
+        let id = ctx.elements[m.idx].id;
+        if m.legs.iter().any(|l| !on_board(ctx, &l.to)) {
             return Err(MoveError::OffTable { id });
         }
     }
-    let mut mids = vec![e.pose.front_mid()];
-    mids.extend(path.iter().map(|p| p.front_mid()));
-    let along_road = ctx.battlefield.move_along_road(&mids);
-    let terrain = path_terrain(ctx, idx, &legs);
-    let going = if along_road {
-        Going::Good
-    } else {
-        terrain.going.unwrap_or(Going::Good)
-    };
-    if going == Going::Impassable {
-        return Err(MoveError::Terrain {
-            id,
-            rule: "§3.4".into(),
-            terrain: "a waterway".into(),
-        });
+    let along_road = p.movers.iter().all(|m| {
+        let mut mids = vec![m.start().pose.front_mid()];
+        mids.extend(m.legs.iter().map(|l| l.to.pose.front_mid()));
+        ctx.battlefield.move_along_road(&mids)
+    });
+    let mut going = Going::Good;
+    let mut river = false;
+    let mut allowed = f64::INFINITY;
+    for m in &p.movers {
+        let e = &ctx.elements[m.idx];
+        let pieces: Vec<Vec<Point>> = m.legs.iter().flat_map(|l| l.swept()).collect();
+        let g = going_of(ctx, going_context(ctx, m.idx), &pieces);
+        if g == Going::Impassable {
+            return Err(MoveError::Terrain {
+                id: e.id,
+                rule: "§3.4".into(),
+                terrain: "a waterway".into(),
+            });
+        }
+        if !along_road && g == Going::Bad && !ctx.config.kind(e.kind.base()).may_enter_bad_going
+        {
+            return Err(MoveError::Terrain {
+                id: e.id,
+                rule: "§7.3".into(),
+                terrain: "bad going off-road".into(),
+            });
+        }
+        going = going.max(g);
+        river |= front_ever_in_river(ctx, &m.legs);
+        let own_going = if along_road { Going::Good } else { g };
+        allowed = allowed.min(ctx.config.move_distance(e.kind, own_going >= Going::Rough));
     }
-    let rules = ctx.config.kind(e.kind.base());
-    if going == Going::Bad && !rules.may_enter_bad_going && !e.kind.is_mounted_infantry() {
-        return Err(MoveError::Terrain {
-            id,
-            rule: "§7.3".into(),
-            terrain: "bad going off-road".into(),
-        });
+    let all_psiloi = p
+        .movers
+        .iter()
+        .all(|m| ctx.elements[m.idx].kind.troop_type() == TroopType::Ps);
+    if p.shape == Shape::Group && (along_road || going == Going::Bad) && !all_psiloi {
+        return Err(MoveError::refused(
+            "§7.4",
+            "a group moving along a road or through bad going must be a column unless it is all Psiloi",
+        ));
     }
-    let mut allowed = ctx.config.move_distance(e.kind, going >= Going::Rough);
-    if terrain.river && !along_road {
+    if river && !along_road {
         match ctx.river {
             None => return Err(MoveError::RiverNotDiced),
             Some(RiverState::Paltry) => {}
-            Some(_) => allowed = allowed.min(1.0),
+            Some(state) => {
+                allowed = allowed.min(1.0);
+                if state == RiverState::SlowsNarrow && p.shape == Shape::Group {
+                    return Err(MoveError::refused(
+                        "§3.5",
+                        "this river lets only single elements and columns cross",
+                    ));
+                }
+            }
         }
     }
-    let distance: f64 = legs.iter().map(|l| l.distance()).sum();
-    if distance > allowed + TOLERANCE {
+    let distance = p.distance();
+    if distance > allowed + slide + TOLERANCE {
         return Err(MoveError::TooFar {
             asked: distance,
             allowed,
         });
     }
-    if let Some(j) = first_blocker(ctx, &[idx], &legs) {
-        return Err(MoveError::Blocked {
-            blocker: ctx.elements[j].id,
-        });
+    check_second_move(ctx, p, along_road, if along_road { Going::Good } else { going })?;
+    check_in_the_way(ctx, p)?;
+    Ok(Checked {
+        along_road,
+        allowed,
+    })
+}
+
+/// Checks a proposal and builds its plan, conforming at the end if needed (§8.3).
+fn validate(ctx: &MoveContext, p: Proposal) -> Result<MovePlan, MoveError> {
+    let checked = check_paths(ctx, &p, 0.0)?;
+    check_threat_zones(ctx, &p, checked.allowed)?;
+    let (touches, _) = end_contacts(ctx, &p)?;
+    let conform = touches.iter().find_map(|t| match t {
+        Touch::Conform { mover, enemy } => Some((*mover, *enemy)),
+        Touch::Legal => None,
+    });
+    let Some((mover, enemy)) = conform else {
+        return finish(ctx, &p, &checked, Vec::new());
+    };
+    // §8.3: a group meeting a lone element makes it conform, unless it stands wholly in rough or
+    // bad going; otherwise the mover conforms with its own move plus a slide of under 1 BW.
+    let m = p.movers.iter().find(|m| m.idx == mover).expect("mover");
+    if p.shape != Shape::Single
+        && !in_a_group(ctx, enemy)
+        && !wholly_rough_or_bad(ctx, enemy)
+        && !in_close_combat(ctx, enemy)
+    {
+        let e = &ctx.elements[enemy];
+        let to = front_to_front(&m.end().pose).snapped();
+        let new_rect = ElementRect::new(to, 1.0, ctx.config.depth(e.kind));
+        let clear = on_board(ctx, &new_rect)
+            && ctx.elements.iter().enumerate().all(|(k, o)| {
+                k == enemy
+                    || !o.in_play()
+                    || p.is_mover(k)
+                    || !overlaps(&new_rect.corners(), &o.rect(ctx.config).corners())
+            })
+            && p.movers
+                .iter()
+                .all(|q| !overlaps(&new_rect.corners(), &q.end().corners()));
+        let extra = if clear {
+            vec![ElementMove {
+                id: e.id,
+                from: e.pose,
+                to,
+                becomes: None,
+            }]
+        } else {
+            // §8.3: it cannot conform, so it fights as if in full contact.
+            Vec::new()
+        };
+        return finish(ctx, &p, &checked, extra);
     }
-    let end = *path.last().expect("path is not empty");
-    let forward = legs.iter().all(|l| l.shift().dot(l.from.pose.forward()) >= -TOLERANCE);
-    let _ = TroopType::Ps;
+    // The movers conform: turn and slide the contacting element onto the enemy's front edge, and
+    // every other mover with it.
+    let want = front_to_front(&rect(ctx, enemy).pose);
+    let have = m.end().pose;
+    let turn = angle_diff(have.facing, want.facing);
+    let moved = want.front_mid() - (have.front_mid());
+    let (slide_x, _) = local(&have, want.front_mid());
+    let slide = slide_x.abs();
+    if slide >= 1.0 {
+        return Err(MoveError::refused(
+            "§8.3",
+            "lining up would need a sideways slide of 1 BW or more",
+        ));
+    }
+    let mut q = p.clone();
+    for mv in &mut q.movers {
+        let end = mv.end();
+        let pivot = have.front_mid();
+        let rotated = super::geom::rotate_pose(&end.pose, pivot, turn);
+        let to = Pose::new(rotated.x + moved.x, rotated.y + moved.y, rotated.facing).snapped();
+        mv.legs.push(Leg::new(end.pose, to, 1.0, end.depth));
+    }
+    let checked = check_paths(ctx, &q, slide)?;
+    let (touches, _) = end_contacts(ctx, &q)?;
+    if touches.iter().any(|t| matches!(t, Touch::Conform { .. })) {
+        return Err(MoveError::refused(
+            "§8.2",
+            "the move cannot end lined up with the enemy it touches",
+        ));
+    }
+    finish(ctx, &q, &checked, Vec::new())
+}
+
+fn finish(
+    ctx: &MoveContext,
+    p: &Proposal,
+    checked: &Checked,
+    conforming: Vec<ElementMove>,
+) -> Result<MovePlan, MoveError> {
+    let distance = p.distance();
+    let (_, any_contact) = end_contacts(ctx, p)?;
+    let forward = p.movers.iter().all(|m| {
+        m.legs
+            .iter()
+            .all(|l| l.shift().dot(l.from.pose.forward()) >= -TOLERANCE)
+    });
+    let mut moves: Vec<ElementMove> = p
+        .movers
+        .iter()
+        .map(|m| {
+            let e = &ctx.elements[m.idx];
+            ElementMove {
+                id: e.id,
+                from: e.pose,
+                to: m.end().pose.snapped(),
+                becomes: None,
+            }
+        })
+        .collect();
+    moves.extend(conforming);
+    Ok(MovePlan {
+        movers: p.movers.iter().map(|m| ctx.elements[m.idx].id).collect(),
+        moves,
+        distance,
+        along_road: checked.along_road,
+        full_distance_forward: checked.along_road
+            && p.shape != Shape::Group
+            && forward
+            && distance >= checked.allowed - TOLERANCE,
+        into_contact: any_contact,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Groups and columns (§7.4)
+// ---------------------------------------------------------------------------------------------
+
+fn group_indices(ctx: &MoveContext, ids: &[ElementId]) -> Result<Vec<usize>, MoveError> {
+    if ids.is_empty() {
+        return Err(MoveError::refused("§7.4", "a group needs at least one element"));
+    }
+    let mut v = Vec::with_capacity(ids.len());
+    for id in ids {
+        let i = index_of(ctx, *id)?;
+        if v.contains(&i) {
+            return Err(MoveError::refused(
+                "§7.4",
+                format!("element {id} is named twice"),
+            ));
+        }
+        check_may_move(ctx, i)?;
+        v.push(i);
+    }
+    let c0 = ctx.elements[v[0]].contingent;
+    if v.iter().any(|&i| ctx.elements[i].contingent != c0) {
+        return Err(MoveError::refused(
+            "§7.4",
+            "allied elements form groups only with elements of their own contingent",
+        ));
+    }
+    Ok(v)
+}
+
+/// Two elements are linked in a group: side by side with front corners lined up, or one
+/// directly behind the other in column.
+fn linked(ctx: &MoveContext, a: usize, b: usize) -> bool {
+    let (ra, rb) = (rect(ctx, a), rect(ctx, b));
+    if !same_facing(ra.pose.facing, rb.pose.facing) {
+        return false;
+    }
+    classify_contact(&ra, &rb).is_some_and(|c| match c.kind {
+        ContactKind::SideToSide => {
+            ra.corner(Corner::FrontLeft)
+                .near(rb.corner(Corner::FrontRight))
+                || ra
+                    .corner(Corner::FrontRight)
+                    .near(rb.corner(Corner::FrontLeft))
+        }
+        ContactKind::FrontToRear | ContactKind::RearToFront => c.lined_up,
+        _ => false,
+    })
+}
+
+fn check_is_group(ctx: &MoveContext, v: &[usize]) -> Result<(), MoveError> {
+    let f0 = ctx.elements[v[0]].pose.facing;
+    if v
+        .iter()
+        .any(|&i| !same_facing(ctx.elements[i].pose.facing, f0))
+    {
+        return Err(MoveError::refused(
+            "§7.4",
+            "the elements of a group all face the same way",
+        ));
+    }
+    let mut reached = vec![false; v.len()];
+    reached[0] = true;
+    let mut stack = vec![0];
+    while let Some(k) = stack.pop() {
+        for n in 0..v.len() {
+            if !reached[n] && linked(ctx, v[k], v[n]) {
+                reached[n] = true;
+                stack.push(n);
+            }
+        }
+    }
+    if let Some(n) = reached.iter().position(|r| !r) {
+        return Err(MoveError::refused(
+            "§7.4",
+            format!(
+                "element {} is not in edge and corner contact with the rest of the group",
+                ctx.elements[v[n]].id
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A group one element wide (§7.4): every front-edge midpoint on the line through the first,
+/// along the facing.
+fn is_column(ctx: &MoveContext, v: &[usize]) -> bool {
+    let p0 = ctx.elements[v[0]].pose;
+    v.iter()
+        .all(|&i| local(&p0, ctx.elements[i].pose.front_mid()).0.abs() <= TOLERANCE)
+}
+
+fn plan_group(
+    ctx: &MoveContext,
+    ids: &[ElementId],
+    steps: &[GroupStep],
+) -> Result<MovePlan, MoveError> {
+    let v = group_indices(ctx, ids)?;
+    check_is_group(ctx, &v)?;
+    if steps.is_empty() {
+        return Err(MoveError::refused("§7.4", "a group move needs at least one step"));
+    }
+    let mut poses: Vec<Pose> = v.iter().map(|&i| ctx.elements[i].pose).collect();
+    let depths: Vec<f64> = v
+        .iter()
+        .map(|&i| ctx.config.depth(ctx.elements[i].kind))
+        .collect();
+    let mut legs_of: Vec<Vec<Leg>> = vec![Vec::new(); v.len()];
+    for step in steps {
+        match *step {
+            GroupStep::Advance { distance } => {
+                for (k, pose) in poses.iter_mut().enumerate() {
+                    let to = pose_at(pose, 0.0, distance, 0.0);
+                    legs_of[k].push(Leg::new(*pose, to, 1.0, depths[k]));
+                    *pose = to;
+                }
+            }
+            GroupStep::Wheel { pivot, degrees } => {
+                // The front corner of the group on the pivot side: among the most forward front
+                // corners, the one furthest to that side.
+                let facing = poses[0];
+                let corners: Vec<Point> = poses
+                    .iter()
+                    .zip(&depths)
+                    .flat_map(|(p, &d)| {
+                        let r = ElementRect::new(*p, 1.0, d);
+                        [r.corner(Corner::FrontLeft), r.corner(Corner::FrontRight)]
+                    })
+                    .collect();
+                let front = corners
+                    .iter()
+                    .map(|&c| local(&facing, c).1)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let side = |c: &Point| local(&facing, *c).0;
+                let candidates = corners
+                    .iter()
+                    .filter(|&&c| local(&facing, c).1 >= front - TOLERANCE);
+                let pivot_point = match pivot {
+                    Flank::Left => candidates.min_by(|a, b| side(a).total_cmp(&side(b))),
+                    Flank::Right => candidates.max_by(|a, b| side(a).total_cmp(&side(b))),
+                }
+                .copied()
+                .expect("a group has front corners");
+                let forward = match pivot {
+                    Flank::Left => degrees >= 0.0,
+                    Flank::Right => degrees <= 0.0,
+                };
+                if !forward {
+                    return Err(MoveError::refused(
+                        "§7.4",
+                        "a group wheels with its front edge pivoting forward (about the left corner turn clockwise, about the right anticlockwise)",
+                    ));
+                }
+                for (k, pose) in poses.iter_mut().enumerate() {
+                    let leg = Leg::wheel(*pose, pivot_point, degrees, 1.0, depths[k]);
+                    *pose = leg.to.pose;
+                    legs_of[k].push(leg);
+                }
+            }
+        }
+    }
+    let shape = if v.len() > 1 && !is_column(ctx, &v) {
+        Shape::Group
+    } else if v.len() > 1 {
+        Shape::Column
+    } else {
+        Shape::Single
+    };
+    let movers = v
+        .iter()
+        .zip(legs_of)
+        .map(|(&idx, legs)| MoverPath { idx, legs })
+        .collect();
+    validate(ctx, Proposal::new(shape, movers))
+}
+
+/// A column follows its leader (§7.4). Each pose of `path` is reached by the leader moving
+/// straight ahead and then turning to the pose's facing; the others follow along the same line
+/// and turn at the same points.
+fn plan_column(ctx: &MoveContext, ids: &[ElementId], path: &[Pose]) -> Result<MovePlan, MoveError> {
+    let v = group_indices(ctx, ids)?;
+    if path.is_empty() {
+        return Err(MoveError::refused("§7.4", "a column move needs at least one pose"));
+    }
+    // Each follower stands lined up behind the one before it.
+    for w in v.windows(2) {
+        let (a, b) = (rect(ctx, w[0]), rect(ctx, w[1]));
+        let ok = same_facing(a.pose.facing, b.pose.facing)
+            && classify_contact(&b, &a)
+                .is_some_and(|c| c.kind == ContactKind::FrontToRear && c.lined_up);
+        if !ok {
+            return Err(MoveError::refused(
+                "§7.4",
+                format!(
+                    "element {} is not lined up directly behind element {}: forming a column is not supported, move them into column first",
+                    ctx.elements[w[1]].id, ctx.elements[w[0]].id
+                ),
+            ));
+        }
+    }
+    let path: Vec<Pose> = path.iter().map(|p| p.snapped()).collect();
+    let lead = ctx.elements[v[0]].pose;
+    // The trace: points of the front-edge midpoint with the facing of the segment leaving each.
+    let depths: Vec<f64> = v
+        .iter()
+        .map(|&i| ctx.config.depth(ctx.elements[i].kind))
+        .collect();
+    let behind: f64 = depths.iter().sum();
+    let mut trace: Vec<(Point, f64)> = vec![
+        (lead.front_mid() - lead.forward() * behind, lead.facing),
+        (lead.front_mid(), lead.facing),
+    ];
+    let mut at = lead;
+    for p in &path {
+        let d = p.front_mid() - at.front_mid();
+        let len = d.length();
+        if len > TOLERANCE {
+            let (x, _) = local(&at, p.front_mid());
+            if x.abs() > TOLERANCE || d.dot(at.forward()) < 0.0 {
+                return Err(MoveError::refused(
+                    "§7.4",
+                    "a column moves straight ahead between the points where it wheels",
+                ));
+            }
+        }
+        trace.push((p.front_mid(), p.facing));
+        at = *p;
+    }
+    // Arc positions of the trace points.
+    let mut s = vec![0.0];
+    for w in trace.windows(2) {
+        s.push(s[s.len() - 1] + w[0].0.distance(w[1].0));
+    }
+    // The leader's path length, which every element of the column follows.
+    let lead_len = s[s.len() - 1] - s[1];
+    let pose_at_arc = |a: f64| -> Pose {
+        let mut k = 0;
+        while k + 2 < trace.len() && s[k + 1] < a - 1e-12 {
+            k += 1;
+        }
+        let (p0, f0) = trace[k];
+        let seg = trace[k + 1].0 - p0;
+        let len = seg.length();
+        let pt = if len > 0.0 {
+            p0 + seg * ((a - s[k]) / len)
+        } else {
+            p0
+        };
+        Pose::new(pt.x, pt.y, f0)
+    };
+    let mut movers = Vec::with_capacity(v.len());
+    let mut offset = 0.0;
+    for (k, &idx) in v.iter().enumerate() {
+        let start_arc = s[1] - offset;
+        let end_arc = start_arc + lead_len;
+        let mut poses: Vec<Pose> = Vec::new();
+        for (t, &(pt, facing)) in trace.iter().enumerate().skip(1) {
+            if s[t] > start_arc + TOLERANCE && s[t] < end_arc - TOLERANCE {
+                let incoming = trace[t - 1].1;
+                poses.push(Pose::new(pt.x, pt.y, incoming));
+                poses.push(Pose::new(pt.x, pt.y, facing));
+            }
+        }
+        let end = if k == 0 {
+            *path.last().expect("path")
+        } else {
+            pose_at_arc(end_arc)
+        };
+        poses.push(end);
+        let start = ctx.elements[idx].pose;
+        let mut legs = legs(start, &poses, 1.0, depths[k]);
+        legs.retain(|l| l.distance() > 0.0 || l.turns());
+        if legs.is_empty() {
+            legs.push(Leg::new(start, start, 1.0, depths[k]));
+        }
+        movers.push(MoverPath { idx, legs });
+        offset += depths[k];
+    }
+    let shape = if v.len() == 1 {
+        Shape::Single
+    } else {
+        Shape::Column
+    };
+    validate(ctx, Proposal::new(shape, movers))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Into contact (§8.2–8.4)
+// ---------------------------------------------------------------------------------------------
+
+/// Where a mover's front edge must end for the wanted contact with `target` (§8.2), or `None`
+/// when no friend is in front contact for an overlap.
+fn contact_pose(ctx: &MoveContext, target: usize, wanted: ContactWanted) -> Option<Pose> {
+    let t = rect(ctx, target);
+    let tp = t.pose;
+    Some(match wanted {
+        ContactWanted::Front => front_to_front(&tp),
+        ContactWanted::Rear => {
+            let m = tp.front_mid() - tp.forward() * t.depth;
+            Pose::new(m.x, m.y, tp.facing)
+        }
+        ContactWanted::Flank(Flank::Left) => {
+            let c = t.corner(Corner::FrontLeft) - tp.forward() * 0.5;
+            Pose::new(c.x, c.y, (tp.facing + 90.0).rem_euclid(360.0))
+        }
+        ContactWanted::Flank(Flank::Right) => {
+            let c = t.corner(Corner::FrontRight) - tp.forward() * 0.5;
+            Pose::new(c.x, c.y, (tp.facing + 270.0).rem_euclid(360.0))
+        }
+        ContactWanted::Overlap(side) => {
+            let friend_in_front = ctx.elements.iter().enumerate().any(|(k, o)| {
+                o.in_play()
+                    && o.army == ctx.army
+                    && classify_contact(&rect(ctx, k), &t).is_some_and(|c| {
+                        c.kind == ContactKind::FrontToFront && c.lined_up
+                    })
+            });
+            if !friend_in_front {
+                return None;
+            }
+            let x = match side {
+                Flank::Left => -1.0,
+                Flank::Right => 1.0,
+            };
+            front_to_front(&pose_at(&tp, x, 0.0, 0.0))
+        }
+    })
+}
+
+fn plan_into_contact(
+    ctx: &MoveContext,
+    ids: &[ElementId],
+    target: ElementId,
+    wanted: ContactWanted,
+) -> Result<MovePlan, MoveError> {
+    let v = group_indices(ctx, ids)?;
+    if v.len() > 1 {
+        check_is_group(ctx, &v)?;
+    }
+    let t = index_of(ctx, target)?;
+    let te = &ctx.elements[t];
+    if !te.in_play() || te.army == ctx.army {
+        return Err(MoveError::refused(
+            "§8.2",
+            format!("element {target} is not an enemy in play"),
+        ));
+    }
+    for &i in &v {
+        let e = &ctx.elements[i];
+        if e.kind.never_contacts_enemy() {
+            return Err(MoveError::refused(
+                "§8.4",
+                format!(
+                    "element {} ({}) may never move into contact with enemy",
+                    e.id,
+                    e.kind.code()
+                ),
+            ));
+        }
+    }
+    let Some(dest) = contact_pose(ctx, t, wanted) else {
+        return Err(MoveError::refused(
+            "§8.2 (d)",
+            "an overlap needs a friend in front-edge contact with the target",
+        ));
+    };
+    let dest = dest.snapped();
+    let tr = rect(ctx, t);
+    let edge = match wanted {
+        ContactWanted::Flank(Flank::Left) => Some(Edge::Left),
+        ContactWanted::Flank(Flank::Right) => Some(Edge::Right),
+        ContactWanted::Rear => Some(Edge::Rear),
+        _ => None,
+    };
+    // Try each element of the group as the one making the contact, nearest first; the others keep
+    // their places relative to it.
+    let mut options: Vec<(f64, Proposal)> = Vec::new();
+    for &c in &v {
+        if let Some(edge) = edge {
+            if !may_contact_edge(&rect(ctx, c), &tr, edge) {
+                continue;
+            }
+        }
+        let from = ctx.elements[c].pose;
+        let turn = angle_diff(from.facing, dest.facing);
+        let shift = dest.front_mid() - from.front_mid();
+        let movers: Vec<MoverPath> = v
+            .iter()
+            .map(|&i| {
+                let e = &ctx.elements[i];
+                let r = super::geom::rotate_pose(&e.pose, from.front_mid(), turn);
+                let to = Pose::new(r.x + shift.x, r.y + shift.y, r.facing).snapped();
+                MoverPath {
+                    idx: i,
+                    legs: vec![Leg::new(e.pose, to, 1.0, ctx.config.depth(e.kind))],
+                }
+            })
+            .collect();
+        let shape = if v.len() == 1 {
+            Shape::Single
+        } else if is_column(ctx, &v) {
+            Shape::Column
+        } else {
+            Shape::Group
+        };
+        let mut p = Proposal::new(shape, movers);
+        p.target = Some(t);
+        options.push((p.distance(), p));
+    }
+    if options.is_empty() {
+        return Err(MoveError::refused(
+            "§8.4",
+            format!(
+                "no element of the mover starts beyond the line of the {} of element {target}",
+                match edge {
+                    Some(Edge::Rear) => "rear edge",
+                    _ => "side edge",
+                }
+            ),
+        ));
+    }
+    options.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut first_err = None;
+    for (_, p) in options {
+        match validate(ctx, p) {
+            Ok(plan) => return Ok(plan),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_err.expect("at least one option was tried"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dismounting (§7.9)
+// ---------------------------------------------------------------------------------------------
+
+fn plan_dismount(ctx: &MoveContext, id: ElementId) -> Result<MovePlan, MoveError> {
+    let idx = index_of(ctx, id)?;
+    check_may_move(ctx, idx)?;
+    let e = &ctx.elements[idx];
+    let Some(foot) = e.dismounts_as else {
+        return Err(MoveError::refused(
+            "§7.9",
+            format!("element {id} ({}) cannot dismount", e.kind.code()),
+        ));
+    };
+    if e.moves_this_bound > 0 {
+        return Err(MoveError::refused(
+            "§7.9",
+            "dismounting uses the element's whole tactical move",
+        ));
+    }
+    let r = rect(ctx, idx);
+    if let Some(o) = ctx.elements.iter().find(|o| {
+        o.in_play() && o.army != e.army && classify_contact(&r, &o.rect(ctx.config)).is_some()
+    }) {
+        return Err(MoveError::refused(
+            "§7.9",
+            format!("element {id} may not dismount in contact with enemy element {}", o.id),
+        ));
+    }
+    let zones = enemy_zones(ctx);
+    if zones.iter().any(|(_, z)| z.holds(&r)) {
+        return Err(MoveError::refused(
+            "§7.9",
+            format!("element {id} may not dismount in an enemy threat zone"),
+        ));
+    }
     Ok(MovePlan {
         movers: vec![id],
         moves: vec![ElementMove {
             id,
             from: e.pose,
-            to: end,
-            becomes: None,
+            to: e.pose,
+            becomes: Some(foot),
         }],
-        distance,
-        along_road,
-        full_distance_forward: along_road && forward && distance >= allowed - TOLERANCE,
+        distance: 0.0,
+        along_road: false,
+        full_distance_forward: false,
         into_contact: false,
     })
 }

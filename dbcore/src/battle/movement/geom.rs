@@ -1,4 +1,3 @@
-#![allow(dead_code)]
 //! Geometry of one mover's path: legs, the distance §7.2 counts, and the areas a leg sweeps.
 //!
 //! A path is a list of legs, each from one pose to the next. A leg that keeps the facing is a
@@ -31,6 +30,9 @@ pub(crate) fn same_facing(a: f64, b: f64) -> bool {
 pub(crate) struct Leg {
     pub from: ElementRect,
     pub to: ElementRect,
+    /// A wheel about this point by this many degrees clockwise (group and column wheels, §7.4):
+    /// the front edge sweeps the arc, not the chord.
+    pub wheel: Option<(Point, f64)>,
 }
 
 impl Leg {
@@ -38,6 +40,17 @@ impl Leg {
         Leg {
             from: ElementRect::new(from, width, depth),
             to: ElementRect::new(to, width, depth),
+            wheel: None,
+        }
+    }
+
+    /// A wheel of `from` about `pivot` by `cw` degrees clockwise.
+    pub fn wheel(from: Pose, pivot: Point, cw: f64, width: f64, depth: f64) -> Leg {
+        let to = rotate_pose(&from, pivot, cw);
+        Leg {
+            from: ElementRect::new(from, width, depth),
+            to: ElementRect::new(to, width, depth),
+            wheel: Some((pivot, cw)),
         }
     }
 
@@ -60,6 +73,34 @@ impl Leg {
 
     /// Convex pieces that together cover what the leg may not pass through (see module docs).
     pub fn swept(&self) -> Vec<Vec<Point>> {
+        if let Some((pivot, cw)) = self.wheel {
+            // Chords of the arc, fine enough that the arc bulges less than half the tolerance
+            // beyond them (as `paths::Wheel::swept_by_front_edge`).
+            let fe = self.from.edge(Edge::Front);
+            let r = pivot.distance(fe.a).max(pivot.distance(fe.b));
+            let step = if r > TOLERANCE {
+                2.0 * (1.0 - 0.5 * TOLERANCE / r).acos().to_degrees()
+            } else {
+                90.0
+            };
+            let n = ((cw.abs() / step).ceil() as usize).clamp(1, 720);
+            let at = |k: usize| {
+                let q = cw * k as f64 / n as f64;
+                [
+                    pivot + (fe.a - pivot).rotated_cw(q),
+                    pivot + (fe.b - pivot).rotated_cw(q),
+                ]
+            };
+            let mut v: Vec<Vec<Point>> = (0..n)
+                .map(|k| {
+                    let [a, b] = at(k);
+                    let [c, d] = at(k + 1);
+                    convex_hull(&[a, b, c, d]).points
+                })
+                .collect();
+            v.push(self.to.corners().to_vec());
+            return v;
+        }
         if self.turns() {
             let a = self.from.edge(Edge::Front);
             let b = self.to.edge(Edge::Front);
