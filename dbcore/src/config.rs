@@ -63,6 +63,22 @@ pub struct CombatRules {
     pub fort_occupier_exclusion: bool,
 }
 
+/// PIP readings (§6.3).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PipRules {
+    /// Scythed Chariots moving into contact do not pay the +1 of §6.3 (a): all four quick
+    /// reference sheets say so, the seed does not (§17.11).
+    pub sch_extra_pip_waived_into_contact: bool,
+}
+
+impl Default for PipRules {
+    fn default() -> Self {
+        PipRules {
+            sch_extra_pip_waived_into_contact: true,
+        }
+    }
+}
+
 /// The whole rules configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RulesConfig {
@@ -70,6 +86,8 @@ pub struct RulesConfig {
     pub kinds: BTreeMap<BaseKind, KindRules>,
     pub mounted_infantry: MountedInfantryRules,
     pub combat: CombatRules,
+    #[serde(default)]
+    pub pips: PipRules,
 }
 
 /// A configuration that cannot be used.
@@ -177,6 +195,7 @@ impl Default for RulesConfig {
                 assaulters_use_factor_vs_foot: true,
                 fort_occupier_exclusion: true,
             },
+            pips: PipRules::default(),
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::error::{ErrorCode, ErrorInfo};
 pub struct DieScore(u8);
 
 /// A die score outside 1..=6.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[error("§0.3: a die shows 1 to 6, not {0}")]
 pub struct DiceError(pub i64);
 

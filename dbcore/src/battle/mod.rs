@@ -1,11 +1,17 @@
 //! The battle: set-up, state and the typed transitions of a bound (DBA3.md §5–§8).
 
+pub mod bound;
 pub mod movement;
 pub mod setup;
 pub mod state;
 
+pub use bound::{
+    order_ids, Action, Battle, BattleError, BattleRecord, DiceRequest, Event, Phase, PipCost,
+    PipExtra, ReplayError,
+};
 pub use movement::{
-    ContactWanted, ElementMove, Flank, GroupStep, MoveContext, MoveError, MoveOrder, MovePlan,
+    ContactWanted, ElementMove, Flank, GroupStep, HeldStronghold, MoveContext, MoveError,
+    MoveOrder, MovePlan,
 };
 pub use setup::{
     validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError, SetupProblem, FORMAT,

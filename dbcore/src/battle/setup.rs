@@ -128,6 +128,10 @@ pub enum SetupProblem {
     },
     #[error("{rule}: {message}")]
     Terrain { rule: String, message: String },
+    #[error(
+        "§14.4: {variant:?} battles (one PIP die per command) are not yet played by the referee"
+    )]
+    VariantNotPlayed { variant: Variant },
     #[error("the rules configuration cannot be used: {message}")]
     Config { message: String },
 }
@@ -142,6 +146,7 @@ impl SetupProblem {
             SetupProblem::Impassable { .. } => Some("§3.4"),
             SetupProblem::BadGoingDeployment { .. } => Some("§5.4"),
             SetupProblem::Dismount { .. } => Some("§2.3"),
+            SetupProblem::VariantNotPlayed { .. } => Some("§14.4"),
             SetupProblem::Terrain { rule, .. } => Some(rule.as_str()),
             _ => None,
         }

@@ -1,0 +1,680 @@
+//! The battle state machine: bounds, PIPs and tactical moves as typed transitions (DBA3.md §6,
+//! §7, §8).
+//!
+//! Every transition is computed purely by [`Battle::check`], which returns the [`Event`]s the
+//! action would cause; [`Battle::apply`] commits exactly those events. A refusal therefore cannot
+//! change anything, and replaying the saved actions ([`BattleRecord`]) reproduces the events.
+
+use serde::{Deserialize, Serialize};
+
+use crate::battlefield::Variant;
+use crate::dice::{DiceError, DieScore};
+use crate::error::{ErrorCode, ErrorInfo};
+use crate::geometry::{ElementRect, Polygon};
+use crate::terrain::{AreaKind, RiverState, TerrainFeature};
+use crate::troops::TroopType;
+
+use super::movement::{
+    plan_move, ElementMove, HeldStronghold, MoveContext, MoveError, MoveOrder, MovePlan,
+};
+use super::setup::{validate, BattleSetup, ElementId, SetupError, SetupProblem};
+use super::state::{ElementState, Status};
+
+/// Where the battle stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "phase")]
+pub enum Phase {
+    /// The active army must roll its PIP die (§6.2).
+    AwaitingPips,
+    /// Tactical moves (§6.1 step 2).
+    Movement,
+    /// The battle is over (§13.2).
+    Finished { winner: Option<usize> },
+}
+
+/// What a player does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "action")]
+pub enum Action {
+    /// The active army's PIP die (§6.2).
+    RollPips { die: DieScore },
+    /// The river's die, rolled at the first off-road crossing attempt (§3.5, §7.8). A move that
+    /// would make that attempt is refused until the river has been diced.
+    DiceRiver { die: DieScore },
+    /// A tactical move (§7).
+    Move { order: MoveOrder },
+    /// The active army ends its tactical moves. Distant shooting and close combat are not yet
+    /// played by the referee, so this also ends the bound and the next army's begins.
+    EndMovement,
+}
+
+/// Why a move costs an extra PIP (§6.3).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "extra")]
+pub enum PipExtra {
+    /// §6.3 (a): the mover includes SCh, El, Hd, WWg, Art, denizens or camp followers, or is a
+    /// single element garrisoning a city, fort or camp.
+    Unwieldy,
+    /// §6.3 (b): the general's element has been lost.
+    GeneralLost,
+    /// §6.3 (b): the general's element is wholly in a BUA, camp, wood, oasis, marsh or gully.
+    GeneralSheltered,
+    /// §6.3 (b): the mover starts beyond command distance (§6.4).
+    BeyondCommand { limit: f64 },
+}
+
+/// What a move costs (§6.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PipCost {
+    /// 0 for an element's or column's first full move entirely along a road; otherwise 1.
+    pub base: u8,
+    pub extras: Vec<PipExtra>,
+    pub total: u8,
+}
+
+/// What happened. Events carry everything needed to update the state, so a log of them is a
+/// complete account of the battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "event")]
+pub enum Event {
+    /// A bound begins: `army` is the moving army (§6.1).
+    BoundStarted { army: usize, bound: u32 },
+    /// The PIP die (§6.2).
+    PipsRolled {
+        army: usize,
+        die: DieScore,
+        pips: u8,
+    },
+    /// The game's first PIP score was 1: Plough is rough for the whole game (§3.1, §17.13).
+    PloughTurnedRough,
+    /// The river's state is fixed for the game (§3.5).
+    RiverDiced { die: DieScore, state: RiverState },
+    /// A tactical move was made.
+    Moved {
+        movers: Vec<ElementId>,
+        moves: Vec<ElementMove>,
+        distance: f64,
+        along_road: bool,
+        into_contact: bool,
+    },
+    /// PIPs paid for a move, and what is left (§6.3).
+    PipsSpent { cost: PipCost, left: u8 },
+    /// The bound is over; unused PIPs are lost (§6.2).
+    BoundEnded {
+        army: usize,
+        bound: u32,
+        unused_pips: u8,
+    },
+}
+
+/// A refused action: the rule that forbids it and what a user interface needs to show.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case", tag = "error")]
+pub enum BattleError {
+    #[error("§6.1: {action} is not possible now: the battle is in phase {phase:?}")]
+    WrongPhase { action: String, phase: Phase },
+    #[error("§13.2: the battle is over")]
+    Finished,
+    #[error("there is no element {id}")]
+    UnknownElement { id: ElementId },
+    #[error(
+        "§6.1: element {id} belongs to army {army}; only the moving army makes tactical moves"
+    )]
+    NotYourElement { id: ElementId, army: usize },
+    #[error("§13.1: element {id} has been lost")]
+    ElementLost { id: ElementId },
+    #[error("§6.3: the move costs {cost} PIPs but only {left} are left")]
+    NotEnoughPips { cost: u8, left: u8 },
+    #[error("§3.5: the river's state is already known")]
+    RiverKnown,
+    #[error("§3.5: there is no river on this battlefield")]
+    NoRiver,
+    #[error("{0}")]
+    Move(MoveError),
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+}
+
+impl ErrorInfo for BattleError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            BattleError::WrongPhase { .. } | BattleError::RiverKnown | BattleError::NoRiver => {
+                ErrorCode::WrongPhase
+            }
+            BattleError::Finished => ErrorCode::BattleOver,
+            BattleError::UnknownElement { .. } => ErrorCode::UnknownElement,
+            BattleError::NotYourElement { .. } | BattleError::ElementLost { .. } => {
+                ErrorCode::IllegalMove
+            }
+            BattleError::NotEnoughPips { .. } => ErrorCode::NotEnoughPips,
+            BattleError::Move(_) => ErrorCode::IllegalMove,
+            BattleError::Dice(_) => ErrorCode::InvalidDie,
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            BattleError::WrongPhase { .. } | BattleError::NotYourElement { .. } => Some("§6.1"),
+            BattleError::Finished => Some("§13.2"),
+            BattleError::ElementLost { .. } => Some("§13.1"),
+            BattleError::NotEnoughPips { .. } => Some("§6.3"),
+            BattleError::RiverKnown | BattleError::NoRiver => Some("§3.5"),
+            BattleError::Move(m) => move_rule(m),
+            BattleError::Dice(_) => Some("§0.3"),
+            BattleError::UnknownElement { .. } => None,
+        }
+    }
+}
+
+/// The section a move refusal names (the leading `§…` of its message).
+fn move_rule(m: &MoveError) -> Option<&'static str> {
+    const SECTIONS: [&str; 22] = [
+        "§3.4", "§3.5", "§3.6", "§5.4", "§6.3", "§7.1", "§7.2", "§7.3", "§7.4", "§7.5", "§7.6",
+        "§7.8", "§7.9", "§8.1", "§8.2", "§8.3", "§8.4", "§8.5", "§1.2", "§12.1", "§4.7", "§4.2",
+    ];
+    let text = m.to_string();
+    let first = text.split([':', ',', ' ']).next().unwrap_or("");
+    SECTIONS.into_iter().find(|s| *s == first)
+}
+
+/// A saved battle: its set-up and every action applied, dice included. Replaying it gives the
+/// same events ([`Battle::replay`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BattleRecord {
+    pub setup: BattleSetup,
+    pub actions: Vec<Action>,
+}
+
+/// Replaying a record failed at one action.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error("action {index} of the record was refused: {error}")]
+    Action { index: usize, error: BattleError },
+}
+
+impl ErrorInfo for ReplayError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            ReplayError::Setup(e) => e.code(),
+            ReplayError::Action { error, .. } => error.code(),
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            ReplayError::Setup(e) => e.rule(),
+            ReplayError::Action { error, .. } => error.rule(),
+        }
+    }
+}
+
+/// The dice the battle is waiting for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "for")]
+pub enum DiceRequest {
+    /// The moving army's PIP die (§6.2): supply it with [`Action::RollPips`].
+    Pips { army: usize },
+}
+
+/// A battle in progress.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Battle {
+    setup: BattleSetup,
+    elements: Vec<ElementState>,
+    /// Bounds begun so far, counting both armies' (1 for the first).
+    bound: u32,
+    /// The moving army.
+    active: usize,
+    phase: Phase,
+    pips: u8,
+    river: Option<RiverState>,
+    plough_rough: bool,
+    /// Bounds each army has begun (its own first bound is when this is 1).
+    bounds_begun: Vec<u32>,
+    actions: Vec<Action>,
+}
+
+impl Battle {
+    /// Start a battle from its set-up: the first army's first bound, awaiting its PIP die.
+    pub fn new(setup: BattleSetup) -> Result<Battle, SetupError> {
+        let mut problems = validate(&setup);
+        if setup.variant != Variant::Standard {
+            problems.push(SetupProblem::VariantNotPlayed {
+                variant: setup.variant,
+            });
+        }
+        if !problems.is_empty() {
+            return Err(SetupError { problems });
+        }
+        let elements = setup
+            .armies
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| {
+                a.elements
+                    .iter()
+                    .map(move |e| ElementState::from_setup(i, e))
+            })
+            .collect();
+        let mut bounds_begun = vec![0; setup.armies.len()];
+        bounds_begun[setup.first] = 1;
+        let river = setup.battlefield.features.iter().find_map(|f| match f {
+            TerrainFeature::River(r) => r.state,
+            _ => None,
+        });
+        Ok(Battle {
+            active: setup.first,
+            elements,
+            bound: 1,
+            phase: Phase::AwaitingPips,
+            pips: 0,
+            river,
+            plough_rough: false,
+            bounds_begun,
+            actions: Vec::new(),
+            setup,
+        })
+    }
+
+    /// Replay a saved battle, returning it and the events of every action in order.
+    pub fn replay(record: &BattleRecord) -> Result<(Battle, Vec<Event>), ReplayError> {
+        let mut b = Battle::new(record.setup.clone())?;
+        let mut events = Vec::new();
+        for (index, a) in record.actions.iter().enumerate() {
+            let e = b
+                .apply(a.clone())
+                .map_err(|error| ReplayError::Action { index, error })?;
+            events.extend(e);
+        }
+        Ok((b, events))
+    }
+
+    /// The set-up and every action so far.
+    pub fn record(&self) -> BattleRecord {
+        BattleRecord {
+            setup: self.setup.clone(),
+            actions: self.actions.clone(),
+        }
+    }
+
+    pub fn setup(&self) -> &BattleSetup {
+        &self.setup
+    }
+    pub fn elements(&self) -> &[ElementState] {
+        &self.elements
+    }
+    pub fn element(&self, id: ElementId) -> Option<&ElementState> {
+        self.elements.iter().find(|e| e.id == id)
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The moving army.
+    pub fn active_army(&self) -> usize {
+        self.active
+    }
+    /// Bounds begun so far (1 for the first).
+    pub fn bound(&self) -> u32 {
+        self.bound
+    }
+    /// PIPs left this bound.
+    pub fn pips(&self) -> u8 {
+        self.pips
+    }
+    pub fn river(&self) -> Option<RiverState> {
+        self.river
+    }
+    pub fn plough_rough(&self) -> bool {
+        self.plough_rough
+    }
+    /// Every action applied so far.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// The dice the battle waits for, if any.
+    pub fn awaiting(&self) -> Option<DiceRequest> {
+        match self.phase {
+            Phase::AwaitingPips => Some(DiceRequest::Pips { army: self.active }),
+            _ => None,
+        }
+    }
+
+    /// Whether it is the active army's own first bound (§6.3, §7.5).
+    pub fn first_bound_of_active(&self) -> bool {
+        self.bounds_begun[self.active] == 1
+    }
+
+    /// Camps, cities and forts with elements in them, and whose they are (§8.1). An army's camp
+    /// counts as held by it (its defenders or camp followers are inside); a City or Fort is held
+    /// by the army with an element in play wholly inside it.
+    pub fn held_strongholds(&self) -> Vec<HeldStronghold> {
+        let cfg = &self.setup.config;
+        let mut v: Vec<HeldStronghold> = self
+            .setup
+            .armies
+            .iter()
+            .enumerate()
+            .filter_map(|(army, a)| {
+                a.camp.as_ref().map(|c| HeldStronghold {
+                    army,
+                    perimeter: c.clone(),
+                })
+            })
+            .collect();
+        for (_, area) in self.setup.battlefield.areas() {
+            if !area.kind.is_fortified() {
+                continue;
+            }
+            let holder = self.elements.iter().find(|e| {
+                e.in_play()
+                    && e.rect(cfg)
+                        .corners()
+                        .iter()
+                        .all(|c| area.outline.contains(*c))
+            });
+            if let Some(h) = holder {
+                v.push(HeldStronghold {
+                    army: h.army,
+                    perimeter: area.outline.clone(),
+                });
+            }
+        }
+        v
+    }
+
+    /// What moves may read, with the strongholds of [`Battle::held_strongholds`].
+    pub fn move_context<'a>(&'a self, strongholds: &'a [HeldStronghold]) -> MoveContext<'a> {
+        MoveContext {
+            strongholds,
+            battlefield: &self.setup.battlefield,
+            config: &self.setup.config,
+            elements: &self.elements,
+            army: self.active,
+            river: self.river,
+            plough_rough: self.plough_rough,
+            first_bound_of_army: self.first_bound_of_active(),
+        }
+    }
+
+    /// The events `action` would cause, or why it is refused. Changes nothing.
+    pub fn check(&self, action: &Action) -> Result<Vec<Event>, BattleError> {
+        if let Phase::Finished { .. } = self.phase {
+            return Err(BattleError::Finished);
+        }
+        let wrong = |name: &str| BattleError::WrongPhase {
+            action: name.to_string(),
+            phase: self.phase,
+        };
+        match action {
+            Action::RollPips { die } => {
+                if self.phase != Phase::AwaitingPips {
+                    return Err(wrong("rolling PIPs"));
+                }
+                let mut v = vec![Event::PipsRolled {
+                    army: self.active,
+                    die: *die,
+                    pips: die.get(),
+                }];
+                // §3.1, §17.13: the game's very first PIP score decides Plough.
+                if self.bound == 1 && die.get() == 1 {
+                    v.push(Event::PloughTurnedRough);
+                }
+                Ok(v)
+            }
+            Action::DiceRiver { die } => {
+                if self.phase != Phase::Movement {
+                    return Err(wrong("dicing for the river"));
+                }
+                let has_river = self
+                    .setup
+                    .battlefield
+                    .features
+                    .iter()
+                    .any(|f| matches!(f, TerrainFeature::River(_)));
+                if !has_river {
+                    return Err(BattleError::NoRiver);
+                }
+                if self.river.is_some() {
+                    return Err(BattleError::RiverKnown);
+                }
+                let state = RiverState::from_die(die.get())
+                    .map_err(|_| BattleError::Dice(DiceError(die.get().into())))?;
+                Ok(vec![Event::RiverDiced { die: *die, state }])
+            }
+            Action::Move { order } => {
+                if self.phase != Phase::Movement {
+                    return Err(wrong("a tactical move"));
+                }
+                for id in order_ids(order) {
+                    let e = self.element(id).ok_or(BattleError::UnknownElement { id })?;
+                    if e.army != self.active {
+                        return Err(BattleError::NotYourElement { id, army: e.army });
+                    }
+                    if !e.in_play() {
+                        return Err(BattleError::ElementLost { id });
+                    }
+                }
+                let strongholds = self.held_strongholds();
+                let plan = plan_move(&self.move_context(&strongholds), order)
+                    .map_err(BattleError::Move)?;
+                let cost = self.pip_cost(order, &plan);
+                if cost.total > self.pips {
+                    return Err(BattleError::NotEnoughPips {
+                        cost: cost.total,
+                        left: self.pips,
+                    });
+                }
+                let left = self.pips - cost.total;
+                Ok(vec![
+                    Event::Moved {
+                        movers: plan.movers,
+                        moves: plan.moves,
+                        distance: plan.distance,
+                        along_road: plan.along_road,
+                        into_contact: plan.into_contact,
+                    },
+                    Event::PipsSpent { cost, left },
+                ])
+            }
+            Action::EndMovement => {
+                if self.phase != Phase::Movement {
+                    return Err(wrong("ending the tactical moves"));
+                }
+                let next = (self.active + 1) % self.setup.armies.len();
+                Ok(vec![
+                    Event::BoundEnded {
+                        army: self.active,
+                        bound: self.bound,
+                        unused_pips: self.pips,
+                    },
+                    Event::BoundStarted {
+                        army: next,
+                        bound: self.bound + 1,
+                    },
+                ])
+            }
+        }
+    }
+
+    /// Do `action`: the events of [`Battle::check`], committed. On a refusal nothing changes.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, BattleError> {
+        let events = self.check(&action)?;
+        for e in &events {
+            self.commit(e);
+        }
+        self.actions.push(action);
+        Ok(events)
+    }
+
+    fn commit(&mut self, e: &Event) {
+        match e {
+            Event::BoundStarted { army, bound } => {
+                self.active = *army;
+                self.bound = *bound;
+                self.bounds_begun[*army] += 1;
+                self.phase = Phase::AwaitingPips;
+                self.pips = 0;
+                for el in &mut self.elements {
+                    el.moves_this_bound = 0;
+                    el.moved_this_bound = 0.0;
+                }
+            }
+            Event::PipsRolled { pips, .. } => {
+                self.pips = *pips;
+                self.phase = Phase::Movement;
+            }
+            Event::PloughTurnedRough => self.plough_rough = true,
+            Event::RiverDiced { state, .. } => self.river = Some(*state),
+            Event::Moved {
+                movers,
+                moves,
+                distance,
+                ..
+            } => {
+                for m in moves {
+                    if let Some(el) = self.elements.iter_mut().find(|x| x.id == m.id) {
+                        el.pose = m.to.snapped();
+                        if let Some(k) = m.becomes {
+                            el.kind = k;
+                            el.dismounts_as = None;
+                        }
+                    }
+                }
+                for id in movers {
+                    if let Some(el) = self.elements.iter_mut().find(|x| x.id == *id) {
+                        el.moves_this_bound += 1;
+                        el.moved_this_bound += distance;
+                    }
+                }
+            }
+            Event::PipsSpent { left, .. } => self.pips = *left,
+            Event::BoundEnded { .. } => self.pips = 0,
+        }
+    }
+
+    /// What a planned move costs (§6.3).
+    pub fn pip_cost(&self, order: &MoveOrder, plan: &MovePlan) -> PipCost {
+        let cfg = &self.setup.config;
+        let movers: Vec<&ElementState> = plan
+            .movers
+            .iter()
+            .filter_map(|id| self.element(*id))
+            .collect();
+        let single_or_column = movers.len() == 1 || matches!(order, MoveOrder::Column { .. });
+        let first_move = movers.iter().all(|e| e.moves_this_bound == 0);
+        if single_or_column && first_move && plan.along_road && plan.full_distance_forward {
+            return PipCost {
+                base: 0,
+                extras: Vec::new(),
+                total: 0,
+            };
+        }
+        let mut extras = Vec::new();
+        if !self.first_bound_of_active() {
+            // (a) unwieldy troops, or a single element garrisoning a stronghold.
+            let unwieldy = movers.iter().any(|e| {
+                e.kind.costs_extra_pip()
+                    && !(e.kind.troop_type() == TroopType::SCh
+                        && plan.into_contact
+                        && cfg.pips.sch_extra_pip_waived_into_contact)
+            });
+            let garrison = movers.len() == 1 && self.is_garrisoning(movers[0]);
+            if unwieldy || garrison {
+                extras.push(PipExtra::Unwieldy);
+            }
+            // (b) command: never for a move by the general's own element.
+            if !movers.iter().any(|e| e.general) {
+                match self
+                    .elements
+                    .iter()
+                    .find(|g| g.general && g.army == self.active)
+                {
+                    Some(g) if g.in_play() => {
+                        let grect = g.rect(cfg);
+                        if self.is_sheltered(&grect) {
+                            extras.push(PipExtra::GeneralSheltered);
+                        } else {
+                            let rects: Vec<ElementRect> =
+                                movers.iter().map(|e| e.rect(cfg)).collect();
+                            let camps = self.camps();
+                            let all_lh =
+                                movers.iter().all(|e| e.kind.troop_type() == TroopType::LH);
+                            let bf = &self.setup.battlefield;
+                            if !bf.within_command(&grect, &rects, &camps, all_lh) {
+                                extras.push(PipExtra::BeyondCommand {
+                                    limit: bf.command_distance(&grect, &rects, &camps, all_lh),
+                                });
+                            }
+                        }
+                    }
+                    _ => extras.push(PipExtra::GeneralLost),
+                }
+            }
+        }
+        let total = 1 + extras.len() as u8;
+        PipCost {
+            base: 1,
+            extras,
+            total,
+        }
+    }
+
+    /// Every camp on the table.
+    fn camps(&self) -> Vec<Polygon> {
+        self.setup
+            .armies
+            .iter()
+            .filter_map(|a| a.camp.clone())
+            .collect()
+    }
+
+    /// Wholly inside a BUA, camp, wood, oasis, marsh or gully (§6.3 (b), §17.46).
+    fn is_sheltered(&self, r: &ElementRect) -> bool {
+        let inside = |p: &Polygon| r.corners().iter().all(|c| p.contains(*c));
+        self.setup.battlefield.areas().any(|(_, a)| {
+            (a.kind.is_bua()
+                || matches!(
+                    a.kind,
+                    AreaKind::Wood | AreaKind::Oasis | AreaKind::Marsh | AreaKind::Gully
+                ))
+                && inside(&a.outline)
+        }) || self.camps().iter().any(inside)
+    }
+
+    /// A single element wholly inside its own camp, or a City or Fort (§6.3 (a)).
+    fn is_garrisoning(&self, e: &ElementState) -> bool {
+        let r = e.rect(&self.setup.config);
+        let inside = |p: &Polygon| r.corners().iter().all(|c| p.contains(*c));
+        self.setup.armies[e.army].camp.as_ref().is_some_and(inside)
+            || self
+                .setup
+                .battlefield
+                .areas()
+                .any(|(_, a)| a.kind.is_fortified() && inside(&a.outline))
+    }
+
+    /// Elements in play of each army, and those lost.
+    pub fn counts(&self) -> Vec<(usize, usize)> {
+        (0..self.setup.armies.len())
+            .map(|a| {
+                let mine = self.elements.iter().filter(|e| e.army == a);
+                let lost = mine
+                    .clone()
+                    .filter(|e| matches!(e.status, Status::Lost { .. }))
+                    .count();
+                (mine.count() - lost, lost)
+            })
+            .collect()
+    }
+}
+
+/// The elements an order names.
+pub fn order_ids(order: &MoveOrder) -> Vec<ElementId> {
+    match order {
+        MoveOrder::Element { id, .. } | MoveOrder::Dismount { id } => vec![*id],
+        MoveOrder::Group { ids, .. }
+        | MoveOrder::Column { ids, .. }
+        | MoveOrder::IntoContact { ids, .. } => ids.clone(),
+    }
+}
