@@ -1,6 +1,9 @@
 //! Project chores. `cargo run -p xtask -- header` regenerates `include/dbcore.h` from dbcore-ffi
 //! with the cbindgen pinned in `xtask/Cargo.toml`; `-- header --check` fails if the committed
-//! header differs from what would be generated.
+//! header differs from what would be generated. `-- golden [--check]` does the same for the golden
+//! traces in `tests/golden/`.
+
+mod golden;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -107,7 +110,9 @@ fn main() -> ExitCode {
     let result = match args[..] {
         ["header"] => header(false),
         ["header", "--check"] => header(true),
-        _ => Err("usage: cargo run -p xtask -- header [--check]".to_string()),
+        ["golden"] => golden::write(&root().join("tests").join("golden"), false),
+        ["golden", "--check"] => golden::write(&root().join("tests").join("golden"), true),
+        _ => Err("usage: cargo run -p xtask -- header [--check] | golden [--check]".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -130,6 +135,11 @@ mod tests {
             old == text,
             "include/dbcore.h is out of date: run `cargo run -p xtask -- header`"
         );
+    }
+
+    #[test]
+    fn committed_golden_traces_match_the_generator() {
+        golden::write(&root().join("tests").join("golden"), true).unwrap();
     }
 
     #[test]

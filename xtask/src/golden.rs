@@ -1,0 +1,236 @@
+//! Golden traces: scripted battles written as set-up + every action with its dice + the events
+//! they produced. `cargo run -p xtask -- golden` rewrites `tests/golden/*.json`; the Rust, C and
+//! Python tests replay them and must produce the same events. Review changes to them as a diff.
+
+use std::fs;
+use std::path::Path;
+
+use dbcore::battle::{
+    Action, ArmySetup, Battle, BattleRecord, BattleSetup, ContactWanted, ElementId, ElementSetup,
+    Event, GroupStep, MoveOrder,
+};
+use dbcore::battlefield::{Battlefield, Board, BoardEdge, Variant};
+use dbcore::geometry::{Point, Pose};
+use dbcore::terrain::{River, Road, RoadSurface, TerrainFeature};
+use dbcore::{DieScore, SeededDice};
+use serde::{Deserialize, Serialize};
+
+/// One golden trace file.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Golden {
+    pub name: String,
+    pub description: String,
+    pub record: BattleRecord,
+    pub events: Vec<Event>,
+}
+
+fn el(id: u32, code: &str, x: f64, y: f64, facing: f64, general: bool) -> ElementSetup {
+    ElementSetup {
+        id: ElementId(id),
+        kind: code.parse().expect("a valid code"),
+        pose: Pose::new(x, y, facing),
+        general,
+        contingent: None,
+        dismounts_as: None,
+    }
+}
+
+fn setup(bf: Battlefield, south: Vec<ElementSetup>, north: Vec<ElementSetup>) -> BattleSetup {
+    let armies = vec![
+        ArmySetup {
+            name: "South".into(),
+            base_edge: BoardEdge::South,
+            elements: south,
+            camp: None,
+        },
+        ArmySetup {
+            name: "North".into(),
+            base_edge: BoardEdge::North,
+            elements: north,
+            camp: None,
+        },
+    ];
+    let mut s = BattleSetup::new(Variant::Standard, bf, armies);
+    s.sandbox = true;
+    s
+}
+
+fn forward(b: &Battle, id: u32, distance: f64) -> Action {
+    let e = b.element(ElementId(id)).expect("element exists");
+    let f = e.pose.forward();
+    Action::Move {
+        order: MoveOrder::Element {
+            id: ElementId(id),
+            path: vec![Pose::new(
+                e.pose.x + f.x * distance,
+                e.pose.y + f.y * distance,
+                e.pose.facing,
+            )],
+        },
+    }
+}
+
+/// Plays `steps` (each built from the battle as it then stands), with PIP dice from a seed.
+fn play(
+    name: &str,
+    description: &str,
+    setup: BattleSetup,
+    seed: u64,
+    steps: &[&dyn Fn(&Battle) -> Action],
+) -> Result<Golden, String> {
+    let mut dice = SeededDice::new(seed);
+    let mut b = Battle::new(setup.clone()).map_err(|e| format!("{name}: {e}"))?;
+    let mut events = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let mut action = step(&b);
+        if let Action::RollPips { die } = &mut action {
+            // A zero-sized placeholder die is replaced by the seeded one.
+            *die = dice.roll();
+        }
+        events.extend(
+            b.apply(action)
+                .map_err(|e| format!("{name}: step {i} refused: {e}"))?,
+        );
+    }
+    Ok(Golden {
+        name: name.to_string(),
+        description: description.to_string(),
+        record: b.record(),
+        events,
+    })
+}
+
+fn roll(_: &Battle) -> Action {
+    Action::RollPips {
+        die: DieScore::new(1).expect("1 is a die score"),
+    }
+}
+
+fn end(_: &Battle) -> Action {
+    Action::EndMovement
+}
+
+fn open_armies() -> (Vec<ElementSetup>, Vec<ElementSetup>) {
+    (
+        vec![
+            el(1, "3Kn", 7.5, 3.0, 0.0, true),
+            el(2, "4Bd", 6.5, 3.0, 0.0, false),
+            el(3, "4Bd", 8.5, 3.0, 0.0, false),
+            el(4, "LH", 3.0, 3.0, 0.0, false),
+            el(5, "Ps", 11.0, 3.0, 0.0, false),
+        ],
+        vec![
+            el(101, "Cv", 7.5, 12.0, 180.0, true),
+            el(102, "Sp", 6.5, 12.0, 180.0, false),
+            el(103, "Sp", 8.5, 12.0, 180.0, false),
+            el(104, "4Bw", 10.5, 12.0, 180.0, false),
+            el(105, "LH", 13.0, 12.0, 180.0, false),
+        ],
+    )
+}
+
+/// Every golden trace, built afresh.
+pub fn all() -> Result<Vec<Golden>, String> {
+    let (south, north) = open_armies();
+    let opening = play(
+        "opening_bounds",
+        "Two bounds each on an open table: single moves, a group advance, a Light Horse second move.",
+        setup(Battlefield::new(Board::default()), south.clone(), north.clone()),
+        7,
+        &[
+            &roll,
+            &|b| forward(b, 4, 3.0),
+            &|_| Action::Move {
+                order: MoveOrder::Group {
+                    ids: vec![ElementId(2), ElementId(1), ElementId(3)],
+                    steps: vec![GroupStep::Advance { distance: 2.0 }],
+                },
+            },
+            &end,
+            &roll,
+            &|b| forward(b, 104, 1.0),
+            &|b| forward(b, 105, 2.0),
+            &end,
+            &roll,
+            &|b| forward(b, 4, 1.0),
+            &|b| forward(b, 4, 1.0),
+            &end,
+        ],
+    )?;
+
+    let mut close_south = south.clone();
+    close_south[1].pose = Pose::new(6.5, 10.5, 0.0);
+    let contact = play(
+        "into_contact",
+        "A Blades element moves into frontal contact with Spears; the enemy replies with its own move.",
+        setup(Battlefield::new(Board::default()), close_south, north.clone()),
+        11,
+        &[
+            &roll,
+            &|_| Action::Move {
+                order: MoveOrder::IntoContact {
+                    ids: vec![ElementId(2)],
+                    target: ElementId(102),
+                    contact: ContactWanted::Front,
+                },
+            },
+            &end,
+            &roll,
+            &|b| forward(b, 105, 1.0),
+            &end,
+        ],
+    )?;
+
+    let mut bf = Battlefield::new(Board::default());
+    bf.features.push(TerrainFeature::Road(Road {
+        surface: RoadSurface::Paved,
+        path: vec![Point::new(3.0, 0.0), Point::new(3.0, 15.0)],
+        width: 0.5,
+    }));
+    bf.features.push(TerrainFeature::River(River {
+        course: vec![Point::new(0.0, 8.0), Point::new(15.0, 8.0)],
+        width: 0.5,
+        state: None,
+    }));
+    let mut road_south = south;
+    road_south[3].pose = Pose::new(3.0, 3.0, 0.0);
+    road_south[1].pose = Pose::new(6.5, 7.0, 0.0);
+    let road = play(
+        "road_and_river",
+        "A full move along a road costs no PIP; the river is diced before the first off-road crossing.",
+        setup(bf, road_south, north),
+        3,
+        &[
+            &roll,
+            &|b| forward(b, 4, 4.0),
+            &|_| Action::DiceRiver {
+                die: DieScore::new(4).expect("a die score"),
+            },
+            &|b| forward(b, 2, 1.0),
+            &end,
+        ],
+    )?;
+    Ok(vec![opening, contact, road])
+}
+
+/// Write (or with `check`, compare) every golden trace under `dir`.
+pub fn write(dir: &Path, check: bool) -> Result<(), String> {
+    fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    for g in all()? {
+        let path = dir.join(format!("{}.json", g.name));
+        let text = serde_json::to_string_pretty(&g).map_err(|e| e.to_string())? + "\n";
+        if check {
+            let old = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            if old != text {
+                return Err(format!(
+                    "{} is out of date: run `cargo run -p xtask -- golden`",
+                    path.display()
+                ));
+            }
+        } else {
+            fs::write(&path, text).map_err(|e| e.to_string())?;
+            println!("wrote {}", path.display());
+        }
+    }
+    Ok(())
+}
