@@ -4,6 +4,7 @@ pub mod bound;
 pub mod movement;
 pub mod setup;
 pub mod state;
+pub mod victory;
 
 pub use bound::{
     order_ids, Action, Battle, BattleError, BattleRecord, DiceRequest, Event, Phase, PipCost,
@@ -18,3 +19,4 @@ pub use setup::{
     FORMAT_VERSION,
 };
 pub use state::{ElementState, LossCause, Status};
+pub use victory::{counts_as_loss, losses, verdict, LossCount, Verdict, DEFEAT_THRESHOLD};
