@@ -369,7 +369,13 @@ fn straight_back_full(p: &Proposal, full: f64) -> bool {
 }
 
 /// §8.1 (a): the move advances to touch, or to square up to, the front edge of the projector.
-fn advances_on(ctx: &MoveContext, p: &Proposal, m: &MoverPath, entry: &Pose, who: Projector) -> bool {
+fn advances_on(
+    ctx: &MoveContext,
+    p: &Proposal,
+    m: &MoverPath,
+    entry: &Pose,
+    who: Projector,
+) -> bool {
     match who {
         Projector::Element(j) => {
             let er = rect(ctx, j);
@@ -391,9 +397,11 @@ fn advances_on(ctx: &MoveContext, p: &Proposal, m: &MoverPath, entry: &Pose, who
             if touches_front {
                 return true;
             }
-            let front = er.edge(Edge::Front);
+            // Advancing: the front-edge midpoint gets nearer the line of the enemy's front edge
+            // (moving along that line is not advancing), no further off to the side of it, and
+            // no less squarely faced.
             let end = m.end().pose;
-            let dist = |q: &Pose| front.distance_to_point(q.front_mid());
+            let dist = |q: &Pose| local(&er.pose, q.front_mid()).1.abs();
             let lat = |q: &Pose| local(&er.pose, q.front_mid()).0.abs();
             let ang = |q: &Pose| angle_diff(q.facing, er.pose.facing + 180.0).abs();
             dist(&end) < dist(entry) - TOLERANCE
@@ -412,8 +420,8 @@ fn advances_on(ctx: &MoveContext, p: &Proposal, m: &MoverPath, entry: &Pose, who
                 }
                 best
             };
+            // §8.1 (a) reads "or contact that camp, city or fort": only ending in contact will do.
             p.movers.iter().any(|q| d(&q.end()) <= TOLERANCE)
-                || d(&m.end()) < d(&ElementRect::new(*entry, 1.0, m.start().depth)) - TOLERANCE
         }
     }
 }
