@@ -1106,14 +1106,16 @@ fn plan_group(
                 }
                 .copied()
                 .expect("a group has front corners");
+                // Pivoting about the left corner, the right end swings forward and the group
+                // turns left (anticlockwise); about the right corner it turns right.
                 let forward = match pivot {
-                    Flank::Left => degrees >= 0.0,
-                    Flank::Right => degrees <= 0.0,
+                    Flank::Left => degrees <= 0.0,
+                    Flank::Right => degrees >= 0.0,
                 };
                 if !forward {
                     return Err(MoveError::refused(
                         "§7.4",
-                        "a group wheels with its front edge pivoting forward (about the left corner turn clockwise, about the right anticlockwise)",
+                        "a group wheels with its front edge pivoting forward (about the left front corner it turns anticlockwise, about the right clockwise)",
                     ));
                 }
                 for (k, pose) in poses.iter_mut().enumerate() {
