@@ -446,6 +446,14 @@ fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), 
         return Ok(());
     }
     let m = &p.movers[k];
+    // Reaching a zone's boundary with the very end of the move leaves nothing to restrict.
+    let last = m.legs.len() - 1;
+    if entry.leg == last
+        && !m.legs[last].turns()
+        && entry.t >= m.legs[last].shift().length() - TOLERANCE
+    {
+        return Ok(());
+    }
     if entry
         .projectors
         .iter()
