@@ -390,9 +390,11 @@ fn advances_on(
             if touches_front {
                 return true;
             }
-            let front = er.edge(Edge::Front);
+            // Advancing: the front-edge midpoint gets nearer the line of the enemy's front edge
+            // (moving along that line is not advancing), no further off to the side of it, and
+            // no less squarely faced.
             let end = m.end().pose;
-            let dist = |q: &Pose| front.distance_to_point(q.front_mid());
+            let dist = |q: &Pose| local(&er.pose, q.front_mid()).1.abs();
             let lat = |q: &Pose| local(&er.pose, q.front_mid()).0.abs();
             let ang = |q: &Pose| angle_diff(q.facing, er.pose.facing + 180.0).abs();
             dist(&end) < dist(entry) - TOLERANCE
@@ -411,8 +413,8 @@ fn advances_on(
                 }
                 best
             };
+            // §8.1 (a) reads "or contact that camp, city or fort": only ending in contact will do.
             p.movers.iter().any(|q| d(&q.end()) <= TOLERANCE)
-                || d(&m.end()) < d(&ElementRect::new(*entry, 1.0, m.start().depth)) - TOLERANCE
         }
     }
 }
@@ -437,6 +439,14 @@ fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), 
         return Ok(());
     }
     let m = &p.movers[k];
+    // Reaching a zone's boundary with the very end of the move leaves nothing to restrict.
+    let last = m.legs.len() - 1;
+    if entry.leg == last
+        && !m.legs[last].turns()
+        && entry.t >= m.legs[last].shift().length() - TOLERANCE
+    {
+        return Ok(());
+    }
     if entry
         .projectors
         .iter()
@@ -1110,14 +1120,16 @@ fn plan_group(
                 }
                 .copied()
                 .expect("a group has front corners");
+                // Pivoting about the left corner, the right end swings forward and the group
+                // turns left (anticlockwise); about the right corner it turns right.
                 let forward = match pivot {
-                    Flank::Left => degrees >= 0.0,
-                    Flank::Right => degrees <= 0.0,
+                    Flank::Left => degrees <= 0.0,
+                    Flank::Right => degrees >= 0.0,
                 };
                 if !forward {
                     return Err(MoveError::refused(
                         "§7.4",
-                        "a group wheels with its front edge pivoting forward (about the left corner turn clockwise, about the right anticlockwise)",
+                        "a group wheels with its front edge pivoting forward (about the left front corner it turns anticlockwise, about the right clockwise)",
                     ));
                 }
                 for (k, pose) in poses.iter_mut().enumerate() {

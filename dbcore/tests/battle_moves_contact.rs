@@ -1,0 +1,161 @@
+//! Moving into contact (DBA3.md §8.2–§8.4).
+
+mod battle_moves_support;
+use battle_moves_support::*;
+
+use dbcore::battle::{ContactWanted, ElementId, Flank, GroupStep, MoveOrder, MovePlan, MoveError};
+use dbcore::contact::{classify_contact, ContactKind};
+use dbcore::geometry::{ElementRect, Pose};
+use dbcore::terrain::AreaKind;
+
+fn into(t: &Table, v: &[u32], target: u32, c: ContactWanted) -> Result<MovePlan, MoveError> {
+    t.plan(&MoveOrder::IntoContact {
+        ids: ids(v),
+        target: ElementId(target),
+        contact: c,
+    })
+}
+
+fn contact_between(t: &Table, p: &MovePlan, a: u32, code_a: &str, b: u32) -> ContactKind {
+    let ra = ElementRect::new(end_of(p, a), 1.0, t.depth(code_a));
+    let eb = t.els.iter().find(|e| e.id == ElementId(b)).unwrap();
+    let rb = eb.rect(&t.cfg);
+    let c = classify_contact(&ra, &rb).expect("in contact");
+    assert!(c.lined_up, "{c:?}");
+    c.kind
+}
+
+#[test]
+fn s8_2_a_front_contact_lines_up_front_edges() {
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 5.0, 3.0, 0.0);
+    t.add(THEM, 9, "4Bd", 5.25, 4.5, 180.0);
+    let p = into(&t, &[1], 9, ContactWanted::Front).unwrap();
+    assert!(p.into_contact);
+    assert_eq!(end_of(&p, 1), Pose::new(5.25, 4.5, 0.0));
+    assert_eq!(contact_between(&t, &p, 1, "4Bd", 9), ContactKind::FrontToFront);
+}
+
+#[test]
+fn s8_2_flank_contact_puts_the_front_corners_together() {
+    // Enemy facing north at (5, 6); we come from the west.
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 5.0, 6.0, 0.0);
+    t.add(US, 1, "Cv", 3.0, 5.5, 90.0);
+    let p = into(&t, &[1], 9, ContactWanted::Flank(Flank::Left)).unwrap();
+    assert_eq!(end_of(&p, 1), Pose::new(4.5, 5.5, 90.0));
+    assert_eq!(contact_between(&t, &p, 1, "Cv", 9), ContactKind::FrontToSide);
+}
+
+#[test]
+fn s8_4_flank_contact_needs_a_start_beyond_the_side_edge() {
+    // Starting in front of the enemy, off to its left but not beyond its left edge's line.
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 5.0, 6.0, 0.0);
+    t.add(US, 1, "Cv", 4.2, 8.5, 180.0);
+    assert_eq!(rule(into(&t, &[1], 9, ContactWanted::Flank(Flank::Left))), "§8.4");
+}
+
+#[test]
+fn s8_2_rear_contact_and_its_eligibility() {
+    let mut t = Table::new();
+    let d = t.depth("4Bd");
+    t.add(THEM, 9, "4Bd", 5.0, 6.0, 0.0);
+    t.add(US, 1, "Cv", 5.0, 3.5, 0.0);
+    let p = into(&t, &[1], 9, ContactWanted::Rear).unwrap();
+    assert_eq!(end_of(&p, 1), Pose::new(5.0, 6.0 - d, 0.0));
+    assert_eq!(contact_between(&t, &p, 1, "Cv", 9), ContactKind::FrontToRear);
+    // §8.4: from the side, not wholly behind the rear edge's line: refused.
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 5.0, 6.0, 0.0);
+    t.add(US, 1, "Cv", 3.0, 6.0, 90.0);
+    assert_eq!(rule(into(&t, &[1], 9, ContactWanted::Rear)), "§8.4");
+}
+
+#[test]
+fn s8_2_overlap_beside_a_friend_in_front_contact() {
+    // DBA3.md §8.2 (d): enemy facing south at (5, 6), fought by our Blades from the south.
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 5.0, 6.0, 180.0);
+    t.add(US, 2, "4Bd", 5.0, 6.0, 0.0);
+    t.add(US, 1, "4Bd", 6.0, 4.5, 0.0);
+    // The enemy faces south, so its left is to the east.
+    let p = into(&t, &[1], 9, ContactWanted::Overlap(Flank::Left)).unwrap();
+    assert_eq!(end_of(&p, 1), Pose::new(6.0, 6.0, 0.0));
+    assert!(p.into_contact);
+    // Without the friend in front contact there is nothing to overlap.
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 5.0, 6.0, 180.0);
+    t.add(US, 1, "4Bd", 6.0, 4.5, 0.0);
+    assert!(rule(into(&t, &[1], 9, ContactWanted::Overlap(Flank::Left))).starts_with("§8.2"));
+}
+
+#[test]
+fn s8_4_kinds_that_never_contact_enemy() {
+    for code in ["Art", "WWg", "CP", "Lit", "CWg"] {
+        let mut t = Table::new();
+        t.add(US, 1, code, 5.0, 4.0, 0.0);
+        t.add(THEM, 9, "4Bd", 5.0, 4.5, 180.0);
+        assert_eq!(rule(into(&t, &[1], 9, ContactWanted::Front)), "§8.4", "{code}");
+        // Nor by an ordinary move.
+        assert_eq!(rule(t.go(1, &[(5.0, 4.5, 0.0)])), "§8.4", "{code}");
+    }
+}
+
+#[test]
+fn s8_3_a_single_contactor_conforms_with_a_slide_under_1_bw() {
+    // Moving straight ahead into an enemy offset by 0.25 BW: the mover slides to line up.
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 5.0, 3.0, 0.0);
+    t.add(THEM, 9, "4Bd", 5.25, 4.5, 180.0);
+    let p = t.go(1, &[(5.0, 4.5, 0.0)]).unwrap();
+    assert_eq!(end_of(&p, 1), Pose::new(5.25, 4.5, 0.0));
+    assert!(p.into_contact);
+    assert_eq!(p.moves.len(), 1, "the enemy does not move");
+}
+
+#[test]
+fn s8_2_touching_a_flank_without_lining_up_is_refused() {
+    // The front edge against the enemy's side but the front corners apart.
+    let mut t = Table::new();
+    let d = t.depth("4Bd");
+    t.add(THEM, 9, "4Bd", 5.0, 6.0, 0.0);
+    // Its front edge reaches only half way up the enemy's side, clear of the enemy's zone.
+    let y = 6.0 - 0.5 - d * 0.5;
+    t.add(US, 1, "Cv", 3.0, y, 90.0);
+    assert_eq!(rule(t.go(1, &[(4.5, y, 90.0)])), "§8.2");
+}
+
+#[test]
+fn s8_3_a_lone_element_conforms_to_a_group() {
+    // Two Blades advance 2 BW into a lone enemy offset 0.25 BW: the enemy lines up on them.
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 4.0, 3.0, 0.0);
+    t.add(US, 2, "4Bd", 5.0, 3.0, 0.0);
+    t.add(THEM, 9, "4Bd", 4.25, 5.0, 180.0);
+    let p = t
+        .plan(&MoveOrder::Group { ids: ids(&[1, 2]), steps: vec![GroupStep::Advance { distance: 2.0 }] })
+        .unwrap();
+    assert!(p.into_contact);
+    assert_eq!(end_of(&p, 1), Pose::new(4.0, 5.0, 0.0));
+    assert_eq!(end_of(&p, 9), Pose::new(4.0, 5.0, 180.0), "the enemy conforms");
+}
+
+#[test]
+fn s8_3_a_lone_element_wholly_in_rough_going_makes_the_group_conform() {
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 4.0, 3.0, 0.0);
+    t.add(US, 2, "4Bd", 5.0, 3.0, 0.0);
+    t.add(THEM, 9, "4Bd", 4.25, 5.0, 180.0);
+    t.area(AreaKind::Scrub, (3.0, 5.0), (6.0, 7.0));
+    let p = t
+        .plan(&MoveOrder::Group { ids: ids(&[1, 2]), steps: vec![GroupStep::Advance { distance: 1.0 }] });
+    // 1 BW is not enough to reach; the group's full 2 BW would touch the scrub's edge only.
+    assert!(p.is_ok());
+    let p = t
+        .plan(&MoveOrder::Group { ids: ids(&[1, 2]), steps: vec![GroupStep::Advance { distance: 2.0 }] })
+        .unwrap();
+    assert_eq!(end_of(&p, 1), Pose::new(4.25, 5.0, 0.0));
+    assert_eq!(end_of(&p, 2), Pose::new(5.25, 5.0, 0.0));
+    assert!(p.moves.iter().all(|m| m.id != ElementId(9)), "the enemy stays put");
+}
