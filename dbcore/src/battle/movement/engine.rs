@@ -3,9 +3,7 @@
 //! §7 and §8, whatever order produced them.
 
 use crate::contact::{classify_contact, may_contact_edge, ContactKind, ContactPart};
-use crate::geometry::{
-    convex_hull, Corner, Edge, ElementRect, Point, Polygon, Pose, TOLERANCE,
-};
+use crate::geometry::{convex_hull, Corner, Edge, ElementRect, Point, Polygon, Pose, TOLERANCE};
 use crate::terrain::{
     polygons_intersect, polyline_distance_to_polygon, polyline_distance_to_segment, Going,
     GoingContext, RiverState, TerrainFeature,
@@ -157,10 +155,7 @@ impl Proposal {
     /// §7.2, §7.4: the furthest any front corner moves (each element of a group or column moves
     /// the same distance, so the largest counts).
     fn distance(&self) -> f64 {
-        self.movers
-            .iter()
-            .map(|m| m.distance())
-            .fold(0.0, f64::max)
+        self.movers.iter().map(|m| m.distance()).fold(0.0, f64::max)
     }
 
     fn is_mover(&self, j: usize) -> bool {
@@ -218,9 +213,9 @@ fn rect_going(ctx: &MoveContext, idx: usize, r: &ElementRect) -> Going {
 fn wholly_rough_or_bad(ctx: &MoveContext, idx: usize) -> bool {
     let gctx = going_context(ctx, idx);
     rect(ctx, idx).corners().iter().all(|&p| {
-        ctx.battlefield.areas().any(|(_, a)| {
-            a.going(gctx).is_some_and(|g| g >= Going::Rough) && a.outline.contains(p)
-        })
+        ctx.battlefield
+            .areas()
+            .any(|(_, a)| a.going(gctx).is_some_and(|g| g >= Going::Rough) && a.outline.contains(p))
     })
 }
 
@@ -361,9 +356,7 @@ fn straight_back_full(p: &Proposal, full: f64) -> bool {
             let l = &m.legs[0];
             let f = l.from.pose.forward();
             let s = l.shift();
-            !l.turns()
-                && s.dot(f) <= -(full - TOLERANCE)
-                && s.dot(f.right()).abs() <= TOLERANCE
+            !l.turns() && s.dot(f) <= -(full - TOLERANCE) && s.dot(f.right()).abs() <= TOLERANCE
         }
     })
 }
@@ -734,7 +727,11 @@ fn end_contacts(ctx: &MoveContext, p: &Proposal) -> Result<(Vec<Touch>, bool), M
 
 /// The pose that puts a mover's front edge squarely on the target's front edge (§8.2 a).
 fn front_to_front(target: &Pose) -> Pose {
-    Pose::new(target.x, target.y, (target.facing + 180.0).rem_euclid(360.0))
+    Pose::new(
+        target.x,
+        target.y,
+        (target.facing + 180.0).rem_euclid(360.0),
+    )
 }
 
 /// An enemy element in a group of its own army (touching a friend side to side or front to rear,
@@ -799,8 +796,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
                 terrain: "a waterway".into(),
             });
         }
-        if !along_road && g == Going::Bad && !ctx.config.kind(e.kind.base()).may_enter_bad_going
-        {
+        if !along_road && g == Going::Bad && !ctx.config.kind(e.kind.base()).may_enter_bad_going {
             return Err(MoveError::Terrain {
                 id: e.id,
                 rule: "§7.3".into(),
@@ -844,7 +840,12 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
             allowed,
         });
     }
-    check_second_move(ctx, p, along_road, if along_road { Going::Good } else { going })?;
+    check_second_move(
+        ctx,
+        p,
+        along_road,
+        if along_road { Going::Good } else { going },
+    )?;
     check_in_the_way(ctx, p)?;
     Ok(Checked {
         along_road,
@@ -977,7 +978,10 @@ fn finish(
 
 fn group_indices(ctx: &MoveContext, ids: &[ElementId]) -> Result<Vec<usize>, MoveError> {
     if ids.is_empty() {
-        return Err(MoveError::refused("§7.4", "a group needs at least one element"));
+        return Err(MoveError::refused(
+            "§7.4",
+            "a group needs at least one element",
+        ));
     }
     let mut v = Vec::with_capacity(ids.len());
     for id in ids {
@@ -1023,8 +1027,7 @@ fn linked(ctx: &MoveContext, a: usize, b: usize) -> bool {
 
 fn check_is_group(ctx: &MoveContext, v: &[usize]) -> Result<(), MoveError> {
     let f0 = ctx.elements[v[0]].pose.facing;
-    if v
-        .iter()
+    if v.iter()
         .any(|&i| !same_facing(ctx.elements[i].pose.facing, f0))
     {
         return Err(MoveError::refused(
@@ -1071,7 +1074,10 @@ fn plan_group(
     let v = group_indices(ctx, ids)?;
     check_is_group(ctx, &v)?;
     if steps.is_empty() {
-        return Err(MoveError::refused("§7.4", "a group move needs at least one step"));
+        return Err(MoveError::refused(
+            "§7.4",
+            "a group move needs at least one step",
+        ));
     }
     let mut poses: Vec<Pose> = v.iter().map(|&i| ctx.elements[i].pose).collect();
     let depths: Vec<f64> = v
@@ -1155,7 +1161,10 @@ fn plan_group(
 fn plan_column(ctx: &MoveContext, ids: &[ElementId], path: &[Pose]) -> Result<MovePlan, MoveError> {
     let v = group_indices(ctx, ids)?;
     if path.is_empty() {
-        return Err(MoveError::refused("§7.4", "a column move needs at least one pose"));
+        return Err(MoveError::refused(
+            "§7.4",
+            "a column move needs at least one pose",
+        ));
     }
     // Each follower stands lined up behind the one before it.
     for w in v.windows(2) {
@@ -1286,9 +1295,8 @@ fn contact_pose(ctx: &MoveContext, target: usize, wanted: ContactWanted) -> Opti
             let friend_in_front = ctx.elements.iter().enumerate().any(|(k, o)| {
                 o.in_play()
                     && o.army == ctx.army
-                    && classify_contact(&rect(ctx, k), &t).is_some_and(|c| {
-                        c.kind == ContactKind::FrontToFront && c.lined_up
-                    })
+                    && classify_contact(&rect(ctx, k), &t)
+                        .is_some_and(|c| c.kind == ContactKind::FrontToFront && c.lined_up)
             });
             if !friend_in_front {
                 return None;
@@ -1433,7 +1441,10 @@ fn plan_dismount(ctx: &MoveContext, id: ElementId) -> Result<MovePlan, MoveError
     }) {
         return Err(MoveError::refused(
             "§7.9",
-            format!("element {id} may not dismount in contact with enemy element {}", o.id),
+            format!(
+                "element {id} may not dismount in contact with enemy element {}",
+                o.id
+            ),
         ));
     }
     let zones = enemy_zones(ctx);
