@@ -255,3 +255,29 @@ fn s7_4_a_column_follows_its_leader_through_the_same_wheels() {
         "§7.4"
     );
 }
+
+#[test]
+fn s7_4_forming_a_column_from_a_line() {
+    // DBA3.md §7.4: the leader moves forward, the others join behind it one by one.
+    let t = line();
+    let d = t.depth("4Bd");
+    let p = t
+        .plan(&MoveOrder::Column {
+            ids: ids(&[2, 1, 3]),
+            path: vec![Pose::new(5.0, 4.0, 0.0)],
+        })
+        .unwrap();
+    assert_eq!(end_of(&p, 2), Pose::new(5.0, 4.0, 0.0));
+    let e1 = end_of(&p, 1);
+    let e3 = end_of(&p, 3);
+    assert!(near(e1.x, 5.0) && near(e1.y, 4.0 - d), "{e1:?}");
+    assert!(near(e3.x, 5.0) && near(e3.y, 4.0 - 2.0 * d), "{e3:?}");
+    // Forming a column in place would put the followers' front edges behind where they began.
+    assert_eq!(
+        rule(t.plan(&MoveOrder::Column {
+            ids: ids(&[2, 1, 3]),
+            path: vec![Pose::new(5.0, 3.0, 0.0)]
+        })),
+        "§7.4"
+    );
+}

@@ -139,8 +139,9 @@ enum Shape {
 struct Proposal {
     shape: Shape,
     movers: Vec<MoverPath>,
-    /// The enemy the order asked to contact (IntoContact), whose TZ the move may enter (§8.1 a).
-    target: Option<usize>,
+    /// The movers move one after another (forming a column, §7.4): each meets the earlier ones
+    /// where they ended and the later ones where they still stand.
+    sequential: bool,
 }
 
 impl Proposal {
@@ -148,7 +149,7 @@ impl Proposal {
         Proposal {
             shape,
             movers,
-            target: None,
+            sequential: false,
         }
     }
 
@@ -536,6 +537,30 @@ fn check_in_the_way(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
                         && !may_interpenetrate(ctx, m, j)
                     {
                         return Err(MoveError::Blocked { blocker: o.id });
+                    }
+                }
+            }
+        }
+    }
+    // Moving one after another, each meets the earlier movers where they ended and the later
+    // ones where they still stand.
+    if p.sequential {
+        for (k, m) in p.movers.iter().enumerate() {
+            let others: Vec<(usize, ElementRect)> = p
+                .movers
+                .iter()
+                .enumerate()
+                .filter(|&(n, _)| n != k)
+                .map(|(n, q)| (q.idx, if n < k { q.end() } else { q.start() }))
+                .collect();
+            for leg in &m.legs {
+                for piece in leg.swept() {
+                    for (j, r) in &others {
+                        if overlaps(&piece, &r.corners()) {
+                            return Err(MoveError::Blocked {
+                                blocker: ctx.elements[*j].id,
+                            });
+                        }
                     }
                 }
             }
@@ -1155,9 +1180,87 @@ fn plan_group(
     validate(ctx, Proposal::new(shape, movers))
 }
 
+/// A column's leader moves straight ahead to each pose of its path, turning only there (§7.4).
+fn check_column_path(lead: &Pose, path: &[Pose]) -> Result<(), MoveError> {
+    let mut at = *lead;
+    for p in path {
+        let d = p.front_mid() - at.front_mid();
+        if d.length() > TOLERANCE {
+            let (x, _) = local(&at, p.front_mid());
+            if x.abs() > TOLERANCE || d.dot(at.forward()) < 0.0 {
+                return Err(MoveError::refused(
+                    "§7.4",
+                    "a column moves straight ahead between the points where it wheels",
+                ));
+            }
+        }
+        at = *p;
+    }
+    Ok(())
+}
+
+/// Forming a column (§7.4): the leader moves along `path` as a column's leader would; then each
+/// other element in turn moves, as if by a single-element move, to line up directly behind the
+/// one before it. None may end with its front edge further back than where it began. The rules
+/// let elements that cannot reach the tail drop out of the group; here the order is refused
+/// instead, so that the caller can give the smaller column it means.
+fn plan_forming_column(
+    ctx: &MoveContext,
+    v: &[usize],
+    path: &[Pose],
+) -> Result<MovePlan, MoveError> {
+    let f0 = ctx.elements[v[0]].pose.facing;
+    if v.iter()
+        .any(|&i| !same_facing(ctx.elements[i].pose.facing, f0))
+    {
+        return Err(MoveError::refused(
+            "§7.4",
+            "the elements forming a column all face the same way",
+        ));
+    }
+    check_is_group(ctx, v)?;
+    let path: Vec<Pose> = path.iter().map(|p| p.snapped()).collect();
+    let lead = ctx.elements[v[0]].pose;
+    check_column_path(&lead, &path)?;
+    let mut movers = vec![MoverPath {
+        idx: v[0],
+        legs: legs(lead, &path, 1.0, ctx.config.depth(ctx.elements[v[0]].kind)),
+    }];
+    let mut tail = *path.last().expect("path");
+    let mut tail_depth = ctx.config.depth(ctx.elements[v[0]].kind);
+    for &i in &v[1..] {
+        let e = &ctx.elements[i];
+        let depth = ctx.config.depth(e.kind);
+        let to = pose_at(&tail, 0.0, -tail_depth, 0.0).snapped();
+        let end = ElementRect::new(to, 1.0, depth);
+        let back = [Corner::FrontLeft, Corner::FrontRight]
+            .iter()
+            .any(|&c| local(&e.pose, end.corner(c)).1 < -TOLERANCE);
+        if back {
+            return Err(MoveError::refused(
+                "§7.4",
+                format!(
+                    "element {} would end with its front edge further back than where it began",
+                    e.id
+                ),
+            ));
+        }
+        movers.push(MoverPath {
+            idx: i,
+            legs: vec![Leg::new(e.pose, to, 1.0, depth)],
+        });
+        tail = to;
+        tail_depth = depth;
+    }
+    let mut p = Proposal::new(Shape::Column, movers);
+    p.sequential = true;
+    validate(ctx, p)
+}
+
 /// A column follows its leader (§7.4). Each pose of `path` is reached by the leader moving
 /// straight ahead and then turning to the pose's facing; the others follow along the same line
-/// and turn at the same points.
+/// and turn at the same points. If the others are not yet lined up behind the leader, the order
+/// forms the column instead (see [`plan_forming_column`]).
 fn plan_column(ctx: &MoveContext, ids: &[ElementId], path: &[Pose]) -> Result<MovePlan, MoveError> {
     let v = group_indices(ctx, ids)?;
     if path.is_empty() {
@@ -1166,24 +1269,19 @@ fn plan_column(ctx: &MoveContext, ids: &[ElementId], path: &[Pose]) -> Result<Mo
             "a column move needs at least one pose",
         ));
     }
-    // Each follower stands lined up behind the one before it.
-    for w in v.windows(2) {
+    // Each follower stands lined up behind the one before it, or the column is being formed.
+    let in_column = v.windows(2).all(|w| {
         let (a, b) = (rect(ctx, w[0]), rect(ctx, w[1]));
-        let ok = same_facing(a.pose.facing, b.pose.facing)
+        same_facing(a.pose.facing, b.pose.facing)
             && classify_contact(&b, &a)
-                .is_some_and(|c| c.kind == ContactKind::FrontToRear && c.lined_up);
-        if !ok {
-            return Err(MoveError::refused(
-                "§7.4",
-                format!(
-                    "element {} is not lined up directly behind element {}: forming a column is not supported, move them into column first",
-                    ctx.elements[w[1]].id, ctx.elements[w[0]].id
-                ),
-            ));
-        }
+                .is_some_and(|c| c.kind == ContactKind::FrontToRear && c.lined_up)
+    });
+    if !in_column {
+        return plan_forming_column(ctx, &v, path);
     }
     let path: Vec<Pose> = path.iter().map(|p| p.snapped()).collect();
     let lead = ctx.elements[v[0]].pose;
+    check_column_path(&lead, &path)?;
     // The trace: points of the front-edge midpoint with the facing of the segment leaving each.
     let depths: Vec<f64> = v
         .iter()
@@ -1194,21 +1292,8 @@ fn plan_column(ctx: &MoveContext, ids: &[ElementId], path: &[Pose]) -> Result<Mo
         (lead.front_mid() - lead.forward() * behind, lead.facing),
         (lead.front_mid(), lead.facing),
     ];
-    let mut at = lead;
     for p in &path {
-        let d = p.front_mid() - at.front_mid();
-        let len = d.length();
-        if len > TOLERANCE {
-            let (x, _) = local(&at, p.front_mid());
-            if x.abs() > TOLERANCE || d.dot(at.forward()) < 0.0 {
-                return Err(MoveError::refused(
-                    "§7.4",
-                    "a column moves straight ahead between the points where it wheels",
-                ));
-            }
-        }
         trace.push((p.front_mid(), p.facing));
-        at = *p;
     }
     // Arc positions of the trace points.
     let mut s = vec![0.0];
@@ -1386,8 +1471,7 @@ fn plan_into_contact(
         } else {
             Shape::Group
         };
-        let mut p = Proposal::new(shape, movers);
-        p.target = Some(t);
+        let p = Proposal::new(shape, movers);
         options.push((p.distance(), p));
     }
     if options.is_empty() {
