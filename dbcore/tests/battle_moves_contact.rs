@@ -190,3 +190,50 @@ fn s8_3_a_lone_element_wholly_in_rough_going_makes_the_group_conform() {
         "the enemy stays put"
     );
 }
+
+#[test]
+fn s8_2_into_contact_too_far_or_blocked_is_refused() {
+    // DBA3.md §7.3: Blades move 2 BW; §7.2: not through a friend.
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 5.0, 1.0, 0.0);
+    t.add(THEM, 9, "4Bd", 5.0, 4.5, 180.0);
+    assert!(matches!(
+        into(&t, &[1], 9, ContactWanted::Front),
+        Err(MoveError::TooFar { .. })
+    ));
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 5.0, 3.0, 0.0);
+    t.add(US, 2, "Ps", 5.0, 4.0, 90.0);
+    t.add(THEM, 9, "4Bd", 5.0, 4.5, 180.0);
+    assert!(matches!(
+        into(&t, &[1], 9, ContactWanted::Front),
+        Err(MoveError::Blocked { .. })
+    ));
+}
+
+#[test]
+fn s8_1_a_flank_attack_may_not_cross_another_enemys_zone() {
+    // DBA3.md §8.1: in the zone of enemy 8, the only contact allowed is with 8's front edge.
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 5.0, 6.0, 0.0);
+    t.add(THEM, 8, "4Bd", 3.0, 4.0, 90.0);
+    // Our Cavalry stands in 8's zone, beyond 9's left edge.
+    t.add(US, 1, "Cv", 3.5, 4.0, 0.0);
+    assert_eq!(
+        rule(into(&t, &[1], 9, ContactWanted::Flank(Flank::Left))),
+        "§8.1"
+    );
+}
+
+#[test]
+fn s8_2_a_group_moves_into_contact_as_one() {
+    // Two Blades side by side; the nearer lines up on the enemy's front, the other beside it.
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 4.0, 3.0, 0.0);
+    t.add(US, 2, "4Bd", 5.0, 3.0, 0.0);
+    t.add(THEM, 9, "4Bd", 5.25, 4.5, 180.0);
+    let p = into(&t, &[1, 2], 9, ContactWanted::Front).unwrap();
+    assert_eq!(end_of(&p, 2), Pose::new(5.25, 4.5, 0.0));
+    assert_eq!(end_of(&p, 1), Pose::new(4.25, 4.5, 0.0));
+    assert!(p.into_contact);
+}

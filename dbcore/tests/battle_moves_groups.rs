@@ -281,3 +281,31 @@ fn s7_4_forming_a_column_from_a_line() {
         "§7.4"
     );
 }
+
+#[test]
+fn s3_5_a_narrow_river_lets_only_single_elements_and_columns_cross() {
+    // DBA3.md §3.5 (5–6), §7.8: wider groups halt at the near bank.
+    let mut t = line();
+    t.river(&[(0.0, 4.0), (15.0, 4.0)], 0.5);
+    t.river = Some(dbcore::terrain::RiverState::SlowsNarrow);
+    assert_eq!(
+        rule(group(
+            &t,
+            &[1, 2, 3],
+            &[GroupStep::Advance { distance: 1.0 }]
+        )),
+        "§3.5"
+    );
+    // A column may, limited to 1 BW (§7.3 override 1).
+    let mut t = Table::new();
+    let d = t.depth("4Bd");
+    t.add(US, 1, "4Bd", 5.0, 3.0, 0.0);
+    t.add(US, 2, "4Bd", 5.0, 3.0 - d, 0.0);
+    t.river(&[(0.0, 4.0), (15.0, 4.0)], 0.5);
+    t.river = Some(dbcore::terrain::RiverState::SlowsNarrow);
+    assert!(group(&t, &[1, 2], &[GroupStep::Advance { distance: 1.0 }]).is_ok());
+    assert!(matches!(
+        group(&t, &[1, 2], &[GroupStep::Advance { distance: 1.5 }]),
+        Err(MoveError::TooFar { .. })
+    ));
+}

@@ -666,7 +666,12 @@ enum Touch {
     /// Lined up (§8.2 a–c) or in an overlap position (§8.2 d).
     Legal,
     /// Front edges meet but are not lined up: someone must conform (§8.3).
-    Conform { mover: usize, enemy: usize },
+    Conform {
+        mover: usize,
+        enemy: usize,
+        /// Length of front edge they share (0 when only a corner touches).
+        shared: f64,
+    },
 }
 
 fn end_contacts(ctx: &MoveContext, p: &Proposal) -> Result<(Vec<Touch>, bool), MoveError> {
@@ -733,6 +738,7 @@ fn end_contacts(ctx: &MoveContext, p: &Proposal) -> Result<(Vec<Touch>, bool), M
                 _ if is_front(c.a) && is_front(c.b) => touches.push(Touch::Conform {
                     mover: m.idx,
                     enemy: j,
+                    shared: c.shared_length,
                 }),
                 _ if is_front(c.a) || is_front(c.b) => {
                     return Err(MoveError::refused(
@@ -883,10 +889,22 @@ fn validate(ctx: &MoveContext, p: Proposal) -> Result<MovePlan, MoveError> {
     let checked = check_paths(ctx, &p, 0.0)?;
     check_threat_zones(ctx, &p, checked.allowed)?;
     let (touches, _) = end_contacts(ctx, &p)?;
-    let conform = touches.iter().find_map(|t| match t {
-        Touch::Conform { mover, enemy } => Some((*mover, *enemy)),
-        Touch::Legal => None,
-    });
+    // The pair sharing the most front edge lines up (the first such pair on a tie).
+    let conform = touches
+        .iter()
+        .filter_map(|t| match t {
+            Touch::Conform {
+                mover,
+                enemy,
+                shared,
+            } => Some((*mover, *enemy, *shared)),
+            Touch::Legal => None,
+        })
+        .fold(None::<(usize, usize, f64)>, |best, c| match best {
+            Some(b) if b.2 >= c.2 => Some(b),
+            _ => Some(c),
+        })
+        .map(|(m, e, _)| (m, e));
     let Some((mover, enemy)) = conform else {
         return finish(ctx, &p, &checked, Vec::new());
     };
