@@ -391,14 +391,17 @@ fn advances_on(
             if touches_front {
                 return true;
             }
-            // Advancing: the front-edge midpoint gets nearer the line of the enemy's front edge
-            // (moving along that line is not advancing), no further off to the side of it, and
-            // no less squarely faced.
+            // Advancing or squaring up: the front-edge midpoint gets nearer the line of the
+            // enemy's front edge (moving along that line is not advancing) or the mover turns to
+            // face it more squarely, without getting further from that line, further off to the
+            // side of it, or less squarely faced.
             let end = m.end().pose;
             let dist = |q: &Pose| local(&er.pose, q.front_mid()).1.abs();
             let lat = |q: &Pose| local(&er.pose, q.front_mid()).0.abs();
             let ang = |q: &Pose| angle_diff(q.facing, er.pose.facing + 180.0).abs();
-            dist(&end) < dist(entry) - TOLERANCE
+            let progress = dist(&end) < dist(entry) - TOLERANCE || ang(&end) < ang(entry) - 1e-6;
+            progress
+                && dist(&end) <= dist(entry) + TOLERANCE
                 && lat(&end) <= lat(entry) + TOLERANCE
                 && ang(&end) <= ang(entry) + 1e-6
         }
