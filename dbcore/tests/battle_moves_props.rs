@@ -53,3 +53,47 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// DBA3.md §7.4: a legal group move leaves no overlap either.
+    #[test]
+    fn legal_group_moves_leave_no_overlap(
+        n in 2usize..4,
+        others in prop::collection::vec((1.0f64..14.0, 1.0f64..14.0, 0usize..8, 0usize..2), 0..6),
+        steps in prop::collection::vec((0usize..2, -2.0f64..2.0, -60.0f64..60.0), 1..3),
+    ) {
+        use dbcore::battle::{Flank, GroupStep};
+        let mut t = Table::new();
+        for k in 0..n {
+            t.add(US, k as u32 + 1, "Cv", 5.0 + k as f64, 5.0, 0.0);
+        }
+        for (m, &(x, y, f, army)) in others.iter().enumerate() {
+            let i = t.add(army, 100 + m as u32, "4Bd", x, y, f as f64 * 45.0);
+            if overlapping(&t).is_some() {
+                t.els.remove(i);
+            }
+        }
+        let steps: Vec<GroupStep> = steps
+            .iter()
+            .map(|&(kind, d, a)| {
+                if kind == 0 {
+                    GroupStep::Advance { distance: d }
+                } else if a < 0.0 {
+                    GroupStep::Wheel { pivot: Flank::Left, degrees: a }
+                } else {
+                    GroupStep::Wheel { pivot: Flank::Right, degrees: a }
+                }
+            })
+            .collect();
+        let order = MoveOrder::Group { ids: ids(&(1..=n as u32).collect::<Vec<_>>()), steps };
+        if let Ok(plan) = t.plan(&order) {
+            for m in &plan.moves {
+                let e = t.els.iter_mut().find(|e| e.id == m.id).unwrap();
+                e.pose = m.to;
+            }
+            prop_assert_eq!(overlapping(&t), None, "after {:?}", plan);
+        }
+    }
+}
