@@ -3,7 +3,7 @@
 mod battle_moves_support;
 use battle_moves_support::*;
 
-use dbcore::battle::{ContactWanted, ElementId, Flank, GroupStep, MoveOrder, MovePlan, MoveError};
+use dbcore::battle::{ContactWanted, ElementId, Flank, GroupStep, MoveError, MoveOrder, MovePlan};
 use dbcore::contact::{classify_contact, ContactKind};
 use dbcore::geometry::{ElementRect, Pose};
 use dbcore::terrain::AreaKind;
@@ -33,7 +33,10 @@ fn s8_2_a_front_contact_lines_up_front_edges() {
     let p = into(&t, &[1], 9, ContactWanted::Front).unwrap();
     assert!(p.into_contact);
     assert_eq!(end_of(&p, 1), Pose::new(5.25, 4.5, 0.0));
-    assert_eq!(contact_between(&t, &p, 1, "4Bd", 9), ContactKind::FrontToFront);
+    assert_eq!(
+        contact_between(&t, &p, 1, "4Bd", 9),
+        ContactKind::FrontToFront
+    );
 }
 
 #[test]
@@ -44,7 +47,10 @@ fn s8_2_flank_contact_puts_the_front_corners_together() {
     t.add(US, 1, "Cv", 3.0, 5.5, 90.0);
     let p = into(&t, &[1], 9, ContactWanted::Flank(Flank::Left)).unwrap();
     assert_eq!(end_of(&p, 1), Pose::new(4.5, 5.5, 90.0));
-    assert_eq!(contact_between(&t, &p, 1, "Cv", 9), ContactKind::FrontToSide);
+    assert_eq!(
+        contact_between(&t, &p, 1, "Cv", 9),
+        ContactKind::FrontToSide
+    );
 }
 
 #[test]
@@ -53,7 +59,10 @@ fn s8_4_flank_contact_needs_a_start_beyond_the_side_edge() {
     let mut t = Table::new();
     t.add(THEM, 9, "4Bd", 5.0, 6.0, 0.0);
     t.add(US, 1, "Cv", 4.2, 8.5, 180.0);
-    assert_eq!(rule(into(&t, &[1], 9, ContactWanted::Flank(Flank::Left))), "§8.4");
+    assert_eq!(
+        rule(into(&t, &[1], 9, ContactWanted::Flank(Flank::Left))),
+        "§8.4"
+    );
 }
 
 #[test]
@@ -64,7 +73,10 @@ fn s8_2_rear_contact_and_its_eligibility() {
     t.add(US, 1, "Cv", 5.0, 3.5, 0.0);
     let p = into(&t, &[1], 9, ContactWanted::Rear).unwrap();
     assert_eq!(end_of(&p, 1), Pose::new(5.0, 6.0 - d, 0.0));
-    assert_eq!(contact_between(&t, &p, 1, "Cv", 9), ContactKind::FrontToRear);
+    assert_eq!(
+        contact_between(&t, &p, 1, "Cv", 9),
+        ContactKind::FrontToRear
+    );
     // §8.4: from the side, not wholly behind the rear edge's line: refused.
     let mut t = Table::new();
     t.add(THEM, 9, "4Bd", 5.0, 6.0, 0.0);
@@ -96,7 +108,11 @@ fn s8_4_kinds_that_never_contact_enemy() {
         let mut t = Table::new();
         t.add(US, 1, code, 5.0, 4.0, 0.0);
         t.add(THEM, 9, "4Bd", 5.0, 4.5, 180.0);
-        assert_eq!(rule(into(&t, &[1], 9, ContactWanted::Front)), "§8.4", "{code}");
+        assert_eq!(
+            rule(into(&t, &[1], 9, ContactWanted::Front)),
+            "§8.4",
+            "{code}"
+        );
         // Nor by an ordinary move.
         assert_eq!(rule(t.go(1, &[(5.0, 4.5, 0.0)])), "§8.4", "{code}");
     }
@@ -134,11 +150,18 @@ fn s8_3_a_lone_element_conforms_to_a_group() {
     t.add(US, 2, "4Bd", 5.0, 3.0, 0.0);
     t.add(THEM, 9, "4Bd", 4.25, 5.0, 180.0);
     let p = t
-        .plan(&MoveOrder::Group { ids: ids(&[1, 2]), steps: vec![GroupStep::Advance { distance: 2.0 }] })
+        .plan(&MoveOrder::Group {
+            ids: ids(&[1, 2]),
+            steps: vec![GroupStep::Advance { distance: 2.0 }],
+        })
         .unwrap();
     assert!(p.into_contact);
     assert_eq!(end_of(&p, 1), Pose::new(4.0, 5.0, 0.0));
-    assert_eq!(end_of(&p, 9), Pose::new(4.0, 5.0, 180.0), "the enemy conforms");
+    assert_eq!(
+        end_of(&p, 9),
+        Pose::new(4.0, 5.0, 180.0),
+        "the enemy conforms"
+    );
 }
 
 #[test]
@@ -148,14 +171,69 @@ fn s8_3_a_lone_element_wholly_in_rough_going_makes_the_group_conform() {
     t.add(US, 2, "4Bd", 5.0, 3.0, 0.0);
     t.add(THEM, 9, "4Bd", 4.25, 5.0, 180.0);
     t.area(AreaKind::Scrub, (3.0, 5.0), (6.0, 7.0));
-    let p = t
-        .plan(&MoveOrder::Group { ids: ids(&[1, 2]), steps: vec![GroupStep::Advance { distance: 1.0 }] });
+    let p = t.plan(&MoveOrder::Group {
+        ids: ids(&[1, 2]),
+        steps: vec![GroupStep::Advance { distance: 1.0 }],
+    });
     // 1 BW is not enough to reach; the group's full 2 BW would touch the scrub's edge only.
     assert!(p.is_ok());
     let p = t
-        .plan(&MoveOrder::Group { ids: ids(&[1, 2]), steps: vec![GroupStep::Advance { distance: 2.0 }] })
+        .plan(&MoveOrder::Group {
+            ids: ids(&[1, 2]),
+            steps: vec![GroupStep::Advance { distance: 2.0 }],
+        })
         .unwrap();
     assert_eq!(end_of(&p, 1), Pose::new(4.25, 5.0, 0.0));
     assert_eq!(end_of(&p, 2), Pose::new(5.25, 5.0, 0.0));
-    assert!(p.moves.iter().all(|m| m.id != ElementId(9)), "the enemy stays put");
+    assert!(
+        p.moves.iter().all(|m| m.id != ElementId(9)),
+        "the enemy stays put"
+    );
+}
+
+#[test]
+fn s8_2_into_contact_too_far_or_blocked_is_refused() {
+    // DBA3.md §7.3: Blades move 2 BW; §7.2: not through a friend.
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 5.0, 1.0, 0.0);
+    t.add(THEM, 9, "4Bd", 5.0, 4.5, 180.0);
+    assert!(matches!(
+        into(&t, &[1], 9, ContactWanted::Front),
+        Err(MoveError::TooFar { .. })
+    ));
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 5.0, 3.0, 0.0);
+    t.add(US, 2, "Ps", 5.0, 4.0, 90.0);
+    t.add(THEM, 9, "4Bd", 5.0, 4.5, 180.0);
+    assert!(matches!(
+        into(&t, &[1], 9, ContactWanted::Front),
+        Err(MoveError::Blocked { .. })
+    ));
+}
+
+#[test]
+fn s8_1_a_flank_attack_may_not_cross_another_enemys_zone() {
+    // DBA3.md §8.1: in the zone of enemy 8, the only contact allowed is with 8's front edge.
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 5.0, 6.0, 0.0);
+    t.add(THEM, 8, "4Bd", 3.0, 4.0, 90.0);
+    // Our Cavalry stands in 8's zone, beyond 9's left edge.
+    t.add(US, 1, "Cv", 3.5, 4.0, 0.0);
+    assert_eq!(
+        rule(into(&t, &[1], 9, ContactWanted::Flank(Flank::Left))),
+        "§8.1"
+    );
+}
+
+#[test]
+fn s8_2_a_group_moves_into_contact_as_one() {
+    // Two Blades side by side; the nearer lines up on the enemy's front, the other beside it.
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 4.0, 3.0, 0.0);
+    t.add(US, 2, "4Bd", 5.0, 3.0, 0.0);
+    t.add(THEM, 9, "4Bd", 5.25, 4.5, 180.0);
+    let p = into(&t, &[1, 2], 9, ContactWanted::Front).unwrap();
+    assert_eq!(end_of(&p, 2), Pose::new(5.25, 4.5, 0.0));
+    assert_eq!(end_of(&p, 1), Pose::new(4.25, 4.5, 0.0));
+    assert!(p.into_contact);
 }

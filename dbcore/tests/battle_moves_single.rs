@@ -3,16 +3,27 @@
 mod battle_moves_support;
 use battle_moves_support::*;
 
-use dbcore::battle::{ElementId, MoveError, MoveOrder, Status, LossCause};
+use dbcore::battle::{ElementId, LossCause, MoveError, MoveOrder, Status};
 use dbcore::terrain::{AreaKind, RiverState};
 
 #[test]
 fn s7_3_distances_by_kind_in_good_going() {
     // DBA3.md §7.3: Cv 4, Kn 3, Fast foot 3, Solid foot 2 BW in good going.
-    for (code, d) in [("Cv", 4.0), ("LH", 4.0), ("3Kn", 3.0), ("Ps", 3.0), ("3Ax", 3.0), ("4Bd", 2.0), ("Sp", 2.0), ("4Wb", 2.0)] {
+    for (code, d) in [
+        ("Cv", 4.0),
+        ("LH", 4.0),
+        ("3Kn", 3.0),
+        ("Ps", 3.0),
+        ("3Ax", 3.0),
+        ("4Bd", 2.0),
+        ("Sp", 2.0),
+        ("4Wb", 2.0),
+    ] {
         let mut t = Table::new();
         t.add(US, 1, code, 5.0, 2.0, 0.0);
-        let p = t.go(1, &[(5.0, 2.0 + d, 0.0)]).unwrap_or_else(|e| panic!("{code}: {e}"));
+        let p = t
+            .go(1, &[(5.0, 2.0 + d, 0.0)])
+            .unwrap_or_else(|e| panic!("{code}: {e}"));
         assert!(near(p.distance, d), "{code}");
         match t.go(1, &[(5.0, 2.0 + d + 0.1, 0.0)]) {
             Err(MoveError::TooFar { allowed, .. }) => assert!(near(allowed, d), "{code}"),
@@ -98,7 +109,10 @@ fn s3_6_a_move_wholly_along_a_road_is_good_going() {
     t.add(US, 1, "4Bd", 5.0, 2.0, 0.0);
     let p = t.go(1, &[(5.0, 4.0, 0.0)]).unwrap();
     assert!(p.along_road);
-    assert!(p.full_distance_forward, "§6.3: full distance, forward, along a road");
+    assert!(
+        p.full_distance_forward,
+        "§6.3: full distance, forward, along a road"
+    );
     // Half the distance is not a full move.
     let p = t.go(1, &[(5.0, 3.0, 0.0)]).unwrap();
     assert!(p.along_road && !p.full_distance_forward);
@@ -118,9 +132,15 @@ fn s7_8_river_limits_the_move_and_must_be_diced() {
         Err(MoveError::TooFar { allowed, .. }) => assert!(near(allowed, 1.0)),
         other => panic!("{other:?}"),
     }
-    assert!(t.go(1, &[(5.0, 4.0, 0.0)]).is_ok(), "short of the river: no limit needed");
+    assert!(
+        t.go(1, &[(5.0, 4.0, 0.0)]).is_ok(),
+        "short of the river: no limit needed"
+    );
     t.river = Some(RiverState::Paltry);
-    assert!(t.go(1, &[(5.0, 6.5, 0.0)]).is_ok(), "§3.5: paltry is crossed as good going");
+    assert!(
+        t.go(1, &[(5.0, 6.5, 0.0)]).is_ok(),
+        "§3.5: paltry is crossed as good going"
+    );
     // A road crossing (ford or bridge) is not an off-road crossing.
     t.river = None;
     t.road(&[(5.0, 0.0), (5.0, 15.0)]);
@@ -132,7 +152,10 @@ fn s7_2_board_edge_and_waterway() {
     // DBA3.md §1.2, §7.2: no move off the battlefield.
     let mut t = Table::new();
     t.add(US, 1, "Cv", 5.0, 13.5, 0.0);
-    assert!(matches!(t.go(1, &[(5.0, 15.5, 0.0)]), Err(MoveError::OffTable { .. })));
+    assert!(matches!(
+        t.go(1, &[(5.0, 15.5, 0.0)]),
+        Err(MoveError::OffTable { .. })
+    ));
     assert!(t.go(1, &[(5.0, 15.0, 0.0)]).is_ok());
 }
 
@@ -149,7 +172,9 @@ fn s7_2_elements_in_the_way_and_gaps() {
     t.el(3).pose.x = 4.9;
     assert_eq!(
         t.go(1, &[(5.0, 6.0, 0.0)]),
-        Err(MoveError::Blocked { blocker: ElementId(3) })
+        Err(MoveError::Blocked {
+            blocker: ElementId(3)
+        })
     );
     // Going round is allowed through waypoints, and the detour counts.
     let p = t.go(1, &[(7.0, 2.0, 0.0), (7.0, 4.0, 0.0)]).unwrap();
@@ -158,8 +183,13 @@ fn s7_2_elements_in_the_way_and_gaps() {
     let mut t = Table::new();
     t.add(US, 1, "Cv", 5.0, 2.0, 0.0);
     t.add(THEM, 9, "4Bd", 5.0, 3.0, 90.0);
-    assert!(matches!(t.go(1, &[(5.0, 5.0, 0.0)]), Err(MoveError::Blocked { .. })));
-    t.el(9).status = Status::Lost { cause: LossCause::Destroyed };
+    assert!(matches!(
+        t.go(1, &[(5.0, 5.0, 0.0)]),
+        Err(MoveError::Blocked { .. })
+    ));
+    t.el(9).status = Status::Lost {
+        cause: LossCause::Destroyed,
+    };
     assert!(t.go(1, &[(5.0, 5.0, 0.0)]).is_ok());
 }
 
@@ -183,10 +213,19 @@ fn s7_1_elements_in_close_combat_cannot_move() {
     let mut t = Table::new();
     t.add(US, 1, "4Bd", 5.0, 5.0, 0.0);
     t.add(THEM, 9, "4Bd", 5.0, 5.0, 180.0);
-    assert!(matches!(t.go(1, &[(5.0, 3.0, 0.0)]), Err(MoveError::InCloseCombat { .. })));
+    assert!(matches!(
+        t.go(1, &[(5.0, 3.0, 0.0)]),
+        Err(MoveError::InCloseCombat { .. })
+    ));
     // Only the moving army's elements in play move.
-    assert!(matches!(t.go(9, &[(5.0, 7.0, 180.0)]), Err(MoveError::NotMovable { .. })));
-    assert!(matches!(t.go(77, &[(5.0, 7.0, 180.0)]), Err(MoveError::UnknownElement { .. })));
+    assert!(matches!(
+        t.go(9, &[(5.0, 7.0, 180.0)]),
+        Err(MoveError::NotMovable { .. })
+    ));
+    assert!(matches!(
+        t.go(77, &[(5.0, 7.0, 180.0)]),
+        Err(MoveError::UnknownElement { .. })
+    ));
 }
 
 #[test]
@@ -202,14 +241,23 @@ fn s7_6_mounted_through_friendly_psiloi_from_in_front_to_behind() {
     let y_end = 5.0 - ps_depth - cv_depth - 0.1;
     t.go(1, &[(5.0, y_end, 180.0)]).unwrap();
     // Ending only half behind (off to the side) is not squarely behind.
-    assert!(matches!(t.go(1, &[(5.4, y_end, 180.0)]), Err(MoveError::Blocked { .. })));
+    assert!(matches!(
+        t.go(1, &[(5.4, y_end, 180.0)]),
+        Err(MoveError::Blocked { .. })
+    ));
     // Ending on top of them is not allowed (no room beyond).
-    assert!(matches!(t.go(1, &[(5.0, 4.95, 180.0)]), Err(MoveError::Blocked { .. })));
+    assert!(matches!(
+        t.go(1, &[(5.0, 4.95, 180.0)]),
+        Err(MoveError::Blocked { .. })
+    ));
     // Cavalry may not pass through friendly Blades.
     let mut t = Table::new();
     t.add(US, 1, "Cv", 5.0, 6.0, 180.0);
     t.add(US, 2, "4Bd", 5.0, 5.0, 0.0);
-    assert!(matches!(t.go(1, &[(5.0, 3.0, 180.0)]), Err(MoveError::Blocked { .. })));
+    assert!(matches!(
+        t.go(1, &[(5.0, 3.0, 180.0)]),
+        Err(MoveError::Blocked { .. })
+    ));
 }
 
 #[test]
@@ -225,7 +273,10 @@ fn s7_6_psiloi_through_any_friends_from_behind_to_in_front() {
     let mut t = Table::new();
     t.add(US, 1, "Ps", 5.0, 5.0 - bd, 0.0);
     t.add(THEM, 2, "4Bd", 5.0, 5.0 - bd + 0.5, 90.0);
-    assert!(matches!(t.go(1, &[(5.0, 7.5, 0.0)]), Err(MoveError::Blocked { .. })));
+    assert!(matches!(
+        t.go(1, &[(5.0, 7.5, 0.0)]),
+        Err(MoveError::Blocked { .. })
+    ));
 }
 
 #[test]
@@ -238,8 +289,14 @@ fn s7_9_dismounting() {
     let p = t.plan(&MoveOrder::Dismount { id: ElementId(1) }).unwrap();
     assert_eq!(p.moves[0].becomes, Some(kind("4Bd")));
     assert_eq!(p.moves[0].to, p.moves[0].from);
-    assert_eq!(rule(t.plan(&MoveOrder::Dismount { id: ElementId(2) })), "§7.9");
+    assert_eq!(
+        rule(t.plan(&MoveOrder::Dismount { id: ElementId(2) })),
+        "§7.9"
+    );
     // An enemy 0.5 BW in front: in its threat zone.
     t.add(THEM, 9, "4Bd", 5.0, 5.5, 180.0);
-    assert_eq!(rule(t.plan(&MoveOrder::Dismount { id: ElementId(1) })), "§7.9");
+    assert_eq!(
+        rule(t.plan(&MoveOrder::Dismount { id: ElementId(1) })),
+        "§7.9"
+    );
 }

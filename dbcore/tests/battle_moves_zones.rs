@@ -168,3 +168,14 @@ fn s7_5_second_moves_of_psiloi() {
     t.area(AreaKind::Scrub, (3.0, 4.0), (7.0, 8.0));
     assert_eq!(rule(t.go(1, &[(5.0, 4.5, 0.0)])), "§7.5");
 }
+
+#[test]
+fn s8_1_squaring_up_in_a_threat_zone_is_allowed() {
+    // DBA3.md §8.1 (a): "or to square up to" the front edge: turning in place to face it.
+    let mut t = Table::new();
+    t.add(US, 1, "4Bd", 5.0, 3.8, 20.0);
+    t.add(THEM, 9, "4Bd", 5.0, 4.5, 180.0);
+    assert!(t.go(1, &[(5.0, 3.8, 0.0)]).is_ok());
+    // Turning away from it is not.
+    assert_eq!(rule(t.go(1, &[(5.0, 3.8, 40.0)])), "§8.1");
+}

@@ -4,6 +4,40 @@
 //! [`MovePlan`] (every element's final pose, the distance, what the move touched) or the
 //! [`MoveError`] naming the rule that forbids it. The battle turns a plan into events and charges
 //! its PIPs (§6.3); the plan never changes anything itself.
+//!
+//! # How moves are measured and checked (readings where DBA3.md is silent)
+//!
+//! * **Legs.** A path is a list of legs, each from one pose to the next. A leg that keeps the
+//!   facing is a straight move: the whole rectangle sweeps the hull of its start and end, and
+//!   nothing may lie in it (so a gap is passed exactly when the element fits through). A leg
+//!   that turns is read as the front edge going straight from where it was to where it ends:
+//!   only the area that edge sweeps and the end position are checked, since a rear corner may
+//!   pass through things while the front edge pivots or wheels (§7.2). Group wheels sweep the
+//!   true arc.
+//! * **Distance** (§7.2): for each leg, the straight-line displacement of the front corner that
+//!   moves furthest, summed over the legs (a detour is the extra legs). A wheel costs the chord
+//!   of its swinging corner. A group's or column's distance is that of its furthest-moving
+//!   element.
+//! * **Going** (§7.3): the worst going any swept area reaches into by more than the tolerance;
+//!   a move wholly along a road (every front-edge midpoint of the path astride it) is good
+//!   going; a front edge reaching into a river that is not paltry limits the move to 1 BW.
+//! * **Threat zones** (§8.1): a mover first in or reaching a zone may then only (a) end touching
+//!   the front edge of one element projecting it, or get nearer to the line of that front edge
+//!   while getting no further off to its side and no less squarely faced; or, for a camp, city
+//!   or fort, end touching it; or (b) go straight back, without turning, its full distance.
+//!   Reaching a zone's boundary with the very end of the move is allowed. Elements in close
+//!   combat project no zone (§17.15).
+//! * **Interpenetration** (§7.6): "squarely behind/in front" means wholly beyond the friend's
+//!   rear/front edge line and within the lines of its sides.
+//! * **Contact** (§8.2–8.3): an end position touching an enemy must be lined up (front to front,
+//!   front to rear, front to flank with front corners together) or an overlap (side to side, or
+//!   the same front corners touching); touches involving neither front edge are allowed. Front
+//!   edges touching out of line are conformed: a lone enemy element conforms to a group unless it
+//!   stands wholly in rough or bad going; otherwise the movers turn and slide (less than 1 BW
+//!   sideways, the rest counted against the move) onto the enemy's front edge.
+//! * **Into contact** for a group: every element keeps its place relative to the one that makes
+//!   the contact (tried nearest first), i.e. the group wheels and advances as one body.
+//! * **Second moves** (§7.5): Psiloi need to end partly in *bad* going (§17.50, seed reading).
 
 use serde::{Deserialize, Serialize};
 
@@ -64,7 +98,9 @@ pub enum MoveOrder {
         steps: Vec<GroupStep>,
     },
     /// A column (§7.4): the first id leads along `path`; the others follow it through the same
-    /// wheels at the same places.
+    /// wheels at the same places. The leader moves straight ahead to each pose's front-edge
+    /// midpoint and turns there to the pose's facing. If the others are not yet lined up behind
+    /// the leader, they form the column: each in turn moves to line up behind the one before it.
     Column {
         ids: Vec<ElementId>,
         path: Vec<Pose>,
@@ -87,7 +123,8 @@ pub enum GroupStep {
     /// Straight ahead (negative: straight back), BW.
     Advance { distance: f64 },
     /// Wheel the whole front about the front corner on `pivot` by `degrees` (positive turns
-    /// clockwise).
+    /// clockwise). The front must pivot forward: about the left corner the group turns
+    /// anticlockwise (negative degrees), about the right corner clockwise (positive).
     Wheel { pivot: Flank, degrees: f64 },
 }
 
@@ -109,7 +146,9 @@ pub enum ContactWanted {
     Flank(Flank),
     /// Front edge against its rear edge (§8.2 b).
     Rear,
-    /// Beside a friend in front contact with the target, overlapping it on that side (§8.2 d).
+    /// Beside a friend in front contact with the target, overlapping it on that side of the
+    /// target (its own left or right): front edge in line with the target's, front corner against
+    /// the target's front corner on that side (§8.2 d, §10.4).
     Overlap(Flank),
 }
 

@@ -7,7 +7,9 @@ use dbcore::battle::{
 };
 use dbcore::battlefield::{Battlefield, Board};
 use dbcore::geometry::{Point, Pose};
-use dbcore::terrain::{AreaFeature, AreaKind, River, RiverState, Road, RoadSurface, TerrainFeature};
+use dbcore::terrain::{
+    AreaFeature, AreaKind, River, RiverState, Road, RoadSurface, TerrainFeature,
+};
 use dbcore::{ElementKind, RulesConfig};
 
 pub const US: usize = 0;
@@ -60,11 +62,13 @@ impl Table {
     }
 
     pub fn area(&mut self, k: AreaKind, lo: (f64, f64), hi: (f64, f64)) {
-        self.bf.features.push(TerrainFeature::Area(AreaFeature::rectangle(
-            k,
-            Point::new(lo.0, lo.1),
-            Point::new(hi.0, hi.1),
-        )));
+        self.bf
+            .features
+            .push(TerrainFeature::Area(AreaFeature::rectangle(
+                k,
+                Point::new(lo.0, lo.1),
+                Point::new(hi.0, hi.1),
+            )));
     }
 
     pub fn road(&mut self, pts: &[(f64, f64)]) {

@@ -139,8 +139,9 @@ enum Shape {
 struct Proposal {
     shape: Shape,
     movers: Vec<MoverPath>,
-    /// The enemy the order asked to contact (IntoContact), whose TZ the move may enter (§8.1 a).
-    target: Option<usize>,
+    /// The movers move one after another (forming a column, §7.4): each meets the earlier ones
+    /// where they ended and the later ones where they still stand.
+    sequential: bool,
 }
 
 impl Proposal {
@@ -148,7 +149,7 @@ impl Proposal {
         Proposal {
             shape,
             movers,
-            target: None,
+            sequential: false,
         }
     }
 
@@ -390,14 +391,17 @@ fn advances_on(
             if touches_front {
                 return true;
             }
-            // Advancing: the front-edge midpoint gets nearer the line of the enemy's front edge
-            // (moving along that line is not advancing), no further off to the side of it, and
-            // no less squarely faced.
+            // Advancing or squaring up: the front-edge midpoint gets nearer the line of the
+            // enemy's front edge (moving along that line is not advancing) or the mover turns to
+            // face it more squarely, without getting further from that line, further off to the
+            // side of it, or less squarely faced.
             let end = m.end().pose;
             let dist = |q: &Pose| local(&er.pose, q.front_mid()).1.abs();
             let lat = |q: &Pose| local(&er.pose, q.front_mid()).0.abs();
             let ang = |q: &Pose| angle_diff(q.facing, er.pose.facing + 180.0).abs();
-            dist(&end) < dist(entry) - TOLERANCE
+            let progress = dist(&end) < dist(entry) - TOLERANCE || ang(&end) < ang(entry) - 1e-6;
+            progress
+                && dist(&end) <= dist(entry) + TOLERANCE
                 && lat(&end) <= lat(entry) + TOLERANCE
                 && ang(&end) <= ang(entry) + 1e-6
         }
@@ -541,6 +545,30 @@ fn check_in_the_way(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
             }
         }
     }
+    // Moving one after another, each meets the earlier movers where they ended and the later
+    // ones where they still stand.
+    if p.sequential {
+        for (k, m) in p.movers.iter().enumerate() {
+            let others: Vec<(usize, ElementRect)> = p
+                .movers
+                .iter()
+                .enumerate()
+                .filter(|&(n, _)| n != k)
+                .map(|(n, q)| (q.idx, if n < k { q.end() } else { q.start() }))
+                .collect();
+            for leg in &m.legs {
+                for piece in leg.swept() {
+                    for (j, r) in &others {
+                        if overlaps(&piece, &r.corners()) {
+                            return Err(MoveError::Blocked {
+                                blocker: ctx.elements[*j].id,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
     // Movers may not end on top of one another.
     for (a, m) in p.movers.iter().enumerate() {
         for n in &p.movers[a + 1..] {
@@ -641,7 +669,12 @@ enum Touch {
     /// Lined up (§8.2 a–c) or in an overlap position (§8.2 d).
     Legal,
     /// Front edges meet but are not lined up: someone must conform (§8.3).
-    Conform { mover: usize, enemy: usize },
+    Conform {
+        mover: usize,
+        enemy: usize,
+        /// Length of front edge they share (0 when only a corner touches).
+        shared: f64,
+    },
 }
 
 fn end_contacts(ctx: &MoveContext, p: &Proposal) -> Result<(Vec<Touch>, bool), MoveError> {
@@ -708,6 +741,7 @@ fn end_contacts(ctx: &MoveContext, p: &Proposal) -> Result<(Vec<Touch>, bool), M
                 _ if is_front(c.a) && is_front(c.b) => touches.push(Touch::Conform {
                     mover: m.idx,
                     enemy: j,
+                    shared: c.shared_length,
                 }),
                 _ if is_front(c.a) || is_front(c.b) => {
                     return Err(MoveError::refused(
@@ -858,10 +892,22 @@ fn validate(ctx: &MoveContext, p: Proposal) -> Result<MovePlan, MoveError> {
     let checked = check_paths(ctx, &p, 0.0)?;
     check_threat_zones(ctx, &p, checked.allowed)?;
     let (touches, _) = end_contacts(ctx, &p)?;
-    let conform = touches.iter().find_map(|t| match t {
-        Touch::Conform { mover, enemy } => Some((*mover, *enemy)),
-        Touch::Legal => None,
-    });
+    // The pair sharing the most front edge lines up (the first such pair on a tie).
+    let conform = touches
+        .iter()
+        .filter_map(|t| match t {
+            Touch::Conform {
+                mover,
+                enemy,
+                shared,
+            } => Some((*mover, *enemy, *shared)),
+            Touch::Legal => None,
+        })
+        .fold(None::<(usize, usize, f64)>, |best, c| match best {
+            Some(b) if b.2 >= c.2 => Some(b),
+            _ => Some(c),
+        })
+        .map(|(m, e, _)| (m, e));
     let Some((mover, enemy)) = conform else {
         return finish(ctx, &p, &checked, Vec::new());
     };
@@ -1155,9 +1201,87 @@ fn plan_group(
     validate(ctx, Proposal::new(shape, movers))
 }
 
+/// A column's leader moves straight ahead to each pose of its path, turning only there (§7.4).
+fn check_column_path(lead: &Pose, path: &[Pose]) -> Result<(), MoveError> {
+    let mut at = *lead;
+    for p in path {
+        let d = p.front_mid() - at.front_mid();
+        if d.length() > TOLERANCE {
+            let (x, _) = local(&at, p.front_mid());
+            if x.abs() > TOLERANCE || d.dot(at.forward()) < 0.0 {
+                return Err(MoveError::refused(
+                    "§7.4",
+                    "a column moves straight ahead between the points where it wheels",
+                ));
+            }
+        }
+        at = *p;
+    }
+    Ok(())
+}
+
+/// Forming a column (§7.4): the leader moves along `path` as a column's leader would; then each
+/// other element in turn moves, as if by a single-element move, to line up directly behind the
+/// one before it. None may end with its front edge further back than where it began. The rules
+/// let elements that cannot reach the tail drop out of the group; here the order is refused
+/// instead, so that the caller can give the smaller column it means.
+fn plan_forming_column(
+    ctx: &MoveContext,
+    v: &[usize],
+    path: &[Pose],
+) -> Result<MovePlan, MoveError> {
+    let f0 = ctx.elements[v[0]].pose.facing;
+    if v.iter()
+        .any(|&i| !same_facing(ctx.elements[i].pose.facing, f0))
+    {
+        return Err(MoveError::refused(
+            "§7.4",
+            "the elements forming a column all face the same way",
+        ));
+    }
+    check_is_group(ctx, v)?;
+    let path: Vec<Pose> = path.iter().map(|p| p.snapped()).collect();
+    let lead = ctx.elements[v[0]].pose;
+    check_column_path(&lead, &path)?;
+    let mut movers = vec![MoverPath {
+        idx: v[0],
+        legs: legs(lead, &path, 1.0, ctx.config.depth(ctx.elements[v[0]].kind)),
+    }];
+    let mut tail = *path.last().expect("path");
+    let mut tail_depth = ctx.config.depth(ctx.elements[v[0]].kind);
+    for &i in &v[1..] {
+        let e = &ctx.elements[i];
+        let depth = ctx.config.depth(e.kind);
+        let to = pose_at(&tail, 0.0, -tail_depth, 0.0).snapped();
+        let end = ElementRect::new(to, 1.0, depth);
+        let back = [Corner::FrontLeft, Corner::FrontRight]
+            .iter()
+            .any(|&c| local(&e.pose, end.corner(c)).1 < -TOLERANCE);
+        if back {
+            return Err(MoveError::refused(
+                "§7.4",
+                format!(
+                    "element {} would end with its front edge further back than where it began",
+                    e.id
+                ),
+            ));
+        }
+        movers.push(MoverPath {
+            idx: i,
+            legs: vec![Leg::new(e.pose, to, 1.0, depth)],
+        });
+        tail = to;
+        tail_depth = depth;
+    }
+    let mut p = Proposal::new(Shape::Column, movers);
+    p.sequential = true;
+    validate(ctx, p)
+}
+
 /// A column follows its leader (§7.4). Each pose of `path` is reached by the leader moving
 /// straight ahead and then turning to the pose's facing; the others follow along the same line
-/// and turn at the same points.
+/// and turn at the same points. If the others are not yet lined up behind the leader, the order
+/// forms the column instead (see [`plan_forming_column`]).
 fn plan_column(ctx: &MoveContext, ids: &[ElementId], path: &[Pose]) -> Result<MovePlan, MoveError> {
     let v = group_indices(ctx, ids)?;
     if path.is_empty() {
@@ -1166,24 +1290,19 @@ fn plan_column(ctx: &MoveContext, ids: &[ElementId], path: &[Pose]) -> Result<Mo
             "a column move needs at least one pose",
         ));
     }
-    // Each follower stands lined up behind the one before it.
-    for w in v.windows(2) {
+    // Each follower stands lined up behind the one before it, or the column is being formed.
+    let in_column = v.windows(2).all(|w| {
         let (a, b) = (rect(ctx, w[0]), rect(ctx, w[1]));
-        let ok = same_facing(a.pose.facing, b.pose.facing)
+        same_facing(a.pose.facing, b.pose.facing)
             && classify_contact(&b, &a)
-                .is_some_and(|c| c.kind == ContactKind::FrontToRear && c.lined_up);
-        if !ok {
-            return Err(MoveError::refused(
-                "§7.4",
-                format!(
-                    "element {} is not lined up directly behind element {}: forming a column is not supported, move them into column first",
-                    ctx.elements[w[1]].id, ctx.elements[w[0]].id
-                ),
-            ));
-        }
+                .is_some_and(|c| c.kind == ContactKind::FrontToRear && c.lined_up)
+    });
+    if !in_column {
+        return plan_forming_column(ctx, &v, path);
     }
     let path: Vec<Pose> = path.iter().map(|p| p.snapped()).collect();
     let lead = ctx.elements[v[0]].pose;
+    check_column_path(&lead, &path)?;
     // The trace: points of the front-edge midpoint with the facing of the segment leaving each.
     let depths: Vec<f64> = v
         .iter()
@@ -1194,21 +1313,8 @@ fn plan_column(ctx: &MoveContext, ids: &[ElementId], path: &[Pose]) -> Result<Mo
         (lead.front_mid() - lead.forward() * behind, lead.facing),
         (lead.front_mid(), lead.facing),
     ];
-    let mut at = lead;
     for p in &path {
-        let d = p.front_mid() - at.front_mid();
-        let len = d.length();
-        if len > TOLERANCE {
-            let (x, _) = local(&at, p.front_mid());
-            if x.abs() > TOLERANCE || d.dot(at.forward()) < 0.0 {
-                return Err(MoveError::refused(
-                    "§7.4",
-                    "a column moves straight ahead between the points where it wheels",
-                ));
-            }
-        }
         trace.push((p.front_mid(), p.facing));
-        at = *p;
     }
     // Arc positions of the trace points.
     let mut s = vec![0.0];
@@ -1386,8 +1492,7 @@ fn plan_into_contact(
         } else {
             Shape::Group
         };
-        let mut p = Proposal::new(shape, movers);
-        p.target = Some(t);
+        let p = Proposal::new(shape, movers);
         options.push((p.distance(), p));
     }
     if options.is_empty() {
