@@ -321,7 +321,9 @@ static void test_kind_info(void) {
     CHECK(info.mounted == 0 && info.shoots == 1 && info.move_good == 3.0);
 
     CHECK_STATUS(dbcore_element_kind_json("3Kn", &json), DBCORE_STATUS_OK);
-    CHECK(json && strstr(json, "\"code\":\"3Kn\"") && strstr(json, "\"mounted\":true"));
+    /* dbcore's KindInfo: Knights are mounted (§0.3) and pursue 1 BW (§12.5). */
+    CHECK(json && strstr(json, "\"code\":\"3Kn\"") && strstr(json, "\"class\":\"Mounted\"") &&
+          strstr(json, "\"pursuit\":\"OneBw\""));
     dbcore_string_free(json);
 }
 
