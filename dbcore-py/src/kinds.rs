@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 
 use crate::errors;
-use crate::names::{from_json, name_of, to_json};
+use crate::names::{from_json, name_of, to_json, to_py};
 
 /// The default rules, built once: element numbers read from it, and `config=None` means it.
 pub fn default_config() -> &'static dbcore::RulesConfig {
@@ -175,6 +175,22 @@ impl ElementKind {
     #[getter]
     fn shooting_range(&self) -> Option<f64> {
         default_config().shooting_range(self.0)
+    }
+
+    /// Everything about the kind as one dict, dbcore's `KindInfo`: its code, name, troop type,
+    /// class ('Mounted' or 'Foot'), the fixed facts and the numbers of `config` (the default
+    /// rules when None); a number that does not apply is None.
+    #[pyo3(signature = (config=None))]
+    fn info<'py>(
+        &self,
+        py: Python<'py>,
+        config: Option<&Bound<'py, RulesConfig>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let cfg = match config {
+            Some(c) => &c.get().0,
+            None => default_config(),
+        };
+        to_py(py, &self.0.info(cfg))
     }
 
     /// The JSON form: the code as a JSON string, '"4Bd"'.

@@ -41,3 +41,74 @@ pub fn small_count(what: &str, n: i64) -> PyResult<u8> {
         errors::invalid_argument(format!("{what} must be a count from 0 to 255, not {n}"))
     })
 }
+
+/// `#[pymethods]` for a class wrapping a dbcore value, plus `to_json`, `from_json` and a
+/// `__reduce__` through that JSON, so pickles and deep copies use dbcore's serde form.
+macro_rules! json_pymethods {
+    ($ty:ident, $what:literal; $($body:tt)*) => {
+        #[pymethods]
+        impl $ty {
+            $($body)*
+
+            /// The JSON form (dbcore's serde form, shared with the C layer).
+            fn to_json(&self) -> PyResult<String> {
+                $crate::names::to_json(&self.0)
+            }
+            /// Read the JSON form (ArgumentError, code 102, if it cannot be read).
+            #[classmethod]
+            fn from_json(_cls: &Bound<'_, pyo3::types::PyType>, s: &str) -> PyResult<Self> {
+                $crate::names::from_json($what, s).map($ty)
+            }
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+                Ok((
+                    slf.get_type().getattr("from_json")?,
+                    ($crate::names::to_json(&slf.get().0)?,),
+                ))
+            }
+        }
+    };
+}
+pub(crate) use json_pymethods;
+
+/// A JSON value as the plain Python value `json.loads` would give (dicts keep key order).
+pub fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use pyo3::types::{PyDict, PyList};
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+            }
+        }
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let d = PyDict::new(py);
+            for (k, item) in map {
+                d.set_item(k, json_to_py(py, item)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// Any dbcore value as plain Python data, through its serde form.
+pub fn to_py<'py, T: Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
+    let value =
+        serde_json::to_value(v).map_err(|e| errors::internal(format!("cannot write JSON: {e}")))?;
+    json_to_py(py, &value)
+}
