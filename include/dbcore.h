@@ -6,11 +6,13 @@
  * - Handles are opaque. dbcore_<thing>_new(..., T **out) creates one and dbcore_<thing>_free(T *)
  *   destroys it; free ignores NULL, so `free(p); p = NULL;` makes a second free harmless.
  * - `const T *` arguments are only read and may be shared between threads. `T *` handle arguments
- *   are used exclusively for the length of the call: one thread at a time per handle.
+ *   are used exclusively for the length of the call: one thread at a time per handle. A table
+ *   (DbcoreTable) is only ever read, so every question takes it as `const DbcoreTable *`.
  * - Every fallible function returns a DbcoreStatus (a uint32_t): DBCORE_STATUS_OK (0), or the
  *   stable number of an error, grouped by family: 100-199 bad arguments (NULL, bad UTF-8, bad
- *   JSON, a value out of range, an unknown element code), 200-299 rule refusals, 300-399 dice,
- *   400-499 set-up, 900-999 internal. dbcore_status_name() spells a number.
+ *   JSON, a value out of range, an unknown element id, an unknown element code), 200-299 rule
+ *   refusals, 300-399 dice, 400-499 set-up, 900-999 internal (900 a panic, 901 a poisoned handle,
+ *   902 any other fault inside dbcore). dbcore_status_name() spells a number.
  * - Outputs go through out-parameters, written only on success.
  * - Right after a failed call, the same thread can read its detail: dbcore_last_error_code(),
  *   dbcore_last_error_message(buf, len) and dbcore_last_error_rule(buf, len) (the rules section,

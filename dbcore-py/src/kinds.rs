@@ -64,12 +64,7 @@ impl ElementKind {
     /// foot name.
     #[getter]
     fn name(&self) -> String {
-        let base = self.0.base().name();
-        if self.0.is_mounted_infantry() {
-            format!("Mounted {base}")
-        } else {
-            base.to_owned()
-        }
+        self.0.info(default_config()).name
     }
     /// The basic troop type whose rows of the rules tables it reads ('Kn', 'Bd', 'CampFollowers').
     #[getter]

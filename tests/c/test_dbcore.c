@@ -785,6 +785,41 @@ static void test_table_going(void) {
     dbcore_table_free(t);
 }
 
+#ifndef __STDC_NO_THREADS__
+/* Ask a shared table the same questions many times; return how many answers were right. */
+static int ask_shared_table(void *arg) {
+    const DbcoreTable *t = (const DbcoreTable *)arg;
+    int right = 0, i;
+    for (i = 0; i < 50; i++) {
+        char *json = NULL;
+        uint32_t flag = 0;
+        if (dbcore_table_in_close_combat(t, 1, &flag) == DBCORE_STATUS_OK && flag == 1) right++;
+        if (dbcore_table_threat_zones_on_json(t, 5, &json) == DBCORE_STATUS_OK &&
+            strcmp(json, "[6]") == 0)
+            right++;
+        dbcore_string_free(json);
+    }
+    return right;
+}
+#endif
+
+static void test_table_shared_between_threads(void) {
+#ifndef __STDC_NO_THREADS__
+    /* A const DbcoreTable * may be asked from several threads at once. */
+    DbcoreTable *t = load_table();
+    thrd_t threads[4];
+    int i, right;
+    if (!t) return;
+    for (i = 0; i < 4; i++) CHECK(thrd_create(&threads[i], ask_shared_table, t) == thrd_success);
+    for (i = 0; i < 4; i++) {
+        right = -1;
+        CHECK(thrd_join(threads[i], &right) == thrd_success);
+        CHECK(right == 100);
+    }
+    dbcore_table_free(t);
+#endif
+}
+
 static void test_table_svg(void) {
     DbcoreTable *t = load_table();
     char *plain = NULL, *zones = NULL;
@@ -850,6 +885,7 @@ int main(void) {
     test_table_shot_blocked();
     test_table_going();
     test_table_svg();
+    test_table_shared_between_threads();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
