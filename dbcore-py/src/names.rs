@@ -72,43 +72,9 @@ macro_rules! json_pymethods {
 }
 pub(crate) use json_pymethods;
 
-/// A JSON value as the plain Python value `json.loads` would give (dicts keep key order).
-pub fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    use pyo3::types::{PyDict, PyList};
-    use serde_json::Value;
-    Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                i.into_pyobject(py)?.into_any()
-            } else if let Some(u) = n.as_u64() {
-                u.into_pyobject(py)?.into_any()
-            } else {
-                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
-            }
-        }
-        Value::String(s) => s.into_pyobject(py)?.into_any(),
-        Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(json_to_py(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let d = PyDict::new(py);
-            for (k, item) in map {
-                d.set_item(k, json_to_py(py, item)?)?;
-            }
-            d.into_any()
-        }
-    })
-}
-
-/// Any dbcore value as plain Python data, through its serde form.
+/// Any dbcore value as plain Python data (dicts, lists, numbers, strings, None), read by
+/// `json.loads` from its serde JSON, so dict keys keep the order of dbcore's fields.
 pub fn to_py<'py, T: Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
-    let value =
-        serde_json::to_value(v).map_err(|e| errors::internal(format!("cannot write JSON: {e}")))?;
-    json_to_py(py, &value)
+    let text = to_json(v)?;
+    py.import("json")?.call_method1("loads", (text,))
 }

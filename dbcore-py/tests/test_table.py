@@ -172,6 +172,7 @@ def test_shooting_targets(table: Table) -> None:
     # own threat zone (§9.3).
     targets, blocked = table.shooting_targets(3)
     assert targets[0] == {"target": 4, "distance": 2.0, "in_threat_zone": False}
+    assert list(targets[0]) == ["target", "distance", "in_threat_zone"]
     assert all(b["target"] != 4 for b in blocked)
     # Blades do not shoot (§9.1).
     assert table.shooting_targets(1) == ([], [])
@@ -187,6 +188,24 @@ def test_a_shot_blocked_by_a_friend() -> None:
         ]
     )
     assert t.shooting_targets(1) == ([], [{"target": 3, "by": "element", "id": 2}])
+
+
+def test_a_shot_blocked_by_terrain() -> None:
+    # DBA3.md §9.5: 1 BW of wood between the Bows and the Cavalry blocks sight.
+    data = table_data()
+    data["battlefield"]["features"][0]["Area"]["outline"]["points"] = [
+        {"x": 6.5, "y": 5}, {"x": 8.5, "y": 5}, {"x": 8.5, "y": 6}, {"x": 6.5, "y": 6}
+    ]
+    data["elements"] = [
+        {"id": 1, "side": 0, "kind": "4Bw", "pose": {"x": 7.5, "y": 4, "facing": 0}},
+        {"id": 2, "side": 1, "kind": "Cv", "pose": {"x": 7.5, "y": 6.8, "facing": 180}},
+    ]
+    targets, [blocked] = Table.from_json(json.dumps(data)).shooting_targets(1)
+    assert targets == []
+    assert list(blocked) == ["target", "by", "block"]  # the C layer's JSON, in its order
+    assert blocked["target"] == 2 and blocked["by"] == "terrain"
+    assert blocked["block"]["DeepFeature"]["kind"] == "Wood"
+    assert blocked["block"]["DeepFeature"]["depth"] == pytest.approx(1.0)
 
 
 def test_going(table: Table) -> None:

@@ -767,6 +767,27 @@ static void test_table_shot_blocked(void) {
     dbcore_table_free(t);
 }
 
+static void test_table_shot_blocked_by_terrain(void) {
+    /* DBA3.md §9.5: 1 BW of wood between the Bows and the Cavalry blocks sight. */
+    static const char *const json_in =
+        "{\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":["
+        "{\"Area\":{\"kind\":\"Wood\",\"outline\":{\"points\":[{\"x\":6.5,\"y\":5},"
+        "{\"x\":8.5,\"y\":5},{\"x\":8.5,\"y\":6},{\"x\":6.5,\"y\":6}]},"
+        "\"straight_edged\":false}}]},"
+        "\"elements\":["
+        "{\"id\":1,\"side\":0,\"kind\":\"4Bw\",\"pose\":{\"x\":7.5,\"y\":4,\"facing\":0}},"
+        "{\"id\":2,\"side\":1,\"kind\":\"Cv\",\"pose\":{\"x\":7.5,\"y\":6.8,\"facing\":180}}]}";
+    DbcoreTable *t = NULL;
+    char *json = NULL;
+    CHECK_STATUS(dbcore_table_new_json(json_in, &t), DBCORE_STATUS_OK);
+    if (!t) return;
+    CHECK_STATUS(dbcore_table_shooting_targets_json(t, 1, &json), DBCORE_STATUS_OK);
+    CHECK(json && strstr(json, "\"targets\":[]") &&
+          strstr(json, "{\"target\":2,\"by\":\"terrain\",\"block\":{\"DeepFeature\":"));
+    dbcore_string_free(json);
+    dbcore_table_free(t);
+}
+
 static void test_table_going(void) {
     DbcoreTable *t = load_table();
     uint32_t going = 7;
@@ -883,6 +904,7 @@ int main(void) {
     test_table_threat_zones();
     test_table_shooting();
     test_table_shot_blocked();
+    test_table_shot_blocked_by_terrain();
     test_table_going();
     test_table_svg();
     test_table_shared_between_threads();
