@@ -6,7 +6,7 @@
 # Creates VENV_DIR with `python3 -m venv` if it does not exist, installs maturin, pytest and
 # mypy into it from PyPI (pip skips what is already there), builds and installs the module
 # with `maturin develop --release` (cargo rebuilds only what changed), then runs pytest,
-# mypy --strict over the tests and the package (which exercises the stubs) and
+# mypy --strict over the tests, the package and examples/python (which exercises the stubs) and
 # mypy.stubtest (which checks the stubs against the built module). Exits non-zero on any
 # failure.
 set -euo pipefail
@@ -35,8 +35,8 @@ VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --release --quiet
 echo "== pytest"
 "$py" -m pytest -q tests
 
-echo "== mypy --strict (tests and package, against the stubs)"
-"$py" -m mypy --strict --no-error-summary tests python/dbcore
+echo "== mypy --strict (tests, package and Python examples, against the stubs)"
+"$py" -m mypy --strict --no-error-summary tests python/dbcore ../examples/python
 
 echo "== stubtest"
 "$py" -m mypy.stubtest dbcore

@@ -6,11 +6,13 @@
  * - Handles are opaque. dbcore_<thing>_new(..., T **out) creates one and dbcore_<thing>_free(T *)
  *   destroys it; free ignores NULL, so `free(p); p = NULL;` makes a second free harmless.
  * - `const T *` arguments are only read and may be shared between threads. `T *` handle arguments
- *   are used exclusively for the length of the call: one thread at a time per handle.
+ *   are used exclusively for the length of the call: one thread at a time per handle. A table
+ *   (DbcoreTable) is only ever read, so every question takes it as `const DbcoreTable *`.
  * - Every fallible function returns a DbcoreStatus (a uint32_t): DBCORE_STATUS_OK (0), or the
  *   stable number of an error, grouped by family: 100-199 bad arguments (NULL, bad UTF-8, bad
- *   JSON, a value out of range, an unknown element code), 200-299 rule refusals, 300-399 dice,
- *   400-499 set-up, 900-999 internal. dbcore_status_name() spells a number.
+ *   JSON, a value out of range, an unknown element id, an unknown element code), 200-299 rule
+ *   refusals, 300-399 dice, 400-499 set-up, 900-999 internal (900 a panic, 901 a poisoned handle,
+ *   902 any other fault inside dbcore). dbcore_status_name() spells a number.
  * - Outputs go through out-parameters, written only on success.
  * - Right after a failed call, the same thread can read its detail: dbcore_last_error_code(),
  *   dbcore_last_error_message(buf, len) and dbcore_last_error_rule(buf, len) (the rules section,
@@ -395,10 +397,38 @@ typedef uint32_t DbcoreEngagement;
 #endif // __cplusplus
 
 /**
+ * The going classes of terrain (§3.1), worst last. `IMPASSABLE` is a waterway (§3.4).
+ */
+enum DbcoreTerrainGoing
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    DBCORE_TERRAIN_GOING_GOOD = 0,
+    DBCORE_TERRAIN_GOING_ROUGH = 1,
+    DBCORE_TERRAIN_GOING_BAD = 2,
+    DBCORE_TERRAIN_GOING_IMPASSABLE = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum DbcoreTerrainGoing DbcoreTerrainGoing;
+#else
+typedef uint32_t DbcoreTerrainGoing;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A seeded source of die scores (an opaque handle over `dbcore::SeededDice`). The rules never
  * roll: a program rolls with this and passes the scores to `dbcore_resolve`.
  */
 typedef struct DbcoreDice DbcoreDice;
+
+/**
+ * A table: a battlefield (board and terrain) with elements standing on it (an opaque handle
+ * over `dbcore::table::Table`). Every question takes it as `const DbcoreTable *`, so one table
+ * may be asked from many threads at once.
+ */
+typedef struct DbcoreTable DbcoreTable;
 
 /**
  * An element kind as C holds it: which base code, and whether it rides as mounted infantry
@@ -696,6 +726,34 @@ typedef struct DbcoreElementKindInfo {
      */
     int32_t factor_vs_mounted;
 } DbcoreElementKindInfo;
+
+/**
+ * One element standing on a table, as `dbcore_table_element_at` reports it.
+ */
+typedef struct DbcorePlacedElement {
+    /**
+     * Unique on the table.
+     */
+    uint32_t id;
+    /**
+     * The army it belongs to (0, 1, and 2 in DBAix).
+     */
+    uint32_t side;
+    struct DbcoreElementKind kind;
+    /**
+     * The midpoint of its front edge, BW from the south-west corner of the board.
+     */
+    double x;
+    double y;
+    /**
+     * The compass bearing it faces, degrees clockwise from north (up the table).
+     */
+    double facing;
+    /**
+     * 1 for the general's element, else 0.
+     */
+    uint32_t general;
+} DbcorePlacedElement;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1046,9 +1104,11 @@ DbcoreStatus dbcore_element_kind_info(const struct DbcoreElementKind *kind,
                                       struct DbcoreElementKindInfo *out);
 
 /**
- * The same facts as `dbcore_element_kind_info`, with the code and an English name, as a JSON
- * object (`{"code":"4Bd","name":"Blades (Solid)","mounted":false,...}`; an absent shooting range
- * is `null`). Free the string with `dbcore_string_free`.
+ * Everything about a kind as dbcore's `KindInfo` JSON object: the facts of
+ * `dbcore_element_kind_info` with the code, an English name, the troop type and class, and the
+ * numbers of the default rules (`{"code":"4Bd","name":"Blades (Solid)","troop_type":"Bd",
+ * "class":"Foot",...,"factor_shot_at":4,"shooting_range":null}`; an absent number is `null`).
+ * Free the string with `dbcore_string_free`.
  *
  * # Safety
  * `code` must be a NUL-terminated string; `out_json` must be valid for writes.
@@ -1079,6 +1139,331 @@ DbcoreStatus dbcore_element_kind_json(const char *code, char **out_json);
  * ```
  */
 void dbcore_string_free(char *s);
+
+/**
+ * Create a table from a JSON `dbcore::table::Table`:
+ * `{"battlefield":{"board":{"width":15,"depth":15},"features":[]},"elements":[{"id":1,"side":0,
+ * "kind":"4Bd","pose":{"x":7.5,"y":7,"facing":0}}]}` (`pose` is the midpoint of the front edge
+ * in BW from the south-west corner, and the compass bearing faced; optional `"general"` and
+ * `"plough_is_rough"`). Free it with `dbcore_table_free`.
+ *
+ * # Safety
+ * `table_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`). `*out` is written only on success.
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`, `DBCORE_STATUS_INVALID_ARGUMENT`
+ * for an element id used twice.
+ *
+ * # Example
+ * ```c
+ * DbcoreTable *table = NULL;
+ * if (dbcore_table_new_json(text, &table) != DBCORE_STATUS_OK) return 1;
+ * // ...
+ * dbcore_table_free(table);
+ * ```
+ */
+DbcoreStatus dbcore_table_new_json(const char *table_json, struct DbcoreTable **out);
+
+/**
+ * Free a table. NULL is ignored.
+ *
+ * # Safety
+ * `table` must be NULL or a handle from `dbcore_table_new_json` or `dbcore_table_clone` not
+ * freed before, and no other thread may be using it.
+ *
+ * # Example
+ * ```c
+ * dbcore_table_free(table);
+ * table = NULL;
+ * ```
+ */
+void dbcore_table_free(struct DbcoreTable *table);
+
+/**
+ * A new handle holding a copy of the table; free each with `dbcore_table_free`.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED` after a panic inside this handle.
+ *
+ * # Example
+ * ```c
+ * DbcoreTable *copy = NULL;
+ * dbcore_table_clone(table, &copy);
+ * ```
+ */
+DbcoreStatus dbcore_table_clone(const struct DbcoreTable *table, struct DbcoreTable **out);
+
+/**
+ * The table as JSON (the form `dbcore_table_new_json` reads). Free `*out_json` with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out_json` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *json = NULL;
+ * if (dbcore_table_to_json(table, &json) == DBCORE_STATUS_OK) puts(json);
+ * dbcore_string_free(json);
+ * ```
+ */
+DbcoreStatus dbcore_table_to_json(const struct DbcoreTable *table, char **out_json);
+
+/**
+ * The number of elements on the table.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * uint32_t n = 0;
+ * dbcore_table_element_count(table, &n);
+ * ```
+ */
+DbcoreStatus dbcore_table_element_count(const struct DbcoreTable *table, uint32_t *out);
+
+/**
+ * The `index`th element of the table, in the order of its JSON: walk `0 ..
+ * dbcore_table_element_count()` to learn the ids the questions take.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_ARGUMENT` when `index` is not below the element count;
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * DbcorePlacedElement e;
+ * for (uint32_t i = 0; dbcore_table_element_at(table, i, &e) == DBCORE_STATUS_OK; i++)
+ *     printf("%u at (%.2f, %.2f)\n", e.id, e.x, e.y);
+ * ```
+ */
+DbcoreStatus dbcore_table_element_at(const struct DbcoreTable *table,
+                                     uint32_t index,
+                                     struct DbcorePlacedElement *out);
+
+/**
+ * Every element touching element `id`, as a JSON array of `dbcore::table::ElementContact`
+ * (`[{"other":2,"friend":false,"contact":{"kind":"FrontToFront","a":{"Edge":"Front"},
+ * "b":{"Edge":"Front"},"shared_length":1.0,"lined_up":true}}]`), seen from `id` (§8.2).
+ * Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out_json` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_UNKNOWN_ELEMENT` when the table has no element `id`; `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *json = NULL;
+ * if (dbcore_table_contacts_json(table, 1, &json) == DBCORE_STATUS_OK) puts(json);
+ * dbcore_string_free(json);
+ * ```
+ */
+DbcoreStatus dbcore_table_contacts_json(const struct DbcoreTable *table,
+                                        uint32_t id,
+                                        char **out_json);
+
+/**
+ * Whether element `id` is in close combat: its front edge lined up against an enemy, or an
+ * enemy's front edge lined up against it (§8.2 a–c, §10.2). `*out` becomes 1 or 0.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_UNKNOWN_ELEMENT`, `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * uint32_t fighting = 0;
+ * dbcore_table_in_close_combat(table, 1, &fighting);
+ * ```
+ */
+DbcoreStatus dbcore_table_in_close_combat(const struct DbcoreTable *table,
+                                          uint32_t id,
+                                          uint32_t *out);
+
+/**
+ * Whether element `id` is in, or on the edge of, an enemy's threat zone (§8.1). `*out`
+ * becomes 1 or 0.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_UNKNOWN_ELEMENT`, `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * uint32_t in_zone = 0;
+ * if (dbcore_table_in_enemy_threat_zone(table, 3, &in_zone) == DBCORE_STATUS_OK && in_zone)
+ *     puts("element 3 is in an enemy threat zone");
+ * ```
+ */
+DbcoreStatus dbcore_table_in_enemy_threat_zone(const struct DbcoreTable *table,
+                                               uint32_t id,
+                                               uint32_t *out);
+
+/**
+ * The ids of the enemy elements whose threat zone element `id` is in or on the edge of, as a
+ * JSON array (`[4,6]`) in table order (§8.1; elements in close combat project none, §17.15).
+ * Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out_json` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_UNKNOWN_ELEMENT`, `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *json = NULL;
+ * dbcore_table_threat_zones_on_json(table, 3, &json); // "[4]"
+ * dbcore_string_free(json);
+ * ```
+ */
+DbcoreStatus dbcore_table_threat_zones_on_json(const struct DbcoreTable *table,
+                                               uint32_t id,
+                                               char **out_json);
+
+/**
+ * The enemies element `id` could shoot at now, nearest first, and those in range whose shot is
+ * blocked, with why (§9.1–9.5), as JSON:
+ * `{"targets":[{"target":2,"distance":2.0,"in_threat_zone":false}],
+ * "blocked":[{"target":5,"by":"element","id":4},{"target":6,"by":"terrain","block":{...}}]}`.
+ * Kinds that do not shoot, and elements in close combat, have neither. Free `*out_json` with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out_json` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_UNKNOWN_ELEMENT`, `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *json = NULL;
+ * if (dbcore_table_shooting_targets_json(table, 1, &json) == DBCORE_STATUS_OK) puts(json);
+ * dbcore_string_free(json);
+ * ```
+ */
+DbcoreStatus dbcore_table_shooting_targets_json(const struct DbcoreTable *table,
+                                                uint32_t id,
+                                                char **out_json);
+
+/**
+ * The going element `id` is in: the worst it touches (§3.1), with dunes and oasis good for
+ * camels. `*out_going` becomes a `DbcoreTerrainGoing`.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out_going` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_UNKNOWN_ELEMENT`, `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * uint32_t going;
+ * if (dbcore_table_going_under(table, 1, &going) == DBCORE_STATUS_OK &&
+ *     going == DBCORE_TERRAIN_GOING_BAD)
+ *     puts("in bad going");
+ * ```
+ */
+DbcoreStatus dbcore_table_going_under(const struct DbcoreTable *table,
+                                      uint32_t id,
+                                      uint32_t *out_going);
+
+/**
+ * The going at the point (`x`, `y`) of the table, in BW from the south-west corner (§3.1).
+ * `*out_going` becomes a `DbcoreTerrainGoing`.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out_going` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_ARGUMENT` for a coordinate that is NaN or infinite;
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * uint32_t going;
+ * dbcore_table_going_at(table, 3.5, 10.0, &going);
+ * ```
+ */
+DbcoreStatus dbcore_table_going_at(const struct DbcoreTable *table,
+                                   double x,
+                                   double y,
+                                   uint32_t *out_going);
+
+/**
+ * The least distance between elements `a` and `b`, in BW (0 when they touch).
+ *
+ * # Safety
+ * `table` must be a live table handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_UNKNOWN_ELEMENT`, `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * double d;
+ * if (dbcore_table_distance(table, 1, 2, &d) == DBCORE_STATUS_OK) printf("%.2f BW\n", d);
+ * ```
+ */
+DbcoreStatus dbcore_table_distance(const struct DbcoreTable *table,
+                                   uint32_t a,
+                                   uint32_t b,
+                                   double *out);
+
+/**
+ * The picture of the table as an SVG document, each element labelled with its code (a
+ * general's element has a gold border); with `threat_zones` 1, the threat zones of elements not in close combat are shaded.
+ * Free `*out_svg` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `table` must be a live table handle and `out_svg` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_ARGUMENT` when `threat_zones` is not 0 or 1; `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *svg = NULL;
+ * if (dbcore_table_svg(table, 1, &svg) == DBCORE_STATUS_OK) fputs(svg, file);
+ * dbcore_string_free(svg);
+ * ```
+ */
+DbcoreStatus dbcore_table_svg(const struct DbcoreTable *table,
+                              uint32_t threat_zones,
+                              char **out_svg);
 
 #ifdef __cplusplus
 }  // extern "C"

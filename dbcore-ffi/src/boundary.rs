@@ -297,6 +297,35 @@ pub fn with_handle<H: Poisonable, T>(
     }
 }
 
+/// A handle read through `const T*`: shared between threads, so its poison flag is atomic.
+pub trait SharedPoisonable {
+    type Inner;
+    fn shared_parts(&self) -> (&std::sync::atomic::AtomicBool, &Self::Inner);
+}
+
+/// Run `f` on a shared handle's contents, as [`with_handle`] does for an exclusive one: refuse a
+/// poisoned handle, and poison it if `f` panics.
+pub fn with_shared_handle<H: SharedPoisonable, T>(
+    handle: &H,
+    f: impl FnOnce(&H::Inner) -> Result<T, FfiError>,
+) -> Result<T, FfiError> {
+    use std::sync::atomic::Ordering;
+    let (poisoned, inner) = handle.shared_parts();
+    if poisoned.load(Ordering::Acquire) {
+        return Err(FfiError::new(
+            ErrorCode::Poisoned,
+            "this handle was poisoned by an earlier panic; free it",
+        ));
+    }
+    match catch_unwind(AssertUnwindSafe(|| f(inner))) {
+        Ok(r) => r,
+        Err(payload) => {
+            poisoned.store(true, Ordering::Release);
+            resume_unwind(payload)
+        }
+    }
+}
+
 /// A read-only pointer argument, checked for NULL and alignment.
 ///
 /// # Safety

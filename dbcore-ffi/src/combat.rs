@@ -724,6 +724,22 @@ mod tests {
     }
 
     #[test]
+    fn the_factor_name_mirror_is_dbcores_list_both_ways() {
+        // Every dbcore factor has a C number, and every C number names a dbcore factor, once.
+        assert_eq!(FACTOR_NAMES.len(), FactorName::ALL.len());
+        for n in FactorName::ALL {
+            let hits = FACTOR_NAMES.iter().filter(|(_, r)| *r == n).count();
+            assert_eq!(hits, 1, "{n:?} is mirrored {hits} times");
+        }
+        for (c, r) in FACTOR_NAMES {
+            assert!(FactorName::ALL.contains(&r), "{c:?} names no dbcore factor");
+        }
+        // The C numbers follow dbcore's order, so the labels list in the same order too.
+        let mirrored: Vec<FactorName> = FACTOR_NAMES.iter().map(|(_, r)| *r).collect();
+        assert_eq!(mirrored, FactorName::ALL.to_vec());
+    }
+
+    #[test]
     fn outcomes_index_as_dbcore_orders_them() {
         for (i, o) in Outcome::ALL.iter().enumerate() {
             assert_eq!(outcome(*o) as usize, i);

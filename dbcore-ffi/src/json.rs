@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::ffi::{c_char, CString};
 
 use dbcore::combat::{OddsRequest, Prepared, ResolveRequest};
-use dbcore::RulesConfig;
+use dbcore::{ErrorCode, RulesConfig};
 use serde::Serialize;
 
 use crate::boundary::{arg_str, boundary, json_error, FfiError, Out};
@@ -13,10 +13,16 @@ use crate::DbcoreStatus;
 
 /// Serialise `v` into a string C owns until it calls `dbcore_string_free`.
 pub(crate) fn to_c_string<T: Serialize>(v: &T) -> Result<*mut c_char, FfiError> {
-    let text = serde_json::to_string(v).map_err(json_error)?;
+    // dbcore's values are plain data, so writing them cannot fail: a failure is dbcore's fault.
+    let text = serde_json::to_string(v)
+        .map_err(|e| FfiError::new(ErrorCode::Internal, format!("cannot write JSON: {e}")))?;
     // serde_json escapes U+0000 as \u0000, so the text has no interior NUL.
-    let c = CString::new(text)
-        .map_err(|e| FfiError::invalid(format!("JSON with an interior NUL: {e}")))?;
+    let c = CString::new(text).map_err(|e| {
+        FfiError::new(
+            ErrorCode::Internal,
+            format!("JSON with an interior NUL: {e}"),
+        )
+    })?;
     Ok(c.into_raw())
 }
 

@@ -2,9 +2,7 @@
 
 use std::ffi::{c_char, CString};
 
-use dbcore::config::RulesConfig;
-use dbcore::troops::{BaseKind, ElementKind, FootClass, PursuitRule};
-use serde::Serialize;
+use dbcore::troops::{BaseKind, Class, ElementKind, FootClass, KindInfo, PursuitRule};
 
 use crate::boundary::{arg, arg_str, boundary, copy_out, to_flag, FfiError, Field, Out, Quiet};
 
@@ -84,94 +82,35 @@ pub struct DbcoreElementKindInfo {
     pub factor_vs_mounted: i32,
 }
 
-/// The facts of a kind in one place, for the C struct and the JSON alike.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct KindFacts {
-    code: String,
-    name: &'static str,
-    mounted: bool,
-    moves_as: Option<FootClass>,
-    fights_as: Option<FootClass>,
-    double_element: bool,
-    camel: bool,
-    general_only: bool,
-    civilian: bool,
-    shoots: bool,
-    extra_pip: bool,
-    pursuit: PursuitRule,
-    pursuit_distance: f64,
-    depth: f64,
-    move_good: f64,
-    move_rough: f64,
-    shooting_range: Option<f64>,
-    factor_vs_foot: i32,
-    factor_vs_mounted: i32,
-}
-
-/// The distance each pursuit rule names (§12.5): the translation of the rule's name.
-fn pursuit_distance(p: PursuitRule) -> f64 {
-    match p {
-        PursuitRule::Never => 0.0,
-        PursuitRule::OneBw => 1.0,
-        PursuitRule::HalfBwAfterFoot => 0.5,
-    }
-}
-
-impl KindFacts {
-    pub(crate) fn of(kind: ElementKind, cfg: &RulesConfig) -> KindFacts {
-        let rules = cfg.kind(kind.base());
-        KindFacts {
-            code: kind.code(),
-            name: kind.base().name(),
-            mounted: kind.is_mounted(),
-            moves_as: kind.moves_as(),
-            fights_as: kind.fights_as(),
-            double_element: kind.is_double(),
-            camel: kind.is_camel_mounted(),
-            general_only: kind.is_general_only(),
-            civilian: kind.is_civilian(),
-            shoots: kind.shoots(),
-            extra_pip: kind.costs_extra_pip(),
-            pursuit: kind.pursuit(),
-            pursuit_distance: pursuit_distance(kind.pursuit()),
-            depth: cfg.depth(kind),
-            move_good: cfg.move_distance(kind, false),
-            move_rough: cfg.move_distance(kind, true),
-            shooting_range: cfg.shooting_range(kind),
-            factor_vs_foot: rules.factor_vs_foot,
-            factor_vs_mounted: rules.factor_vs_mounted,
-        }
-    }
-
-    fn to_c(&self) -> DbcoreElementKindInfo {
-        let foot = |c: Option<FootClass>| match c {
-            None => DbcoreFootClass::None,
-            Some(FootClass::Fast) => DbcoreFootClass::Fast,
-            Some(FootClass::Solid) => DbcoreFootClass::Solid,
-        };
-        DbcoreElementKindInfo {
-            mounted: to_flag(self.mounted),
-            moves_as: foot(self.moves_as),
-            fights_as: foot(self.fights_as),
-            double_element: to_flag(self.double_element),
-            camel: to_flag(self.camel),
-            general_only: to_flag(self.general_only),
-            civilian: to_flag(self.civilian),
-            shoots: to_flag(self.shoots),
-            extra_pip: to_flag(self.extra_pip),
-            pursuit: match self.pursuit {
-                PursuitRule::Never => DbcorePursuitRule::Never,
-                PursuitRule::OneBw => DbcorePursuitRule::OneBw,
-                PursuitRule::HalfBwAfterFoot => DbcorePursuitRule::HalfBwAfterFoot,
-            },
-            pursuit_distance: self.pursuit_distance,
-            depth: self.depth,
-            move_good: self.move_good,
-            move_rough: self.move_rough,
-            shooting_range: self.shooting_range.unwrap_or(0.0),
-            factor_vs_foot: self.factor_vs_foot,
-            factor_vs_mounted: self.factor_vs_mounted,
-        }
+/// The C form of dbcore's `KindInfo`.
+fn info_to_c(info: &KindInfo) -> DbcoreElementKindInfo {
+    let foot = |c: Option<FootClass>| match c {
+        None => DbcoreFootClass::None,
+        Some(FootClass::Fast) => DbcoreFootClass::Fast,
+        Some(FootClass::Solid) => DbcoreFootClass::Solid,
+    };
+    DbcoreElementKindInfo {
+        mounted: to_flag(info.class == Class::Mounted),
+        moves_as: foot(info.moves_as),
+        fights_as: foot(info.fights_as),
+        double_element: to_flag(info.double),
+        camel: to_flag(info.camel_mounted),
+        general_only: to_flag(info.general_only),
+        civilian: to_flag(info.civilian),
+        shoots: to_flag(info.shoots),
+        extra_pip: to_flag(info.extra_pip),
+        pursuit: match info.pursuit {
+            PursuitRule::Never => DbcorePursuitRule::Never,
+            PursuitRule::OneBw => DbcorePursuitRule::OneBw,
+            PursuitRule::HalfBwAfterFoot => DbcorePursuitRule::HalfBwAfterFoot,
+        },
+        pursuit_distance: info.pursuit.distance(),
+        depth: info.depth,
+        move_good: info.move_good,
+        move_rough: info.move_rough,
+        shooting_range: info.shooting_range.unwrap_or(0.0),
+        factor_vs_foot: info.factor_vs_foot,
+        factor_vs_mounted: info.factor_vs_mounted,
     }
 }
 
@@ -374,16 +313,18 @@ pub unsafe extern "C" fn dbcore_element_kind_info(
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `kind`.
         let kind = unsafe { arg(kind, "kind") }?.to_kind(Field::root("kind"))?;
-        let facts = KindFacts::of(kind, crate::default_rules());
+        let info = kind.info(crate::default_rules());
         // SAFETY: the caller's contract on `out`.
-        unsafe { out.write(facts.to_c()) };
+        unsafe { out.write(info_to_c(&info)) };
         Ok(())
     })
 }
 
-/// The same facts as `dbcore_element_kind_info`, with the code and an English name, as a JSON
-/// object (`{"code":"4Bd","name":"Blades (Solid)","mounted":false,...}`; an absent shooting range
-/// is `null`). Free the string with `dbcore_string_free`.
+/// Everything about a kind as dbcore's `KindInfo` JSON object: the facts of
+/// `dbcore_element_kind_info` with the code, an English name, the troop type and class, and the
+/// numbers of the default rules (`{"code":"4Bd","name":"Blades (Solid)","troop_type":"Bd",
+/// "class":"Foot",...,"factor_shot_at":4,"shooting_range":null}`; an absent number is `null`).
+/// Free the string with `dbcore_string_free`.
 ///
 /// # Safety
 /// `code` must be a NUL-terminated string; `out_json` must be valid for writes.
@@ -406,8 +347,7 @@ pub unsafe extern "C" fn dbcore_element_kind_json(
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `code`.
         let kind: ElementKind = unsafe { arg_str(code, "code") }?.parse()?;
-        let facts = KindFacts::of(kind, crate::default_rules());
-        let json = crate::json::to_c_string(&facts)?;
+        let json = crate::json::to_c_string(&kind.info(crate::default_rules()))?;
         // SAFETY: the caller's contract on `out_json`.
         unsafe { out.write(json) };
         Ok(())

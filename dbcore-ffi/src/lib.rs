@@ -16,6 +16,10 @@
 //! - No panic crosses the boundary: every exported body is one call to the crate's panic
 //!   boundary helper, and a panic inside a handle poisons it.
 //!
+//! A table (a battlefield with elements on it) is the `DbcoreTable` handle: read from JSON,
+//! asked questions through `const DbcoreTable *` (contacts, close combat, threat zones, shooting
+//! targets, going, distance, an SVG picture), and written back as JSON.
+//!
 //! This crate holds no rules: it translates C values into dbcore's types and back.
 
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -27,6 +31,7 @@ pub mod dice;
 pub mod error;
 pub mod json;
 pub mod kind;
+pub mod table;
 
 use std::ffi::c_char;
 
@@ -47,6 +52,13 @@ pub use kind::{
     dbcore_element_kind_json, dbcore_element_kind_parse, dbcore_element_kind_print,
     dbcore_string_free, DbcoreElementKind, DbcoreElementKindInfo, DbcoreFootClass,
     DbcorePursuitRule,
+};
+pub use table::{
+    dbcore_table_clone, dbcore_table_contacts_json, dbcore_table_distance, dbcore_table_element_at,
+    dbcore_table_element_count, dbcore_table_free, dbcore_table_going_at, dbcore_table_going_under,
+    dbcore_table_in_close_combat, dbcore_table_in_enemy_threat_zone, dbcore_table_new_json,
+    dbcore_table_shooting_targets_json, dbcore_table_svg, dbcore_table_threat_zones_on_json,
+    dbcore_table_to_json, DbcorePlacedElement, DbcoreTable, DbcoreTerrainGoing,
 };
 
 /// DBA 3.0's rules configuration, built once: the C functions without a config argument use it.

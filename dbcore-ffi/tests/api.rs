@@ -155,14 +155,39 @@ fn a_config_in_json_is_used_and_checked() {
 }
 
 #[test]
-fn kind_json_lists_the_facts() {
-    let v: serde_json::Value =
-        serde_json::from_str(&call_json(dbcore_element_kind_json, "8Bw").unwrap()).unwrap();
+fn kind_json_is_dbcores_kind_info() {
+    let text = call_json(dbcore_element_kind_json, "8Bw").unwrap();
+    let info: dbcore::KindInfo = serde_json::from_str(&text).unwrap();
+    let kind: dbcore::ElementKind = "8Bw".parse().unwrap();
+    assert_eq!(info, kind.info(&RulesConfig::default()));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["code"], "8Bw");
-    assert_eq!(v["double_element"], true);
+    assert_eq!(v["double"], true);
     assert_eq!(v["shoots"], true);
     assert_eq!(v["shooting_range"], 3.0);
     assert_eq!(v["pursuit"], "Never");
+}
+
+#[test]
+fn kind_info_struct_agrees_with_kind_info_json() {
+    // Every kind: the C struct is the same facts as dbcore's KindInfo, pursuit distance included.
+    let cfg = RulesConfig::default();
+    for k in dbcore::ElementKind::all() {
+        let info = k.info(&cfg);
+        let mut c = std::mem::MaybeUninit::<DbcoreElementKindInfo>::uninit();
+        let ck = DbcoreElementKind::from_kind(k);
+        assert_eq!(
+            unsafe { dbcore_element_kind_info(&ck, c.as_mut_ptr()) },
+            DbcoreStatus::Ok
+        );
+        let c = unsafe { c.assume_init() };
+        assert_eq!(c.mounted == 1, info.class == dbcore::Class::Mounted, "{k}");
+        assert_eq!(c.double_element == 1, info.double, "{k}");
+        assert_eq!(c.pursuit_distance, info.pursuit.distance(), "{k}");
+        assert_eq!(c.depth, info.depth, "{k}");
+        assert_eq!(c.shooting_range, info.shooting_range.unwrap_or(0.0), "{k}");
+        assert_eq!(c.factor_vs_foot, info.factor_vs_foot, "{k}");
+    }
 }
 
 #[test]

@@ -6,40 +6,11 @@
 use dbcore::combat::{Holding, Margins as CoreMargins, Shot, Supporter};
 use dbcore::{DieScore, Going, Outcome, Stronghold};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors;
 use crate::kinds::{default_config, kind_arg, ElementKind, RulesConfig};
-use crate::names::{from_json, name_of, parse, small_count, to_json};
-
-/// `#[pymethods]` for a class wrapping a dbcore value, plus `to_json`, `from_json` and a
-/// `__reduce__` through that JSON, so pickles and deep copies use dbcore's serde form.
-macro_rules! json_pymethods {
-    ($ty:ident, $what:literal; $($body:tt)*) => {
-        #[pymethods]
-        impl $ty {
-            $($body)*
-
-            /// The JSON form (dbcore's serde form, shared with the C layer).
-            fn to_json(&self) -> PyResult<String> {
-                to_json(&self.0)
-            }
-            /// Read the JSON form (ArgumentError, code 102, if it cannot be read).
-            #[classmethod]
-            fn from_json(_cls: &Bound<'_, PyType>, s: &str) -> PyResult<Self> {
-                from_json($what, s).map($ty)
-            }
-            fn __reduce__<'py>(
-                slf: &Bound<'py, Self>,
-            ) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-                Ok((
-                    slf.get_type().getattr("from_json")?,
-                    (to_json(&slf.get().0)?,),
-                ))
-            }
-        }
-    };
-}
+use crate::names::{json_pymethods, name_of, parse, small_count};
 
 /// A side supporter given as a kind, or as a (kind, going) pair.
 fn supporter_arg(obj: &Bound<'_, PyAny>) -> PyResult<Supporter> {

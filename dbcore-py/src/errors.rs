@@ -98,9 +98,10 @@ pub fn invalid_json(what: &str, e: &serde_json::Error) -> PyErr {
     )
 }
 
-/// A value that could not be written as JSON (never expected for dbcore's plain data).
+/// A value that could not be written as JSON (never expected for dbcore's plain data): a fault
+/// inside dbcore, code 902.
 pub fn internal(detail: impl Into<String>) -> PyErr {
-    raise(ErrorCode::Panic, None, detail.into())
+    raise(ErrorCode::Internal, None, detail.into())
 }
 
 /// Run a call into the rules, turning a panic into `InternalError` (code 900) rather than

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 
 use crate::errors;
-use crate::names::{from_json, name_of, to_json};
+use crate::names::{from_json, name_of, to_json, to_py};
 
 /// The default rules, built once: element numbers read from it, and `config=None` means it.
 pub fn default_config() -> &'static dbcore::RulesConfig {
@@ -64,12 +64,7 @@ impl ElementKind {
     /// foot name.
     #[getter]
     fn name(&self) -> String {
-        let base = self.0.base().name();
-        if self.0.is_mounted_infantry() {
-            format!("Mounted {base}")
-        } else {
-            base.to_owned()
-        }
+        self.0.info(default_config()).name
     }
     /// The basic troop type whose rows of the rules tables it reads ('Kn', 'Bd', 'CampFollowers').
     #[getter]
@@ -175,6 +170,22 @@ impl ElementKind {
     #[getter]
     fn shooting_range(&self) -> Option<f64> {
         default_config().shooting_range(self.0)
+    }
+
+    /// Everything about the kind as one dict, dbcore's `KindInfo`: its code, name, troop type,
+    /// class ('Mounted' or 'Foot'), the fixed facts and the numbers of `config` (the default
+    /// rules when None); a number that does not apply is None.
+    #[pyo3(signature = (config=None))]
+    fn info<'py>(
+        &self,
+        py: Python<'py>,
+        config: Option<&Bound<'py, RulesConfig>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let cfg = match config {
+            Some(c) => &c.get().0,
+            None => default_config(),
+        };
+        to_py(py, &self.0.info(cfg))
     }
 
     /// The JSON form: the code as a JSON string, '"4Bd"'.

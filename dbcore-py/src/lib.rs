@@ -13,6 +13,7 @@ mod dice;
 mod errors;
 mod kinds;
 mod names;
+mod table;
 
 /// The crate version, as `dbcore.__version__` reports it.
 #[pyfunction]
@@ -35,12 +36,22 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<combat::Margins>()?;
     m.add_class::<combat::Odds>()?;
     m.add_class::<dice::Dice>()?;
+    m.add_class::<table::PlacedElement>()?;
+    m.add_class::<table::Table>()?;
     m.add_function(wrap_pyfunction!(combat::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(combat::odds, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(_factor_names, m)?)?;
     m.add("__version__", dbcore::VERSION)?;
     m.add("OUTCOMES", outcome_names())?;
     Ok(())
+}
+
+/// Every factor name dbcore counts, in its order (`FactorName::ALL`), so the tests can check the
+/// `FactorName` literal alias against it.
+#[pyfunction]
+fn _factor_names() -> Vec<String> {
+    dbcore::FactorName::ALL.iter().map(names::name_of).collect()
 }
 
 /// The outcome names from least to most severe.

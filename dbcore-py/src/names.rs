@@ -41,3 +41,40 @@ pub fn small_count(what: &str, n: i64) -> PyResult<u8> {
         errors::invalid_argument(format!("{what} must be a count from 0 to 255, not {n}"))
     })
 }
+
+/// `#[pymethods]` for a class wrapping a dbcore value, plus `to_json`, `from_json` and a
+/// `__reduce__` through that JSON, so pickles and deep copies use dbcore's serde form.
+macro_rules! json_pymethods {
+    ($ty:ident, $what:literal; $($body:tt)*) => {
+        #[pymethods]
+        impl $ty {
+            $($body)*
+
+            /// The JSON form (dbcore's serde form, shared with the C layer).
+            fn to_json(&self) -> PyResult<String> {
+                $crate::names::to_json(&self.0)
+            }
+            /// Read the JSON form (ArgumentError, code 102, if it cannot be read).
+            #[classmethod]
+            fn from_json(_cls: &Bound<'_, pyo3::types::PyType>, s: &str) -> PyResult<Self> {
+                $crate::names::from_json($what, s).map($ty)
+            }
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+                Ok((
+                    slf.get_type().getattr("from_json")?,
+                    ($crate::names::to_json(&slf.get().0)?,),
+                ))
+            }
+        }
+    };
+}
+pub(crate) use json_pymethods;
+
+/// Any dbcore value as plain Python data (dicts, lists, numbers, strings, None), read by
+/// `json.loads` from its serde JSON, so dict keys keep the order of dbcore's fields.
+pub fn to_py<'py, T: Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
+    let text = to_json(v)?;
+    py.import("json")?.call_method1("loads", (text,))
+}

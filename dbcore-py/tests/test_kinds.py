@@ -1,10 +1,12 @@
 """Element codes and what each kind is (DBA3.md §1.3, §2, §10.1)."""
 
+import json
 import typing
 
 import pytest
 
 import dbcore
+from dbcore._dbcore import _factor_names
 
 
 def test_every_code_parses_and_prints_back() -> None:
@@ -93,6 +95,27 @@ def test_default_numbers() -> None:
     assert dbcore.ElementKind("Mtd-4Bw").factor_vs_mounted == 4
 
 
+def test_info_is_dbcores_kind_info() -> None:
+    info = dbcore.ElementKind("4Bd").info()
+    # DBA3.md §10.1: Blades +5 vs foot, +3 vs mounted, +4 shot at; §12.5: pursue 1/2 BW of foot.
+    assert (info["factor_vs_foot"], info["factor_vs_mounted"], info["factor_shot_at"]) == (5, 3, 4)
+    assert info["code"] == "4Bd" and info["class"] == "Foot" and info["troop_type"] == "Bd"
+    assert info["pursuit"] == "HalfBwAfterFoot" and info["shooting_range"] is None
+    # Every kind's info agrees with its properties.
+    for k in dbcore.ElementKind.all():
+        i = k.info()
+        assert i["code"] == k.code and i["name"] == k.name
+        assert (i["class"] == "Mounted") == k.mounted
+        assert i["double"] == k.double and i["shoots"] == k.shoots
+        assert i["depth"] == k.depth and i["move_good"] == k.move_good
+        assert i["shooting_range"] == k.shooting_range
+    # With house rules, the numbers are those of the config.
+    data = json.loads(dbcore.RulesConfig().to_json())
+    data["kinds"]["4Bd"]["depth"] = 0.75
+    house = dbcore.RulesConfig.from_json(json.dumps(data))
+    assert dbcore.ElementKind("4Bd").info(house)["depth"] == 0.75
+
+
 def test_kinds_are_hashable_and_compare_by_code() -> None:
     assert len({dbcore.ElementKind("4bd"), dbcore.ElementKind("4Bd")}) == 1
     assert dbcore.ElementKind("4Bd") != dbcore.ElementKind("3Bd")
@@ -109,6 +132,10 @@ def test_literal_vocabularies_match_the_module() -> None:
     assert troop_types == set(literal_values(dbcore.TroopType))
     pursuits = {k.pursuit for k in dbcore.ElementKind.all()}
     assert pursuits == set(literal_values(dbcore.PursuitRule))
+    # The factor names, in dbcore's own order (FactorName::ALL), both ways.
+    assert _factor_names() == literal_values(dbcore.FactorName)
+    classes = {k.info()["class"] for k in dbcore.ElementKind.all()}
+    assert classes == set(literal_values(dbcore.Class))
 
 
 def test_wrong_python_type_is_a_type_error() -> None:

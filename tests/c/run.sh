@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the C ABI and test it from C: once with AddressSanitizer + UndefinedBehaviorSanitizer,
-# once plain under valgrind; check the header compiles as C++; build and run examples/c/odds.c.
+# once plain under valgrind; check the header compiles as C++; build and run examples/c/odds.c
+# and examples/c/table.c.
 # Exits non-zero on any failure. Run from anywhere: bash tests/c/run.sh
 set -euo pipefail
 
@@ -67,6 +68,21 @@ printf '%s\n' "$out"
 grep -q "Sp doubled Ps: 9, won: 17, tied: 4, lost: 6, doubled by Ps: 0" <<<"$out"
 if "$build/odds" 9Zz Ps 2>/dev/null; then
     echo "odds accepted an unknown code" >&2
+    exit 1
+fi
+
+step "examples/c/table.c"
+"$CC" "${CFLAGS[@]}" "$root/examples/c/table.c" "$lib" "${LIBS[@]}" -o "$build/table"
+out="$("$build/table" "$root/examples/data/table.json" "$build/table.svg")"
+printf '%s\n' "$out"
+# DBA3.md §8.2: the Blades and Warband fight; §8.1: the Knights are in the Spears' zone;
+# §3.1: the Psiloi are in the wood's bad going.
+grep -q '^1: side 0 4Bd (general) at (7.50, 7.00) facing 0, good going, in close combat$' <<<"$out"
+grep -A2 '^5: side 0 3Kn' <<<"$out" | grep -q 'in the threat zones of: \[6\]'
+grep -q '^7: side 1 Ps .* bad going$' <<<"$out"
+grep -q '</svg>' "$build/table.svg"
+if "$build/table" "$build/no-such-table.json" 2>/dev/null; then
+    echo "table read a file that does not exist" >&2
     exit 1
 fi
 

@@ -4,6 +4,7 @@
  */
 #include "dbcore.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,7 +322,9 @@ static void test_kind_info(void) {
     CHECK(info.mounted == 0 && info.shoots == 1 && info.move_good == 3.0);
 
     CHECK_STATUS(dbcore_element_kind_json("3Kn", &json), DBCORE_STATUS_OK);
-    CHECK(json && strstr(json, "\"code\":\"3Kn\"") && strstr(json, "\"mounted\":true"));
+    /* dbcore's KindInfo: Knights are mounted (§0.3) and pursue 1 BW (§12.5). */
+    CHECK(json && strstr(json, "\"code\":\"3Kn\"") && strstr(json, "\"class\":\"Mounted\"") &&
+          strstr(json, "\"pursuit\":\"OneBw\""));
     dbcore_string_free(json);
 }
 
@@ -516,6 +519,343 @@ static void test_last_error_detail(void) {
     CHECK(dbcore_last_error_rule(rule, sizeof rule) == 0);
 }
 
+/* ---- Tables ------------------------------------------------------------------------------ */
+
+/* A 15 BW board with a square wood from (1,10) to (4,13). Side 0 faces north (0), side 1 south
+   (180); a pose is the midpoint of the front edge.
+   1 4Bd and 2 4Wb front to front at y = 7; 3 4Bw 2 BW in front of 4 Cv; 5 3Kn 1/2 BW in front of
+   6 4Sp; 7 Ps in the wood. */
+static const char *const TABLE_JSON =
+    "{\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":["
+    "{\"Area\":{\"kind\":\"Wood\",\"outline\":{\"points\":[{\"x\":1,\"y\":10},{\"x\":4,\"y\":10},"
+    "{\"x\":4,\"y\":13},{\"x\":1,\"y\":13}]},\"straight_edged\":false}}]},"
+    "\"elements\":["
+    "{\"id\":1,\"side\":0,\"kind\":\"4Bd\",\"pose\":{\"x\":7.5,\"y\":7,\"facing\":0},"
+    "\"general\":true},"
+    "{\"id\":2,\"side\":1,\"kind\":\"4Wb\",\"pose\":{\"x\":7.5,\"y\":7,\"facing\":180}},"
+    "{\"id\":3,\"side\":0,\"kind\":\"4Bw\",\"pose\":{\"x\":11.5,\"y\":4,\"facing\":0}},"
+    "{\"id\":4,\"side\":1,\"kind\":\"Cv\",\"pose\":{\"x\":11.5,\"y\":6,\"facing\":180}},"
+    "{\"id\":5,\"side\":0,\"kind\":\"3Kn\",\"pose\":{\"x\":4.5,\"y\":6.5,\"facing\":0}},"
+    "{\"id\":6,\"side\":1,\"kind\":\"4Sp\",\"pose\":{\"x\":4.5,\"y\":7,\"facing\":180}},"
+    "{\"id\":7,\"side\":1,\"kind\":\"Ps\",\"pose\":{\"x\":2.5,\"y\":11,\"facing\":180}}]}";
+
+static DbcoreTable *load_table(void) {
+    DbcoreTable *t = NULL;
+    CHECK_STATUS(dbcore_table_new_json(TABLE_JSON, &t), DBCORE_STATUS_OK);
+    CHECK(t != NULL);
+    return t;
+}
+
+static void test_table_ownership(void) {
+    DbcoreTable *t = load_table(), *copy = NULL, *again = NULL;
+    char *a = NULL, *b = NULL;
+    if (!t) return;
+    CHECK_STATUS(dbcore_table_clone(t, &copy), DBCORE_STATUS_OK);
+    CHECK(copy != NULL && copy != t);
+    dbcore_table_free(t); /* the copy lives on by itself */
+    t = NULL;
+    dbcore_table_free(t); /* NULL: ignored */
+    dbcore_table_free(NULL);
+    /* The JSON of a table reads back as the same table. */
+    CHECK_STATUS(dbcore_table_to_json(copy, &a), DBCORE_STATUS_OK);
+    CHECK(a && strstr(a, "\"kind\":\"Wood\"") && strstr(a, "\"general\":true"));
+    CHECK_STATUS(dbcore_table_new_json(a, &again), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_table_to_json(again, &b), DBCORE_STATUS_OK);
+    CHECK(a && b && strcmp(a, b) == 0);
+    dbcore_string_free(a);
+    dbcore_string_free(b);
+    dbcore_table_free(again);
+    dbcore_table_free(copy);
+}
+
+static void test_table_elements(void) {
+    DbcoreTable *t = load_table();
+    DbcorePlacedElement e;
+    uint32_t n = 0;
+    char code[16];
+    if (!t) return;
+    CHECK_STATUS(dbcore_table_element_count(t, &n), DBCORE_STATUS_OK);
+    CHECK(n == 7);
+    CHECK_STATUS(dbcore_table_element_at(t, 0, &e), DBCORE_STATUS_OK);
+    CHECK(e.id == 1 && e.side == 0 && e.general == 1 && e.x == 7.5 && e.y == 7.0 &&
+          e.facing == 0.0);
+    CHECK_STATUS(dbcore_element_kind_print(&e.kind, code, sizeof code, NULL), DBCORE_STATUS_OK);
+    CHECK(strcmp(code, "4Bd") == 0);
+    CHECK_STATUS(dbcore_table_element_at(t, 6, &e), DBCORE_STATUS_OK);
+    CHECK(e.id == 7 && e.side == 1 && e.general == 0 && e.facing == 180.0);
+    CHECK_STATUS(dbcore_table_element_at(t, 7, &e), DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(dbcore_table_element_at(NULL, 0, &e), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_element_at(t, 0, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_element_count(NULL, &n), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_element_count(t, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    dbcore_table_free(t);
+}
+
+static void test_table_null_and_bad_arguments(void) {
+    DbcoreTable *t = load_table(), *none = NULL;
+    char *json = (char *)"untouched";
+    uint32_t flag = 7, going = 7;
+    double d = -1.0;
+    if (!t) return;
+    CHECK_STATUS(dbcore_table_new_json(NULL, &none), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_new_json(TABLE_JSON, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_clone(NULL, &none), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_clone(t, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_to_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_to_json(t, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_contacts_json(NULL, 1, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_contacts_json(t, 1, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_in_close_combat(NULL, 1, &flag), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_in_close_combat(t, 1, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_in_enemy_threat_zone(NULL, 1, &flag), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_in_enemy_threat_zone(t, 1, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_threat_zones_on_json(NULL, 1, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_threat_zones_on_json(t, 1, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_shooting_targets_json(NULL, 3, &json),
+                 DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_shooting_targets_json(t, 3, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_going_under(NULL, 1, &going), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_going_under(t, 1, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_going_at(NULL, 1.0, 1.0, &going), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_going_at(t, 1.0, 1.0, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_distance(NULL, 1, 2, &d), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_distance(t, 1, 2, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_svg(NULL, 0, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_table_svg(t, 0, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    /* Values out of range. */
+    CHECK_STATUS(dbcore_table_svg(t, 2, &json), DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(dbcore_table_going_at(t, NAN, 1.0, &going),
+                 DBCORE_STATUS_INVALID_ARGUMENT);
+    /* A failed call writes no output. */
+    CHECK(strcmp(json, "untouched") == 0 && flag == 7 && going == 7 && d == -1.0);
+    CHECK(none == NULL);
+    dbcore_table_free(t);
+}
+
+static void test_table_bad_json(void) {
+    DbcoreTable *t = NULL;
+    CHECK_STATUS(dbcore_table_new_json("{not json", &t), DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_table_new_json("{}", &t), DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_table_new_json("{\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},"
+                                       "\"features\":[]},\"elements\":[{\"id\":1,\"side\":0,"
+                                       "\"kind\":\"9Zz\",\"pose\":{\"x\":1,\"y\":1,\"facing\":0}}]}",
+                                       &t),
+                 DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_table_new_json("\xc3\x28", &t), DBCORE_STATUS_INVALID_UTF8);
+    /* An id used twice is refused. */
+    CHECK_STATUS(dbcore_table_new_json("{\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},"
+                                       "\"features\":[]},\"elements\":["
+                                       "{\"id\":1,\"side\":0,\"kind\":\"4Bd\","
+                                       "\"pose\":{\"x\":3,\"y\":3,\"facing\":0}},"
+                                       "{\"id\":1,\"side\":1,\"kind\":\"4Bd\","
+                                       "\"pose\":{\"x\":9,\"y\":9,\"facing\":0}}]}",
+                                       &t),
+                 DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK(t == NULL);
+}
+
+static void test_table_unknown_ids(void) {
+    DbcoreTable *t = load_table();
+    char *json = NULL;
+    char msg[128];
+    uint32_t flag = 7;
+    double d = -1.0;
+    if (!t) return;
+    CHECK_STATUS(dbcore_table_contacts_json(t, 99, &json), DBCORE_STATUS_UNKNOWN_ELEMENT);
+    CHECK(dbcore_last_error_code() == 104);
+    dbcore_last_error_message(msg, sizeof msg);
+    CHECK(strstr(msg, "99") != NULL);
+    CHECK_STATUS(dbcore_table_in_close_combat(t, 99, &flag), DBCORE_STATUS_UNKNOWN_ELEMENT);
+    CHECK_STATUS(dbcore_table_in_enemy_threat_zone(t, 99, &flag), DBCORE_STATUS_UNKNOWN_ELEMENT);
+    CHECK_STATUS(dbcore_table_threat_zones_on_json(t, 99, &json), DBCORE_STATUS_UNKNOWN_ELEMENT);
+    CHECK_STATUS(dbcore_table_shooting_targets_json(t, 99, &json),
+                 DBCORE_STATUS_UNKNOWN_ELEMENT);
+    CHECK_STATUS(dbcore_table_going_under(t, 99, &flag), DBCORE_STATUS_UNKNOWN_ELEMENT);
+    CHECK_STATUS(dbcore_table_distance(t, 1, 99, &d), DBCORE_STATUS_UNKNOWN_ELEMENT);
+    CHECK_STATUS(dbcore_table_distance(t, 0, 1, &d), DBCORE_STATUS_UNKNOWN_ELEMENT);
+    CHECK(json == NULL && flag == 7 && d == -1.0);
+    dbcore_table_free(t);
+}
+
+static void test_table_contacts_and_close_combat(void) {
+    DbcoreTable *t = load_table();
+    char *json = NULL;
+    uint32_t flag = 7;
+    double d = -1.0;
+    if (!t) return;
+    /* DBA3.md §8.2 (a), §10.2: 4Bd and 4Wb front to front, lined up, are in close combat. */
+    CHECK_STATUS(dbcore_table_contacts_json(t, 1, &json), DBCORE_STATUS_OK);
+    CHECK(json && strstr(json, "\"other\":2") && strstr(json, "\"friend\":false") &&
+          strstr(json, "\"kind\":\"FrontToFront\"") && strstr(json, "\"lined_up\":true"));
+    dbcore_string_free(json);
+    json = NULL;
+    CHECK_STATUS(dbcore_table_in_close_combat(t, 1, &flag), DBCORE_STATUS_OK);
+    CHECK(flag == 1);
+    CHECK_STATUS(dbcore_table_in_close_combat(t, 2, &flag), DBCORE_STATUS_OK);
+    CHECK(flag == 1);
+    CHECK_STATUS(dbcore_table_distance(t, 1, 2, &d), DBCORE_STATUS_OK);
+    CHECK(d >= 0.0 && d < 0.001);
+    /* Bows 2 BW from the Cavalry touch nothing and fight nobody. */
+    CHECK_STATUS(dbcore_table_contacts_json(t, 3, &json), DBCORE_STATUS_OK);
+    CHECK(json && strcmp(json, "[]") == 0);
+    dbcore_string_free(json);
+    CHECK_STATUS(dbcore_table_in_close_combat(t, 3, &flag), DBCORE_STATUS_OK);
+    CHECK(flag == 0);
+    CHECK_STATUS(dbcore_table_distance(t, 3, 4, &d), DBCORE_STATUS_OK);
+    CHECK(d > 1.999 && d < 2.001);
+    dbcore_table_free(t);
+}
+
+static void test_table_threat_zones(void) {
+    DbcoreTable *t = load_table();
+    char *json = NULL;
+    uint32_t flag = 7;
+    if (!t) return;
+    /* DBA3.md §8.1: Knights 1/2 BW in front of Spears are in the Spears' threat zone. */
+    CHECK_STATUS(dbcore_table_in_enemy_threat_zone(t, 5, &flag), DBCORE_STATUS_OK);
+    CHECK(flag == 1);
+    CHECK_STATUS(dbcore_table_threat_zones_on_json(t, 5, &json), DBCORE_STATUS_OK);
+    CHECK(json && strcmp(json, "[6]") == 0);
+    dbcore_string_free(json);
+    json = NULL;
+    /* DBA3.md §17.15: elements in close combat project no threat zone, so the Blades, in contact
+       with the Warband only, are in none. */
+    CHECK_STATUS(dbcore_table_threat_zones_on_json(t, 1, &json), DBCORE_STATUS_OK);
+    CHECK(json && strcmp(json, "[]") == 0);
+    dbcore_string_free(json);
+    /* 2 BW from the Cavalry, beyond its 1 BW zone. */
+    CHECK_STATUS(dbcore_table_in_enemy_threat_zone(t, 3, &flag), DBCORE_STATUS_OK);
+    CHECK(flag == 0);
+    dbcore_table_free(t);
+}
+
+static void test_table_shooting(void) {
+    DbcoreTable *t = load_table();
+    char *json = NULL;
+    if (!t) return;
+    /* DBA3.md §9.1: Bows shoot 3 BW; the Cavalry 2 BW in front is a target, outside the
+       Bows' own threat zone (§9.3). */
+    CHECK_STATUS(dbcore_table_shooting_targets_json(t, 3, &json), DBCORE_STATUS_OK);
+    CHECK(json && strstr(json, "\"targets\":[{\"target\":4,\"distance\":2.0,"
+                               "\"in_threat_zone\":false}") != NULL);
+    CHECK(json && strstr(json, "\"blocked\":[") != NULL);
+    dbcore_string_free(json);
+    json = NULL;
+    /* Blades do not shoot (§9.1): no targets and nothing blocked. */
+    CHECK_STATUS(dbcore_table_shooting_targets_json(t, 1, &json), DBCORE_STATUS_OK);
+    CHECK(json && strcmp(json, "{\"targets\":[],\"blocked\":[]}") == 0);
+    dbcore_string_free(json);
+    dbcore_table_free(t);
+}
+
+static void test_table_shot_blocked(void) {
+    /* DBA3.md §9.5: a friend standing between the Bows and the Cavalry blocks the shot. */
+    static const char *const json_in =
+        "{\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":[]},"
+        "\"elements\":["
+        "{\"id\":1,\"side\":0,\"kind\":\"4Bw\",\"pose\":{\"x\":7.5,\"y\":4,\"facing\":0}},"
+        "{\"id\":2,\"side\":0,\"kind\":\"4Bd\",\"pose\":{\"x\":7.5,\"y\":5.5,\"facing\":0}},"
+        "{\"id\":3,\"side\":1,\"kind\":\"Cv\",\"pose\":{\"x\":7.5,\"y\":6.5,\"facing\":180}}]}";
+    DbcoreTable *t = NULL;
+    char *json = NULL;
+    CHECK_STATUS(dbcore_table_new_json(json_in, &t), DBCORE_STATUS_OK);
+    if (!t) return;
+    CHECK_STATUS(dbcore_table_shooting_targets_json(t, 1, &json), DBCORE_STATUS_OK);
+    CHECK(json && strstr(json, "\"targets\":[]") &&
+          strstr(json, "\"blocked\":[{\"target\":3,\"by\":\"element\",\"id\":2}]"));
+    dbcore_string_free(json);
+    dbcore_table_free(t);
+}
+
+static void test_table_shot_blocked_by_terrain(void) {
+    /* DBA3.md §9.5: 1 BW of wood between the Bows and the Cavalry blocks sight. */
+    static const char *const json_in =
+        "{\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":["
+        "{\"Area\":{\"kind\":\"Wood\",\"outline\":{\"points\":[{\"x\":6.5,\"y\":5},"
+        "{\"x\":8.5,\"y\":5},{\"x\":8.5,\"y\":6},{\"x\":6.5,\"y\":6}]},"
+        "\"straight_edged\":false}}]},"
+        "\"elements\":["
+        "{\"id\":1,\"side\":0,\"kind\":\"4Bw\",\"pose\":{\"x\":7.5,\"y\":4,\"facing\":0}},"
+        "{\"id\":2,\"side\":1,\"kind\":\"Cv\",\"pose\":{\"x\":7.5,\"y\":6.8,\"facing\":180}}]}";
+    DbcoreTable *t = NULL;
+    char *json = NULL;
+    CHECK_STATUS(dbcore_table_new_json(json_in, &t), DBCORE_STATUS_OK);
+    if (!t) return;
+    CHECK_STATUS(dbcore_table_shooting_targets_json(t, 1, &json), DBCORE_STATUS_OK);
+    CHECK(json && strstr(json, "\"targets\":[]") &&
+          strstr(json, "{\"target\":2,\"by\":\"terrain\",\"block\":{\"DeepFeature\":"));
+    dbcore_string_free(json);
+    dbcore_table_free(t);
+}
+
+static void test_table_going(void) {
+    DbcoreTable *t = load_table();
+    uint32_t going = 7;
+    if (!t) return;
+    /* DBA3.md §3.1: a wood is bad going; the open table is good. */
+    CHECK_STATUS(dbcore_table_going_under(t, 7, &going), DBCORE_STATUS_OK);
+    CHECK(going == DBCORE_TERRAIN_GOING_BAD);
+    CHECK_STATUS(dbcore_table_going_under(t, 1, &going), DBCORE_STATUS_OK);
+    CHECK(going == DBCORE_TERRAIN_GOING_GOOD);
+    CHECK_STATUS(dbcore_table_going_at(t, 2.5, 11.5, &going), DBCORE_STATUS_OK);
+    CHECK(going == DBCORE_TERRAIN_GOING_BAD);
+    CHECK_STATUS(dbcore_table_going_at(t, 12.0, 12.0, &going), DBCORE_STATUS_OK);
+    CHECK(going == DBCORE_TERRAIN_GOING_GOOD);
+    CHECK(DBCORE_TERRAIN_GOING_GOOD == 0 && DBCORE_TERRAIN_GOING_ROUGH == 1 &&
+          DBCORE_TERRAIN_GOING_BAD == 2 && DBCORE_TERRAIN_GOING_IMPASSABLE == 3);
+    dbcore_table_free(t);
+}
+
+#ifndef __STDC_NO_THREADS__
+/* Ask a shared table the same questions many times; return how many answers were right. */
+static int ask_shared_table(void *arg) {
+    const DbcoreTable *t = (const DbcoreTable *)arg;
+    int right = 0, i;
+    for (i = 0; i < 50; i++) {
+        char *json = NULL;
+        uint32_t flag = 0;
+        if (dbcore_table_in_close_combat(t, 1, &flag) == DBCORE_STATUS_OK && flag == 1) right++;
+        if (dbcore_table_threat_zones_on_json(t, 5, &json) == DBCORE_STATUS_OK &&
+            strcmp(json, "[6]") == 0)
+            right++;
+        dbcore_string_free(json);
+    }
+    return right;
+}
+#endif
+
+static void test_table_shared_between_threads(void) {
+#ifndef __STDC_NO_THREADS__
+    /* A const DbcoreTable * may be asked from several threads at once. */
+    DbcoreTable *t = load_table();
+    thrd_t threads[4];
+    int i, right;
+    if (!t) return;
+    for (i = 0; i < 4; i++) CHECK(thrd_create(&threads[i], ask_shared_table, t) == thrd_success);
+    for (i = 0; i < 4; i++) {
+        right = -1;
+        CHECK(thrd_join(threads[i], &right) == thrd_success);
+        CHECK(right == 100);
+    }
+    dbcore_table_free(t);
+#endif
+}
+
+static void test_table_svg(void) {
+    DbcoreTable *t = load_table();
+    char *plain = NULL, *zones = NULL;
+    if (!t) return;
+    CHECK_STATUS(dbcore_table_svg(t, 0, &plain), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_table_svg(t, 1, &zones), DBCORE_STATUS_OK);
+    CHECK(plain && strncmp(plain, "<svg", 4) == 0 && strstr(plain, "</svg>") != NULL);
+    CHECK(plain && strstr(plain, ">4Bd</text>") != NULL); /* labelled with its code */
+    CHECK(plain && strstr(plain, "class=\"general\"") != NULL); /* the general's border */
+    CHECK(plain && zones && strlen(zones) > strlen(plain)); /* shaded threat zones */
+    dbcore_string_free(plain);
+    dbcore_string_free(zones);
+    dbcore_table_free(t);
+}
+
 #ifndef __STDC_NO_THREADS__
 static int last_error_in_other_thread(void *arg) {
     (void)arg;
@@ -555,6 +895,19 @@ int main(void) {
     test_seeded_dice();
     test_last_error_detail();
     test_last_error_is_per_thread();
+    test_table_ownership();
+    test_table_elements();
+    test_table_null_and_bad_arguments();
+    test_table_bad_json();
+    test_table_unknown_ids();
+    test_table_contacts_and_close_combat();
+    test_table_threat_zones();
+    test_table_shooting();
+    test_table_shot_blocked();
+    test_table_shot_blocked_by_terrain();
+    test_table_going();
+    test_table_svg();
+    test_table_shared_between_threads();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

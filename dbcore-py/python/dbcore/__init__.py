@@ -11,6 +11,16 @@ pairs of dice::
     >>> dbcore.odds(sit).margins.tied
     6
 
+Ask a table (a battlefield with elements on it) what touches what, who is in whose threat zone,
+who can shoot whom, and what the going is::
+
+    >>> t = dbcore.Table([
+    ...     dbcore.PlacedElement(1, 0, "4Bd", 7.5, 7.0, 0.0),
+    ...     dbcore.PlacedElement(2, 1, "4Wb", 7.5, 7.0, 180.0),
+    ... ])
+    >>> t.in_close_combat(1), t.contacts(1)[0]["kind"]
+    (True, 'FrontToFront')
+
 The rules live in the Rust crate ``dbcore``; this package only translates. Enum values are
 plain strings spelled as dbcore's JSON spells them (see the ``Literal`` aliases re-exported
 here), every class pickles through that JSON, and every error is a ``DbcoreError`` carrying
@@ -31,12 +41,14 @@ from ._dbcore import (
     InternalError,
     Margins,
     Odds,
+    PlacedElement,
     Pursuit,
     RuleError,
     RulesConfig,
     SetupError,
     SideResult,
     Situation,
+    Table,
     __version__,
     odds,
     resolve,
@@ -44,15 +56,22 @@ from ._dbcore import (
 )
 from ._types import (
     Band,
+    BlockedShot,
+    Class,
+    Contact,
+    ContactKind,
     Engagement,
     FactorName,
     FootClass,
     Going,
     Holding,
+    KindInfo,
     Outcome,
     PursuitRule,
+    ShootingTarget,
     Side,
     Stronghold,
+    TerrainGoing,
     TroopType,
 )
 
@@ -60,8 +79,12 @@ __all__ = [
     "OUTCOMES",
     "ArgumentError",
     "Band",
+    "BlockedShot",
+    "Class",
     "CombatResult",
     "Combatant",
+    "Contact",
+    "ContactKind",
     "DbcoreError",
     "Dice",
     "DiceError",
@@ -74,18 +97,23 @@ __all__ = [
     "Going",
     "Holding",
     "InternalError",
+    "KindInfo",
     "Margins",
     "Odds",
     "Outcome",
+    "PlacedElement",
     "Pursuit",
     "PursuitRule",
     "RuleError",
     "RulesConfig",
     "SetupError",
+    "ShootingTarget",
     "Side",
     "SideResult",
     "Situation",
     "Stronghold",
+    "Table",
+    "TerrainGoing",
     "TroopType",
     "__version__",
     "odds",

@@ -8,15 +8,20 @@ from typing import Iterator, final
 
 from ._types import (
     Band,
+    BlockedShot,
+    Contact,
     Engagement,
     FactorName,
     FootClass,
     Going,
     Holding,
+    KindInfo,
     Outcome,
     PursuitRule,
+    ShootingTarget,
     Side,
     Stronghold,
+    TerrainGoing,
     TroopType,
 )
 
@@ -39,9 +44,12 @@ __all__ = [
     "Margins",
     "Odds",
     "Dice",
+    "PlacedElement",
+    "Table",
     "resolve",
     "odds",
     "version",
+    "_factor_names",
     "__version__",
     "OUTCOMES",
 ]
@@ -52,6 +60,9 @@ OUTCOMES: list[Outcome]
 
 def version() -> str:
     """The dbcore version."""
+
+def _factor_names() -> list[FactorName]:
+    """Every factor name dbcore counts, in its order (for the tests of the FactorName alias)."""
 
 # Errors ---------------------------------------------------------------------------------------
 
@@ -145,6 +156,8 @@ class ElementKind:
     def factor_shot_at(self) -> int | None: ...
     @property
     def shooting_range(self) -> float | None: ...
+    def info(self, config: RulesConfig | None = None) -> KindInfo:
+        """Everything about the kind (dbcore's KindInfo), with the numbers of ``config``."""
     def to_json(self) -> str: ...
     @classmethod
     def from_json(cls, s: str) -> ElementKind: ...
@@ -444,3 +457,93 @@ class Dice:
     def roll(self) -> int: ...
     def roll_pair(self) -> tuple[int, int]: ...
     def __reduce__(self) -> tuple[object, tuple[int, int]]: ...
+
+# Tables ---------------------------------------------------------------------------------------
+
+@final
+class PlacedElement:
+    """An element standing on a table (§1.3).
+
+    ``x``, ``y``: the midpoint of its front edge, BW from the south-west corner of the board
+    (y up the table); ``facing``: the compass bearing it faces (0 up the table, clockwise).
+    """
+
+    def __new__(
+        cls,
+        id: int,
+        side: int,
+        kind: ElementKind | str,
+        x: float,
+        y: float,
+        facing: float,
+        general: bool = False,
+    ) -> PlacedElement: ...
+    @property
+    def id(self) -> int: ...
+    @property
+    def side(self) -> int: ...
+    @property
+    def kind(self) -> ElementKind: ...
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def facing(self) -> float: ...
+    @property
+    def general(self) -> bool: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> PlacedElement: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class Table:
+    """A battlefield with elements on it, and the questions a table tool asks most.
+
+    ``Table(elements, side=15.0)`` puts ``PlacedElement``s (or dicts with the same keys) on an
+    empty square board; ``Table.from_json`` reads one with terrain. An unknown element id raises
+    ArgumentError (code 104). In a notebook the table draws itself.
+    """
+
+    def __new__(
+        cls,
+        elements: list[PlacedElement | dict[str, object]] = ...,
+        side: float = 15.0,
+        plough_is_rough: bool = False,
+    ) -> Table: ...
+    @property
+    def elements(self) -> list[PlacedElement]: ...
+    @property
+    def width(self) -> float: ...
+    @property
+    def depth(self) -> float: ...
+    @property
+    def feature_count(self) -> int: ...
+    @property
+    def plough_is_rough(self) -> bool: ...
+    def element(self, id: int) -> PlacedElement: ...
+    def contacts(self, id: int, config: RulesConfig | None = None) -> list[Contact]:
+        """Every element touching element ``id``, seen from ``id`` (§8.2)."""
+    def in_close_combat(self, id: int, config: RulesConfig | None = None) -> bool:
+        """Front edge lined up against an enemy, or an enemy's against it (§8.2, §10.2)."""
+    def threat_zones_on(self, id: int, config: RulesConfig | None = None) -> list[int]:
+        """The enemies whose threat zone element ``id`` is in or on the edge of (§8.1)."""
+    def in_enemy_threat_zone(self, id: int, config: RulesConfig | None = None) -> bool: ...
+    def shooting_targets(
+        self, id: int, config: RulesConfig | None = None
+    ) -> tuple[list[ShootingTarget], list[BlockedShot]]:
+        """(targets nearest first, shots blocked and why) (§9.1-9.5)."""
+    def going_under(self, id: int, config: RulesConfig | None = None) -> TerrainGoing:
+        """The worst going element ``id`` touches (§3.1)."""
+    def going_at(self, x: float, y: float) -> TerrainGoing: ...
+    def distance(self, a: int, b: int, config: RulesConfig | None = None) -> float: ...
+    def svg(self, threat_zones: bool = False, config: RulesConfig | None = None) -> str: ...
+    def _repr_svg_(self) -> str: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, s: str) -> Table: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __len__(self) -> int: ...
+    def __eq__(self, value: object, /) -> bool: ...

@@ -4,7 +4,7 @@ Every enum value crosses between Rust and Python as the name dbcore's JSON form 
 same strings appear in results, in arguments and in ``to_json()`` output.
 """
 
-from typing import Literal, Union
+from typing import Any, Literal, TypedDict, Union
 
 # Each alias is written as a Union of one-value Literals, which means the same to a type checker
 # as Literal["a", "b"], because mypy.stubtest checks that an alias of several literal values is
@@ -123,16 +123,118 @@ FactorName = Union[
 ]
 """The name of a combat or tactical factor (§10.1, §10.3)."""
 
+TerrainGoing = Union[
+    Literal["good"],
+    Literal["rough"],
+    Literal["bad"],
+    Literal["impassable"],
+]
+"""The going of terrain (§3.1), best to worst; 'impassable' is a waterway (§3.4)."""
+
+Class = Union[
+    Literal["Mounted"],
+    Literal["Foot"],
+]
+"""Mounted or foot (§0.3); mounted infantry are foot."""
+
+ContactKind = Union[
+    Literal["FrontToFront"],
+    Literal["FrontToRear"],
+    Literal["RearToFront"],
+    Literal["FrontToSide"],
+    Literal["SideToFront"],
+    Literal["SideToSide"],
+    Literal["OtherEdges"],
+    Literal["CornerToCorner"],
+    Literal["CornerToEdge"],
+    Literal["EdgeToCorner"],
+    Literal["Intersecting"],
+]
+"""How one element touches another, named from the first one's side (§8.2)."""
+
+
+class Contact(TypedDict):
+    """One contact of an element, as ``Table.contacts`` gives it."""
+
+    other: int
+    """The other element's id."""
+    friend: bool
+    kind: ContactKind
+    lined_up: bool
+    """Squared up in one of the positions of §8.2 (a)-(c)."""
+    shared_length: float
+    """BW of edge the two share (0 for a corner contact)."""
+
+
+class ShootingTarget(TypedDict):
+    """An enemy an element can shoot at now (§9.1-9.3)."""
+
+    target: int
+    distance: float
+    """From the nearest point of the shooting edge to the nearest point of the target, BW."""
+    in_threat_zone: bool
+    """The target is in the shooter's own threat zone, so it must be shot first (§9.3)."""
+
+
+class _BlockedShotRequired(TypedDict):
+    target: int
+    by: Literal["element", "terrain"]
+
+
+class BlockedShot(_BlockedShotRequired, total=False):
+    """An enemy in range whose shot is blocked (§9.5): ``by`` an element (``id``) or by
+    terrain (``block``, dbcore's SightBlock, e.g. ``{'DeepFeature': {...}}``)."""
+
+    id: int
+    block: dict[str, Any]
+
+
+KindInfo = TypedDict(
+    "KindInfo",
+    {
+        "code": str,
+        "name": str,
+        "troop_type": TroopType,
+        "class": Class,
+        "mounted_infantry": bool,
+        "moves_as": Union[FootClass, None],
+        "fights_as": Union[FootClass, None],
+        "double": bool,
+        "camel_mounted": bool,
+        "general_only": bool,
+        "civilian": bool,
+        "shoots": bool,
+        "extra_pip": bool,
+        "never_contacts_enemy": bool,
+        "pursuit": PursuitRule,
+        "depth": float,
+        "move_good": float,
+        "move_rough": float,
+        "factor_vs_foot": int,
+        "factor_vs_mounted": int,
+        "factor_shot_at": Union[int, None],
+        "shooting_range": Union[float, None],
+    },
+)
+"""Everything about an element kind (dbcore's KindInfo), as ``ElementKind.info()`` gives it."""
+
 __all__ = [
     "Band",
+    "BlockedShot",
+    "Class",
+    "Contact",
+    "ContactKind",
     "Engagement",
     "FactorName",
     "FootClass",
     "Going",
     "Holding",
+    "KindInfo",
     "Outcome",
     "PursuitRule",
+    "ShootingTarget",
     "Side",
     "Stronghold",
+    "TerrainGoing",
     "TroopType",
 ]
