@@ -117,6 +117,40 @@ fn flank_attacker_on_engaged_enemy_gives_minus_one_not_a_combat() {
     let sit = close_combat_situation(&w.ctx(), id(1), id(101)).unwrap();
     assert_eq!(sit.b.flank_rear_contacts, 1);
     assert_eq!(sit.a.flank_rear_contacts, 0);
+    let e = close_combat_situation(&w.ctx(), id(2), id(101)).unwrap_err();
+    assert!(matches!(e, EngagementError::NotInContact { .. }));
+}
+
+#[test]
+fn rear_supporter_contacted_in_rear_does_not_turn_and_stops_supporting() {
+    // DBA3.md §8.5: an element giving rear support does not turn to face; §10.3 (reading): a
+    // supporter in close combat gives no rear support.
+    let d = RulesConfig::default().depth("4Pk".parse().unwrap());
+    let w = World::new(vec![
+        el(0, 1, "4Pk", 5.0, 5.0, 0.0),
+        el(0, 2, "4Pk", 5.0, 5.0 - d, 0.0),
+        el(1, 101, "4Bd", 5.0, 5.0, 180.0),
+        el(1, 102, "4Wb", 5.0, 5.0 - 2.0 * d, 0.0),
+    ]);
+    let pairs = close_combats(&w.ctx());
+    assert_eq!(pairs.len(), 1);
+    assert_eq!((pairs[0].a, pairs[0].b), (id(1), id(101)));
+    let sit = close_combat_situation(&w.ctx(), id(1), id(101)).unwrap();
+    assert_eq!(sit.a.rear_supporter, None);
+}
+
+#[test]
+fn combats_come_in_order_of_ids() {
+    // DBA3.md §10.2: every combat once, in a fixed order whatever the order of the elements.
+    let w = World::new(vec![
+        el(1, 104, "4Wb", 9.0, 5.0, 180.0),
+        el(0, 1, "Sp", 2.0, 5.0, 0.0),
+        el(0, 3, "Sp", 9.0, 5.0, 0.0),
+        el(1, 102, "4Wb", 2.0, 5.0, 180.0),
+    ]);
+    let got: Vec<(ElementId, ElementId)> =
+        close_combats(&w.ctx()).iter().map(|p| (p.a, p.b)).collect();
+    assert_eq!(got, vec![(id(1), id(102)), (id(3), id(104))]);
 }
 
 #[test]
@@ -387,12 +421,13 @@ fn city_defender_is_a_garrison_and_unmatched_defence_is_refused() {
     };
     let sit = shot_situation(&w.ctx(), id(110), id(1), &[], false).unwrap();
     assert!(matches!(sit.b.holding, Holding::Defending { .. }));
-    // An element defending its camp against one not touching the camp is not a §4.7 fight.
+    // An element defending its camp against an enemy already inside it, not in front-edge
+    // contact with the perimeter, is not a §4.7 fight.
     let w = World {
         strongholds: camp_world().strongholds,
         ..World::new(vec![
-            el(0, 1, "4Bd", 5.0, 1.9, 0.0),
-            el(1, 105, "4Wb", 5.0, 3.0, 180.0),
+            el(0, 1, "4Bd", 5.0, 1.5, 0.0),
+            el(1, 105, "4Wb", 5.0, 1.5, 180.0),
         ])
     };
     let e = close_combat_situation(&w.ctx(), id(1), id(105)).unwrap_err();

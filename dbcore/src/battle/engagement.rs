@@ -135,7 +135,7 @@ pub enum EngagementError {
     NotInPlay { id: ElementId },
     #[error("§10.2: elements {a} and {b} are of the same army; only enemies fight or shoot")]
     NotEnemies { a: ElementId, b: ElementId },
-    #[error("§8.2, §10.2: neither {a} nor {b} has its front edge in a lined-up contact with the other, nor is one assaulting a place the other defends")]
+    #[error("§8.2, §10.2: elements {a} and {b} do not fight each other this bound: neither is the other's frontal opponent (front edge lined up against it, §8.5) nor assaults a place the other defends (§4.7)")]
     NotInContact { a: ElementId, b: ElementId },
     #[error("§4.7: element {defender} defends a {place} but element {opponent} is not in front-edge contact with its perimeter")]
     UnmatchedStronghold {
@@ -310,9 +310,8 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
 /// The close combat between `a` and `b` as the table shows it (§10.1–10.4, §3.3, §3.5, §4.7):
 /// `a` becomes the situation's side A.
 ///
-/// `a` and `b` must be enemies, one with its front edge in a lined-up contact with the other
-/// (§8.2 a–c; a pair still waiting to turn to face is accepted), or one assaulting the camp, city
-/// or fort the other defends. The flank and rear contacts counted for each are the side and rear
+/// `a` and `b` must be one of the [`close_combats`] of this bound, either way round (a pair still
+/// waiting to turn to face is accepted). The flank and rear contacts counted for each are the side and rear
 /// edges overlapped by (§10.4) or touched by the front edge of an enemy other than its opponent.
 pub fn close_combat_situation(
     ctx: &MoveContext,
@@ -327,23 +326,18 @@ pub fn close_combat_situation(
     if ctx.elements[ia].army == ctx.elements[ib].army {
         return Err(EngagementError::NotEnemies { a, b });
     }
-    let (ra, rb) = (v.rects[ia], v.rects[ib]);
-    let element_contact = classify_contact(&ra, &rb).is_some_and(|c| {
-        c.lined_up
-            && matches!(
-                c.kind,
-                ContactKind::FrontToFront
-                    | ContactKind::FrontToRear
-                    | ContactKind::RearToFront
-                    | ContactKind::FrontToSide
-                    | ContactKind::SideToFront
-            )
-    });
+    // §10.2: only the combats of this bound, so a flank attacker on an enemy that already has a
+    // frontal opponent is refused (it counts as that enemy's flank contact instead).
+    let fights = close_combats(ctx)
+        .iter()
+        .any(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a));
+    if !fights {
+        return Err(EngagementError::NotInContact { a, b });
+    }
     let ha = v.held_place(ia);
     let hb = v.held_place(ib);
     // holding[0] is a's, holding[1] is b's.
     let mut holding = [Holding::Field, Holding::Field];
-    let mut assault = false;
     for (d, def, att, held) in [(1usize, ib, ia, hb), (0usize, ia, ib, ha)] {
         let Some(si) = held else { continue };
         let s = &ctx.strongholds[si];
@@ -364,10 +358,6 @@ pub fn close_combat_situation(
             extra_assaulters: extra,
         };
         holding[1 - d] = Holding::Assaulting { place };
-        assault = true;
-    }
-    if !element_contact && !assault {
-        return Err(EngagementError::NotInContact { a, b });
     }
     let ca = v.close_combatant(ia, ib, holding[0])?;
     let cb = v.close_combatant(ib, ia, holding[1])?;
