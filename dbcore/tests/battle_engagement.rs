@@ -151,6 +151,13 @@ fn combats_come_in_order_of_ids() {
     let got: Vec<(ElementId, ElementId)> =
         close_combats(&w.ctx()).iter().map(|p| (p.a, p.b)).collect();
     assert_eq!(got, vec![(id(1), id(102)), (id(3), id(104))]);
+    // The combats travel as JSON.
+    let pairs = close_combats(&w.ctx());
+    let json = serde_json::to_string(&pairs).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Vec<CloseCombatPair>>(&json).unwrap(),
+        pairs
+    );
 }
 
 #[test]

@@ -30,6 +30,12 @@
 //!   front-edge midpoint stands on a road ([`crate::battlefield::Battlefield::move_along_road`]
 //!   with that one point): an opponent crossing at the road's ford or bridge gives no bank factor.
 //!   An undiced river gives none either.
+//! * **Contacts** are those the movement engine leaves (§8.2 a–c, lined up, as
+//!   [`in_close_combat`] reads them); an offset front-to-front touch is no combat here.
+//! * **Flank and rear contacts** (§10.3, §10.4, §17.21): each of an element's two side edges and
+//!   its rear edge counts once when an enemy other than its frontal opponent overlaps it or has
+//!   its front edge against it; battlefield edges never count.
+//! * **Targets in close combat** may be shot at: §9 forbids only shooting *by* them.
 //! * **Sacking** (§4.2, §4.7): an element wholly inside an enemy army's camp is sacking it and
 //!   neither shoots nor is shot at. Whether an element in a City is its garrison or a sacker cannot
 //!   be told from the table; the battle, which records captures, must leave City sackers out.
@@ -373,7 +379,9 @@ pub fn close_combat_situation(
 ///   previous bound (the battle keeps that history).
 /// * Never an element in close combat (§9.1, reading) or one sacking a camp (§4.2).
 ///
-/// An eligible shooter may still have no target ([`shooting_targets`]).
+/// An eligible shooter may still have no target ([`shooting_targets`]). Artillery answering in the
+/// enemy's bound may shoot only at the Artillery that shot at it; [`shooting_targets`] lists every
+/// target it could see, and the battle narrows the choice.
 pub fn shooters(
     ctx: &MoveContext,
     moved: &dyn Fn(ElementId) -> f64,
