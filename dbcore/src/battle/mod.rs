@@ -1,6 +1,7 @@
 //! The battle: set-up, state and the typed transitions of a bound (DBA3.md §5–§8).
 
 pub mod bound;
+pub mod engagement;
 pub mod movement;
 pub mod setup;
 pub mod state;
@@ -9,6 +10,10 @@ pub mod victory;
 pub use bound::{
     order_ids, Action, Battle, BattleError, BattleRecord, DiceRequest, Event, Phase, PipCost,
     PipExtra, ReplayError,
+};
+pub use engagement::{
+    close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
+    CloseCombatPair, CombatContact, EngagementError, Obstruction, ShotTarget, TargetPriority,
 };
 pub use movement::{
     ContactWanted, ElementMove, Flank, GroupStep, HeldStronghold, MoveContext, MoveError,

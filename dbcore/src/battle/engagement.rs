@@ -1,0 +1,947 @@
+//! What the shooting and close-combat phases read off the table (DBA3.md §3.3, §3.5, §4.7, §8.2,
+//! §8.5, §9, §10).
+//!
+//! The combat resolver ([`crate::combat`]) takes a [`Situation`] as the table shows it. This
+//! module derives that situation from a [`MoveContext`]: who fights whom this bound
+//! ([`close_combats`]), the geometric facts of one close combat ([`close_combat_situation`]), who
+//! shoots ([`shooters`]), at whom ([`shooting_targets`]) and the facts of one shot
+//! ([`shot_situation`]). Everything is a pure function of the context.
+//!
+//! Only geometric facts are reported here: which friend stands beside or behind, which edges are
+//! overlapped, which going each element is in. The rules of *who* supports whom and what each
+//! fact is worth stay in [`crate::combat`].
+//!
+//! Readings where the digest is silent, chosen as a DBA player would expect:
+//! * **Side support** is given by a friend in mutual side-edge contact, facing the same way with
+//!   front edges level, *whether or not that friend is itself in close combat*: a line of Spears
+//!   each fighting its own opponent supports itself, which is what the factor is for (§10.3).
+//! * **Rear support** is given only by a friend that is not itself in close combat (§10.3).
+//! * **Turning to face** (§8.5): an element contacted on a side or rear edge with no frontal
+//!   opponent turns to face the contactor with the lowest id when several touch it; the others
+//!   then count against it as flank or rear contacts. An element whose front edge is already in
+//!   lined-up contact with an enemy (even that enemy's side or rear), or that is giving rear
+//!   support to a friend in frontal combat, does not turn, and its contactor fights no separate
+//!   combat (§8.5, §10.2).
+//! * **Assaults** (§4.7): each enemy element whose front edge touches the perimeter of a camp,
+//!   city or fort holding elements of another army fights that place's defender (the lowest-id
+//!   element of the holding army wholly inside it), one combat per assaulter. An empty camp has
+//!   no defender and gives no combat here (taking it is the battle's business).
+//! * **Bank defence** (§3.5, §17.22): "off-road" is tested by asking whether the opponent's
+//!   front-edge midpoint stands on a road ([`crate::battlefield::Battlefield::move_along_road`]
+//!   with that one point): an opponent crossing at the road's ford or bridge gives no bank factor.
+//!   An undiced river gives none either.
+//! * **Contacts** are those the movement engine leaves (§8.2 a–c, lined up, as
+//!   [`in_close_combat`] reads them); an offset front-to-front touch is no combat here.
+//! * **Flank and rear contacts** (§10.3, §10.4, §17.21): each of an element's two side edges and
+//!   its rear edge counts once when an enemy other than its frontal opponent overlaps it or has
+//!   its front edge against it; battlefield edges never count.
+//! * **Targets in close combat** may be shot at: §9 forbids only shooting *by* them.
+//! * **Sacking** (§4.2, §4.7): an element wholly inside an enemy army's camp is sacking it and
+//!   neither shoots nor is shot at. Whether an element in a City is its garrison or a sacker cannot
+//!   be told from the table; the battle, which records captures, must leave City sackers out.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::fmt;
+
+use crate::battlefield::SightBlock;
+use crate::combat::{
+    Combatant, Going, Holding, ShooterSide, Shot, Situation, Stronghold, Supporter,
+};
+use crate::contact::{
+    classify_contact, edge_contact_length, overlap, scan_contacts, ContactKind, ContactPart,
+    OverlapKind,
+};
+use crate::error::{ErrorCode, ErrorInfo};
+use crate::geometry::{Corner, Edge, ElementRect, Polygon, Segment, TOLERANCE};
+use crate::terrain::{AreaKind, Going as TableGoing, GoingContext, RiverState};
+use crate::troops::{ElementKind, TroopType};
+use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone, ZoneRelation};
+
+use super::movement::{in_close_combat, MoveContext};
+use super::setup::ElementId;
+
+/// How the front edge of a combat's first element meets the second (§8.2 a–c, §4.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "contact")]
+pub enum CombatContact {
+    /// Full mutual front-edge contact (§8.2 a).
+    FrontToFront,
+    /// `a`'s front edge against `b`'s side edge, front corners together (§8.2 c).
+    FrontToSide,
+    /// `a`'s front edge against `b`'s rear edge (§8.2 b).
+    FrontToRear,
+    /// `a`'s front edge against the perimeter of the place `b` defends (§4.7).
+    Assault { place: Stronghold },
+}
+
+/// One close combat to fight this bound (§10.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CloseCombatPair {
+    /// The element whose front edge makes the contact (the lower id of a front-to-front pair;
+    /// the assaulter of a stronghold).
+    pub a: ElementId,
+    /// Its frontal opponent.
+    pub b: ElementId,
+    pub contact: CombatContact,
+    /// The element that must first turn to face its contactor (§8.5): `b` when `a`'s front edge is
+    /// against `b`'s side or rear and `b` had no frontal opponent.
+    pub turn_to_face: Option<ElementId>,
+}
+
+/// Why an enemy in range cannot be seen (§9.5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "by")]
+pub enum Obstruction {
+    /// An element, friend or enemy, is in the way.
+    Element { id: ElementId },
+    /// Terrain blocks sight.
+    Terrain { block: SightBlock },
+}
+
+impl fmt::Display for Obstruction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Obstruction::Element { id } => write!(f, "element {id} is in the way"),
+            Obstruction::Terrain { block } => write!(f, "{block}"),
+        }
+    }
+}
+
+/// Which rank of §9.3's priority a target has for its shooter (best first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetPriority {
+    /// In the shooter's own threat zone: must be shot before any other.
+    InThreatZone,
+    /// Shooting at the shooter: next.
+    ShootingAtShooter,
+    /// Free choice (Artillery's targets are always this, §9.3).
+    Free,
+}
+
+/// An enemy a shooter can shoot at (§9.2–9.5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShotTarget {
+    pub target: ElementId,
+    /// From the nearest point of the shooting edge to the nearest point of the target, BW.
+    pub distance: f64,
+    /// The target is in the shooter's threat zone (§8.1).
+    pub in_threat_zone: bool,
+    pub priority: TargetPriority,
+}
+
+/// Why a combat or a shot cannot be read off the table as asked. Each names its rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case", tag = "error")]
+pub enum EngagementError {
+    #[error("element {id} is not in this battle")]
+    UnknownElement { id: ElementId },
+    #[error("§13.1: element {id} has been lost and no longer fights")]
+    NotInPlay { id: ElementId },
+    #[error("§10.2: elements {a} and {b} are of the same army; only enemies fight or shoot")]
+    NotEnemies { a: ElementId, b: ElementId },
+    #[error("§8.2, §10.2: elements {a} and {b} do not fight each other this bound: neither is the other's frontal opponent (front edge lined up against it, §8.5) nor assaults a place the other defends (§4.7)")]
+    NotInContact { a: ElementId, b: ElementId },
+    #[error("§4.7: element {defender} defends a {place} but element {opponent} is not in front-edge contact with its perimeter")]
+    UnmatchedStronghold {
+        defender: ElementId,
+        opponent: ElementId,
+        place: Stronghold,
+    },
+    #[error("§3.4: element {id} stands in impassable going")]
+    ImpassableGoing { id: ElementId },
+    #[error("§9.1: element {id} ({kind}) does not shoot")]
+    NotAShooter { id: ElementId, kind: ElementKind },
+    #[error("§9.1: element {id} is in close combat and does not shoot")]
+    InCloseCombat { id: ElementId },
+    #[error("§4.2, §4.7: element {id} is sacking a camp: it neither shoots nor is shot at")]
+    Sacking { id: ElementId },
+    #[error(
+        "§9.2: element {target} is not within the shooting zone and range of element {shooter}"
+    )]
+    OutOfReach {
+        shooter: ElementId,
+        target: ElementId,
+    },
+    #[error("§9.5: element {shooter} cannot see element {target}: {by}")]
+    LineOfSight {
+        shooter: ElementId,
+        target: ElementId,
+        by: Obstruction,
+    },
+    #[error("§9.4: at most {max} support shooters, not {given}")]
+    TooManySupportShooters { given: usize, max: u8 },
+    #[error(
+        "§9.4: element {id} is named twice, or is the main shooter, among the support shooters"
+    )]
+    SupportRepeated { id: ElementId },
+    #[error("§9.4: support shooter {id} is not of the main shooter {shooter}'s army")]
+    SupportNotFriendly { id: ElementId, shooter: ElementId },
+    #[error("§9.4: element {id} cannot support the shot at element {target}: {cause}")]
+    SupportShooter {
+        id: ElementId,
+        target: ElementId,
+        cause: Box<EngagementError>,
+    },
+    #[error("§17.24: target {target} cannot be shooting back at element {shooter}: {cause}")]
+    CannotShootBack {
+        target: ElementId,
+        shooter: ElementId,
+        cause: Box<EngagementError>,
+    },
+}
+
+impl EngagementError {
+    fn rule_ref(&self) -> Option<&'static str> {
+        use EngagementError::*;
+        Some(match self {
+            UnknownElement { .. } => return None,
+            NotInPlay { .. } => "§13.1",
+            NotEnemies { .. } => "§10.2",
+            NotInContact { .. } => "§10.2",
+            UnmatchedStronghold { .. } => "§4.7",
+            ImpassableGoing { .. } => "§3.4",
+            NotAShooter { .. } | InCloseCombat { .. } => "§9.1",
+            Sacking { .. } => "§4.2",
+            OutOfReach { .. } => "§9.2",
+            LineOfSight { .. } => "§9.5",
+            TooManySupportShooters { .. }
+            | SupportRepeated { .. }
+            | SupportNotFriendly { .. }
+            | SupportShooter { .. } => "§9.4",
+            CannotShootBack { .. } => "§17.24",
+        })
+    }
+}
+
+impl ErrorInfo for EngagementError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            EngagementError::UnknownElement { .. } => ErrorCode::UnknownElement,
+            _ => ErrorCode::IllegalSituation,
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        self.rule_ref()
+    }
+}
+
+/// Every close combat to fight this bound (§10.2), in order of the pair's ids (lower id first).
+///
+/// Mutual front-to-front pairs fight each other. An element whose front edge is lined up against
+/// an enemy's side or rear fights it only if that enemy has no frontal opponent and must turn to
+/// face it ([`CloseCombatPair::turn_to_face`], §8.5); otherwise it counts against that enemy as a
+/// flank or rear contact (see [`close_combat_situation`]). Each element assaulting a defended camp,
+/// city or fort fights its defender (§4.7).
+pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
+    let v = View::new(ctx);
+    let n = ctx.elements.len();
+    let live: Vec<(u32, usize, ElementRect)> = (0..n)
+        .filter(|&i| ctx.elements[i].in_play())
+        .map(|i| (i as u32, ctx.elements[i].army, v.rects[i]))
+        .collect();
+    let mut mutual: Vec<(usize, usize)> = Vec::new();
+    // (contactor, contacted, which edge of the contacted)
+    let mut flank: Vec<(usize, usize, CombatContact)> = Vec::new();
+    for r in scan_contacts(&live) {
+        if r.same_side || !r.contact.lined_up {
+            continue;
+        }
+        let (a, b) = (r.a as usize, r.b as usize);
+        match r.contact.kind {
+            ContactKind::FrontToFront => mutual.push((a, b)),
+            ContactKind::FrontToSide => flank.push((a, b, CombatContact::FrontToSide)),
+            ContactKind::SideToFront => flank.push((b, a, CombatContact::FrontToSide)),
+            ContactKind::FrontToRear => flank.push((a, b, CombatContact::FrontToRear)),
+            ContactKind::RearToFront => flank.push((b, a, CombatContact::FrontToRear)),
+            _ => {}
+        }
+    }
+    let mut opponent: Vec<Option<usize>> = vec![None; n];
+    let mut front_engaged = vec![false; n];
+    let mut pairs: Vec<(usize, usize, CombatContact, bool)> = Vec::new();
+    for &(a, b) in &mutual {
+        opponent[a] = Some(b);
+        opponent[b] = Some(a);
+        front_engaged[a] = true;
+        front_engaged[b] = true;
+        pairs.push((a, b, CombatContact::FrontToFront, false));
+    }
+    for &(x, _, _) in &flank {
+        front_engaged[x] = true;
+    }
+    let id = |i: usize| ctx.elements[i].id;
+    flank.sort_by_key(|&(x, y, _)| (id(y), id(x)));
+    for (x, y, contact) in flank {
+        if opponent[x].is_some() || opponent[y].is_some() {
+            continue;
+        }
+        if front_engaged[y] || v.gives_rear_support(y, &opponent) {
+            continue;
+        }
+        opponent[x] = Some(y);
+        opponent[y] = Some(x);
+        pairs.push((x, y, contact, true));
+    }
+    for (si, s) in ctx.strongholds.iter().enumerate() {
+        let Some(def) = v.defender(si) else { continue };
+        let place = v.place(s);
+        for x in v.assaulters(si) {
+            if opponent[x].is_some() {
+                continue;
+            }
+            pairs.push((x, def, CombatContact::Assault { place }, false));
+        }
+    }
+    let mut out: Vec<CloseCombatPair> = pairs
+        .into_iter()
+        .map(|(a, b, contact, turn)| {
+            let (a, b) = match contact {
+                CombatContact::FrontToFront if id(b) < id(a) => (b, a),
+                _ => (a, b),
+            };
+            CloseCombatPair {
+                a: id(a),
+                b: id(b),
+                contact,
+                turn_to_face: turn.then(|| id(b)),
+            }
+        })
+        .collect();
+    out.sort_by_key(|p| (p.a.min(p.b), p.a.max(p.b)));
+    out
+}
+
+/// The close combat between `a` and `b` as the table shows it (§10.1–10.4, §3.3, §3.5, §4.7):
+/// `a` becomes the situation's side A.
+///
+/// `a` and `b` must be one of the [`close_combats`] of this bound, either way round (a pair still
+/// waiting to turn to face is accepted). The flank and rear contacts counted for each are the side and rear
+/// edges overlapped by (§10.4) or touched by the front edge of an enemy other than its opponent.
+pub fn close_combat_situation(
+    ctx: &MoveContext,
+    a: ElementId,
+    b: ElementId,
+) -> Result<Situation, EngagementError> {
+    let v = View::new(ctx);
+    let ia = v.index(a)?;
+    let ib = v.index(b)?;
+    v.in_play(ia)?;
+    v.in_play(ib)?;
+    if ctx.elements[ia].army == ctx.elements[ib].army {
+        return Err(EngagementError::NotEnemies { a, b });
+    }
+    // §10.2: only the combats of this bound, so a flank attacker on an enemy that already has a
+    // frontal opponent is refused (it counts as that enemy's flank contact instead).
+    let fights = close_combats(ctx)
+        .iter()
+        .any(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a));
+    if !fights {
+        return Err(EngagementError::NotInContact { a, b });
+    }
+    let ha = v.held_place(ia);
+    let hb = v.held_place(ib);
+    // holding[0] is a's, holding[1] is b's.
+    let mut holding = [Holding::Field, Holding::Field];
+    for (d, def, att, held) in [(1usize, ib, ia, hb), (0usize, ia, ib, ha)] {
+        let Some(si) = held else { continue };
+        let s = &ctx.strongholds[si];
+        let place = v.place(s);
+        if !front_touches_perimeter(&v.rects[att], &s.perimeter) {
+            return Err(EngagementError::UnmatchedStronghold {
+                defender: ctx.elements[def].id,
+                opponent: ctx.elements[att].id,
+                place,
+            });
+        }
+        let extra = v.assaulters(si).into_iter().filter(|&x| x != att).count();
+        let extra = u8::try_from(extra)
+            .unwrap_or(u8::MAX)
+            .min(ctx.config.combat.max_extra_assaulters);
+        holding[d] = Holding::Defending {
+            place,
+            extra_assaulters: extra,
+        };
+        holding[1 - d] = Holding::Assaulting { place };
+    }
+    let ca = v.close_combatant(ia, ib, holding[0])?;
+    let cb = v.close_combatant(ib, ia, holding[1])?;
+    Ok(Situation::close_combat(ca, cb))
+}
+
+/// Every element of either army eligible to shoot this bound (§9.1), by id.
+///
+/// * Bows (and mounted infantry with bows) and War Wagons that have moved at most 1 BW this
+///   bound (`moved` gives the distance moved this bound, BW).
+/// * Artillery that has not moved, in its own army's bound (`active_army`), or in the enemy's
+///   bound when `artillery_shot_at_by_artillery` says enemy Artillery shot at it in that enemy's
+///   previous bound (the battle keeps that history).
+/// * Never an element in close combat (§9.1, reading) or one sacking a camp (§4.2).
+///
+/// An eligible shooter may still have no target ([`shooting_targets`]). Artillery answering in the
+/// enemy's bound may shoot only at the Artillery that shot at it; [`shooting_targets`] lists every
+/// target it could see, and the battle narrows the choice.
+pub fn shooters(
+    ctx: &MoveContext,
+    moved: &dyn Fn(ElementId) -> f64,
+    active_army: usize,
+    artillery_shot_at_by_artillery: &dyn Fn(ElementId) -> bool,
+) -> Vec<ElementId> {
+    let v = View::new(ctx);
+    let mut out: Vec<ElementId> = (0..ctx.elements.len())
+        .filter(|&i| {
+            let e = &ctx.elements[i];
+            if !e.in_play()
+                || !e.kind.shoots()
+                || ctx.config.shooting_range(e.kind).is_none()
+                || in_close_combat(ctx, i)
+                || v.sacking(i)
+            {
+                return false;
+            }
+            let m = moved(e.id);
+            match e.kind.troop_type() {
+                TroopType::Art => {
+                    m <= TOLERANCE
+                        && (e.army == active_army || artillery_shot_at_by_artillery(e.id))
+                }
+                _ => m <= 1.0 + TOLERANCE,
+            }
+        })
+        .map(|i| ctx.elements[i].id)
+        .collect();
+    out.sort();
+    out
+}
+
+/// The enemies `shooter` can shoot at now (§9.2–9.5), best priority first (§9.3), then nearest,
+/// then by id. The shooter must pick among those of the best priority present.
+///
+/// `shooting_at_it` names the enemies that are shooting at `shooter` this bound (the battle knows
+/// whom each has chosen); they rank after enemies in its threat zone. Artillery may pick any
+/// target (§9.3), so all its targets are [`TargetPriority::Free`]. An element that does not shoot,
+/// is in close combat or is sacking a camp has no targets. Whether it moved too far is
+/// [`shooters`]' question.
+pub fn shooting_targets(
+    ctx: &MoveContext,
+    shooter: ElementId,
+    shooting_at_it: &[ElementId],
+) -> Result<Vec<ShotTarget>, EngagementError> {
+    let v = View::new(ctx);
+    let i = v.index(shooter)?;
+    v.in_play(i)?;
+    let me = &ctx.elements[i];
+    if !me.kind.shoots() || in_close_combat(ctx, i) || v.sacking(i) {
+        return Ok(Vec::new());
+    }
+    let all_round = me.kind.troop_type() == TroopType::WWg;
+    let artillery = me.kind.troop_type() == TroopType::Art;
+    let tz = ThreatZone::of_element(&v.rects[i], all_round);
+    let mut out = Vec::new();
+    for (t, e) in ctx.elements.iter().enumerate() {
+        if !e.in_play() || e.army == me.army {
+            continue;
+        }
+        let Ok(distance) = v.assess_shot(i, t) else {
+            continue;
+        };
+        let in_threat_zone = tz.relation(&v.rects[t]) != ZoneRelation::Outside;
+        let priority = if artillery {
+            TargetPriority::Free
+        } else if in_threat_zone {
+            TargetPriority::InThreatZone
+        } else if shooting_at_it.contains(&e.id) {
+            TargetPriority::ShootingAtShooter
+        } else {
+            TargetPriority::Free
+        };
+        out.push(ShotTarget {
+            target: e.id,
+            distance,
+            in_threat_zone,
+            priority,
+        });
+    }
+    out.sort_by(|p, q| {
+        p.priority
+            .cmp(&q.priority)
+            .then(p.distance.total_cmp(&q.distance))
+            .then(p.target.cmp(&q.target))
+    });
+    Ok(out)
+}
+
+/// The shot of `shooter` at `target` as the table shows it (§9.4–9.6): `shooter` becomes side A.
+///
+/// Checks that the shooter shoots and is not in close combat, that the target is within its zone,
+/// range and sight (§9.2, §9.5); that there are at most `config.combat.max_support_shooters`
+/// `support` shooters, each a different element of the shooter's army that could itself shoot at
+/// `target` (§9.4); and, with `target_shoots_back`, that the target could shoot at the shooter
+/// (§17.24). Whether each moved too far this bound is [`shooters`]' question: pass shooters from
+/// its list. `from_behind` is set when the shooter is at least partly beyond the line of the
+/// target's rear edge (§9.6, §11.2). A target wholly inside its own camp, city or fort defends it
+/// (its factor applies when shot at, §10.3); a shooter inside its own counts as defending too
+/// (Artillery in a City or Fort, §10.1).
+pub fn shot_situation(
+    ctx: &MoveContext,
+    shooter: ElementId,
+    target: ElementId,
+    support: &[ElementId],
+    target_shoots_back: bool,
+) -> Result<Situation, EngagementError> {
+    let v = View::new(ctx);
+    let s = v.index(shooter)?;
+    let t = v.index(target)?;
+    v.check_may_shoot(s)?;
+    v.in_play(t)?;
+    if ctx.elements[s].army == ctx.elements[t].army {
+        return Err(EngagementError::NotEnemies {
+            a: shooter,
+            b: target,
+        });
+    }
+    v.assess_shot(s, t)?;
+    let max = ctx.config.combat.max_support_shooters;
+    if support.len() > usize::from(max) {
+        return Err(EngagementError::TooManySupportShooters {
+            given: support.len(),
+            max,
+        });
+    }
+    let mut seen: BTreeSet<ElementId> = BTreeSet::new();
+    seen.insert(shooter);
+    for &id in support {
+        if !seen.insert(id) {
+            return Err(EngagementError::SupportRepeated { id });
+        }
+        let k = v.index(id)?;
+        if ctx.elements[k].army != ctx.elements[s].army {
+            return Err(EngagementError::SupportNotFriendly { id, shooter });
+        }
+        v.check_may_shoot(k)
+            .and_then(|_| v.assess_shot(k, t).map(|_| ()))
+            .map_err(|cause| EngagementError::SupportShooter {
+                id,
+                target,
+                cause: Box::new(cause),
+            })?;
+    }
+    if target_shoots_back {
+        v.check_may_shoot(t)
+            .and_then(|_| v.assess_shot(t, s).map(|_| ()))
+            .map_err(|cause| EngagementError::CannotShootBack {
+                target,
+                shooter,
+                cause: Box::new(cause),
+            })?;
+    }
+    let from_behind = partly_beyond_rear(&v.rects[s], &v.rects[t]);
+    let shooter_c = v.shot_combatant(s)?;
+    let target_c = v.shot_combatant(t)?;
+    Ok(Situation::shooting(
+        shooter_c,
+        target_c,
+        Shot {
+            shooter: ShooterSide::A,
+            support_shooters: u8::try_from(support.len()).unwrap_or(u8::MAX),
+            target_shoots_back,
+            from_behind,
+        },
+    ))
+}
+
+/// The context with every element's rectangle worked out once.
+struct View<'c, 'a> {
+    ctx: &'c MoveContext<'a>,
+    rects: Vec<ElementRect>,
+}
+
+impl<'c, 'a> View<'c, 'a> {
+    fn new(ctx: &'c MoveContext<'a>) -> Self {
+        let rects = ctx.elements.iter().map(|e| e.rect(ctx.config)).collect();
+        View { ctx, rects }
+    }
+
+    fn index(&self, id: ElementId) -> Result<usize, EngagementError> {
+        self.ctx
+            .elements
+            .iter()
+            .position(|e| e.id == id)
+            .ok_or(EngagementError::UnknownElement { id })
+    }
+
+    fn in_play(&self, i: usize) -> Result<(), EngagementError> {
+        let e = &self.ctx.elements[i];
+        if e.in_play() {
+            Ok(())
+        } else {
+            Err(EngagementError::NotInPlay { id: e.id })
+        }
+    }
+
+    fn friends(&self, i: usize, j: usize) -> bool {
+        i != j
+            && self.ctx.elements[j].in_play()
+            && self.ctx.elements[j].army == self.ctx.elements[i].army
+    }
+
+    fn enemies(&self, i: usize, j: usize) -> bool {
+        self.ctx.elements[j].in_play() && self.ctx.elements[j].army != self.ctx.elements[i].army
+    }
+
+    /// The going element `i` counts as in for combat (§3.1, §17.34).
+    fn going(&self, i: usize) -> Result<Going, EngagementError> {
+        let e = &self.ctx.elements[i];
+        let gc = GoingContext {
+            camel_mounted: e.kind.is_camel_mounted(),
+            plough_is_rough: self.ctx.plough_rough,
+        };
+        match self.ctx.battlefield.combat_going_under(&self.rects[i], gc) {
+            TableGoing::Good => Ok(Going::Good),
+            TableGoing::Rough => Ok(Going::Rough),
+            TableGoing::Bad => Ok(Going::Bad),
+            TableGoing::Impassable => Err(EngagementError::ImpassableGoing { id: e.id }),
+        }
+    }
+
+    /// A stronghold is a City or Fort when the battlefield has one with that outline, else a camp.
+    fn place(&self, s: &super::movement::HeldStronghold) -> Stronghold {
+        self.ctx
+            .battlefield
+            .areas()
+            .find(|(_, a)| a.kind.is_fortified() && a.outline == s.perimeter)
+            .map_or(Stronghold::Camp, |(_, a)| {
+                if a.kind == AreaKind::City {
+                    Stronghold::City
+                } else {
+                    Stronghold::Fort
+                }
+            })
+    }
+
+    /// The stronghold of its own army that element `i` stands wholly inside.
+    fn held_place(&self, i: usize) -> Option<usize> {
+        let e = &self.ctx.elements[i];
+        if !e.in_play() {
+            return None;
+        }
+        self.ctx
+            .strongholds
+            .iter()
+            .position(|s| s.army == e.army && wholly_inside(&self.rects[i], &s.perimeter))
+    }
+
+    /// Wholly inside an enemy army's camp: sacking it (§4.7).
+    fn sacking(&self, i: usize) -> bool {
+        let e = &self.ctx.elements[i];
+        self.ctx.strongholds.iter().any(|s| {
+            s.army != e.army
+                && self.place(s) == Stronghold::Camp
+                && wholly_inside(&self.rects[i], &s.perimeter)
+        })
+    }
+
+    /// The defender of stronghold `si`: the lowest-id element of its army wholly inside it.
+    fn defender(&self, si: usize) -> Option<usize> {
+        let s = &self.ctx.strongholds[si];
+        (0..self.ctx.elements.len())
+            .filter(|&i| {
+                let e = &self.ctx.elements[i];
+                e.in_play() && e.army == s.army && wholly_inside(&self.rects[i], &s.perimeter)
+            })
+            .min_by_key(|&i| self.ctx.elements[i].id)
+    }
+
+    /// Elements of other armies whose front edge touches stronghold `si`'s perimeter from outside
+    /// (§4.7), by id.
+    fn assaulters(&self, si: usize) -> Vec<usize> {
+        let s = &self.ctx.strongholds[si];
+        let mut v: Vec<usize> = (0..self.ctx.elements.len())
+            .filter(|&i| {
+                let e = &self.ctx.elements[i];
+                e.in_play()
+                    && e.army != s.army
+                    && front_touches_perimeter(&self.rects[i], &s.perimeter)
+            })
+            .collect();
+        v.sort_by_key(|&i| self.ctx.elements[i].id);
+        v
+    }
+
+    /// Element `i`'s front edge is lined up against an enemy (§8.2 a–c).
+    fn front_engaged(&self, i: usize) -> bool {
+        (0..self.ctx.elements.len()).any(|j| {
+            self.enemies(i, j)
+                && classify_contact(&self.rects[i], &self.rects[j]).is_some_and(|c| {
+                    c.lined_up
+                        && matches!(
+                            c.kind,
+                            ContactKind::FrontToFront
+                                | ContactKind::FrontToSide
+                                | ContactKind::FrontToRear
+                        )
+                })
+        })
+    }
+
+    /// Element `i` stands directly behind a friend that has a frontal opponent (§8.5).
+    fn gives_rear_support(&self, i: usize, opponent: &[Option<usize>]) -> bool {
+        (0..self.ctx.elements.len())
+            .any(|j| self.friends(i, j) && opponent[j].is_some() && self.directly_behind(i, j))
+    }
+
+    /// Element `i`'s front edge is in full contact with friend `j`'s rear edge, facing the same way.
+    fn directly_behind(&self, i: usize, j: usize) -> bool {
+        same_facing(&self.rects[i], &self.rects[j])
+            && classify_contact(&self.rects[i], &self.rects[j])
+                .is_some_and(|c| c.kind == ContactKind::FrontToRear && c.lined_up)
+    }
+
+    /// Friends in mutual side-edge contact with `i`, same facing, front edges level (§10.3).
+    fn side_supporters(&self, i: usize) -> Result<Vec<Supporter>, EngagementError> {
+        let ri = &self.rects[i];
+        let mut out = Vec::new();
+        let mut ids: Vec<usize> = (0..self.ctx.elements.len())
+            .filter(|&j| self.friends(i, j))
+            .collect();
+        ids.sort_by_key(|&j| self.ctx.elements[j].id);
+        for j in ids {
+            let rj = &self.rects[j];
+            let beside = same_facing(ri, rj)
+                && classify_contact(ri, rj).is_some_and(|c| c.kind == ContactKind::SideToSide)
+                && (ri
+                    .corner(Corner::FrontLeft)
+                    .near(rj.corner(Corner::FrontRight))
+                    || ri
+                        .corner(Corner::FrontRight)
+                        .near(rj.corner(Corner::FrontLeft)));
+            if beside {
+                out.push(Supporter {
+                    kind: self.ctx.elements[j].kind,
+                    going: self.going(j)?,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// A friend directly behind `i`, not itself in close combat (§10.3).
+    fn rear_supporter(&self, i: usize) -> Result<Option<Supporter>, EngagementError> {
+        let mut ids: Vec<usize> = (0..self.ctx.elements.len())
+            .filter(|&j| self.friends(i, j) && self.directly_behind(j, i))
+            .filter(|&j| !in_close_combat(self.ctx, j))
+            .collect();
+        ids.sort_by_key(|&j| self.ctx.elements[j].id);
+        match ids.first() {
+            Some(&j) => Ok(Some(Supporter {
+                kind: self.ctx.elements[j].kind,
+                going: self.going(j)?,
+            })),
+            None => Ok(None),
+        }
+    }
+
+    /// How many of `i`'s side and rear edges are overlapped by, or touched by the front edge of,
+    /// an enemy other than `opponent` (§10.3, §10.4, §17.21).
+    fn flank_rear_contacts(&self, i: usize, opponent: usize) -> u8 {
+        let ri = &self.rects[i];
+        let t = self.ctx.elements[i].kind.troop_type();
+        let ps_or_sch = matches!(t, TroopType::Ps | TroopType::SCh);
+        let mut edges: BTreeSet<Edge> = BTreeSet::new();
+        for j in 0..self.ctx.elements.len() {
+            if j == opponent || !self.enemies(i, j) {
+                continue;
+            }
+            let rj = &self.rects[j];
+            let Some(c) = classify_contact(ri, rj) else {
+                continue;
+            };
+            match (c.kind, c.a) {
+                (ContactKind::SideToFront, Some(ContactPart::Edge(e))) => {
+                    edges.insert(e);
+                }
+                (ContactKind::RearToFront, _) => {
+                    edges.insert(Edge::Rear);
+                }
+                _ => {}
+            }
+            if let Some(k) = overlap(rj, self.front_engaged(j), ri, ps_or_sch) {
+                match (k, c.a) {
+                    (OverlapKind::SideEdges, Some(ContactPart::Edge(e))) => {
+                        edges.insert(e);
+                    }
+                    (OverlapKind::FrontCorners, Some(ContactPart::Corner(Corner::FrontLeft))) => {
+                        edges.insert(Edge::Left);
+                    }
+                    (OverlapKind::FrontCorners, Some(ContactPart::Corner(Corner::FrontRight))) => {
+                        edges.insert(Edge::Right);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        edges.len() as u8
+    }
+
+    /// Entirely on land, against an opponent at least partly in a non-paltry river, off-road
+    /// (§3.5, §17.22).
+    fn defends_bank(&self, i: usize, o: usize) -> bool {
+        let bf = self.ctx.battlefield;
+        matches!(
+            self.ctx.river,
+            Some(RiverState::Slows | RiverState::SlowsNarrow)
+        ) && bf.river_under(&self.rects[i]).is_none()
+            && bf.river_under(&self.rects[o]).is_some()
+            && !bf.move_along_road(&[self.rects[o].pose.front_mid()])
+    }
+
+    fn close_combatant(
+        &self,
+        i: usize,
+        o: usize,
+        holding: Holding,
+    ) -> Result<Combatant, EngagementError> {
+        let e = &self.ctx.elements[i];
+        Ok(Combatant {
+            kind: e.kind,
+            general: e.general,
+            cinc_bonus: false,
+            going: self.going(i)?,
+            uphill: self
+                .ctx
+                .battlefield
+                .is_uphill_of(&self.rects[i], &self.rects[o]),
+            defending_bank: self.defends_bank(i, o),
+            holding,
+            side_supporters: self.side_supporters(i)?,
+            rear_supporter: self.rear_supporter(i)?,
+            flank_rear_contacts: self.flank_rear_contacts(i, o),
+            demoralised: false,
+        })
+    }
+
+    fn shot_combatant(&self, i: usize) -> Result<Combatant, EngagementError> {
+        let e = &self.ctx.elements[i];
+        let holding = match self.held_place(i) {
+            Some(si) => Holding::Defending {
+                place: self.place(&self.ctx.strongholds[si]),
+                extra_assaulters: 0,
+            },
+            None => Holding::Field,
+        };
+        let mut c = Combatant::new(e.kind);
+        c.general = e.general;
+        c.going = self.going(i)?;
+        c.holding = holding;
+        Ok(c)
+    }
+
+    /// Element `i` may shoot at all: it shoots, is in play, not in close combat, not sacking.
+    fn check_may_shoot(&self, i: usize) -> Result<(), EngagementError> {
+        self.in_play(i)?;
+        let e = &self.ctx.elements[i];
+        if !e.kind.shoots() || self.ctx.config.shooting_range(e.kind).is_none() {
+            return Err(EngagementError::NotAShooter {
+                id: e.id,
+                kind: e.kind,
+            });
+        }
+        if in_close_combat(self.ctx, i) {
+            return Err(EngagementError::InCloseCombat { id: e.id });
+        }
+        if self.sacking(i) {
+            return Err(EngagementError::Sacking { id: e.id });
+        }
+        Ok(())
+    }
+
+    /// Whether `s` can shoot at `t` (zone, range, sight, target not sacking), and at what distance
+    /// (§9.2, §9.5, §4.2).
+    fn assess_shot(&self, s: usize, t: usize) -> Result<f64, EngagementError> {
+        let me = &self.ctx.elements[s];
+        let them = &self.ctx.elements[t];
+        let Some(range) = self.ctx.config.shooting_range(me.kind) else {
+            return Err(EngagementError::NotAShooter {
+                id: me.id,
+                kind: me.kind,
+            });
+        };
+        if self.sacking(t) {
+            return Err(EngagementError::Sacking { id: them.id });
+        }
+        let (rs, rt) = (&self.rects[s], &self.rects[t]);
+        let all_round = me.kind.troop_type() == TroopType::WWg;
+        let artillery = me.kind.troop_type() == TroopType::Art;
+        let shot = shot_geometry(rs, all_round, range, rt).ok_or(EngagementError::OutOfReach {
+            shooter: me.id,
+            target: them.id,
+        })?;
+        let others: Vec<usize> = (0..self.ctx.elements.len())
+            .filter(|&k| k != s && k != t && self.ctx.elements[k].in_play())
+            .collect();
+        let blockers: Vec<ShotBlocker> = others
+            .iter()
+            .map(|&k| {
+                let o = &self.ctx.elements[k];
+                ShotBlocker {
+                    rect: self.rects[k],
+                    is_enemy_psiloi: o.army != me.army && o.kind.troop_type() == TroopType::Ps,
+                }
+            })
+            .collect();
+        if let Some(b) = line_of_sight_blocker(rs, &shot, &blockers, artillery) {
+            return Err(EngagementError::LineOfSight {
+                shooter: me.id,
+                target: them.id,
+                by: Obstruction::Element {
+                    id: self.ctx.elements[others[b]].id,
+                },
+            });
+        }
+        if let Err(block) = self.ctx.battlefield.element_line_of_sight(rs, rt) {
+            return Err(EngagementError::LineOfSight {
+                shooter: me.id,
+                target: them.id,
+                by: Obstruction::Terrain { block },
+            });
+        }
+        Ok(shot.distance)
+    }
+}
+
+/// Facing the same way (forward vectors within [`TOLERANCE`]).
+fn same_facing(a: &ElementRect, b: &ElementRect) -> bool {
+    a.pose.forward().distance(b.pose.forward()) <= TOLERANCE
+}
+
+/// Every corner inside `poly` or on its boundary (within [`TOLERANCE`]).
+fn wholly_inside(r: &ElementRect, poly: &Polygon) -> bool {
+    r.corners().iter().all(|&c| poly.contains(c))
+}
+
+/// The element's front edge lies along `poly`'s boundary for more than [`TOLERANCE`] and the
+/// element stands outside it (§4.7: front-edge contact with a camp, city or fort).
+fn front_touches_perimeter(r: &ElementRect, poly: &Polygon) -> bool {
+    let front = r.edge(Edge::Front);
+    let shared: f64 = poly
+        .edges()
+        .map(|e| {
+            edge_contact_length(front, e)
+                .or_else(|| edge_contact_length(front, Segment::new(e.b, e.a)))
+                .unwrap_or(0.0)
+        })
+        .sum();
+    shared > TOLERANCE && !poly.contains_strictly(r.centre())
+}
+
+/// Some corner of `shooter` lies beyond the line of `target`'s rear edge by more than
+/// [`TOLERANCE`] (§9.6, §11.2).
+fn partly_beyond_rear(shooter: &ElementRect, target: &ElementRect) -> bool {
+    let f = target.pose.forward();
+    let rear_mid = target.pose.front_mid() - f * target.depth;
+    shooter
+        .corners()
+        .iter()
+        .any(|&p| (rear_mid - p).dot(f) > TOLERANCE)
+}
