@@ -3,6 +3,7 @@
 pub mod bound;
 pub mod engagement;
 pub mod movement;
+pub mod outcome;
 pub mod setup;
 pub mod state;
 pub mod victory;
@@ -18,6 +19,10 @@ pub use engagement::{
 pub use movement::{
     ContactWanted, ElementMove, Flank, GroupStep, HeldStronghold, MoveContext, MoveError,
     MoveOrder, MovePlan,
+};
+pub use outcome::{
+    apply_effects, enter_stronghold, flee, may_pass_in_flight, may_pass_in_recoil, pursue, recoil,
+    recoil_distance, turn_to_face, Effect,
 };
 pub use setup::{
     validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError, SetupProblem, FORMAT,
