@@ -242,6 +242,8 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
                 if let Some((pose, charge)) = w.pivot_along(i, edges[0], own_base, &terrain) {
                     w.place(i, pose);
                     moved += charge;
+                    // A friend passed before the pivot may be ahead again.
+                    passed.clear();
                     continue;
                 }
                 break;
