@@ -356,6 +356,38 @@ fn two_elephants_meeting_destroy_each_other() {
     assert!(destroyed(&fx, 1) && destroyed(&fx, 101), "{fx:?}");
 }
 
+#[test]
+fn pushed_friend_with_enemy_on_its_flank_is_destroyed() {
+    // DBA3.md §12.1: a pushed-back element with an enemy front edge on its side is destroyed
+    // instead of moving; the recoil then goes on.
+    let t = Table::open();
+    let v = vec![
+        el(0, 1, "Sp", 5.0, 5.0, 0.0),
+        el(0, 2, "Sp", 5.0, 4.625, 0.0),
+        el(1, 101, "Cv", 5.5, 4.0, 270.0), // front edge along the pushed Spear's right side
+    ];
+    let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
+    assert!(destroyed(&fx, 2), "{fx:?}");
+    let out = after(&v, &fx);
+    assert!(close(pose_of(&out, 1).y, 4.625));
+}
+
+#[test]
+fn elephants_recoiling_from_a_city_are_destroyed() {
+    // DBA3.md §12.1, §4.7: Elephants recoiling from the defenders of a city or fort are destroyed.
+    let t = Table::with(vec![TerrainFeature::Area(AreaFeature::rectangle(
+        AreaKind::City,
+        Point::new(4.0, 6.0),
+        Point::new(6.0, 8.0),
+    ))]);
+    let v = vec![
+        el(0, 1, "El", 5.0, 6.0, 0.0),
+        el(1, 101, "Sp", 5.0, 6.0, 180.0), // the garrison, inside the walls
+    ];
+    let fx = recoil(&t.ctx(&v), ElementId(1), Some(ElementId(101)), false, true);
+    assert!(destroyed(&fx, 1), "{fx:?}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Flight
 // ---------------------------------------------------------------------------------------------
@@ -571,6 +603,25 @@ fn no_pursuit_over_an_edge_or_into_bad_going() {
     assert!(close(p.y, 6.0));
 }
 
+#[test]
+fn winner_enters_a_captured_city() {
+    // DBA3.md §4.7, §12.5: one winner moves into the city whose defenders it destroyed (foot ½ BW);
+    // Elephants do not (§17.38).
+    let city = AreaFeature::rectangle(AreaKind::City, Point::new(4.0, 6.0), Point::new(6.0, 8.0));
+    let outline = city.outline.clone();
+    let t = Table::with(vec![TerrainFeature::Area(city)]);
+    let v = vec![
+        el(0, 1, "4Bd", 5.0, 6.0, 0.0),
+        el(0, 2, "El", 4.0, 5.0, 0.0),
+    ];
+    let out = after(
+        &v,
+        &dbcore::battle::enter_stronghold(&t.ctx(&v), ElementId(1), 0.5, &outline),
+    );
+    assert!(close(pose_of(&out, 1).y, 6.5));
+    assert!(dbcore::battle::enter_stronghold(&t.ctx(&v), ElementId(2), 1.0, &outline).is_empty());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Turning to face
 // ---------------------------------------------------------------------------------------------
@@ -720,7 +771,7 @@ proptest! {
     fn outcome_moves_never_leave_elements_overlapping(
         spec in layout(),
         pick in 0usize..14,
-        what in 0u8..4,
+        what in 0u8..5,
         full in any::<bool>(),
         terrain in any::<bool>(),
     ) {
@@ -734,7 +785,12 @@ proptest! {
             0 => recoil(&ctx, e.id, None, false, full),
             1 => recoil(&ctx, e.id, None, true, full),
             2 => flee(&ctx, e.id, if e.army == 0 { BoardEdge::South } else { BoardEdge::North }),
-            _ => pursue(&ctx, e.id, if full { 1.0 } else { 0.5 }),
+            3 => pursue(&ctx, e.id, if full { 1.0 } else { 0.5 }),
+            _ => v
+                .iter()
+                .filter_map(|c| turn_to_face(&ctx, e.id, c.id))
+                .take(1)
+                .collect(),
         };
         // Every intermediate state too: the effects are committed in order.
         let mut now = v.clone();

@@ -237,7 +237,7 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
         let edges: Vec<BoardEdge> = out.met.iter().filter_map(board_edge_met).collect();
         if !edges.is_empty() {
             let side_only = edges.iter().all(|e| sides.contains(e));
-            if side_only && !pivoted {
+            if side_only && !pivoted && rem > TOLERANCE {
                 pivoted = true;
                 if let Some((pose, charge)) = w.pivot_along(i, edges[0], own_base, &terrain) {
                     w.place(i, pose);
