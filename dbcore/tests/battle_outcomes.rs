@@ -317,6 +317,20 @@ fn push_back_chain() {
 }
 
 #[test]
+fn friend_pushed_over_the_board_edge_is_lost() {
+    // DBA3.md §12.2, §13.1: an element pushed back over a battlefield edge is lost.
+    let t = Table::open();
+    let v = vec![
+        el(0, 1, "Sp", 5.0, 0.95, 0.0),
+        el(0, 2, "Sp", 5.0, 0.575, 0.0), // rear edge 0.2 from the edge
+    ];
+    let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
+    assert!(lost_off(&fx, 2), "{fx:?}");
+    let out = after(&v, &fx);
+    assert!(close(pose_of(&out, 1).y, 0.575));
+}
+
+#[test]
 fn elephants_cannot_be_pushed_and_block() {
     // DBA3.md §12.1: Elephants and War Wagons cannot be pushed back.
     let t = Table::open();

@@ -303,7 +303,10 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
     w.finish()
 }
 
-/// Pursuit (§12.5): straight ahead `distance` (from [`crate::combat::Pursuit`]).
+/// Pursuit (§12.5): straight ahead `distance` (from [`crate::combat::Pursuit`]). Call it after
+/// the beaten opponent's own outcome effects are applied, so that the pursuer meets it where it
+/// went. Elements in column behind the pursuer (§12.5) are the battle's to move, each by its own
+/// call, leader first.
 ///
 /// Following the seed's words, an element in a city, fort or camp, or in bad going other than
 /// marsh or gully, does not pursue; nor does one whose pursuit would take any part over a
