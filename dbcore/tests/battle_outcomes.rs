@@ -214,7 +214,7 @@ fn recoil_off_the_board_edge_is_lost() {
     // DBA3.md §12.1, §13.1: any part recoiling over a battlefield edge loses the element.
     let t = Table::open();
     let v = vec![
-        el(0, 1, "Sp", 5.0, 0.5, 0.0),  // rear edge 0.125 from the edge, recoils 0.375
+        el(0, 1, "Sp", 5.0, 0.5, 0.0), // rear edge 0.125 from the edge, recoils 0.375
         el(0, 2, "Sp", 8.0, 0.375, 0.0), // rear edge on the edge
         el(0, 3, "Sp", 11.0, 0.75, 0.0), // exactly enough room
     ];
@@ -274,8 +274,8 @@ fn mounted_cannot_pass_pikes_and_pushes_them_until_blocked() {
     let t = Table::open();
     let v = vec![
         el(0, 1, "Cv", 5.0, 5.0, 0.0),
-        el(0, 2, "4Pk", 5.0, 4.25, 0.0),      // rear edge at 3.875
-        el(1, 101, "4Pk", 5.0, 3.5, 180.0),   // enemy, rear edge on the Pikes' rear
+        el(0, 2, "4Pk", 5.0, 4.25, 0.0),    // rear edge at 3.875
+        el(1, 101, "4Pk", 5.0, 3.5, 180.0), // enemy, rear edge on the Pikes' rear
     ];
     let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
     assert!(destroyed(&fx, 1), "{fx:?}");
@@ -317,6 +317,20 @@ fn push_back_chain() {
 }
 
 #[test]
+fn friend_pushed_over_the_board_edge_is_lost() {
+    // DBA3.md §12.2, §13.1: an element pushed back over a battlefield edge is lost.
+    let t = Table::open();
+    let v = vec![
+        el(0, 1, "Sp", 5.0, 0.95, 0.0),
+        el(0, 2, "Sp", 5.0, 0.575, 0.0), // rear edge 0.2 from the edge
+    ];
+    let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
+    assert!(lost_off(&fx, 2), "{fx:?}");
+    let out = after(&v, &fx);
+    assert!(close(pose_of(&out, 1).y, 0.575));
+}
+
+#[test]
 fn elephants_cannot_be_pushed_and_block() {
     // DBA3.md §12.1: Elephants and War Wagons cannot be pushed back.
     let t = Table::open();
@@ -334,8 +348,8 @@ fn elephant_recoil_destroys_a_friend_met() {
     // DBA3.md §12.1: recoiling Elephants destroy friends or enemy met, then finish the recoil.
     let t = Table::open();
     let v = vec![
-        el(0, 1, "El", 5.0, 5.0, 0.0),   // rear edge at 4.0
-        el(0, 2, "Sp", 5.0, 3.8, 0.0),   // 0.2 behind
+        el(0, 1, "El", 5.0, 5.0, 0.0), // rear edge at 4.0
+        el(0, 2, "Sp", 5.0, 3.8, 0.0), // 0.2 behind
     ];
     let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
     assert!(destroyed(&fx, 2));
@@ -354,6 +368,38 @@ fn two_elephants_meeting_destroy_each_other() {
     ];
     let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
     assert!(destroyed(&fx, 1) && destroyed(&fx, 101), "{fx:?}");
+}
+
+#[test]
+fn pushed_friend_with_enemy_on_its_flank_is_destroyed() {
+    // DBA3.md §12.1: a pushed-back element with an enemy front edge on its side is destroyed
+    // instead of moving; the recoil then goes on.
+    let t = Table::open();
+    let v = vec![
+        el(0, 1, "Sp", 5.0, 5.0, 0.0),
+        el(0, 2, "Sp", 5.0, 4.625, 0.0),
+        el(1, 101, "Cv", 5.5, 4.0, 270.0), // front edge along the pushed Spear's right side
+    ];
+    let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
+    assert!(destroyed(&fx, 2), "{fx:?}");
+    let out = after(&v, &fx);
+    assert!(close(pose_of(&out, 1).y, 4.625));
+}
+
+#[test]
+fn elephants_recoiling_from_a_city_are_destroyed() {
+    // DBA3.md §12.1, §4.7: Elephants recoiling from the defenders of a city or fort are destroyed.
+    let t = Table::with(vec![TerrainFeature::Area(AreaFeature::rectangle(
+        AreaKind::City,
+        Point::new(4.0, 6.0),
+        Point::new(6.0, 8.0),
+    ))]);
+    let v = vec![
+        el(0, 1, "El", 5.0, 6.0, 0.0),
+        el(1, 101, "Sp", 5.0, 6.0, 180.0), // the garrison, inside the walls
+    ];
+    let fx = recoil(&t.ctx(&v), ElementId(1), Some(ElementId(101)), false, true);
+    assert!(destroyed(&fx, 1), "{fx:?}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -381,7 +427,10 @@ fn flee_from_rough_going_moves_its_rough_distance() {
         Point::new(9.0, 9.0),
     ))]);
     let v = vec![el(0, 1, "Cv", 7.5, 7.5, 0.0)];
-    let p = pose_of(&after(&v, &flee(&t.ctx(&v), ElementId(1), BoardEdge::South)), 1);
+    let p = pose_of(
+        &after(&v, &flee(&t.ctx(&v), ElementId(1), BoardEdge::South)),
+        1,
+    );
     assert!(close(p.y, 5.75), "{p:?}");
 }
 
@@ -423,7 +472,10 @@ fn flee_stops_at_friends_it_may_not_pass_and_passes_psiloi() {
     assert!(close(pose_of(&out, 1).y, 4.75), "{:?}", pose_of(&out, 1));
     assert_eq!(overlapping_pair(&out, &t.cfg), None);
 
-    let v = vec![el(0, 1, "Cv", 7.5, 7.5, 0.0), el(0, 2, "Ps", 7.5, 5.75, 0.0)];
+    let v = vec![
+        el(0, 1, "Cv", 7.5, 7.5, 0.0),
+        el(0, 2, "Ps", 7.5, 5.75, 0.0),
+    ];
     let out = after(&v, &flee(&t.ctx(&v), ElementId(1), BoardEdge::South));
     assert!(close(pose_of(&out, 1).y, 2.75), "{:?}", pose_of(&out, 1));
     assert_eq!(overlapping_pair(&out, &t.cfg), None);
@@ -459,7 +511,10 @@ fn flee_stops_at_bad_going_except_light_horse() {
     let out = after(&v, &flee(&t.ctx(&v), ElementId(1), BoardEdge::South));
     assert!(close(pose_of(&out, 1).y, 4.75), "{:?}", pose_of(&out, 1));
     // The same for Light Horse with the wood in its way: it goes on into the wood.
-    let v = vec![el(0, 1, "Cv", 12.0, 7.5, 0.0), el(0, 2, "LH", 7.5, 7.5, 0.0)];
+    let v = vec![
+        el(0, 1, "Cv", 12.0, 7.5, 0.0),
+        el(0, 2, "LH", 7.5, 7.5, 0.0),
+    ];
     let out = after(&v, &flee(&t.ctx(&v), ElementId(2), BoardEdge::South));
     assert!(close(pose_of(&out, 2).y, 2.75), "{:?}", pose_of(&out, 2));
 }
@@ -485,7 +540,10 @@ fn flee_with_enemy_on_its_flank_is_destroyed() {
         el(0, 1, "Sp", 5.0, 5.0, 0.0),
         el(1, 101, "Cv", 4.5, 4.8, 90.0),
     ];
-    assert!(destroyed(&flee(&t.ctx(&v), ElementId(1), BoardEdge::South), 1));
+    assert!(destroyed(
+        &flee(&t.ctx(&v), ElementId(1), BoardEdge::South),
+        1
+    ));
 }
 
 #[test]
@@ -493,10 +551,13 @@ fn flee_that_cannot_move_at_all_is_destroyed() {
     // DBA3.md §12.4: after turning, unable to move at all: destroyed.
     let t = Table::open();
     let v = vec![
-        el(0, 1, "Sp", 5.0, 5.0, 0.0),      // rear edge at 4.625
-        el(0, 2, "Sp", 5.0, 4.625, 0.0),    // a friend right behind it, not passable
+        el(0, 1, "Sp", 5.0, 5.0, 0.0),   // rear edge at 4.625
+        el(0, 2, "Sp", 5.0, 4.625, 0.0), // a friend right behind it, not passable
     ];
-    assert!(destroyed(&flee(&t.ctx(&v), ElementId(1), BoardEdge::South), 1));
+    assert!(destroyed(
+        &flee(&t.ctx(&v), ElementId(1), BoardEdge::South),
+        1
+    ));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -522,7 +583,10 @@ fn pursuit_lines_up_with_an_enemy_met() {
     ];
     let out = after(&v, &pursue(&t.ctx(&v), ElementId(1), 1.0));
     let p = pose_of(&out, 1);
-    assert!(close(p.x, 5.3) && close(p.y, 5.5) && close(p.facing, 0.0), "{p:?}");
+    assert!(
+        close(p.x, 5.3) && close(p.y, 5.5) && close(p.facing, 0.0),
+        "{p:?}"
+    );
     assert_eq!(overlapping_pair(&out, &t.cfg), None);
 }
 
@@ -553,6 +617,25 @@ fn no_pursuit_over_an_edge_or_into_bad_going() {
     assert!(close(p.y, 6.0));
 }
 
+#[test]
+fn winner_enters_a_captured_city() {
+    // DBA3.md §4.7, §12.5: one winner moves into the city whose defenders it destroyed (foot ½ BW);
+    // Elephants do not (§17.38).
+    let city = AreaFeature::rectangle(AreaKind::City, Point::new(4.0, 6.0), Point::new(6.0, 8.0));
+    let outline = city.outline.clone();
+    let t = Table::with(vec![TerrainFeature::Area(city)]);
+    let v = vec![
+        el(0, 1, "4Bd", 5.0, 6.0, 0.0),
+        el(0, 2, "El", 4.0, 5.0, 0.0),
+    ];
+    let out = after(
+        &v,
+        &dbcore::battle::enter_stronghold(&t.ctx(&v), ElementId(1), 0.5, &outline),
+    );
+    assert!(close(pose_of(&out, 1).y, 6.5));
+    assert!(dbcore::battle::enter_stronghold(&t.ctx(&v), ElementId(2), 1.0, &outline).is_empty());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Turning to face
 // ---------------------------------------------------------------------------------------------
@@ -568,7 +651,10 @@ fn turn_to_face_a_flank_contactor() {
     let fx = turn_to_face(&t.ctx(&v), ElementId(1), ElementId(101)).expect("turns");
     let out = after(&v, &[fx]);
     let p = pose_of(&out, 1);
-    assert!(close(p.x, 4.5) && close(p.y, 4.8) && close(p.facing, 270.0), "{p:?}");
+    assert!(
+        close(p.x, 4.5) && close(p.y, 4.8) && close(p.facing, 270.0),
+        "{p:?}"
+    );
     let me = out[0].rect(&t.cfg);
     let them = out[1].rect(&t.cfg);
     let c = dbcore::contact::classify_contact(&me, &them).unwrap();
@@ -603,24 +689,57 @@ fn effects_serialise_with_an_effect_tag() {
 // Property: no overlaps
 // ---------------------------------------------------------------------------------------------
 
-const CODES: [&str; 10] = ["Sp", "4Bd", "Ps", "Cv", "LH", "El", "4Pk", "3Kn", "6Bd", "WWg"];
+const CODES: [&str; 10] = [
+    "Sp", "4Bd", "Ps", "Cv", "LH", "El", "4Pk", "3Kn", "6Bd", "WWg",
+];
 
-fn layout() -> impl Strategy<Value = Vec<(usize, usize, f64, f64, u8)>> {
+/// One random element: army, code, position, facing (in eighths of a turn), and whether it stands
+/// in line behind the previous one (same facing, `gap` behind it, shifted `lateral` sideways) or
+/// against its side, so that lines, columns and push-back chains are common.
+type Spec = (usize, usize, f64, f64, u8, u8, f64, f64);
+
+fn layout() -> impl Strategy<Value = Vec<Spec>> {
     prop::collection::vec(
-        (0usize..2, 0usize..CODES.len(), 0.5f64..14.5, 0.5f64..14.5, 0u8..8),
-        2..14,
+        (
+            0usize..2,
+            0usize..CODES.len(),
+            0.5f64..14.5,
+            0.5f64..14.5,
+            0u8..8,
+            0u8..4,
+            0.0f64..0.3,
+            -0.7f64..0.7,
+        ),
+        2..16,
     )
 }
 
 /// Random elements, dropping any that would overlap one already placed or leave the board.
-/// Facings are multiples of 45° so that lines of same-facing friends are common.
-fn place(spec: &[(usize, usize, f64, f64, u8)], cfg: &RulesConfig) -> Vec<ElementState> {
+/// Facings are multiples of 45°; a free element is put on a 1/8 BW grid, so elements often touch.
+fn place(spec: &[Spec], cfg: &RulesConfig) -> Vec<ElementState> {
     let board = Board::default();
     let mut v: Vec<ElementState> = Vec::new();
-    for (n, &(army, code, x, y, f)) in spec.iter().enumerate() {
-        // Snap positions to quarter BW often, so elements touch.
-        let (x, y) = ((x * 8.0).round() / 8.0, (y * 8.0).round() / 8.0);
-        let e = el(army, n as u32 + 1, CODES[code], x, y, f as f64 * 45.0);
+    for (n, &(army, code, x, y, f, link, gap, lateral)) in spec.iter().enumerate() {
+        let kind = CODES[code];
+        let e = match (link, v.last()) {
+            // In line behind the previous element.
+            (1 | 2, Some(prev)) => {
+                let p = prev.pose;
+                let back = prev.rect(cfg).depth + if link == 1 { 0.0 } else { gap };
+                let m = p.front_mid() - p.forward() * back + p.forward().right() * lateral;
+                el(prev.army, n as u32 + 1, kind, m.x, m.y, p.facing)
+            }
+            // Beside it, level with it.
+            (3, Some(prev)) => {
+                let p = prev.pose;
+                let m = p.front_mid() + p.forward().right() * 1.0;
+                el(army, n as u32 + 1, kind, m.x, m.y, p.facing)
+            }
+            _ => {
+                let (x, y) = ((x * 8.0).round() / 8.0, (y * 8.0).round() / 8.0);
+                el(army, n as u32 + 1, kind, x, y, f as f64 * 45.0)
+            }
+        };
         let r: ElementRect = e.rect(cfg);
         if !r.corners().iter().all(|&p| board.contains(p)) {
             continue;
@@ -666,21 +785,26 @@ proptest! {
     fn outcome_moves_never_leave_elements_overlapping(
         spec in layout(),
         pick in 0usize..14,
-        what in 0u8..4,
+        what in 0u8..5,
         full in any::<bool>(),
         terrain in any::<bool>(),
     ) {
         // DBA3.md §12: every outcome move ends with no two elements overlapping.
         let t = if terrain { terrain_table() } else { Table::open() };
         let v = place(&spec, &t.cfg);
-        prop_assume!(overlapping_pair(&v, &t.cfg).is_none());
+        prop_assume!(!v.is_empty());
         let e = &v[pick % v.len()];
         let ctx = t.ctx(&v);
         let fx = match what {
             0 => recoil(&ctx, e.id, None, false, full),
             1 => recoil(&ctx, e.id, None, true, full),
             2 => flee(&ctx, e.id, if e.army == 0 { BoardEdge::South } else { BoardEdge::North }),
-            _ => pursue(&ctx, e.id, if full { 1.0 } else { 0.5 }),
+            3 => pursue(&ctx, e.id, if full { 1.0 } else { 0.5 }),
+            _ => v
+                .iter()
+                .filter_map(|c| turn_to_face(&ctx, e.id, c.id))
+                .take(1)
+                .collect(),
         };
         // Every intermediate state too: the effects are committed in order.
         let mut now = v.clone();

@@ -237,11 +237,13 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
         let edges: Vec<BoardEdge> = out.met.iter().filter_map(board_edge_met).collect();
         if !edges.is_empty() {
             let side_only = edges.iter().all(|e| sides.contains(e));
-            if side_only && !pivoted {
+            if side_only && !pivoted && rem > TOLERANCE {
                 pivoted = true;
                 if let Some((pose, charge)) = w.pivot_along(i, edges[0], own_base, &terrain) {
                     w.place(i, pose);
                     moved += charge;
+                    // A friend passed before the pivot may be ahead again.
+                    passed.clear();
                     continue;
                 }
                 break;
@@ -301,7 +303,10 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
     w.finish()
 }
 
-/// Pursuit (§12.5): straight ahead `distance` (from [`crate::combat::Pursuit`]).
+/// Pursuit (§12.5): straight ahead `distance` (from [`crate::combat::Pursuit`]). Call it after
+/// the beaten opponent's own outcome effects are applied, so that the pursuer meets it where it
+/// went. Elements in column behind the pursuer (§12.5) are the battle's to move, each by its own
+/// call, leader first.
 ///
 /// Following the seed's words, an element in a city, fort or camp, or in bad going other than
 /// marsh or gully, does not pursue; nor does one whose pursuit would take any part over a
@@ -563,27 +568,36 @@ impl<'c, 'a> World<'c, 'a> {
         ));
     }
 
-    /// The effects in time order: turns, destructions and losses as they happened, and each
-    /// surviving element's whole move at the time it last moved (so pushed friends move before
-    /// the element pushing them).
+    /// The effects: turns, destructions and losses in the order they happened, then each
+    /// surviving element's whole move, leading element first (pushed friends before the element
+    /// pushing them, a destroyed element gone before anything moves into its place).
     fn finish(self) -> Vec<Effect> {
         let mut v = self.log;
-        for (i, t) in self.last_move.iter().enumerate() {
-            if let Some(t) = t {
-                if self.alive[i] && self.pose[i] != self.from[i] {
-                    v.push((
-                        *t,
-                        Effect::Moved {
-                            id: self.ctx.elements[i].id,
-                            from: self.from[i],
-                            to: self.pose[i],
-                        },
-                    ));
-                }
-            }
-        }
         v.sort_by_key(|(t, _)| *t);
-        v.into_iter().map(|(_, e)| e).collect()
+        let mut moves: Vec<(usize, Pose, Pose)> = (0..self.pose.len())
+            .filter(|&i| {
+                self.last_move[i].is_some() && self.alive[i] && self.pose[i] != self.from[i]
+            })
+            .map(|i| (i, self.from[i], self.pose[i]))
+            .collect();
+        // All the moves of one outcome go the same way (a recoil and the friends it pushes go
+        // straight back together): the one furthest along that way moves first, so no state
+        // between two effects has elements overlapping.
+        let way = moves.iter().fold(Point::new(0.0, 0.0), |s, (_, a, b)| {
+            s + (b.front_mid() - a.front_mid())
+        });
+        moves.sort_by(|x, y| {
+            let kx = x.1.front_mid().dot(way);
+            let ky = y.1.front_mid().dot(way);
+            ky.total_cmp(&kx).then(x.0.cmp(&y.0))
+        });
+        let mut out: Vec<Effect> = v.into_iter().map(|(_, e)| e).collect();
+        out.extend(moves.into_iter().map(|(i, from, to)| Effect::Moved {
+            id: self.ctx.elements[i].id,
+            from,
+            to,
+        }));
+        out
     }
 
     fn board(&self) -> BoardBounds {
