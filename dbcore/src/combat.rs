@@ -348,7 +348,8 @@ impl Situation {
 }
 
 /// Why a situation cannot be fought as described.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(rename_all = "snake_case", tag = "refusal")]
 pub enum CombatError {
     #[error("§9.1: {kind} does not shoot; only Bows, War Wagons and Artillery do")]
     NotAShooter { kind: ElementKind },

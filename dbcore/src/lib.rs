@@ -29,6 +29,7 @@ pub mod combat;
 pub mod config;
 pub mod contact;
 pub mod dice;
+pub mod driver;
 pub mod error;
 pub mod geometry;
 pub mod paths;

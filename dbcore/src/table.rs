@@ -275,7 +275,8 @@ impl Table {
         Ok(nearest_distance(&self.rect(a, cfg)?, &self.rect(b, cfg)?))
     }
 
-    /// The picture of the table, each element labelled with its code (and `*` for a general).
+    /// The picture of the table, each element labelled with its code (a general's with a gold
+    /// border).
     /// With `threat_zones`, the threat zones of elements not in close combat are shaded.
     pub fn svg(&self, cfg: &RulesConfig, threat_zones: bool) -> String {
         let elements: Vec<SvgElement> = self

@@ -6,8 +6,8 @@ use std::fs;
 use std::path::Path;
 
 use dbcore::battle::{
-    Action, ArmySetup, Battle, BattleRecord, BattleSetup, ContactWanted, ElementId, ElementSetup,
-    Event, GroupStep, MoveOrder,
+    Action, ArmySetup, Battle, BattleRecord, BattleSetup, ContactWanted, DiceRequest, ElementId,
+    ElementSetup, Event, GroupStep, MoveOrder,
 };
 use dbcore::battlefield::{Battlefield, Board, BoardEdge, Variant};
 use dbcore::geometry::{Point, Pose};
@@ -83,9 +83,11 @@ fn play(
     let mut events = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         let mut action = step(&b);
-        if let Action::RollPips { die } = &mut action {
-            // A zero-sized placeholder die is replaced by the seeded one.
-            *die = dice.roll();
+        // Placeholder dice in the script are replaced by seeded ones.
+        match &mut action {
+            Action::RollPips { die } => *die = dice.roll(),
+            Action::Fight { dice: d, .. } | Action::Shoot { dice: d, .. } => *d = dice.roll_pair(),
+            _ => {}
         }
         events.extend(
             b.apply(action)
@@ -108,6 +110,38 @@ fn roll(_: &Battle) -> Action {
 
 fn end(_: &Battle) -> Action {
     Action::EndMovement
+}
+
+/// The first close combat the battle awaits, with placeholder dice.
+fn fight(b: &Battle) -> Action {
+    let one = DieScore::new(1).expect("1 is a die score");
+    match b.awaiting() {
+        Some(DiceRequest::Combat { pairs }) => Action::Fight {
+            a: pairs[0].0,
+            b: pairs[0].1,
+            dice: [one, one],
+        },
+        other => panic!("expected a close combat to fight, the battle awaits {other:?}"),
+    }
+}
+
+/// A whole battle played by the demonstration driver.
+fn driven(name: &str, seed: u64) -> Result<Golden, String> {
+    let d = dbcore::driver::play(dbcore::driver::demo_setup(), seed, 40)
+        .map_err(|e| format!("{name}: {e}"))?;
+    Ok(Golden {
+        name: name.to_string(),
+        description: format!(
+            "A whole battle of the demonstration driver with seed {seed}: {} bounds, {}.",
+            d.bounds,
+            match &d.verdict {
+                Some(v) => format!("army {:?} wins", v.winner),
+                None => "no decision".to_string(),
+            }
+        ),
+        record: d.record,
+        events: d.events,
+    })
 }
 
 fn open_armies() -> (Vec<ElementSetup>, Vec<ElementSetup>) {
@@ -175,6 +209,7 @@ pub fn all() -> Result<Vec<Golden>, String> {
                 },
             },
             &end,
+            &fight,
             &roll,
             &|b| forward(b, 105, 1.0),
             &end,
@@ -210,7 +245,11 @@ pub fn all() -> Result<Vec<Golden>, String> {
             &end,
         ],
     )?;
-    Ok(vec![opening, contact, road])
+    let mut v = vec![opening, contact, road];
+    for seed in [1, 2, 3] {
+        v.push(driven(&format!("whole_battle_seed_{seed}"), seed)?);
+    }
+    Ok(v)
 }
 
 /// Write (or with `check`, compare) every golden trace under `dir`.

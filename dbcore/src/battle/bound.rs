@@ -8,17 +8,21 @@
 use serde::{Deserialize, Serialize};
 
 use crate::battlefield::Variant;
+use crate::combat::{CombatError, CombatResult};
 use crate::dice::{DiceError, DieScore};
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{ElementRect, Polygon};
 use crate::terrain::{AreaKind, RiverState, TerrainFeature};
 use crate::troops::TroopType;
 
+use super::engagement::EngagementError;
 use super::movement::{
     plan_move, ElementMove, HeldStronghold, MoveContext, MoveError, MoveOrder, MovePlan,
 };
+use super::outcome::Effect;
 use super::setup::{validate, BattleSetup, ElementId, SetupError, SetupProblem};
 use super::state::{ElementState, Status};
+use super::victory::Verdict;
 
 /// Where the battle stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,6 +32,10 @@ pub enum Phase {
     AwaitingPips,
     /// Tactical moves (§6.1 step 2).
     Movement,
+    /// Distant shooting by both armies, in the order the moving army chooses (§6.1 step 3, §9).
+    Shooting,
+    /// Close combats, in the order the moving army chooses (§6.1 step 4, §10).
+    CloseCombat,
     /// The battle is over (§13.2).
     Finished { winner: Option<usize> },
 }
@@ -43,9 +51,24 @@ pub enum Action {
     DiceRiver { die: DieScore },
     /// A tactical move (§7).
     Move { order: MoveOrder },
-    /// The active army ends its tactical moves. Distant shooting and close combat are not yet
-    /// played by the referee, so this also ends the bound and the next army's begins.
+    /// The moving army ends its tactical moves. Shooting follows if anyone can shoot, then close
+    /// combat if anyone is in contact, then the end of the bound.
     EndMovement,
+    /// One shot (§9): `dice[0]` is the shooter's die, `dice[1]` the target's. `support` are up to
+    /// two further shooters at the same target (§9.4).
+    Shoot {
+        shooter: ElementId,
+        target: ElementId,
+        #[serde(default)]
+        support: Vec<ElementId>,
+        dice: [DieScore; 2],
+    },
+    /// One close combat (§10): `dice[0]` is `a`'s die, `dice[1]` is `b`'s.
+    Fight {
+        a: ElementId,
+        b: ElementId,
+        dice: [DieScore; 2],
+    },
 }
 
 /// Why a move costs an extra PIP (§6.3).
@@ -99,16 +122,38 @@ pub enum Event {
     },
     /// PIPs paid for a move, and what is left (§6.3).
     PipsSpent { cost: PipCost, left: u8 },
+    /// Shooting or close combat begins (§6.1).
+    PhaseStarted { phase: Phase },
+    /// A shot, with every factor of both totals (§9.6).
+    Shot {
+        shooter: ElementId,
+        target: ElementId,
+        support: Vec<ElementId>,
+        result: CombatResult,
+    },
+    /// A close combat, with every factor of both totals (§10).
+    Fought {
+        a: ElementId,
+        b: ElementId,
+        result: CombatResult,
+    },
+    /// An outcome move, turn to face, destruction or loss over an edge (§8.5, §12).
+    Outcome { effect: Effect },
+    /// An army's camp was entered by the enemy: one more loss for it (§4.7, §13.2).
+    CampSacked { army: usize },
     /// The bound is over; unused PIPs are lost (§6.2).
     BoundEnded {
         army: usize,
         bound: u32,
         unused_pips: u8,
     },
+    /// An army has lost the battle (§13.2).
+    BattleWon { verdict: Verdict },
 }
 
-/// A refused action: the rule that forbids it and what a user interface needs to show.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+/// A refused action: the rule that forbids it and what a user interface needs to show. It
+/// serialises for logs and user interfaces.
+#[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "error")]
 pub enum BattleError {
     #[error("§6.1: {action} is not possible now: the battle is in phase {phase:?}")]
@@ -131,6 +176,21 @@ pub enum BattleError {
     NoRiver,
     #[error("{0}")]
     Move(MoveError),
+    #[error("{0}")]
+    Engagement(EngagementError),
+    #[error("{0}")]
+    Combat(CombatError),
+    #[error(
+        "§9.1: element {id} cannot shoot now: it is not an eligible shooter that has yet to shoot"
+    )]
+    CannotShoot { id: ElementId },
+    #[error("§9.2, §9.3: element {shooter} cannot shoot at {target} (out of its zone or range, blocked, or another target has priority)")]
+    NotATarget {
+        shooter: ElementId,
+        target: ElementId,
+    },
+    #[error("§10.2: {a} and {b} are not in a close combat still to be fought this bound")]
+    NotInCombat { a: ElementId, b: ElementId },
     #[error(transparent)]
     Dice(#[from] DiceError),
 }
@@ -148,6 +208,11 @@ impl ErrorInfo for BattleError {
             }
             BattleError::NotEnoughPips { .. } => ErrorCode::NotEnoughPips,
             BattleError::Move(_) => ErrorCode::IllegalMove,
+            BattleError::Engagement(e) => e.code(),
+            BattleError::Combat(e) => e.code(),
+            BattleError::CannotShoot { .. }
+            | BattleError::NotATarget { .. }
+            | BattleError::NotInCombat { .. } => ErrorCode::IllegalSituation,
             BattleError::Dice(_) => ErrorCode::InvalidDie,
         }
     }
@@ -159,6 +224,11 @@ impl ErrorInfo for BattleError {
             BattleError::NotEnoughPips { .. } => Some("§6.3"),
             BattleError::RiverKnown | BattleError::NoRiver => Some("§3.5"),
             BattleError::Move(m) => move_rule(m),
+            BattleError::Engagement(e) => e.rule(),
+            BattleError::Combat(e) => e.rule(),
+            BattleError::CannotShoot { .. } => Some("§9.1"),
+            BattleError::NotATarget { .. } => Some("§9.3"),
+            BattleError::NotInCombat { .. } => Some("§10.2"),
             BattleError::Dice(_) => Some("§0.3"),
             BattleError::UnknownElement { .. } => None,
         }
@@ -209,29 +279,48 @@ impl ErrorInfo for ReplayError {
 }
 
 /// The dice the battle is waiting for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "for")]
 pub enum DiceRequest {
     /// The moving army's PIP die (§6.2): supply it with [`Action::RollPips`].
     Pips { army: usize },
+    /// Two dice for a shot chosen by the moving army ([`Action::Shoot`]); `shooters` may shoot.
+    Shot { shooters: Vec<ElementId> },
+    /// Two dice for a close combat chosen by the moving army ([`Action::Fight`]).
+    Combat { pairs: Vec<(ElementId, ElementId)> },
 }
 
 /// A battle in progress.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Battle {
-    setup: BattleSetup,
-    elements: Vec<ElementState>,
+    pub(super) setup: BattleSetup,
+    pub(super) elements: Vec<ElementState>,
     /// Bounds begun so far, counting both armies' (1 for the first).
-    bound: u32,
+    pub(super) bound: u32,
     /// The moving army.
-    active: usize,
-    phase: Phase,
-    pips: u8,
-    river: Option<RiverState>,
-    plough_rough: bool,
+    pub(super) active: usize,
+    pub(super) phase: Phase,
+    pub(super) pips: u8,
+    pub(super) river: Option<RiverState>,
+    pub(super) plough_rough: bool,
     /// Bounds each army has begun (its own first bound is when this is 1).
-    bounds_begun: Vec<u32>,
-    actions: Vec<Action>,
+    pub(super) bounds_begun: Vec<u32>,
+    pub(super) actions: Vec<Action>,
+    /// Elements that have shot this bound, as main or support shooters (§9.1).
+    #[serde(default)]
+    pub(super) shot: Vec<ElementId>,
+    /// Elements that have fought a close combat this bound (§10.2).
+    #[serde(default)]
+    pub(super) fought: Vec<ElementId>,
+    /// Elements that pursued this bound: their new contacts are fought next bound (§12.5).
+    #[serde(default)]
+    pub(super) pursued: Vec<ElementId>,
+    /// Each army's camp sacked (§13.2).
+    #[serde(default)]
+    pub(super) camp_sacked: Vec<bool>,
+    /// The verdict once an army has lost.
+    #[serde(default)]
+    pub(super) verdict: Option<Verdict>,
 }
 
 impl Battle {
@@ -272,6 +361,11 @@ impl Battle {
             plough_rough: false,
             bounds_begun,
             actions: Vec::new(),
+            shot: Vec::new(),
+            fought: Vec::new(),
+            pursued: Vec::new(),
+            camp_sacked: vec![false; setup.armies.len()],
+            verdict: None,
             setup,
         })
     }
@@ -336,6 +430,12 @@ impl Battle {
     pub fn awaiting(&self) -> Option<DiceRequest> {
         match self.phase {
             Phase::AwaitingPips => Some(DiceRequest::Pips { army: self.active }),
+            Phase::Shooting => Some(DiceRequest::Shot {
+                shooters: self.pending_shooters(),
+            }),
+            Phase::CloseCombat => Some(DiceRequest::Combat {
+                pairs: self.pending_combats().iter().map(|p| (p.a, p.b)).collect(),
+            }),
             _ => None,
         }
     }
@@ -481,18 +581,27 @@ impl Battle {
                 if self.phase != Phase::Movement {
                     return Err(wrong("ending the tactical moves"));
                 }
-                let next = (self.active + 1) % self.setup.armies.len();
-                Ok(vec![
-                    Event::BoundEnded {
-                        army: self.active,
-                        bound: self.bound,
-                        unused_pips: self.pips,
-                    },
-                    Event::BoundStarted {
-                        army: next,
-                        bound: self.bound + 1,
-                    },
-                ])
+                let mut sim = self.clone();
+                let mut events = Vec::new();
+                sim.continue_bound(Phase::Shooting, &mut events);
+                Ok(events)
+            }
+            Action::Shoot {
+                shooter,
+                target,
+                support,
+                dice,
+            } => {
+                if self.phase != Phase::Shooting {
+                    return Err(wrong("shooting"));
+                }
+                self.check_shot(*shooter, *target, support, *dice)
+            }
+            Action::Fight { a, b, dice } => {
+                if self.phase != Phase::CloseCombat {
+                    return Err(wrong("close combat"));
+                }
+                self.check_fight(*a, *b, *dice)
             }
         }
     }
@@ -507,7 +616,7 @@ impl Battle {
         Ok(events)
     }
 
-    fn commit(&mut self, e: &Event) {
+    pub(super) fn commit(&mut self, e: &Event) {
         match e {
             Event::BoundStarted { army, bound } => {
                 self.active = *army;
@@ -549,7 +658,31 @@ impl Battle {
                 }
             }
             Event::PipsSpent { left, .. } => self.pips = *left,
-            Event::BoundEnded { .. } => self.pips = 0,
+            Event::PhaseStarted { phase } => self.phase = *phase,
+            Event::Shot {
+                shooter, support, ..
+            } => {
+                self.shot.push(*shooter);
+                self.shot.extend(support.iter().copied());
+            }
+            Event::Fought { a, b, .. } => {
+                self.fought.push(*a);
+                self.fought.push(*b);
+            }
+            Event::Outcome { effect } => self.commit_effect(effect),
+            Event::CampSacked { army } => self.camp_sacked[*army] = true,
+            Event::BoundEnded { .. } => {
+                self.pips = 0;
+                self.shot.clear();
+                self.fought.clear();
+                self.pursued.clear();
+            }
+            Event::BattleWon { verdict } => {
+                self.verdict = Some(verdict.clone());
+                self.phase = Phase::Finished {
+                    winner: verdict.winner,
+                };
+            }
         }
     }
 

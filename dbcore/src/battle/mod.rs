@@ -1,8 +1,10 @@
-//! The battle: set-up, state and the typed transitions of a bound (DBA3.md §5–§8).
+//! The battle: set-up, state and the typed transitions of a bound (DBA3.md §5–§13).
 
 pub mod bound;
 pub mod engagement;
+mod fighting;
 pub mod movement;
+pub mod narrate;
 pub mod outcome;
 pub mod setup;
 pub mod state;
@@ -16,6 +18,7 @@ pub use engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
     CloseCombatPair, CombatContact, EngagementError, Obstruction, ShotTarget, TargetPriority,
 };
+pub use movement::{in_close_combat, plan_move};
 pub use movement::{
     ContactWanted, ElementMove, Flank, GroupStep, HeldStronghold, MoveContext, MoveError,
     MoveOrder, MovePlan,

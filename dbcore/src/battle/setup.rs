@@ -126,7 +126,8 @@ pub enum SetupProblem {
         kind: ElementKind,
         into: ElementKind,
     },
-    #[error("{rule}: {message}")]
+    /// A terrain problem of §3; the message starts with its section.
+    #[error("{message}")]
     Terrain { rule: String, message: String },
     #[error(
         "§14.4: {variant:?} battles (one PIP die per command) are not yet played by the referee"

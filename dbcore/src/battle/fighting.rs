@@ -1,0 +1,292 @@
+//! The second half of a bound: distant shooting, close combat, outcome moves and the victory
+//! check (DBA3.md §6.1 steps 3–5, §9, §10, §12, §13).
+//!
+//! Each shot or combat is simulated on a copy of the battle, committing its events one by one, so
+//! that every outcome move is computed from the table as the previous one left it; the events
+//! are then returned and [`Battle::apply`] commits the same events to the real battle.
+
+use crate::combat::{resolve, Outcome, Side, Stronghold};
+use crate::dice::DieScore;
+use crate::geometry::Pose;
+
+use super::bound::{Battle, BattleError, Event, Phase};
+use super::engagement::{
+    close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
+    CloseCombatPair,
+};
+use super::outcome::{flee, pursue, recoil, turn_to_face, Effect};
+use super::setup::ElementId;
+use super::state::{LossCause, Status};
+use super::victory::{losses, verdict};
+
+impl Battle {
+    /// Eligible shooters of both armies that have not shot this bound and have a target (§9.1).
+    pub fn pending_shooters(&self) -> Vec<ElementId> {
+        let strongholds = self.held_strongholds();
+        let ctx = self.move_context(&strongholds);
+        let moved = |id: ElementId| self.element(id).map_or(0.0, |e| e.moved_this_bound);
+        // Artillery answering enemy Artillery in the enemy's bound (§9.1) needs the last bound's
+        // shots, which the battle does not keep yet: such answers are not offered.
+        let answering = |_: ElementId| false;
+        shooters(&ctx, &moved, self.active, &answering)
+            .into_iter()
+            .filter(|id| !self.shot.contains(id))
+            .filter(|id| shooting_targets(&ctx, *id, &[]).is_ok_and(|t| !t.is_empty()))
+            .collect()
+    }
+
+    /// Close combats still to fight this bound (§10.2): not involving an element that has fought
+    /// already, nor a contact made by pursuit this bound (§12.5: fought next bound).
+    pub fn pending_combats(&self) -> Vec<CloseCombatPair> {
+        let strongholds = self.held_strongholds();
+        let ctx = self.move_context(&strongholds);
+        close_combats(&ctx)
+            .into_iter()
+            .filter(|p| {
+                ![p.a, p.b]
+                    .iter()
+                    .any(|id| self.fought.contains(id) || self.pursued.contains(id))
+            })
+            .collect()
+    }
+
+    /// Move on from `from` to the next step of the bound that has something to do, emitting and
+    /// committing the events: shooting, close combat, then the end of the bound with its victory
+    /// check (§6.1, §13.2).
+    pub(super) fn continue_bound(&mut self, from: Phase, events: &mut Vec<Event>) {
+        let emit = |b: &mut Battle, e: Event, events: &mut Vec<Event>| {
+            b.commit(&e);
+            events.push(e);
+        };
+        if from == Phase::Shooting && !self.pending_shooters().is_empty() {
+            if self.phase != Phase::Shooting {
+                emit(
+                    self,
+                    Event::PhaseStarted {
+                        phase: Phase::Shooting,
+                    },
+                    events,
+                );
+            }
+            return;
+        }
+        if matches!(from, Phase::Shooting | Phase::CloseCombat)
+            && !self.pending_combats().is_empty()
+        {
+            if self.phase != Phase::CloseCombat {
+                emit(
+                    self,
+                    Event::PhaseStarted {
+                        phase: Phase::CloseCombat,
+                    },
+                    events,
+                );
+            }
+            return;
+        }
+        // End of the bound: does an army lose (§13.2)?
+        let totals: Vec<u32> = (0..self.setup.armies.len())
+            .map(|a| losses(&self.elements, a, self.camp_sacked[a], 0).total())
+            .collect();
+        let v = verdict(totals);
+        emit(
+            self,
+            Event::BoundEnded {
+                army: self.active,
+                bound: self.bound,
+                unused_pips: self.pips,
+            },
+            events,
+        );
+        if v.loser.is_some() {
+            emit(self, Event::BattleWon { verdict: v }, events);
+            return;
+        }
+        let next = (self.active + 1) % self.setup.armies.len();
+        emit(
+            self,
+            Event::BoundStarted {
+                army: next,
+                bound: self.bound + 1,
+            },
+            events,
+        );
+    }
+
+    pub(super) fn check_shot(
+        &self,
+        shooter: ElementId,
+        target: ElementId,
+        support: &[ElementId],
+        dice: [DieScore; 2],
+    ) -> Result<Vec<Event>, BattleError> {
+        for id in std::iter::once(&shooter).chain(support).chain([&target]) {
+            let e = self
+                .element(*id)
+                .ok_or(BattleError::UnknownElement { id: *id })?;
+            if !e.in_play() {
+                return Err(BattleError::ElementLost { id: *id });
+            }
+        }
+        let pending = self.pending_shooters();
+        if !pending.contains(&shooter) || support.iter().any(|s| self.shot.contains(s)) {
+            return Err(BattleError::CannotShoot { id: shooter });
+        }
+        let strongholds = self.held_strongholds();
+        let ctx = self.move_context(&strongholds);
+        // §9.3: an enemy in the shooter's threat zone must be shot first; targets come in
+        // priority order, so the target must be of the first priority present.
+        let targets = shooting_targets(&ctx, shooter, &[]).map_err(BattleError::Engagement)?;
+        let first_priority = targets.first().map(|t| t.priority);
+        if !targets
+            .iter()
+            .any(|t| t.target == target && Some(t.priority) == first_priority)
+        {
+            return Err(BattleError::NotATarget { shooter, target });
+        }
+        let situation = shot_situation(&ctx, shooter, target, support, false)
+            .map_err(BattleError::Engagement)?;
+        let result = resolve(&situation, dice, &self.setup.config).map_err(BattleError::Combat)?;
+        let mut sim = self.clone();
+        let mut events = Vec::new();
+        let target_outcome = result.b.outcome;
+        let from_behind = matches!(
+            situation.engagement,
+            crate::combat::Engagement::Shooting(s) if s.from_behind
+        );
+        sim.emit(
+            Event::Shot {
+                shooter,
+                target,
+                support: support.to_vec(),
+                result,
+            },
+            &mut events,
+        );
+        sim.outcome_of(
+            target,
+            Some(shooter),
+            target_outcome,
+            from_behind,
+            &mut events,
+        );
+        sim.continue_bound(Phase::Shooting, &mut events);
+        Ok(events)
+    }
+
+    pub(super) fn check_fight(
+        &self,
+        a: ElementId,
+        b: ElementId,
+        dice: [DieScore; 2],
+    ) -> Result<Vec<Event>, BattleError> {
+        let pair = self
+            .pending_combats()
+            .into_iter()
+            .find(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
+            .ok_or(BattleError::NotInCombat { a, b })?;
+        let mut sim = self.clone();
+        let mut events = Vec::new();
+        // §8.5: an element contacted on its side or rear turns to face first.
+        if let Some(turner) = pair.turn_to_face {
+            let contactor = if turner == a { b } else { a };
+            let strongholds = sim.held_strongholds();
+            let effect = turn_to_face(&sim.move_context(&strongholds), turner, contactor);
+            if let Some(effect) = effect {
+                sim.emit(Event::Outcome { effect }, &mut events);
+            }
+        }
+        let strongholds = sim.held_strongholds();
+        let situation = close_combat_situation(&sim.move_context(&strongholds), a, b)
+            .map_err(BattleError::Engagement)?;
+        let result = resolve(&situation, dice, &self.setup.config).map_err(BattleError::Combat)?;
+        let (oa, ob, pursuit) = (result.a.outcome, result.b.outcome, result.pursuit);
+        sim.emit(Event::Fought { a, b, result }, &mut events);
+        sim.outcome_of(a, Some(b), oa, false, &mut events);
+        sim.outcome_of(b, Some(a), ob, false, &mut events);
+        if let Some(p) = pursuit {
+            let (pursuer, beaten) = match p.side {
+                Side::A => (a, b),
+                Side::B => (b, a),
+            };
+            if sim.element(pursuer).is_some_and(|e| e.in_play()) {
+                if p.into == Some(Stronghold::Camp) {
+                    let owner = sim.element(beaten).map(|e| e.army);
+                    if let Some(army) = owner {
+                        sim.emit(Event::CampSacked { army }, &mut events);
+                    }
+                }
+                let strongholds = sim.held_strongholds();
+                let effects = pursue(&sim.move_context(&strongholds), pursuer, p.distance);
+                if !effects.is_empty() {
+                    sim.pursued.push(pursuer);
+                }
+                for effect in effects {
+                    sim.emit(Event::Outcome { effect }, &mut events);
+                }
+            }
+        }
+        sim.continue_bound(Phase::CloseCombat, &mut events);
+        Ok(events)
+    }
+
+    /// Commit and record one event on this (simulated) battle.
+    fn emit(&mut self, e: Event, events: &mut Vec<Event>) {
+        self.commit(&e);
+        events.push(e);
+    }
+
+    /// The outcome moves of one element (§12).
+    fn outcome_of(
+        &mut self,
+        id: ElementId,
+        opponent: Option<ElementId>,
+        outcome: Outcome,
+        shot_from_behind: bool,
+        events: &mut Vec<Event>,
+    ) {
+        if !self.element(id).is_some_and(|e| e.in_play()) {
+            return;
+        }
+        let strongholds = self.held_strongholds();
+        let ctx = self.move_context(&strongholds);
+        let effects = match outcome {
+            Outcome::NoEffect => Vec::new(),
+            Outcome::Destroyed => vec![Effect::Destroyed {
+                id,
+                reason: "§12.3: destroyed in combat".into(),
+            }],
+            // §12.1: mounted recoil their full 1 BW unless the owner chooses their depth; the
+            // referee takes the full 1 BW.
+            Outcome::Recoil => recoil(&ctx, id, opponent, shot_from_behind, true),
+            Outcome::Flee => {
+                let army = self.element(id).map_or(0, |e| e.army);
+                flee(&ctx, id, self.setup.armies[army].base_edge)
+            }
+        };
+        for effect in effects {
+            self.emit(Event::Outcome { effect }, events);
+        }
+    }
+
+    /// Apply an outcome effect to the state.
+    pub(super) fn commit_effect(&mut self, effect: &Effect) {
+        let set_pose = |b: &mut Battle, id: ElementId, to: Pose| {
+            if let Some(e) = b.elements.iter_mut().find(|e| e.id == id) {
+                e.pose = to.snapped();
+            }
+        };
+        let set_lost = |b: &mut Battle, id: ElementId, cause: LossCause| {
+            if let Some(e) = b.elements.iter_mut().find(|e| e.id == id) {
+                e.status = Status::Lost { cause };
+            }
+        };
+        match effect {
+            Effect::Moved { id, to, .. } | Effect::TurnedToFace { id, to, .. } => {
+                set_pose(self, *id, *to)
+            }
+            Effect::Destroyed { id, .. } => set_lost(self, *id, LossCause::Destroyed),
+            Effect::LostOffTable { id, .. } => set_lost(self, *id, LossCause::OffTable),
+        }
+    }
+}
