@@ -5,7 +5,7 @@ mod battle_common;
 
 use battle_common::*;
 use dbcore::battle::{
-    setup::overlapping, Action, Battle, ContactWanted, Flank, GroupStep, MoveOrder,
+    setup::overlapping, Action, Battle, ContactWanted, DiceRequest, Flank, GroupStep, MoveOrder,
 };
 use dbcore::geometry::Pose;
 use dbcore::DieScore;
@@ -14,6 +14,11 @@ use proptest::prelude::*;
 #[derive(Debug, Clone)]
 enum Choice {
     Pips(u8),
+    Resolve {
+        da: u8,
+        db: u8,
+        pick: usize,
+    },
     Forward {
         pick: usize,
         distance: f64,
@@ -44,6 +49,7 @@ fn choice() -> impl Strategy<Value = Choice> {
         1 => (-60.0f64..60.0, any::<bool>()).prop_map(|(degrees, right)| Choice::Wheel { degrees, right }),
         3 => (0usize..8, 0usize..8, 0u8..6).prop_map(|(pick, target, kind)| Choice::Contact { pick, target, kind }),
         1 => Just(Choice::End),
+        3 => (1u8..=6, 1u8..=6, 0usize..8).prop_map(|(da, db, pick)| Choice::Resolve { da, db, pick }),
     ]
 }
 
@@ -63,6 +69,41 @@ fn action(b: &Battle, c: &Choice) -> Action {
             die: DieScore::new(v).unwrap(),
         },
         Choice::End => Action::EndMovement,
+        Choice::Resolve { da, db, pick } => {
+            let dice = [DieScore::new(da).unwrap(), DieScore::new(db).unwrap()];
+            match b.awaiting() {
+                Some(DiceRequest::Combat { pairs }) if !pairs.is_empty() => {
+                    let (a, t) = pairs[pick % pairs.len()];
+                    Action::Fight { a, b: t, dice }
+                }
+                Some(DiceRequest::Shot { shooters }) if !shooters.is_empty() => {
+                    let shooter = shooters[pick % shooters.len()];
+                    let army = b.element(shooter).unwrap().army;
+                    let target = b
+                        .elements()
+                        .iter()
+                        .filter(|e| e.army != army && e.in_play())
+                        .map(|e| e.id)
+                        .find(|t| {
+                            b.check(&Action::Shoot {
+                                shooter,
+                                target: *t,
+                                support: vec![],
+                                dice,
+                            })
+                            .is_ok()
+                        })
+                        .unwrap_or(shooter);
+                    Action::Shoot {
+                        shooter,
+                        target,
+                        support: vec![],
+                        dice,
+                    }
+                }
+                _ => Action::EndMovement,
+            }
+        }
         Choice::Forward {
             pick,
             distance,
@@ -163,6 +204,8 @@ proptest! {
                     events.extend(ev);
                     no_overlaps(&b)?;
                     prop_assert!(b.pips() <= 6);
+                    let total: usize = b.counts().iter().map(|(a, l)| a + l).sum();
+                    prop_assert_eq!(total, b.elements().len());
                 }
                 Err(e) => {
                     // a refusal leaves the battle exactly as it was

@@ -1,0 +1,288 @@
+//! DBA3.md §6.1 steps 3–5: shooting, close combat, outcome moves and victory in the bound.
+
+mod battle_common;
+
+use battle_common::*;
+use dbcore::battle::{Action, Battle, BattleError, DiceRequest, ElementId, Event, Phase, Status};
+use dbcore::battlefield::{Battlefield, Board};
+use dbcore::{DieScore, ErrorCode, ErrorInfo, Outcome};
+
+fn d(v: u8) -> DieScore {
+    DieScore::new(v).unwrap()
+}
+
+fn start(s: dbcore::battle::BattleSetup) -> Battle {
+    let mut b = Battle::new(s).unwrap();
+    b.apply(Action::RollPips { die: d(3) }).unwrap();
+    b
+}
+
+/// Bows 2 BW in front of enemy Cavalry; nobody in contact.
+fn shooting_battle() -> Battle {
+    start(sandbox(
+        Battlefield::new(Board::default()),
+        armies(
+            vec![
+                general(el(1, "Cv", 2.0, 1.0, 0.0)),
+                el(2, "4Bw", 7.5, 5.0, 0.0),
+            ],
+            vec![
+                general(el(101, "Cv", 7.5, 7.0, 180.0)),
+                el(102, "Sp", 12.0, 12.0, 180.0),
+            ],
+        ),
+    ))
+}
+
+#[test]
+fn s9_1_after_movement_every_eligible_shooter_shoots() {
+    // DBA3.md §6.1 step 3, §9.1: shooting follows movement; the battle names the shooters.
+    let mut b = shooting_battle();
+    let ev = b.apply(Action::EndMovement).unwrap();
+    assert_eq!(
+        ev,
+        vec![Event::PhaseStarted {
+            phase: Phase::Shooting
+        }]
+    );
+    assert_eq!(
+        b.awaiting(),
+        Some(DiceRequest::Shot {
+            shooters: vec![ElementId(2)]
+        })
+    );
+}
+
+#[test]
+fn s9_6_a_shot_resolves_and_its_outcome_moves_follow() {
+    // DBA3.md §9.6, §11.3: Bows +4 vs mounted against the Cavalry general +3 (vs foot) +1: 10
+    // against 5 doubles them, and Cavalry doubled by Bows are destroyed.
+    let mut b = shooting_battle();
+    b.apply(Action::EndMovement).unwrap();
+    let ev = b
+        .apply(Action::Shoot {
+            shooter: ElementId(2),
+            target: ElementId(101),
+            support: vec![],
+            dice: [d(6), d(1)],
+        })
+        .unwrap();
+    match &ev[0] {
+        Event::Shot { result, .. } => {
+            assert_eq!((result.a.total, result.b.total), (10, 5));
+            assert_eq!(result.b.outcome, Outcome::Destroyed);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(ev[1], Event::Outcome { .. }));
+    assert!(matches!(
+        b.element(ElementId(101)).unwrap().status,
+        Status::Lost { .. }
+    ));
+    // Nobody else can shoot and nobody is in contact: the bound ends.
+    assert!(ev.iter().any(|e| matches!(e, Event::BoundEnded { .. })));
+    assert_eq!(b.active_army(), 1);
+}
+
+#[test]
+fn s9_1_an_element_that_moved_more_than_1_bw_does_not_shoot() {
+    // DBA3.md §9.1.
+    let mut b = shooting_battle();
+    let e = b.element(ElementId(2)).unwrap().pose;
+    b.apply(Action::Move {
+        order: dbcore::battle::MoveOrder::Element {
+            id: ElementId(2),
+            path: vec![dbcore::geometry::Pose::new(e.x - 1.5, e.y, 0.0)],
+        },
+    })
+    .unwrap();
+    let ev = b.apply(Action::EndMovement).unwrap();
+    assert!(!ev.contains(&Event::PhaseStarted {
+        phase: Phase::Shooting
+    }));
+}
+
+#[test]
+fn s9_1_only_eligible_shooters_at_their_targets() {
+    // DBA3.md §9.1–9.3: Cavalry do not shoot; the Spears are out of range.
+    let mut b = shooting_battle();
+    b.apply(Action::EndMovement).unwrap();
+    let before = b.clone();
+    let e = b
+        .apply(Action::Shoot {
+            shooter: ElementId(1),
+            target: ElementId(101),
+            support: vec![],
+            dice: [d(3), d(3)],
+        })
+        .unwrap_err();
+    assert_eq!(e, BattleError::CannotShoot { id: ElementId(1) });
+    let e = b
+        .apply(Action::Shoot {
+            shooter: ElementId(2),
+            target: ElementId(102),
+            support: vec![],
+            dice: [d(3), d(3)],
+        })
+        .unwrap_err();
+    assert_eq!(e.rule(), Some("§9.3"));
+    assert_eq!(b, before);
+    let e = b.apply(Action::RollPips { die: d(2) }).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::WrongPhase);
+}
+
+/// Blades in frontal contact with Warband, and Knights in contact with Psiloi.
+fn combat_battle() -> Battle {
+    start(sandbox(
+        Battlefield::new(Board::default()),
+        armies(
+            vec![
+                general(el(1, "3Kn", 3.0, 7.0, 0.0)),
+                el(2, "4Bd", 9.0, 7.0, 0.0),
+            ],
+            vec![
+                general(el(101, "Ps", 3.0, 7.0, 180.0)),
+                el(102, "4Wb", 9.0, 7.0, 180.0),
+            ],
+        ),
+    ))
+}
+
+#[test]
+fn s10_2_after_movement_every_contact_is_fought_once() {
+    // DBA3.md §6.1 step 4, §10.2.
+    let mut b = combat_battle();
+    let ev = b.apply(Action::EndMovement).unwrap();
+    assert_eq!(
+        ev,
+        vec![Event::PhaseStarted {
+            phase: Phase::CloseCombat
+        }]
+    );
+    match b.awaiting() {
+        Some(DiceRequest::Combat { pairs }) => assert_eq!(pairs.len(), 2),
+        other => panic!("{other:?}"),
+    }
+    b.apply(Action::Fight {
+        a: ElementId(2),
+        b: ElementId(102),
+        dice: [d(3), d(3)],
+    })
+    .unwrap();
+    let e = b
+        .apply(Action::Fight {
+            a: ElementId(2),
+            b: ElementId(102),
+            dice: [d(3), d(3)],
+        })
+        .unwrap_err();
+    assert_eq!(
+        e,
+        BattleError::NotInCombat {
+            a: ElementId(2),
+            b: ElementId(102)
+        }
+    );
+}
+
+#[test]
+fn s12_5_the_winner_pursues_half_a_base_width() {
+    // DBA3.md §11.2, §12.1, §12.5: Blades +5 beat Warband +3 (8 to 6): the Warband recoil their
+    // depth (⅜ BW, less than ½ BW) and the Blades follow up ½ BW, meeting them again after ⅜ BW
+    // and lining up there (the combat is fought next bound).
+    let mut b = combat_battle();
+    b.apply(Action::EndMovement).unwrap();
+    let y0 = b.element(ElementId(2)).unwrap().pose.y;
+    let ev = b
+        .apply(Action::Fight {
+            a: ElementId(2),
+            b: ElementId(102),
+            dice: [d(3), d(3)],
+        })
+        .unwrap();
+    match &ev[0] {
+        Event::Fought { result, .. } => {
+            assert_eq!(result.b.outcome, Outcome::Recoil);
+            assert_eq!(result.pursuit.map(|p| p.distance), Some(0.5));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!((b.element(ElementId(2)).unwrap().pose.y - (y0 + 0.375)).abs() < 1e-6);
+}
+
+#[test]
+fn s13_2_an_army_that_loses_four_and_more_than_the_enemy_loses_the_battle() {
+    // DBA3.md §13.2: four Psiloi caught by Knights in good going are destroyed (§11.2) and the
+    // general among them counts one more: the battle is over and refuses further actions.
+    let mut b = start(sandbox(
+        Battlefield::new(Board::default()),
+        armies(
+            vec![
+                general(el(1, "3Kn", 2.0, 7.0, 0.0)),
+                el(2, "3Kn", 5.0, 7.0, 0.0),
+                el(3, "3Kn", 8.0, 7.0, 0.0),
+                el(4, "3Kn", 11.0, 7.0, 0.0),
+            ],
+            vec![
+                general(el(101, "Ps", 2.0, 7.0, 180.0)),
+                el(102, "Ps", 5.0, 7.0, 180.0),
+                el(103, "Ps", 8.0, 7.0, 180.0),
+                el(104, "Ps", 11.0, 7.0, 180.0),
+            ],
+        ),
+    ));
+    b.apply(Action::EndMovement).unwrap();
+    let mut last = Vec::new();
+    for (a, t) in [(1, 101), (2, 102), (3, 103), (4, 104)] {
+        last = b
+            .apply(Action::Fight {
+                a: ElementId(a),
+                b: ElementId(t),
+                dice: [d(4), d(4)],
+            })
+            .unwrap();
+    }
+    let won = last.iter().find_map(|e| match e {
+        Event::BattleWon { verdict } => Some(verdict.clone()),
+        _ => None,
+    });
+    let v = won.expect("the battle is won");
+    assert_eq!(v.winner, Some(0));
+    assert_eq!(v.totals, vec![0, 5]);
+    assert_eq!(b.phase(), Phase::Finished { winner: Some(0) });
+    let e = b.apply(Action::EndMovement).unwrap_err();
+    assert_eq!(e, BattleError::Finished);
+    assert_eq!(e.code(), ErrorCode::BattleOver);
+    let (alive, lost): (usize, usize) = b
+        .counts()
+        .iter()
+        .fold((0, 0), |(a, l), (x, y)| (a + x, l + y));
+    assert_eq!(alive + lost, 8);
+}
+
+#[test]
+fn driven_battles_end_replay_and_keep_every_element_accounted_for() {
+    // DBA3.md §13: every driven battle ends (or reaches the bound limit), replays to the same
+    // events, and alive + lost = deployed, with no two elements overlapping at the end.
+    for seed in 0..6 {
+        let d = dbcore::driver::play(dbcore::driver::demo_setup(), seed, 40).unwrap();
+        assert!(d.verdict.is_some() || d.bounds > 40, "seed {seed}");
+        let (b, events) = Battle::replay(&d.record).unwrap();
+        assert_eq!(events, d.events, "seed {seed}");
+        let deployed: usize = d.record.setup.armies.iter().map(|a| a.elements.len()).sum();
+        let total: usize = b.counts().iter().map(|(a, l)| a + l).sum();
+        assert_eq!(total, deployed);
+        let cfg = &b.setup().config;
+        let live: Vec<_> = b.elements().iter().filter(|e| e.in_play()).collect();
+        for (i, x) in live.iter().enumerate() {
+            for y in &live[i + 1..] {
+                assert!(
+                    !dbcore::battle::setup::overlapping(&x.rect(cfg), &y.rect(cfg)),
+                    "seed {seed}: {} and {} overlap",
+                    x.id,
+                    y.id
+                );
+            }
+        }
+    }
+}
