@@ -5,6 +5,7 @@ pub mod movement;
 pub mod setup;
 pub mod state;
 pub mod victory;
+mod view;
 
 pub use bound::{
     order_ids, Action, Battle, BattleError, BattleRecord, DiceRequest, Event, Phase, PipCost,
