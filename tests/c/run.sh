@@ -43,12 +43,15 @@ if [ "$exported" != "$declared" ]; then
 fi
 echo "$(printf '%s\n' "$declared" | wc -l) functions"
 
+# The golden traces the C tests replay (a record in, the same events out).
+golden=("$root"/tests/golden/*.json)
+
 step "tests under ASan + UBSan"
 "$CC" "${CFLAGS[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \
     -fno-omit-frame-pointer "$root/tests/c/test_dbcore.c" "$lib" "${LIBS[@]}" \
     -o "$build/test_dbcore_asan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-    "$build/test_dbcore_asan"
+    "$build/test_dbcore_asan" "${golden[@]}"
 
 step "tests under valgrind"
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -58,7 +61,7 @@ fi
 "$CC" "${CFLAGS[@]}" -O1 "$root/tests/c/test_dbcore.c" "$lib" "${LIBS[@]}" \
     -o "$build/test_dbcore"
 valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
-    "$build/test_dbcore"
+    "$build/test_dbcore" "${golden[@]}"
 
 step "examples/c/odds.c"
 "$CC" "${CFLAGS[@]}" "$root/examples/c/odds.c" "$lib" "${LIBS[@]}" -o "$build/odds"
@@ -88,4 +91,4 @@ fi
 
 # The last line of a passing run is the plain summary.
 step "all C checks passed"
-"$build/test_dbcore" | tail -n 1
+"$build/test_dbcore" "${golden[@]}" | tail -n 1
