@@ -684,3 +684,116 @@ pub unsafe extern "C" fn dbcore_battle_table(
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::{CStr, CString};
+
+    fn golden(name: &str) -> serde_json::Value {
+        let path = format!("{}/../tests/golden/{name}.json", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    fn take(p: *mut c_char) -> String {
+        let s = unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_owned();
+        unsafe { crate::dbcore_string_free(p) };
+        s
+    }
+
+    fn replayed(name: &str) -> (*mut DbcoreBattle, serde_json::Value) {
+        let g = golden(name);
+        let record = CString::new(g["record"].to_string()).unwrap();
+        let (mut h, mut events) = (std::ptr::null_mut(), std::ptr::null_mut());
+        assert_eq!(
+            unsafe { dbcore_battle_replay_json(record.as_ptr(), &mut h, &mut events) },
+            DbcoreStatus::Ok
+        );
+        let events: serde_json::Value = serde_json::from_str(&take(events)).unwrap();
+        assert_eq!(events, g["events"]);
+        (h, g)
+    }
+
+    #[test]
+    fn the_handle_holds_what_dbcore_replays() {
+        let (h, g) = replayed("opening_bounds");
+        let record: BattleRecord = serde_json::from_value(g["record"].clone()).unwrap();
+        let (rust, _) = Battle::replay(&record).unwrap();
+        let mut state = std::ptr::null_mut();
+        assert_eq!(
+            unsafe { dbcore_battle_state_json(h, &mut state) },
+            DbcoreStatus::Ok
+        );
+        assert_eq!(take(state), serde_json::to_string(&rust).unwrap());
+        let (mut army, mut bound, mut pips) = (9, 9, 9);
+        unsafe {
+            assert_eq!(dbcore_battle_active_army(h, &mut army), DbcoreStatus::Ok);
+            assert_eq!(dbcore_battle_bound(h, &mut bound), DbcoreStatus::Ok);
+            assert_eq!(dbcore_battle_pips(h, &mut pips), DbcoreStatus::Ok);
+        }
+        assert_eq!(army as usize, rust.active_army());
+        assert_eq!(bound, rust.bound());
+        assert_eq!(pips, u32::from(rust.pips()));
+        unsafe { dbcore_battle_free(h) };
+    }
+
+    #[test]
+    fn every_phase_has_a_name() {
+        use dbcore::battle::Phase;
+        for (p, name) in [
+            (Phase::AwaitingPips, "awaiting_pips"),
+            (Phase::Movement, "movement"),
+            (Phase::Finished { winner: Some(1) }, "finished"),
+        ] {
+            assert_eq!(phase_name(&p).unwrap(), name);
+        }
+    }
+
+    #[test]
+    fn a_state_round_trips_and_a_forged_one_is_refused() {
+        let (h, _) = replayed("into_contact");
+        let mut state = std::ptr::null_mut();
+        assert_eq!(
+            unsafe { dbcore_battle_state_json(h, &mut state) },
+            DbcoreStatus::Ok
+        );
+        let text = take(state);
+        let back = battle_from_state(&text).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), text);
+        // An element moved by hand: the record does not put it there.
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["elements"][0]["pose"]["x"] = serde_json::json!(1.25);
+        let e = battle_from_state(&v.to_string()).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        // A record whose action is refused names the action.
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["actions"][0] = serde_json::json!({"action": "end_movement"});
+        let e = battle_from_state(&v.to_string()).unwrap_err();
+        assert_eq!(e.code, ErrorCode::WrongPhase);
+        assert!(e.message.contains("action 0"), "{}", e.message);
+        unsafe { dbcore_battle_free(h) };
+    }
+
+    #[test]
+    fn a_panic_inside_a_battle_poisons_it() {
+        let (h, _) = replayed("road_and_river");
+        let status = boundary(|| unsafe {
+            change(h, |_| -> Result<(), FfiError> {
+                panic!("inside the battle")
+            })
+        });
+        assert_eq!(status, DbcoreStatus::Panic);
+        let mut out = std::ptr::null_mut();
+        let end = CString::new(r#"{"action":"end_movement"}"#).unwrap();
+        assert_eq!(
+            unsafe { dbcore_battle_state_json(h, &mut out) },
+            DbcoreStatus::Poisoned
+        );
+        assert_eq!(
+            unsafe { dbcore_battle_apply_json(h, end.as_ptr(), &mut out) },
+            DbcoreStatus::Poisoned
+        );
+        assert!(out.is_null());
+        unsafe { dbcore_battle_free(h) };
+    }
+}
