@@ -152,7 +152,7 @@ impl Battle {
         py: Python<'py>,
         dice: &Bound<'py, Dice>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mut dice = dice.borrow_mut();
+        let mut dice = dice.try_borrow_mut()?;
         let die = dice.next_score();
         let events = errors::guard(|| {
             self.0
