@@ -1370,6 +1370,41 @@ static void test_battle_record_state_and_table(void) {
     dbcore_battle_free(b);
 }
 
+#ifndef __STDC_NO_THREADS__
+static int ask_shared_battle(void *arg) {
+    const DbcoreBattle *b = (const DbcoreBattle *)arg;
+    int right = 0, i;
+    for (i = 0; i < 20; i++) {
+        char *events = NULL;
+        uint32_t pips = 0;
+        if (dbcore_battle_pips(b, &pips) == DBCORE_STATUS_OK && pips == 6) right++;
+        if (dbcore_battle_check_json(b, MOVE_2, &events) == DBCORE_STATUS_OK &&
+            strstr(events, "\"left\":5") != NULL)
+            right++;
+        dbcore_string_free(events);
+    }
+    return right;
+}
+#endif
+
+static void test_battle_shared_between_threads(void) {
+#ifndef __STDC_NO_THREADS__
+    /* A const DbcoreBattle * may be asked from several threads at once. */
+    DbcoreBattle *b = new_battle();
+    thrd_t threads[4];
+    int i, right;
+    if (!b) return;
+    roll(b, 6);
+    for (i = 0; i < 4; i++) CHECK(thrd_create(&threads[i], ask_shared_battle, b) == thrd_success);
+    for (i = 0; i < 4; i++) {
+        right = -1;
+        CHECK(thrd_join(threads[i], &right) == thrd_success);
+        CHECK(right == 40);
+    }
+    dbcore_battle_free(b);
+#endif
+}
+
 /* A growing string. */
 typedef struct {
     char *text;
@@ -1532,6 +1567,7 @@ int main(int argc, char **argv) {
     test_battle_clone_is_independent();
     test_battle_roll_pips_from_dice();
     test_battle_record_state_and_table();
+    test_battle_shared_between_threads();
     test_golden_traces(argc, argv);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
