@@ -280,3 +280,15 @@ def test_the_bound_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert '{"event": "pips_rolled", "army": 0, "die": 5, "pips": 5}' in out
     assert "Gauls: the Knights charge 6 BW: refused (203, §7.2)" in out
     assert "replayed 8 actions: 14 events, same battle" in out
+
+
+def test_wrong_python_types(battle: Battle) -> None:
+    # None is JSON null: not a set-up or an action (code 102), like NULL in C.
+    with pytest.raises(dbcore.ArgumentError) as info:
+        Battle(None)  # type: ignore[arg-type]
+    assert info.value.code == 102
+    with pytest.raises(dbcore.ArgumentError):
+        battle.apply(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        battle.roll_pips(3)  # type: ignore[arg-type]
+    assert battle.phase == "awaiting_pips"
