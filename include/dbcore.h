@@ -1395,8 +1395,9 @@ DbcoreStatus dbcore_odds_json(const char *request, char **out_json);
 DbcoreStatus dbcore_json_equal(const char *a, const char *b, uint32_t *out);
 
 /**
- * The member `key` of a JSON object, as JSON text. A generic JSON utility. Free `*out_json`
- * with `dbcore_string_free`.
+ * The member `key` of a JSON object, as JSON text. A generic JSON utility: the text is written
+ * afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+ * `dbcore_string_free`.
  *
  * # Safety
  * `json` and `key` must be NUL-terminated strings and `out_json` valid for writes; any may be
@@ -1437,8 +1438,9 @@ DbcoreStatus dbcore_json_get(const char *json, const char *key, char **out_json)
 DbcoreStatus dbcore_json_array_len(const char *json, uint32_t *out);
 
 /**
- * The item at `index` of a JSON array, as JSON text. A generic JSON utility. Free `*out_json`
- * with `dbcore_string_free`.
+ * The item at `index` of a JSON array, as JSON text. A generic JSON utility: the text is written
+ * afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+ * `dbcore_string_free`.
  *
  * # Safety
  * `json` must be a NUL-terminated string and `out_json` valid for writes; either may be NULL

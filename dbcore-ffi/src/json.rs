@@ -166,8 +166,9 @@ pub unsafe extern "C" fn dbcore_json_equal(
     })
 }
 
-/// The member `key` of a JSON object, as JSON text. A generic JSON utility. Free `*out_json`
-/// with `dbcore_string_free`.
+/// The member `key` of a JSON object, as JSON text. A generic JSON utility: the text is written
+/// afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+/// `dbcore_string_free`.
 ///
 /// # Safety
 /// `json` and `key` must be NUL-terminated strings and `out_json` valid for writes; any may be
@@ -237,8 +238,9 @@ pub unsafe extern "C" fn dbcore_json_array_len(json: *const c_char, out: *mut u3
     })
 }
 
-/// The item at `index` of a JSON array, as JSON text. A generic JSON utility. Free `*out_json`
-/// with `dbcore_string_free`.
+/// The item at `index` of a JSON array, as JSON text. A generic JSON utility: the text is written
+/// afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+/// `dbcore_string_free`.
 ///
 /// # Safety
 /// `json` must be a NUL-terminated string and `out_json` valid for writes; either may be NULL
