@@ -7,7 +7,11 @@
  *   destroys it; free ignores NULL, so `free(p); p = NULL;` makes a second free harmless.
  * - `const T *` arguments are only read and may be shared between threads. `T *` handle arguments
  *   are used exclusively for the length of the call: one thread at a time per handle. A table
- *   (DbcoreTable) is only ever read, so every question takes it as `const DbcoreTable *`.
+ *   (DbcoreTable) is only ever read, so every question takes it as `const DbcoreTable *`. A
+ *   battle (DbcoreBattle) changes only through functions taking `DbcoreBattle *` (apply,
+ *   roll_pips); its questions take `const DbcoreBattle *`.
+ * - Battles speak JSON: set-ups, actions ({"action":"roll_pips","die":4}), events, records and
+ *   states are dbcore's serde JSON, so new actions and events need no new functions.
  * - Every fallible function returns a DbcoreStatus (a uint32_t): DBCORE_STATUS_OK (0), or the
  *   stable number of an error, grouped by family: 100-199 bad arguments (NULL, bad UTF-8, bad
  *   JSON, a value out of range, an unknown element id, an unknown element code), 200-299 rule
@@ -418,6 +422,13 @@ typedef uint32_t DbcoreTerrainGoing;
 #endif // __cplusplus
 
 /**
+ * A battle in progress (an opaque handle over `dbcore::battle::Battle`). Actions change it
+ * through `DbcoreBattle *`, used by one thread at a time; questions read it through
+ * `const DbcoreBattle *`, and may be asked from many threads at once while no action runs.
+ */
+typedef struct DbcoreBattle DbcoreBattle;
+
+/**
  * A seeded source of die scores (an opaque handle over `dbcore::SeededDice`). The rules never
  * roll: a program rolls with this and passes the scores to `dbcore_resolve`.
  */
@@ -774,6 +785,366 @@ extern "C" {
 const char *dbcore_version(void);
 
 /**
+ * Start a battle from a JSON `dbcore::battle::BattleSetup` (`{"format":"dbcore-battle",
+ * "version":1,"variant":"Standard","battlefield":{...},"armies":[...],"first":0}`): the first
+ * army's first bound, awaiting its PIP die. Free it with `dbcore_battle_free`.
+ *
+ * # Safety
+ * `setup_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`). `*out` is written only on success.
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_SETUP`
+ * when the set-up breaks the rules, with every problem listed in the last error's message
+ * (`the battle set-up has 2 problem(s): ...; ...`).
+ *
+ * # Example
+ * ```c
+ * DbcoreBattle *battle = NULL;
+ * if (dbcore_battle_new_json(setup, &battle) != DBCORE_STATUS_OK) {
+ *     char msg[1024];
+ *     dbcore_last_error_message(msg, sizeof msg);
+ *     fprintf(stderr, "%s\n", msg);
+ * }
+ * ```
+ */
+DbcoreStatus dbcore_battle_new_json(const char *setup_json, struct DbcoreBattle **out);
+
+/**
+ * Free a battle. NULL is ignored.
+ *
+ * # Safety
+ * `battle` must be NULL or a battle handle not freed before, and no other thread may be using
+ * it.
+ *
+ * # Example
+ * ```c
+ * dbcore_battle_free(battle);
+ * battle = NULL;
+ * ```
+ */
+void dbcore_battle_free(struct DbcoreBattle *battle);
+
+/**
+ * A new handle holding a copy of the battle, which then goes its own way; free each with
+ * `dbcore_battle_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED` after a panic inside this handle.
+ *
+ * # Example
+ * ```c
+ * DbcoreBattle *what_if = NULL;
+ * dbcore_battle_clone(battle, &what_if);
+ * ```
+ */
+DbcoreStatus dbcore_battle_clone(const struct DbcoreBattle *battle, struct DbcoreBattle **out);
+
+/**
+ * The events a JSON `dbcore::battle::Action` would cause, as a JSON array of
+ * `dbcore::battle::Event`, without changing the battle. Actions are tagged objects:
+ * `{"action":"roll_pips","die":4}`, `{"action":"move","order":{"type":"element","id":2,
+ * "path":[{"x":6.5,"y":5,"facing":0}]}}`, `{"action":"end_movement"}`. Free
+ * `*out_events_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle, `action_json` a NUL-terminated string and
+ * `out_events_json` valid for writes; any may be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON` (including a die outside 1..=6),
+ * and the refusal's own status with its rule and message in the last error:
+ * `DBCORE_STATUS_WRONG_PHASE`, `DBCORE_STATUS_NOT_ENOUGH_PIPS`, `DBCORE_STATUS_ILLEGAL_MOVE`,
+ * `DBCORE_STATUS_BATTLE_OVER`, `DBCORE_STATUS_UNKNOWN_ELEMENT`; `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *events = NULL;
+ * if (dbcore_battle_check_json(battle, "{\"action\":\"end_movement\"}", &events)
+ *         == DBCORE_STATUS_OK)
+ *     puts(events);
+ * dbcore_string_free(events);
+ * ```
+ */
+DbcoreStatus dbcore_battle_check_json(const struct DbcoreBattle *battle,
+                                      const char *action_json,
+                                      char **out_events_json);
+
+/**
+ * Do a JSON `dbcore::battle::Action` (as `dbcore_battle_check_json` reads it): the events it
+ * causes are committed and written as a JSON array. A refused action changes nothing: the
+ * battle's state JSON is the same after the call as before. Free `*out_events_json` with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle used by no other thread meanwhile, `action_json` a
+ * NUL-terminated string and `out_events_json` valid for writes; any may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * As `dbcore_battle_check_json`.
+ *
+ * # Example
+ * ```c
+ * char *events = NULL;
+ * DbcoreStatus s = dbcore_battle_apply_json(battle, move_json, &events);
+ * if (s == DBCORE_STATUS_NOT_ENOUGH_PIPS) {
+ *     char rule[32];
+ *     dbcore_last_error_rule(rule, sizeof rule); // "§6.3"
+ * }
+ * dbcore_string_free(events);
+ * ```
+ */
+DbcoreStatus dbcore_battle_apply_json(struct DbcoreBattle *battle,
+                                      const char *action_json,
+                                      char **out_events_json);
+
+/**
+ * Draw the PIP die from a seeded dice handle and apply `{"action":"roll_pips","die":N}` with
+ * it, writing the events (`[{"event":"pips_rolled","army":0,"die":4,"pips":4}]`). When the
+ * battle refuses the roll (it is not waiting for PIPs), neither the battle nor the dice change:
+ * the die is drawn from a copy of the dice first. Free `*out_events_json` with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` and `dice` must be live handles used by no other thread meanwhile and
+ * `out_events_json` valid for writes; any may be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_WRONG_PHASE`, `DBCORE_STATUS_BATTLE_OVER`; `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * DbcoreDice *dice = NULL;
+ * char *events = NULL;
+ * dbcore_dice_new(42, &dice);
+ * dbcore_battle_roll_pips(battle, dice, &events);
+ * dbcore_string_free(events);
+ * ```
+ */
+DbcoreStatus dbcore_battle_roll_pips(struct DbcoreBattle *battle,
+                                     struct DbcoreDice *dice,
+                                     char **out_events_json);
+
+/**
+ * The dice the battle waits for, as a JSON `dbcore::battle::DiceRequest`
+ * (`{"for":"pips","army":0}`), or the JSON text `null` when it waits for none. Free
+ * `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *awaiting = NULL;
+ * dbcore_battle_awaiting_json(battle, &awaiting);
+ * if (strcmp(awaiting, "null") != 0) printf("roll for %s\n", awaiting);
+ * dbcore_string_free(awaiting);
+ * ```
+ */
+DbcoreStatus dbcore_battle_awaiting_json(const struct DbcoreBattle *battle, char **out_json);
+
+/**
+ * The battle's whole state as JSON (a `dbcore::battle::Battle`: set-up, elements, bound, phase,
+ * PIPs, the actions so far), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
+ * with `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *state = NULL;
+ * dbcore_battle_state_json(battle, &state);
+ * fputs(state, save_file);
+ * dbcore_string_free(state);
+ * ```
+ */
+DbcoreStatus dbcore_battle_state_json(const struct DbcoreBattle *battle, char **out_json);
+
+/**
+ * A battle from its state JSON (as `dbcore_battle_state_json` writes it). The state is
+ * accepted only when replaying the set-up and actions inside it gives exactly that state, so a
+ * hand-edited position is refused. Free the handle with `dbcore_battle_free`.
+ *
+ * # Safety
+ * `state_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`). `*out` is written only on success.
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_SETUP` or
+ * an action's refusal status when the record inside does not replay;
+ * `DBCORE_STATUS_INVALID_ARGUMENT` when it replays to a different state.
+ *
+ * # Example
+ * ```c
+ * DbcoreBattle *restored = NULL;
+ * if (dbcore_battle_from_state_json(saved_text, &restored) != DBCORE_STATUS_OK) return 1;
+ * ```
+ */
+DbcoreStatus dbcore_battle_from_state_json(const char *state_json, struct DbcoreBattle **out);
+
+/**
+ * The battle's record as JSON (a `dbcore::battle::BattleRecord`: `{"setup":{...},
+ * "actions":[...]}`), every die included, so `dbcore_battle_replay_json` gives the same battle
+ * and events. Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *record = NULL;
+ * dbcore_battle_record_json(battle, &record);
+ * dbcore_string_free(record);
+ * ```
+ */
+DbcoreStatus dbcore_battle_record_json(const struct DbcoreBattle *battle, char **out_json);
+
+/**
+ * Replay a JSON `dbcore::battle::BattleRecord`: `*out` becomes the battle after its last
+ * action and `*out_events_json` the JSON array of every event, in order. Both are written only
+ * on success; free them with `dbcore_battle_free` and `dbcore_string_free`.
+ *
+ * # Safety
+ * `record_json` must be a NUL-terminated string and `out` and `out_events_json` valid for
+ * writes; any may be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`, `DBCORE_STATUS_INVALID_SETUP`;
+ * a refused action gives its own status, and the message names the action's index.
+ *
+ * # Example
+ * ```c
+ * DbcoreBattle *battle = NULL;
+ * char *events = NULL;
+ * if (dbcore_battle_replay_json(record, &battle, &events) == DBCORE_STATUS_OK) puts(events);
+ * dbcore_string_free(events);
+ * dbcore_battle_free(battle);
+ * ```
+ */
+DbcoreStatus dbcore_battle_replay_json(const char *record_json,
+                                       struct DbcoreBattle **out,
+                                       char **out_events_json);
+
+/**
+ * The name of the battle's phase, as its JSON spells it (`"awaiting_pips"`, `"movement"`,
+ * `"finished"`, and any phase the rules add later); the detail of a phase (a finished
+ * battle's winner) is in `dbcore_battle_state_json`. Free `*out_name` with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out_name` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *phase = NULL;
+ * dbcore_battle_phase(battle, &phase);
+ * if (strcmp(phase, "awaiting_pips") == 0) dbcore_battle_roll_pips(battle, dice, &events);
+ * dbcore_string_free(phase);
+ * ```
+ */
+DbcoreStatus dbcore_battle_phase(const struct DbcoreBattle *battle, char **out_name);
+
+/**
+ * The index of the moving army (0 for the first army of the set-up).
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * uint32_t army = 0;
+ * dbcore_battle_active_army(battle, &army);
+ * ```
+ */
+DbcoreStatus dbcore_battle_active_army(const struct DbcoreBattle *battle, uint32_t *out);
+
+/**
+ * The PIPs the moving army has left this bound (0 before its die is rolled).
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * uint32_t pips = 0;
+ * dbcore_battle_pips(battle, &pips);
+ * ```
+ */
+DbcoreStatus dbcore_battle_pips(const struct DbcoreBattle *battle, uint32_t *out);
+
+/**
+ * The number of bounds begun so far, both armies' counted (1 during the first).
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * uint32_t bound = 0;
+ * dbcore_battle_bound(battle, &bound);
+ * ```
+ */
+DbcoreStatus dbcore_battle_bound(const struct DbcoreBattle *battle, uint32_t *out);
+
+/**
+ * A new table handle showing the battle now: its battlefield with the elements in play at
+ * their present poses (side = army index), ready for the `dbcore_table_*` questions and
+ * `dbcore_table_svg`. The table is a copy: later actions do not move it. Free it with
+ * `dbcore_table_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * DbcoreTable *table = NULL;
+ * uint32_t fighting = 0;
+ * dbcore_battle_table(battle, &table);
+ * dbcore_table_in_close_combat(table, 2, &fighting);
+ * dbcore_table_free(table);
+ * ```
+ */
+DbcoreStatus dbcore_battle_table(const struct DbcoreBattle *battle, struct DbcoreTable **out);
+
+/**
  * Resolve one close combat or shot for two die scores, with the default rules (DBA 3.0).
  *
  * # Safety
@@ -1002,6 +1373,93 @@ DbcoreStatus dbcore_resolve_json(const char *request, char **out_json);
  * ```
  */
 DbcoreStatus dbcore_odds_json(const char *request, char **out_json);
+
+/**
+ * Whether two JSON texts hold the same value: objects compare member by member whatever their
+ * order and spacing, arrays item by item, numbers by value (an integer and a fraction never
+ * compare equal: `1` is not `1.0`). `*out` becomes 1 or 0. A generic JSON utility.
+ *
+ * # Safety
+ * `a` and `b` must be NUL-terminated strings and `out` valid for writes; any may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON` when either is not JSON.
+ *
+ * # Example
+ * ```c
+ * uint32_t same = 0;
+ * dbcore_json_equal("{\"a\": 1, \"b\": [2]}", "{\"b\":[2],\"a\":1}", &same); // same == 1
+ * ```
+ */
+DbcoreStatus dbcore_json_equal(const char *a, const char *b, uint32_t *out);
+
+/**
+ * The member `key` of a JSON object, as JSON text. A generic JSON utility: the text is written
+ * afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `json` and `key` must be NUL-terminated strings and `out_json` valid for writes; any may be
+ * NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_ARGUMENT`
+ * when `json` is not an object or has no member `key`.
+ *
+ * # Example
+ * ```c
+ * char *record = NULL;
+ * if (dbcore_json_get(golden_text, "record", &record) == DBCORE_STATUS_OK) {
+ *     // ... dbcore_battle_replay_json(record, &battle, &events) ...
+ *     dbcore_string_free(record);
+ * }
+ * ```
+ */
+DbcoreStatus dbcore_json_get(const char *json, const char *key, char **out_json);
+
+/**
+ * The number of items of a JSON array. A generic JSON utility.
+ *
+ * # Safety
+ * `json` must be a NUL-terminated string and `out` valid for writes; either may be NULL (then
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_ARGUMENT`
+ * when `json` is not an array.
+ *
+ * # Example
+ * ```c
+ * uint32_t n = 0;
+ * dbcore_json_array_len(events, &n);
+ * ```
+ */
+DbcoreStatus dbcore_json_array_len(const char *json, uint32_t *out);
+
+/**
+ * The item at `index` of a JSON array, as JSON text. A generic JSON utility: the text is written
+ * afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `json` must be a NUL-terminated string and `out_json` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_ARGUMENT`
+ * when `json` is not an array or `index` is not below its length.
+ *
+ * # Example
+ * ```c
+ * char *action = NULL;
+ * for (uint32_t i = 0; dbcore_json_array_at(actions, i, &action) == DBCORE_STATUS_OK; i++) {
+ *     dbcore_battle_apply_json(battle, action, &events);
+ *     dbcore_string_free(action);
+ * }
+ * ```
+ */
+DbcoreStatus dbcore_json_array_at(const char *json, uint32_t index, char **out_json);
 
 /**
  * Parse an element code (`"4Bd"`, `"3Kn"`, `"Mtd-4Bw"`, `"CF"`; ASCII case and surrounding

@@ -113,3 +113,171 @@ pub unsafe extern "C" fn dbcore_odds_json(
         Ok(())
     })
 }
+
+// Generic JSON utilities: a C program that holds dbcore's JSON text (events, records, golden
+// trace files) can compare and take it apart without a JSON library of its own. They know
+// nothing of the game.
+
+/// Read a JSON text argument as a value.
+///
+/// # Safety
+/// If non-NULL, `p` must point to a NUL-terminated string.
+unsafe fn json_value(p: *const c_char, what: &str) -> Result<serde_json::Value, FfiError> {
+    // SAFETY: the caller's contract on `p`.
+    let text = unsafe { arg_str(p, what) }?;
+    serde_json::from_str(text).map_err(json_error)
+}
+
+/// An array argument's items.
+fn items<'v>(v: &'v serde_json::Value, what: &str) -> Result<&'v Vec<serde_json::Value>, FfiError> {
+    v.as_array()
+        .ok_or_else(|| FfiError::invalid(format!("{what} is not a JSON array")))
+}
+
+/// Whether two JSON texts hold the same value: objects compare member by member whatever their
+/// order and spacing, arrays item by item, numbers by value (an integer and a fraction never
+/// compare equal: `1` is not `1.0`). `*out` becomes 1 or 0. A generic JSON utility.
+///
+/// # Safety
+/// `a` and `b` must be NUL-terminated strings and `out` valid for writes; any may be NULL (then
+/// `DBCORE_STATUS_NULL_ARGUMENT`).
+///
+/// # Errors
+/// `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON` when either is not JSON.
+///
+/// # Example
+/// ```c
+/// uint32_t same = 0;
+/// dbcore_json_equal("{\"a\": 1, \"b\": [2]}", "{\"b\":[2],\"a\":1}", &same); // same == 1
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_json_equal(
+    a: *const c_char,
+    b: *const c_char,
+    out: *mut u32,
+) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        // SAFETY: the caller's contract on `a` and `b`.
+        let (a, b) = unsafe { (json_value(a, "a")?, json_value(b, "b")?) };
+        // SAFETY: the caller's contract on `out`.
+        unsafe { out.write(crate::boundary::to_flag(a == b)) };
+        Ok(())
+    })
+}
+
+/// The member `key` of a JSON object, as JSON text. A generic JSON utility: the text is written
+/// afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+/// `dbcore_string_free`.
+///
+/// # Safety
+/// `json` and `key` must be NUL-terminated strings and `out_json` valid for writes; any may be
+/// NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+///
+/// # Errors
+/// `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_ARGUMENT`
+/// when `json` is not an object or has no member `key`.
+///
+/// # Example
+/// ```c
+/// char *record = NULL;
+/// if (dbcore_json_get(golden_text, "record", &record) == DBCORE_STATUS_OK) {
+///     // ... dbcore_battle_replay_json(record, &battle, &events) ...
+///     dbcore_string_free(record);
+/// }
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_json_get(
+    json: *const c_char,
+    key: *const c_char,
+    out_json: *mut *mut c_char,
+) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out_json, "out_json")?;
+        // SAFETY: the caller's contract on `json` and `key`.
+        let (v, key) = unsafe { (json_value(json, "json")?, arg_str(key, "key")?) };
+        let obj = v
+            .as_object()
+            .ok_or_else(|| FfiError::invalid("json is not a JSON object"))?;
+        let member = obj
+            .get(key)
+            .ok_or_else(|| FfiError::invalid(format!("the JSON object has no member `{key}`")))?;
+        let text = to_c_string(member)?;
+        // SAFETY: the caller's contract on `out_json`.
+        unsafe { out.write(text) };
+        Ok(())
+    })
+}
+
+/// The number of items of a JSON array. A generic JSON utility.
+///
+/// # Safety
+/// `json` must be a NUL-terminated string and `out` valid for writes; either may be NULL (then
+/// `DBCORE_STATUS_NULL_ARGUMENT`).
+///
+/// # Errors
+/// `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_ARGUMENT`
+/// when `json` is not an array.
+///
+/// # Example
+/// ```c
+/// uint32_t n = 0;
+/// dbcore_json_array_len(events, &n);
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_json_array_len(json: *const c_char, out: *mut u32) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        // SAFETY: the caller's contract on `json`.
+        let v = unsafe { json_value(json, "json") }?;
+        let n = items(&v, "json")?.len();
+        let n = u32::try_from(n).map_err(|_| FfiError::invalid("more than 2^32 items"))?;
+        // SAFETY: the caller's contract on `out`.
+        unsafe { out.write(n) };
+        Ok(())
+    })
+}
+
+/// The item at `index` of a JSON array, as JSON text. A generic JSON utility: the text is written
+/// afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+/// `dbcore_string_free`.
+///
+/// # Safety
+/// `json` must be a NUL-terminated string and `out_json` valid for writes; either may be NULL
+/// (then `DBCORE_STATUS_NULL_ARGUMENT`).
+///
+/// # Errors
+/// `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_ARGUMENT`
+/// when `json` is not an array or `index` is not below its length.
+///
+/// # Example
+/// ```c
+/// char *action = NULL;
+/// for (uint32_t i = 0; dbcore_json_array_at(actions, i, &action) == DBCORE_STATUS_OK; i++) {
+///     dbcore_battle_apply_json(battle, action, &events);
+///     dbcore_string_free(action);
+/// }
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_json_array_at(
+    json: *const c_char,
+    index: u32,
+    out_json: *mut *mut c_char,
+) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out_json, "out_json")?;
+        // SAFETY: the caller's contract on `json`.
+        let v = unsafe { json_value(json, "json") }?;
+        let all = items(&v, "json")?;
+        let item = all.get(index as usize).ok_or_else(|| {
+            FfiError::invalid(format!(
+                "index must be below {} items, not {index}",
+                all.len()
+            ))
+        })?;
+        let text = to_c_string(item)?;
+        // SAFETY: the caller's contract on `out_json`.
+        unsafe { out.write(text) };
+        Ok(())
+    })
+}

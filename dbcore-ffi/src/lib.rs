@@ -20,11 +20,18 @@
 //! asked questions through `const DbcoreTable *` (contacts, close combat, threat zones, shooting
 //! targets, going, distance, an SVG picture), and written back as JSON.
 //!
+//! A battle is the `DbcoreBattle` handle: started from a JSON set-up (or a record, or a saved
+//! state), changed by JSON actions through `DbcoreBattle *`, and asked through
+//! `const DbcoreBattle *`; its events come back as JSON, so actions and events the rules add
+//! later need no change here. A few generic JSON utilities (`dbcore_json_equal`,
+//! `dbcore_json_get`, `dbcore_json_array_*`) let a C program take that JSON apart.
+//!
 //! This crate holds no rules: it translates C values into dbcore's types and back.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_debug_implementations)]
 
+pub mod battle;
 pub mod boundary;
 pub mod combat;
 pub mod dice;
@@ -35,6 +42,13 @@ pub mod table;
 
 use std::ffi::c_char;
 
+pub use battle::{
+    dbcore_battle_active_army, dbcore_battle_apply_json, dbcore_battle_awaiting_json,
+    dbcore_battle_bound, dbcore_battle_check_json, dbcore_battle_clone, dbcore_battle_free,
+    dbcore_battle_from_state_json, dbcore_battle_new_json, dbcore_battle_phase, dbcore_battle_pips,
+    dbcore_battle_record_json, dbcore_battle_replay_json, dbcore_battle_roll_pips,
+    dbcore_battle_state_json, dbcore_battle_table, DbcoreBattle,
+};
 pub use boundary::DbcoreStatus;
 pub use combat::{
     dbcore_factor_label, dbcore_odds, dbcore_resolve, DbcoreBand, DbcoreCombatResult,
@@ -46,7 +60,10 @@ pub use dice::{dbcore_dice_free, dbcore_dice_new, dbcore_dice_roll, DbcoreDice};
 pub use error::{
     dbcore_last_error_code, dbcore_last_error_message, dbcore_last_error_rule, dbcore_status_name,
 };
-pub use json::{dbcore_odds_json, dbcore_resolve_json};
+pub use json::{
+    dbcore_json_array_at, dbcore_json_array_len, dbcore_json_equal, dbcore_json_get,
+    dbcore_odds_json, dbcore_resolve_json,
+};
 pub use kind::{
     dbcore_element_kind_at, dbcore_element_kind_count, dbcore_element_kind_info,
     dbcore_element_kind_json, dbcore_element_kind_parse, dbcore_element_kind_print,

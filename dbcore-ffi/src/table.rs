@@ -28,7 +28,7 @@ pub struct DbcoreTable {
 }
 
 impl DbcoreTable {
-    fn boxed(table: Table) -> *mut DbcoreTable {
+    pub(crate) fn boxed(table: Table) -> *mut DbcoreTable {
         Box::into_raw(Box::new(DbcoreTable {
             poisoned: AtomicBool::new(false),
             table,
@@ -102,7 +102,7 @@ unsafe fn ask<T>(
 }
 
 /// Write a string C owns into an out-parameter.
-fn c_text(s: String) -> Result<*mut c_char, FfiError> {
+pub(crate) fn c_text(s: String) -> Result<*mut c_char, FfiError> {
     CString::new(s)
         .map(CString::into_raw)
         .map_err(|e| FfiError::new(dbcore::ErrorCode::Internal, format!("text with NUL: {e}")))

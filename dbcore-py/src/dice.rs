@@ -43,6 +43,15 @@ pub struct Dice {
 }
 
 impl Dice {
+    /// The score the next `roll` will give, without drawing it: a battle checks the roll
+    /// before the dice move on, so a refused roll leaves the dice as they were.
+    pub(crate) fn next_score(&self) -> dbcore::DieScore {
+        dbcore::roll(&mut self.dice.clone())
+    }
+    /// Draw one score, counting the draws as `roll` does.
+    pub(crate) fn draw(&mut self) -> dbcore::DieScore {
+        self.counting(|c| dbcore::roll(c))
+    }
     fn counting<T>(&mut self, f: impl FnOnce(&mut Counting<'_>) -> T) -> T {
         let mut c = Counting {
             dice: &mut self.dice,

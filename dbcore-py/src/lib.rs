@@ -8,6 +8,7 @@
 
 use pyo3::prelude::*;
 
+mod battle;
 mod combat;
 mod dice;
 mod errors;
@@ -38,6 +39,7 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<dice::Dice>()?;
     m.add_class::<table::PlacedElement>()?;
     m.add_class::<table::Table>()?;
+    m.add_class::<battle::Battle>()?;
     m.add_function(wrap_pyfunction!(combat::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(combat::odds, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;

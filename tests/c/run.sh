@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the C ABI and test it from C: once with AddressSanitizer + UndefinedBehaviorSanitizer,
-# once plain under valgrind; check the header compiles as C++; build and run examples/c/odds.c
-# and examples/c/table.c.
+# once plain under valgrind; check the header compiles as C++; build and run examples/c/odds.c,
+# examples/c/table.c and examples/c/replay.c.
 # Exits non-zero on any failure. Run from anywhere: bash tests/c/run.sh
 set -euo pipefail
 
@@ -43,12 +43,15 @@ if [ "$exported" != "$declared" ]; then
 fi
 echo "$(printf '%s\n' "$declared" | wc -l) functions"
 
+# The golden traces the C tests replay (a record in, the same events out).
+golden=("$root"/tests/golden/*.json)
+
 step "tests under ASan + UBSan"
 "$CC" "${CFLAGS[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \
     -fno-omit-frame-pointer "$root/tests/c/test_dbcore.c" "$lib" "${LIBS[@]}" \
     -o "$build/test_dbcore_asan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-    "$build/test_dbcore_asan"
+    "$build/test_dbcore_asan" "${golden[@]}"
 
 step "tests under valgrind"
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -58,7 +61,7 @@ fi
 "$CC" "${CFLAGS[@]}" -O1 "$root/tests/c/test_dbcore.c" "$lib" "${LIBS[@]}" \
     -o "$build/test_dbcore"
 valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
-    "$build/test_dbcore"
+    "$build/test_dbcore" "${golden[@]}"
 
 step "examples/c/odds.c"
 "$CC" "${CFLAGS[@]}" "$root/examples/c/odds.c" "$lib" "${LIBS[@]}" -o "$build/odds"
@@ -86,6 +89,21 @@ if "$build/table" "$build/no-such-table.json" 2>/dev/null; then
     exit 1
 fi
 
+step "examples/c/replay.c"
+"$CC" "${CFLAGS[@]}" "$root/examples/c/replay.c" "$lib" "${LIBS[@]}" -o "$build/replay"
+out="$("$build/replay" "$root/tests/golden/opening_bounds.json" 7)"
+printf '%s\n' "$out"
+# DBA3.md §6.2: the trace ends awaiting a PIP die, which the seeded dice supply.
+# (The JSON utilities hand members back in key order.)
+grep -q '^  {"army":0,"die":5,"event":"pips_rolled","pips":5}$' <<<"$out"
+grep -q '^bound 4, army 1 to move, phase awaiting_pips$' <<<"$out"
+grep -q '^army 1 rolls its PIP die (seed 7):$' <<<"$out"
+grep -q '^5 PIPs to spend$' <<<"$out"
+if "$build/replay" "$build/no-such-record.json" 2>/dev/null; then
+    echo "replay read a file that does not exist" >&2
+    exit 1
+fi
+
 # The last line of a passing run is the plain summary.
 step "all C checks passed"
-"$build/test_dbcore" | tail -n 1
+"$build/test_dbcore" "${golden[@]}" | tail -n 1

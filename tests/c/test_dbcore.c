@@ -1,5 +1,6 @@
 /*
  * Tests of the C ABI (include/dbcore.h), run by tests/c/run.sh under ASan+UBSan and valgrind.
+ * The arguments are the golden trace files to replay (run.sh passes every tests/golden JSON file).
  * The last line printed is "N passed, N failed"; the exit status is non-zero on any failure.
  */
 #include "dbcore.h"
@@ -876,7 +877,654 @@ static void test_last_error_is_per_thread(void) {
 #endif
 }
 
-int main(void) {
+/* ---- Battles (DbcoreBattle): set-up, actions and events as JSON ---------------------------- */
+
+/* Two armies on an open sandbox table. South (army 0, first bound): 1 3Kn general, 2 and 3 4Bd,
+ * 4 El. North (army 1): 101 4Bd general, 102 4Sp. */
+static const char *const BATTLE_SETUP =
+    "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"Standard\","
+    "\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":[]},"
+    "\"sandbox\":true,\"first\":0,\"armies\":["
+    "{\"name\":\"South\",\"base_edge\":\"South\",\"elements\":["
+    "{\"id\":1,\"kind\":\"3Kn\",\"pose\":{\"x\":7.5,\"y\":3,\"facing\":0},\"general\":true},"
+    "{\"id\":2,\"kind\":\"4Bd\",\"pose\":{\"x\":6.5,\"y\":3,\"facing\":0}},"
+    "{\"id\":3,\"kind\":\"4Bd\",\"pose\":{\"x\":8.5,\"y\":3,\"facing\":0}},"
+    "{\"id\":4,\"kind\":\"El\",\"pose\":{\"x\":4.5,\"y\":3,\"facing\":0}}]},"
+    "{\"name\":\"North\",\"base_edge\":\"North\",\"elements\":["
+    "{\"id\":101,\"kind\":\"4Bd\",\"pose\":{\"x\":7.5,\"y\":12,\"facing\":180},\"general\":true},"
+    "{\"id\":102,\"kind\":\"4Sp\",\"pose\":{\"x\":6.5,\"y\":12,\"facing\":180}}]}]}";
+
+/* Element 2 (4Bd) one BW straight ahead, and the same for 3. */
+static const char *const MOVE_2 =
+    "{\"action\":\"move\",\"order\":{\"type\":\"element\",\"id\":2,"
+    "\"path\":[{\"x\":6.5,\"y\":4,\"facing\":0}]}}";
+static const char *const MOVE_3 =
+    "{\"action\":\"move\",\"order\":{\"type\":\"element\",\"id\":3,"
+    "\"path\":[{\"x\":8.5,\"y\":4,\"facing\":0}]}}";
+/* The general's Knights one BW ahead. */
+static const char *const MOVE_GENERAL =
+    "{\"action\":\"move\",\"order\":{\"type\":\"element\",\"id\":1,"
+    "\"path\":[{\"x\":7.5,\"y\":4,\"facing\":0}]}}";
+/* The Elephants (§6.3 a: an extra PIP) one BW ahead. */
+static const char *const MOVE_ELEPHANTS =
+    "{\"action\":\"move\",\"order\":{\"type\":\"element\",\"id\":4,"
+    "\"path\":[{\"x\":4.5,\"y\":4,\"facing\":0}]}}";
+
+static DbcoreBattle *new_battle(void) {
+    DbcoreBattle *b = NULL;
+    CHECK_STATUS(dbcore_battle_new_json(BATTLE_SETUP, &b), DBCORE_STATUS_OK);
+    CHECK(b != NULL);
+    return b;
+}
+
+/* The battle's state JSON, owned by the caller. */
+static char *battle_state(const DbcoreBattle *b) {
+    char *s = NULL;
+    CHECK_STATUS(dbcore_battle_state_json(b, &s), DBCORE_STATUS_OK);
+    return s;
+}
+
+static uint32_t battle_number(DbcoreStatus (*get)(const DbcoreBattle *, uint32_t *),
+                              const DbcoreBattle *b) {
+    uint32_t v = 12345;
+    CHECK_STATUS(get(b, &v), DBCORE_STATUS_OK);
+    return v;
+}
+
+/* Whether the battle's phase is called `want`. */
+static int phase_is(const DbcoreBattle *b, const char *want) {
+    char *p = NULL;
+    int same;
+    CHECK_STATUS(dbcore_battle_phase(b, &p), DBCORE_STATUS_OK);
+    same = p != NULL && strcmp(p, want) == 0;
+    dbcore_string_free(p);
+    return same;
+}
+
+static int json_equal(const char *a, const char *b) {
+    uint32_t same = 7;
+    CHECK_STATUS(dbcore_json_equal(a, b, &same), DBCORE_STATUS_OK);
+    return same == 1;
+}
+
+/* Apply an action that must be accepted; return its events (owned by the caller). */
+static char *apply_ok(DbcoreBattle *b, const char *action) {
+    char *events = NULL;
+    CHECK_STATUS(dbcore_battle_apply_json(b, action, &events), DBCORE_STATUS_OK);
+    return events;
+}
+
+static void roll(DbcoreBattle *b, int die) {
+    char action[64];
+    snprintf(action, sizeof action, "{\"action\":\"roll_pips\",\"die\":%d}", die);
+    dbcore_string_free(apply_ok(b, action));
+}
+
+/* Apply an action that must be refused with `want` and rule `rule` (NULL: any), and check that
+ * the refusal left the battle's state JSON as it was. */
+static void refused(DbcoreBattle *b, const char *action, DbcoreStatus want, const char *rule) {
+    char *before = battle_state(b), *after = NULL, *events = (char *)"untouched";
+    char got_rule[32];
+    CHECK_STATUS(dbcore_battle_apply_json(b, action, &events), want);
+    CHECK(events != NULL && strcmp(events, "untouched") == 0);
+    CHECK(dbcore_last_error_code() == (uint32_t)want);
+    if (rule) {
+        dbcore_last_error_rule(got_rule, sizeof got_rule);
+        CHECK(strcmp(got_rule, rule) == 0);
+    }
+    after = battle_state(b);
+    CHECK(before && after && strcmp(before, after) == 0);
+    dbcore_string_free(before);
+    dbcore_string_free(after);
+}
+
+static void test_battle_ownership(void) {
+    DbcoreBattle *b = new_battle(), *copy = NULL;
+    char *a = NULL, *c = NULL;
+    if (!b) return;
+    CHECK_STATUS(dbcore_battle_clone(b, &copy), DBCORE_STATUS_OK);
+    CHECK(copy != NULL && copy != b);
+    a = battle_state(b);
+    dbcore_battle_free(b); /* the copy lives on by itself */
+    b = NULL;
+    dbcore_battle_free(b); /* NULL: ignored */
+    dbcore_battle_free(NULL);
+    c = battle_state(copy);
+    CHECK(a && c && strcmp(a, c) == 0);
+    dbcore_string_free(a);
+    dbcore_string_free(c);
+    dbcore_battle_free(copy);
+}
+
+static void test_battle_null_arguments(void) {
+    DbcoreBattle *b = new_battle(), *out = (DbcoreBattle *)&out;
+    DbcoreDice *dice = NULL;
+    DbcoreTable *table = NULL;
+    char *json = (char *)"untouched";
+    uint32_t n = 0;
+    if (!b) return;
+    CHECK_STATUS(dbcore_dice_new(1, &dice), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_battle_new_json(NULL, &out), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_new_json(BATTLE_SETUP, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK(out == (DbcoreBattle *)&out); /* not written on failure */
+    CHECK_STATUS(dbcore_battle_clone(NULL, &out), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_clone(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_check_json(NULL, "{\"action\":\"end_movement\"}", &json),
+                 DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_check_json(b, NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_check_json(b, "{\"action\":\"end_movement\"}", NULL),
+                 DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_apply_json(NULL, "{\"action\":\"end_movement\"}", &json),
+                 DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_apply_json(b, NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_apply_json(b, "{\"action\":\"roll_pips\",\"die\":3}", NULL),
+                 DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK(phase_is(b, "awaiting_pips")); /* the NULL out-parameter was caught before any change */
+    CHECK_STATUS(dbcore_battle_roll_pips(NULL, dice, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_roll_pips(b, NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_roll_pips(b, dice, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_awaiting_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_awaiting_json(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_state_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_state_json(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_record_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_record_json(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_replay_json(NULL, &out, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_replay_json("{}", NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_replay_json("{}", &out, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_from_state_json(NULL, &out), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_from_state_json("{}", NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_phase(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_phase(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_active_army(NULL, &n), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_active_army(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_pips(NULL, &n), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_pips(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_bound(NULL, &n), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_bound(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_table(NULL, &table), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_table(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_json_equal(NULL, "1", &n), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_json_equal("1", NULL, &n), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_json_equal("1", "1", NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_json_get(NULL, "a", &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_json_get("{}", NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_json_get("{}", "a", NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_json_array_len(NULL, &n), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_json_array_len("[]", NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_json_array_at(NULL, 0, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_json_array_at("[1]", 0, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK(json != NULL && strcmp(json, "untouched") == 0);
+    CHECK(out == (DbcoreBattle *)&out);
+    dbcore_dice_free(dice);
+    dbcore_battle_free(b);
+}
+
+static void test_battle_bad_json(void) {
+    DbcoreBattle *b = new_battle(), *out = NULL;
+    char *json = NULL;
+    uint32_t n = 0;
+    static const char bad_utf8[] = {'{', '"', (char)0xff, '"', '}', 0};
+    if (!b) return;
+    CHECK_STATUS(dbcore_battle_new_json("{\"format\":", &out), DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_battle_new_json("[1,2]", &out), DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_battle_new_json(bad_utf8, &out), DBCORE_STATUS_INVALID_UTF8);
+    CHECK(out == NULL);
+    /* An action that is not one dbcore knows, or a die outside 1..=6 (§0.3). */
+    refused(b, "{\"action\":\"cast_spell\"}", DBCORE_STATUS_INVALID_JSON, NULL);
+    refused(b, "{\"action\":\"roll_pips\",\"die\":7}", DBCORE_STATUS_INVALID_JSON, NULL);
+    refused(b, "not json", DBCORE_STATUS_INVALID_JSON, NULL);
+    CHECK_STATUS(dbcore_battle_check_json(b, "{\"die\":3}", &json), DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_battle_replay_json("{\"setup\":{}}", &out, &json),
+                 DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_battle_from_state_json("{", &out), DBCORE_STATUS_INVALID_JSON);
+    CHECK(out == NULL && json == NULL);
+    /* The JSON utilities. */
+    CHECK_STATUS(dbcore_json_equal("{", "{}", &n), DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_json_get("[1]", "a", &json), DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(dbcore_json_get("{\"b\":1}", "a", &json), DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(dbcore_json_array_len("{}", &n), DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(dbcore_json_array_at("[1,2]", 2, &json), DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK(json == NULL);
+    dbcore_battle_free(b);
+}
+
+static void test_json_utilities(void) {
+    char *member = NULL, *item = NULL;
+    uint32_t n = 0;
+    CHECK(json_equal("{\"a\": 1, \"b\": [2, {\"c\": null}]}", "{\"b\":[2,{\"c\":null}],\"a\":1}"));
+    CHECK(!json_equal("[1, 2]", "[2, 1]"));
+    CHECK(!json_equal("{\"a\":1}", "{\"a\":1,\"b\":2}"));
+    CHECK(json_equal("0.5", "5e-1"));
+    CHECK(!json_equal("1", "1.0")); /* an integer and a fraction differ */
+    CHECK_STATUS(dbcore_json_get("{\"a\":{\"b\":[1,2]}}", "a", &member), DBCORE_STATUS_OK);
+    CHECK(member && json_equal(member, "{\"b\":[1,2]}"));
+    CHECK_STATUS(dbcore_json_array_len("[1,\"x\",{}]", &n), DBCORE_STATUS_OK);
+    CHECK(n == 3);
+    CHECK_STATUS(dbcore_json_array_at("[1,\"x\",{}]", 1, &item), DBCORE_STATUS_OK);
+    CHECK(item && strcmp(item, "\"x\"") == 0);
+    dbcore_string_free(member);
+    dbcore_string_free(item);
+}
+
+static void test_battle_bad_setup(void) {
+    /* DBA3.md §2.5 and set-up: every problem is listed at once. Element id 2 is used twice and
+     * the North army has no general. */
+    static const char *const BAD =
+        "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"Standard\","
+        "\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":[]},"
+        "\"sandbox\":true,\"armies\":["
+        "{\"name\":\"South\",\"base_edge\":\"South\",\"elements\":["
+        "{\"id\":1,\"kind\":\"3Kn\",\"pose\":{\"x\":7.5,\"y\":3,\"facing\":0},\"general\":true},"
+        "{\"id\":2,\"kind\":\"4Bd\",\"pose\":{\"x\":5.5,\"y\":3,\"facing\":0}}]},"
+        "{\"name\":\"North\",\"base_edge\":\"North\",\"elements\":["
+        "{\"id\":2,\"kind\":\"4Bd\",\"pose\":{\"x\":7.5,\"y\":12,\"facing\":180}}]}]}";
+    DbcoreBattle *out = NULL;
+    char msg[1024];
+    size_t len;
+    CHECK_STATUS(dbcore_battle_new_json(BAD, &out), DBCORE_STATUS_INVALID_SETUP);
+    CHECK(out == NULL);
+    CHECK(dbcore_last_error_code() == DBCORE_STATUS_INVALID_SETUP);
+    len = dbcore_last_error_message(msg, sizeof msg);
+    CHECK(len < sizeof msg);
+    CHECK(strstr(msg, "2 problem(s)") != NULL);
+    CHECK(strstr(msg, "element id #2 is used more than once") != NULL);
+    CHECK(strstr(msg, "army `North` must have exactly one general") != NULL);
+    /* The same set-up inside a record. */
+    {
+        char *record = NULL, *events = NULL;
+        size_t n = strlen(BAD) + 64;
+        record = (char *)malloc(n);
+        if (!record) return;
+        snprintf(record, n, "{\"setup\":%s,\"actions\":[]}", BAD);
+        CHECK_STATUS(dbcore_battle_replay_json(record, &out, &events),
+                     DBCORE_STATUS_INVALID_SETUP);
+        CHECK(out == NULL && events == NULL);
+        free(record);
+    }
+}
+
+static void test_battle_start(void) {
+    DbcoreBattle *b = new_battle();
+    char *awaiting = NULL, *events = NULL;
+    if (!b) return;
+    /* DBA3.md §6.1, §6.2: the first army's first bound begins awaiting its PIP die. */
+    CHECK(phase_is(b, "awaiting_pips"));
+    CHECK(battle_number(dbcore_battle_active_army, b) == 0);
+    CHECK(battle_number(dbcore_battle_bound, b) == 1);
+    CHECK(battle_number(dbcore_battle_pips, b) == 0);
+    CHECK_STATUS(dbcore_battle_awaiting_json(b, &awaiting), DBCORE_STATUS_OK);
+    CHECK(awaiting && json_equal(awaiting, "{\"for\":\"pips\",\"army\":0}"));
+    dbcore_string_free(awaiting);
+    events = apply_ok(b, "{\"action\":\"roll_pips\",\"die\":4}");
+    CHECK(events && json_equal(events, "[{\"event\":\"pips_rolled\",\"army\":0,\"die\":4,"
+                                       "\"pips\":4}]"));
+    dbcore_string_free(events);
+    CHECK(phase_is(b, "movement"));
+    CHECK(battle_number(dbcore_battle_pips, b) == 4);
+    CHECK_STATUS(dbcore_battle_awaiting_json(b, &awaiting), DBCORE_STATUS_OK);
+    CHECK(awaiting && strcmp(awaiting, "null") == 0);
+    dbcore_string_free(awaiting);
+    dbcore_battle_free(b);
+}
+
+static void test_battle_wrong_phase(void) {
+    DbcoreBattle *b = new_battle();
+    if (!b) return;
+    /* DBA3.md §6.1: no tactical move, and no ending of moves, before the PIP die. */
+    refused(b, MOVE_2, DBCORE_STATUS_WRONG_PHASE, "§6.1");
+    refused(b, "{\"action\":\"end_movement\"}", DBCORE_STATUS_WRONG_PHASE, "§6.1");
+    roll(b, 3);
+    /* ... and one PIP die per bound. */
+    refused(b, "{\"action\":\"roll_pips\",\"die\":5}", DBCORE_STATUS_WRONG_PHASE, "§6.1");
+    /* §3.5: no river to dice for on this table. */
+    refused(b, "{\"action\":\"dice_river\",\"die\":2}", DBCORE_STATUS_WRONG_PHASE, "§3.5");
+    dbcore_battle_free(b);
+}
+
+static void test_battle_moves_and_pips(void) {
+    DbcoreBattle *b = new_battle();
+    char *events = NULL, *checked = NULL, *state = NULL;
+    if (!b) return;
+    roll(b, 2);
+    /* check is pure: it gives the events apply will give, and changes nothing. */
+    state = battle_state(b);
+    CHECK_STATUS(dbcore_battle_check_json(b, MOVE_2, &checked), DBCORE_STATUS_OK);
+    {
+        char *again = battle_state(b);
+        CHECK(state && again && strcmp(state, again) == 0);
+        dbcore_string_free(again);
+    }
+    /* DBA3.md §6.3: a tactical move costs one PIP. */
+    events = apply_ok(b, MOVE_2);
+    CHECK(events && checked && json_equal(events, checked));
+    CHECK(events && strstr(events, "\"event\":\"moved\"") &&
+          strstr(events, "\"event\":\"pips_spent\"") && strstr(events, "\"left\":1"));
+    CHECK(battle_number(dbcore_battle_pips, b) == 1);
+    dbcore_string_free(events);
+    dbcore_string_free(checked);
+    dbcore_string_free(state);
+    /* §6.1: the enemy's elements are not ours to move. */
+    refused(b,
+            "{\"action\":\"move\",\"order\":{\"type\":\"element\",\"id\":101,"
+            "\"path\":[{\"x\":7.5,\"y\":11,\"facing\":180}]}}",
+            DBCORE_STATUS_ILLEGAL_MOVE, "§6.1");
+    /* No element 999. */
+    refused(b,
+            "{\"action\":\"move\",\"order\":{\"type\":\"element\",\"id\":999,"
+            "\"path\":[{\"x\":7.5,\"y\":5,\"facing\":0}]}}",
+            DBCORE_STATUS_UNKNOWN_ELEMENT, NULL);
+    /* §7.1: Blades move 2 BW in good going, not 6. */
+    refused(b,
+            "{\"action\":\"move\",\"order\":{\"type\":\"element\",\"id\":3,"
+            "\"path\":[{\"x\":8.5,\"y\":9,\"facing\":0}]}}",
+            DBCORE_STATUS_ILLEGAL_MOVE, NULL);
+    events = apply_ok(b, MOVE_3);
+    CHECK(events && strstr(events, "\"left\":0"));
+    dbcore_string_free(events);
+    CHECK(battle_number(dbcore_battle_pips, b) == 0);
+    /* §6.3: no PIPs left, no more moves: refused, nothing changes. */
+    refused(b, MOVE_GENERAL, DBCORE_STATUS_NOT_ENOUGH_PIPS, "§6.3");
+    /* §6.2: the bound ends and North's begins. */
+    events = apply_ok(b, "{\"action\":\"end_movement\"}");
+    CHECK(events && json_equal(events,
+                               "[{\"event\":\"bound_ended\",\"army\":0,\"bound\":1,"
+                               "\"unused_pips\":0},{\"event\":\"bound_started\",\"army\":1,"
+                               "\"bound\":2}]"));
+    dbcore_string_free(events);
+    CHECK(battle_number(dbcore_battle_active_army, b) == 1);
+    CHECK(battle_number(dbcore_battle_bound, b) == 2);
+    CHECK(phase_is(b, "awaiting_pips"));
+    roll(b, 3);
+    dbcore_string_free(apply_ok(b, "{\"action\":\"end_movement\"}"));
+    /* South's own second bound, one PIP: §6.3 (a) Elephants now cost an extra PIP (not in an
+     * army's first bound), so their move is refused and nothing changes. */
+    roll(b, 1);
+    refused(b, MOVE_ELEPHANTS, DBCORE_STATUS_NOT_ENOUGH_PIPS, "§6.3");
+    {
+        char msg[256];
+        events = NULL;
+        CHECK_STATUS(dbcore_battle_check_json(b, MOVE_ELEPHANTS, &events),
+                     DBCORE_STATUS_NOT_ENOUGH_PIPS);
+        CHECK(events == NULL);
+        dbcore_last_error_message(msg, sizeof msg);
+        CHECK(strstr(msg, "costs 2 PIPs but only 1 are left") != NULL);
+    }
+    /* A Blade costs the one PIP. */
+    events = apply_ok(b,
+                      "{\"action\":\"move\",\"order\":{\"type\":\"element\",\"id\":2,"
+                      "\"path\":[{\"x\":6.5,\"y\":5,\"facing\":0}]}}");
+    CHECK(events && strstr(events, "\"total\":1") && strstr(events, "\"left\":0"));
+    dbcore_string_free(events);
+    dbcore_battle_free(b);
+}
+
+static void test_battle_clone_is_independent(void) {
+    DbcoreBattle *b = new_battle(), *copy = NULL;
+    char *a = NULL, *c = NULL;
+    if (!b) return;
+    roll(b, 6);
+    CHECK_STATUS(dbcore_battle_clone(b, &copy), DBCORE_STATUS_OK);
+    if (!copy) {
+        dbcore_battle_free(b);
+        return;
+    }
+    dbcore_string_free(apply_ok(copy, MOVE_2));
+    CHECK(battle_number(dbcore_battle_pips, copy) == 5);
+    CHECK(battle_number(dbcore_battle_pips, b) == 6);
+    a = battle_state(b);
+    c = battle_state(copy);
+    CHECK(a && c && !json_equal(a, c));
+    dbcore_string_free(a);
+    dbcore_string_free(c);
+    dbcore_battle_free(copy);
+    dbcore_battle_free(b);
+}
+
+static void test_battle_roll_pips_from_dice(void) {
+    DbcoreBattle *b = new_battle();
+    DbcoreDice *dice = NULL, *same = NULL;
+    char *events = NULL, *want = NULL;
+    uint8_t die = 0, next = 0, next_same = 0;
+    if (!b) return;
+    CHECK_STATUS(dbcore_dice_new(2026, &dice), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_dice_new(2026, &same), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_dice_roll(same, &die), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_battle_roll_pips(b, dice, &events), DBCORE_STATUS_OK);
+    /* DBA3.md §6.2: the PIPs are the die the seeded dice gave. */
+    CHECK(battle_number(dbcore_battle_pips, b) == die);
+    want = (char *)malloc(128);
+    if (want) {
+        snprintf(want, 128, "{\"event\":\"pips_rolled\",\"army\":0,\"die\":%u,\"pips\":%u}",
+                 (unsigned)die, (unsigned)die);
+        CHECK(events && strstr(events, want) != NULL);
+        free(want);
+    }
+    dbcore_string_free(events);
+    /* A second roll in the same bound is refused, and draws nothing from the dice. */
+    events = NULL;
+    CHECK_STATUS(dbcore_battle_roll_pips(b, dice, &events), DBCORE_STATUS_WRONG_PHASE);
+    CHECK(events == NULL);
+    CHECK_STATUS(dbcore_dice_roll(dice, &next), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_dice_roll(same, &next_same), DBCORE_STATUS_OK);
+    CHECK(next == next_same);
+    dbcore_dice_free(dice);
+    dbcore_dice_free(same);
+    dbcore_battle_free(b);
+}
+
+static void test_battle_record_state_and_table(void) {
+    DbcoreBattle *b = new_battle(), *replayed = NULL, *restored = NULL;
+    DbcoreTable *table = NULL;
+    char *record = NULL, *events = NULL, *all = NULL, *state = NULL, *state2 = NULL;
+    uint32_t n = 0, fighting = 7;
+    DbcorePlacedElement e;
+    if (!b) return;
+    roll(b, 5);
+    events = apply_ok(b, MOVE_2);
+    dbcore_string_free(events);
+    /* The record replays to the same battle. */
+    CHECK_STATUS(dbcore_battle_record_json(b, &record), DBCORE_STATUS_OK);
+    CHECK(record && strstr(record, "\"actions\":[{\"action\":\"roll_pips\",\"die\":5}"));
+    CHECK_STATUS(dbcore_battle_replay_json(record, &replayed, &all), DBCORE_STATUS_OK);
+    CHECK(all && strstr(all, "\"pips_rolled\"") && strstr(all, "\"pips_spent\""));
+    state = battle_state(b);
+    if (replayed) {
+        state2 = battle_state(replayed);
+        CHECK(state && state2 && strcmp(state, state2) == 0);
+        dbcore_string_free(state2);
+    }
+    /* The state reads back as the same battle. */
+    CHECK_STATUS(dbcore_battle_from_state_json(state, &restored), DBCORE_STATUS_OK);
+    if (restored) {
+        state2 = battle_state(restored);
+        CHECK(state && state2 && strcmp(state, state2) == 0);
+        dbcore_string_free(state2);
+    }
+    /* A state edited by hand is not the one its record replays to: refused. */
+    if (state) {
+        char *edited = strstr(state, "\"pips\":4");
+        DbcoreBattle *forged = NULL;
+        CHECK(edited != NULL);
+        if (edited) {
+            edited[8 - 1] = '6';
+            CHECK_STATUS(dbcore_battle_from_state_json(state, &forged),
+                         DBCORE_STATUS_INVALID_ARGUMENT);
+            CHECK(forged == NULL);
+        }
+    }
+    /* The battle as a table: every element where it stands now. */
+    CHECK_STATUS(dbcore_battle_table(b, &table), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_table_element_count(table, &n), DBCORE_STATUS_OK);
+    CHECK(n == 6);
+    CHECK_STATUS(dbcore_table_element_at(table, 1, &e), DBCORE_STATUS_OK);
+    CHECK(e.id == 2 && e.side == 0 && fabs(e.x - 6.5) < 1e-9 && fabs(e.y - 4.0) < 1e-9);
+    CHECK_STATUS(dbcore_table_in_close_combat(table, 2, &fighting), DBCORE_STATUS_OK);
+    CHECK(fighting == 0);
+    dbcore_table_free(table);
+    dbcore_string_free(record);
+    dbcore_string_free(all);
+    dbcore_string_free(state);
+    dbcore_battle_free(replayed);
+    dbcore_battle_free(restored);
+    dbcore_battle_free(b);
+}
+
+#ifndef __STDC_NO_THREADS__
+static int ask_shared_battle(void *arg) {
+    const DbcoreBattle *b = (const DbcoreBattle *)arg;
+    int right = 0, i;
+    for (i = 0; i < 20; i++) {
+        char *events = NULL;
+        uint32_t pips = 0;
+        if (dbcore_battle_pips(b, &pips) == DBCORE_STATUS_OK && pips == 6) right++;
+        if (dbcore_battle_check_json(b, MOVE_2, &events) == DBCORE_STATUS_OK &&
+            strstr(events, "\"left\":5") != NULL)
+            right++;
+        dbcore_string_free(events);
+    }
+    return right;
+}
+#endif
+
+static void test_battle_shared_between_threads(void) {
+#ifndef __STDC_NO_THREADS__
+    /* A const DbcoreBattle * may be asked from several threads at once. */
+    DbcoreBattle *b = new_battle();
+    thrd_t threads[4];
+    int i, right;
+    if (!b) return;
+    roll(b, 6);
+    for (i = 0; i < 4; i++) CHECK(thrd_create(&threads[i], ask_shared_battle, b) == thrd_success);
+    for (i = 0; i < 4; i++) {
+        right = -1;
+        CHECK(thrd_join(threads[i], &right) == thrd_success);
+        CHECK(right == 40);
+    }
+    dbcore_battle_free(b);
+#endif
+}
+
+/* A growing string. */
+typedef struct {
+    char *text;
+    size_t len, cap;
+} Buf;
+
+static void buf_add(Buf *b, const char *s) {
+    size_t n = strlen(s);
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->cap + n + 1) * 2;
+        char *t = (char *)realloc(b->text, cap);
+        if (!t) return;
+        b->text = t;
+        b->cap = cap;
+    }
+    memcpy(b->text + b->len, s, n + 1);
+    b->len += n;
+}
+
+/* The whole file, NUL-terminated, or NULL. */
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long n;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        text = (char *)malloc((size_t)n + 1);
+        if (text && fread(text, 1, (size_t)n, f) == (size_t)n) {
+            text[n] = 0;
+        } else {
+            free(text);
+            text = NULL;
+        }
+    }
+    fclose(f);
+    return text;
+}
+
+/* One golden trace (tests/golden/NAME.json): its record replays to its events, and applying its
+ * actions one by one gives the same events in order. */
+static void check_golden(const char *path) {
+    char *text = read_text(path), *record = NULL, *events = NULL, *setup = NULL, *actions = NULL;
+    char *replayed_events = NULL, *replayed_state = NULL, *stepped_state = NULL;
+    DbcoreBattle *replayed = NULL, *stepped = NULL;
+    Buf all = {NULL, 0, 0};
+    uint32_t n = 0, i;
+    int ok = 1;
+    CHECK(text != NULL);
+    if (!text) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return;
+    }
+    CHECK_STATUS(dbcore_json_get(text, "record", &record), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_json_get(text, "events", &events), DBCORE_STATUS_OK);
+    if (!record || !events) goto done;
+    CHECK_STATUS(dbcore_json_get(record, "setup", &setup), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_json_get(record, "actions", &actions), DBCORE_STATUS_OK);
+    if (!setup || !actions) goto done;
+
+    CHECK_STATUS(dbcore_battle_replay_json(record, &replayed, &replayed_events),
+                 DBCORE_STATUS_OK);
+    if (!replayed_events || !json_equal(replayed_events, events)) {
+        ok = 0;
+        fprintf(stderr, "%s: the replayed events differ from the file's\n", path);
+    }
+
+    CHECK_STATUS(dbcore_battle_new_json(setup, &stepped), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_json_array_len(actions, &n), DBCORE_STATUS_OK);
+    CHECK(n > 0);
+    buf_add(&all, "[");
+    for (i = 0; stepped && i < n; i++) {
+        char *action = NULL, *got = NULL;
+        uint32_t m = 0, j;
+        CHECK_STATUS(dbcore_json_array_at(actions, i, &action), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_battle_apply_json(stepped, action, &got), DBCORE_STATUS_OK);
+        if (got) CHECK_STATUS(dbcore_json_array_len(got, &m), DBCORE_STATUS_OK);
+        for (j = 0; got && j < m; j++) {
+            char *event = NULL;
+            CHECK_STATUS(dbcore_json_array_at(got, j, &event), DBCORE_STATUS_OK);
+            if (all.len > 1) buf_add(&all, ",");
+            if (event) buf_add(&all, event);
+            dbcore_string_free(event);
+        }
+        dbcore_string_free(action);
+        dbcore_string_free(got);
+    }
+    buf_add(&all, "]");
+    if (!all.text || !json_equal(all.text, events)) {
+        ok = 0;
+        fprintf(stderr, "%s: the events applied one by one differ from the file's\n", path);
+    }
+    /* Both ways end in the same state. */
+    if (replayed && stepped) {
+        replayed_state = battle_state(replayed);
+        stepped_state = battle_state(stepped);
+        CHECK(replayed_state && stepped_state && strcmp(replayed_state, stepped_state) == 0);
+    }
+    CHECK(ok);
+done:
+    free(all.text);
+    free(text);
+    dbcore_string_free(record);
+    dbcore_string_free(events);
+    dbcore_string_free(setup);
+    dbcore_string_free(actions);
+    dbcore_string_free(replayed_events);
+    dbcore_string_free(replayed_state);
+    dbcore_string_free(stepped_state);
+    dbcore_battle_free(replayed);
+    dbcore_battle_free(stepped);
+}
+
+/* Every golden trace named on the command line (run.sh passes every tests/golden JSON file). */
+static void test_golden_traces(int argc, char **argv) {
+    int i;
+    CHECK(argc > 1); /* no golden traces given: run.sh passes them */
+    for (i = 1; i < argc; i++) check_golden(argv[i]);
+}
+
+int main(int argc, char **argv) {
     test_version();
     test_status_numbers_and_names();
     test_ownership();
@@ -908,6 +1556,19 @@ int main(void) {
     test_table_going();
     test_table_svg();
     test_table_shared_between_threads();
+    test_json_utilities();
+    test_battle_ownership();
+    test_battle_null_arguments();
+    test_battle_bad_json();
+    test_battle_bad_setup();
+    test_battle_start();
+    test_battle_wrong_phase();
+    test_battle_moves_and_pips();
+    test_battle_clone_is_independent();
+    test_battle_roll_pips_from_dice();
+    test_battle_record_state_and_table();
+    test_battle_shared_between_threads();
+    test_golden_traces(argc, argv);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

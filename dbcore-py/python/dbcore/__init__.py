@@ -21,15 +21,22 @@ who can shoot whom, and what the going is::
     >>> t.in_close_combat(1), t.contacts(1)[0]["kind"]
     (True, 'FrontToFront')
 
+Play a battle: ``dbcore.Battle(setup)`` starts one from a set-up dict; ``apply`` takes actions
+as dicts (``dbcore.actions`` builds them: ``roll_pips``, ``move_element``, ``into_contact``,
+``end_movement``) and returns the events as dicts; ``Battle.replay(record)`` plays a saved
+battle again. See examples/python/bound.py.
+
 The rules live in the Rust crate ``dbcore``; this package only translates. Enum values are
 plain strings spelled as dbcore's JSON spells them (see the ``Literal`` aliases re-exported
 here), every class pickles through that JSON, and every error is a ``DbcoreError`` carrying
 ``.code``, ``.rule`` and ``.detail``.
 """
 
+from . import actions
 from ._dbcore import (
     OUTCOMES,
     ArgumentError,
+    Battle,
     CombatResult,
     Combatant,
     DbcoreError,
@@ -55,12 +62,15 @@ from ._dbcore import (
     version,
 )
 from ._types import (
+    Action,
     Band,
+    BattleData,
     BlockedShot,
     Class,
     Contact,
     ContactKind,
     Engagement,
+    Event,
     FactorName,
     FootClass,
     Going,
@@ -77,8 +87,11 @@ from ._types import (
 
 __all__ = [
     "OUTCOMES",
+    "Action",
     "ArgumentError",
     "Band",
+    "Battle",
+    "BattleData",
     "BlockedShot",
     "Class",
     "CombatResult",
@@ -91,6 +104,7 @@ __all__ = [
     "ElementCodeError",
     "ElementKind",
     "Engagement",
+    "Event",
     "Factor",
     "FactorName",
     "FootClass",
@@ -116,6 +130,7 @@ __all__ = [
     "TerrainGoing",
     "TroopType",
     "__version__",
+    "actions",
     "odds",
     "resolve",
     "version",

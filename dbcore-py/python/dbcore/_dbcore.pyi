@@ -4,13 +4,16 @@ Import from ``dbcore``, which re-exports everything here. Strings that name enum
 spelled as dbcore's JSON spells them; the ``Literal`` aliases in ``dbcore._types`` list them.
 """
 
-from typing import Iterator, final
+from typing import Any, Iterator, final
 
 from ._types import (
+    Action,
     Band,
+    BattleData,
     BlockedShot,
     Contact,
     Engagement,
+    Event,
     FactorName,
     FootClass,
     Going,
@@ -46,6 +49,7 @@ __all__ = [
     "Dice",
     "PlacedElement",
     "Table",
+    "Battle",
     "resolve",
     "odds",
     "version",
@@ -91,7 +95,13 @@ class DiceError(DbcoreError):
     """A die score outside 1..6 (codes 300-399)."""
 
 class SetupError(DbcoreError):
-    """Set-up data that breaks the rules (codes 400-499)."""
+    """Set-up data that breaks the rules (codes 400-499).
+
+    ``problems`` lists every problem found, as dicts tagged by ``'problem'`` (the message lists
+    them too).
+    """
+
+    problems: list[dict[str, Any]]
 
 class InternalError(DbcoreError):
     """A fault inside dbcore (codes 900-999)."""
@@ -546,4 +556,59 @@ class Table:
     def from_json(cls, s: str) -> Table: ...
     def __reduce__(self) -> tuple[object, tuple[str]]: ...
     def __len__(self) -> int: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+# Battles --------------------------------------------------------------------------------------
+
+@final
+class Battle:
+    """A battle in progress (§6-§8), refereed by dbcore.
+
+    ``Battle(setup)`` starts one from a set-up (a dict or JSON text in dbcore's ``BattleSetup``
+    form) at the first army's first bound, awaiting its PIP die; a bad set-up raises SetupError
+    (code 400) listing every problem. Actions and events are dicts tagged by ``'action'`` and
+    ``'event'`` (``dbcore.actions`` builds actions). A refused action raises the DbcoreError of
+    its family (RuleError 201-204, ArgumentError 102/104, ...) and changes nothing. Pickles and
+    copies go through the state JSON; in a notebook the battle draws itself.
+    """
+
+    def __new__(cls, setup: BattleData | str) -> Battle: ...
+    @classmethod
+    def from_json(cls, state: BattleData | str) -> Battle:
+        """A battle from its state, refused unless its own record replays to it (code 103)."""
+    @classmethod
+    def replay(cls, record: BattleData | str) -> tuple[Battle, list[Event]]:
+        """The battle after the record's last action, and every event in order."""
+    def check(self, action: Action | str) -> list[Event]:
+        """The events ``action`` would cause; changes nothing."""
+    def apply(self, action: Action | str) -> list[Event]:
+        """Do ``action``: its events. A refusal raises and changes nothing."""
+    def roll_pips(self, dice: Dice) -> list[Event]:
+        """Roll the PIP die with ``dice`` and apply it (§6.2); a refusal draws nothing."""
+    def awaiting(self) -> dict[str, Any] | None:
+        """The dice the battle waits for (``{'for': 'pips', 'army': 0}``), or None."""
+    def record(self) -> BattleData:
+        """The set-up and every action so far: ``Battle.replay`` gives this battle back."""
+    def state(self) -> BattleData:
+        """The whole state as plain data."""
+    def to_json(self) -> str:
+        """The whole state as JSON text (what ``Battle.from_json`` reads)."""
+    @property
+    def phase(self) -> str:
+        """'awaiting_pips', 'movement', 'finished', or a phase the rules add later."""
+    @property
+    def active_army(self) -> int: ...
+    @property
+    def bound(self) -> int: ...
+    @property
+    def pips(self) -> int: ...
+    @property
+    def config(self) -> RulesConfig: ...
+    def elements(self) -> list[dict[str, Any]]: ...
+    def element(self, id: int) -> dict[str, Any]: ...
+    def table(self) -> Table:
+        """The battle now as a Table (elements in play; side = army). A copy."""
+    def svg(self, threat_zones: bool = False) -> str: ...
+    def _repr_svg_(self) -> str: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
     def __eq__(self, value: object, /) -> bool: ...

@@ -238,3 +238,15 @@ __all__ = [
     "TerrainGoing",
     "TroopType",
 ]
+
+Action = dict[str, Any]
+"""A battle action as dbcore's JSON spells it, tagged by ``"action"``:
+``{'action': 'roll_pips', 'die': 4}``, ``{'action': 'move', 'order': {...}}``,
+``{'action': 'end_movement'}``. ``dbcore.actions`` builds the common ones."""
+
+Event = dict[str, Any]
+"""What happened, as dbcore's JSON spells it, tagged by ``"event"``:
+``{'event': 'pips_rolled', 'army': 0, 'die': 4, 'pips': 4}``, ``{'event': 'moved', ...}``."""
+
+BattleData = dict[str, Any]
+"""A battle set-up, record or state as plain data (dbcore's JSON form)."""

@@ -9,6 +9,7 @@ pub mod outcome;
 pub mod setup;
 pub mod state;
 pub mod victory;
+mod view;
 
 pub use bound::{
     order_ids, Action, Battle, BattleError, BattleRecord, DiceRequest, Event, Phase, PipCost,

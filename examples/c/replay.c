@@ -1,0 +1,117 @@
+/*
+ * replay: replay a saved battle (a dbcore battle record, or a golden trace holding one), print
+ * every event, and then roll the next PIP die from seeded dice if the battle waits for it.
+ *
+ *     replay RECORD.json [SEED]      (e.g. tests/golden/opening_bounds.json 7)
+ *
+ * Every rule is dbcore's: the program passes JSON in and prints the JSON that comes back.
+ *
+ * Build (from the repository root):
+ *     cargo build -p dbcore-ffi
+ *     cc -std=c11 -Iinclude examples/c/replay.c target/debug/libdbcore_ffi.a -lpthread -ldl -lm
+ */
+#include "dbcore.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Print the last failure's detail and return 1. */
+static int fail(const char *what, DbcoreStatus status) {
+    char msg[1024], rule[32];
+    dbcore_last_error_message(msg, sizeof msg);
+    dbcore_last_error_rule(rule, sizeof rule);
+    fprintf(stderr, "%s: %s%s%s: %s\n", what, dbcore_status_name(status), rule[0] ? " " : "",
+            rule, msg);
+    return 1;
+}
+
+/* The whole file as a NUL-terminated string (free it), or NULL. */
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long size;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (text = malloc((size_t)size + 1)) != NULL) {
+        if (fread(text, 1, (size_t)size, f) != (size_t)size) {
+            free(text);
+            text = NULL;
+        } else {
+            text[size] = '\0';
+        }
+    }
+    fclose(f);
+    return text;
+}
+
+/* Print each event of a JSON array on its own line. */
+static DbcoreStatus print_events(const char *events) {
+    uint32_t n = 0, i;
+    DbcoreStatus s = dbcore_json_array_len(events, &n);
+    for (i = 0; s == DBCORE_STATUS_OK && i < n; i++) {
+        char *event = NULL;
+        if ((s = dbcore_json_array_at(events, i, &event)) == DBCORE_STATUS_OK) printf("  %s\n", event);
+        dbcore_string_free(event);
+    }
+    return s;
+}
+
+int main(int argc, char **argv) {
+    char *text, *record = NULL, *events = NULL, *phase = NULL;
+    DbcoreBattle *battle = NULL;
+    DbcoreDice *dice = NULL;
+    uint32_t army = 0, bound = 0, pips = 0;
+    DbcoreStatus s;
+    int rc = 0;
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s RECORD.json [SEED]\n", argv[0]);
+        return 2;
+    }
+    if (!(text = read_file(argv[1]))) {
+        fprintf(stderr, "cannot read %s\n", argv[1]);
+        return 1;
+    }
+    /* A golden trace holds its record under "record"; a record file is the record itself. */
+    if (dbcore_json_get(text, "record", &record) != DBCORE_STATUS_OK) record = NULL;
+    s = dbcore_battle_replay_json(record ? record : text, &battle, &events);
+    if (s != DBCORE_STATUS_OK) {
+        rc = fail("replay", s);
+        goto done;
+    }
+    printf("events:\n");
+    if ((s = print_events(events)) != DBCORE_STATUS_OK) {
+        rc = fail("events", s);
+        goto done;
+    }
+    dbcore_string_free(events);
+    events = NULL;
+    if ((s = dbcore_battle_phase(battle, &phase)) != DBCORE_STATUS_OK ||
+        (s = dbcore_battle_active_army(battle, &army)) != DBCORE_STATUS_OK ||
+        (s = dbcore_battle_bound(battle, &bound)) != DBCORE_STATUS_OK) {
+        rc = fail("battle", s);
+        goto done;
+    }
+    printf("bound %u, army %u to move, phase %s\n", bound, army, phase);
+    if (strcmp(phase, "awaiting_pips") == 0) {
+        unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+        if ((s = dbcore_dice_new((uint64_t)seed, &dice)) != DBCORE_STATUS_OK ||
+            (s = dbcore_battle_roll_pips(battle, dice, &events)) != DBCORE_STATUS_OK ||
+            (s = dbcore_battle_pips(battle, &pips)) != DBCORE_STATUS_OK) {
+            rc = fail("roll PIPs", s);
+            goto done;
+        }
+        printf("army %u rolls its PIP die (seed %llu):\n", army, seed);
+        print_events(events);
+        printf("%u PIPs to spend\n", pips);
+    }
+done:
+    dbcore_string_free(events);
+    dbcore_string_free(phase);
+    dbcore_string_free(record);
+    dbcore_battle_free(battle);
+    dbcore_dice_free(dice);
+    free(text);
+    return rc;
+}
