@@ -287,3 +287,30 @@ impl Battle {
         ))
     }
 }
+
+/// Play a whole battle with dbcore's demonstration driver (it advances on the nearest enemy,
+/// makes contact when it can, spends PIPs greedily, shoots and fights) and return
+/// `{"record": ..., "events": [...], "bounds": n, "verdict": ... or None}`. `setup` defaults to
+/// `demo_setup()`; dice come from `seed`, so the same arguments give the same battle in Rust, C
+/// and Python.
+#[pyfunction]
+#[pyo3(signature = (setup=None, seed=0, max_bounds=40))]
+pub fn play<'py>(
+    py: Python<'py>,
+    setup: Option<&Bound<'py, PyAny>>,
+    seed: u64,
+    max_bounds: u32,
+) -> PyResult<Bound<'py, PyAny>> {
+    let setup: BattleSetup = match setup {
+        Some(s) => from_py(s, "setup")?,
+        None => dbcore::driver::demo_setup(),
+    };
+    let driven = dbcore::driver::play(setup, seed, max_bounds).map_err(|e| setup_err(py, &e))?;
+    to_py(py, &driven)
+}
+
+/// The set-up of the demonstration battle (Romans against Ancient Britons) as a dict.
+#[pyfunction]
+pub fn demo_setup(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    to_py(py, &dbcore::driver::demo_setup())
+}

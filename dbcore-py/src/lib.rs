@@ -42,6 +42,8 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<battle::Battle>()?;
     m.add_function(wrap_pyfunction!(combat::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(combat::odds, m)?)?;
+    m.add_function(wrap_pyfunction!(battle::play, m)?)?;
+    m.add_function(wrap_pyfunction!(battle::demo_setup, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(_factor_names, m)?)?;
     m.add("__version__", dbcore::VERSION)?;

@@ -57,7 +57,9 @@ from ._dbcore import (
     Situation,
     Table,
     __version__,
+    demo_setup,
     odds,
+    play,
     resolve,
     version,
 )
@@ -131,7 +133,9 @@ __all__ = [
     "TroopType",
     "__version__",
     "actions",
+    "demo_setup",
     "odds",
+    "play",
     "resolve",
     "version",
 ]

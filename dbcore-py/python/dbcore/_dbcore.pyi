@@ -51,7 +51,9 @@ __all__ = [
     "Table",
     "Battle",
     "resolve",
+    "demo_setup",
     "odds",
+    "play",
     "version",
     "_factor_names",
     "__version__",
@@ -612,3 +614,14 @@ class Battle:
     def _repr_svg_(self) -> str: ...
     def __reduce__(self) -> tuple[object, tuple[str]]: ...
     def __eq__(self, value: object, /) -> bool: ...
+
+def play(
+    setup: BattleData | str | None = None, seed: int = 0, max_bounds: int = 40
+) -> dict[str, Any]:
+    """Play a whole battle with dbcore's demonstration driver and return its record, events,
+    bounds and verdict."""
+    ...
+
+def demo_setup() -> BattleData:
+    """The set-up of the demonstration battle (Romans against Ancient Britons)."""
+    ...
