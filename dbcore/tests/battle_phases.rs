@@ -286,3 +286,103 @@ fn driven_battles_end_replay_and_keep_every_element_accounted_for() {
         }
     }
 }
+
+#[test]
+fn s9_1_artillery_answers_enemy_artillery_in_the_enemy_bound() {
+    // DBA3.md §9.1: Artillery shoots only in its own bound, except back at enemy Artillery that
+    // shot at it in the enemy's bound.
+    let mut b = start(sandbox(
+        Battlefield::new(Board::default()),
+        armies(
+            vec![
+                general(el(1, "Cv", 1.0, 1.0, 0.0)),
+                el(2, "Art", 7.5, 5.0, 0.0),
+            ],
+            vec![
+                general(el(101, "Cv", 14.0, 14.0, 180.0)),
+                el(102, "Art", 7.5, 9.0, 180.0),
+            ],
+        ),
+    ));
+    b.apply(Action::EndMovement).unwrap();
+    // Only the moving army's Artillery may shoot first.
+    assert_eq!(
+        b.awaiting(),
+        Some(DiceRequest::Shot {
+            shooters: vec![ElementId(2)]
+        })
+    );
+    let ev = b
+        .apply(Action::Shoot {
+            shooter: ElementId(2),
+            target: ElementId(102),
+            support: vec![],
+            dice: [d(1), d(1)],
+        })
+        .unwrap();
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::BoundEnded { .. })),
+        "{ev:#?}"
+    );
+    // Now the enemy Artillery answers, and only at the Artillery that shot at it.
+    assert_eq!(
+        b.awaiting(),
+        Some(DiceRequest::Shot {
+            shooters: vec![ElementId(102)]
+        })
+    );
+    b.apply(Action::Shoot {
+        shooter: ElementId(102),
+        target: ElementId(2),
+        support: vec![],
+        dice: [d(1), d(1)],
+    })
+    .unwrap();
+}
+
+#[test]
+fn s9_3_an_enemy_shooting_at_the_shooter_comes_before_free_choice() {
+    // DBA3.md §9.3: after an enemy in its threat zone, an enemy shooting at it is the target.
+    let mut b = start(sandbox(
+        Battlefield::new(Board::default()),
+        armies(
+            vec![general(el(1, "4Bw", 7.5, 5.0, 0.0))],
+            vec![
+                general(el(101, "4Bw", 7.5, 7.5, 180.0)),
+                el(102, "Cv", 9.0, 6.5, 180.0),
+            ],
+        ),
+    ));
+    b.apply(Action::EndMovement).unwrap();
+    // The enemy Bows shoot first (the moving army may choose the order).
+    b.apply(Action::Shoot {
+        shooter: ElementId(101),
+        target: ElementId(1),
+        support: vec![],
+        dice: [d(1), d(6)],
+    })
+    .unwrap();
+    // Now the Bows must answer the Bows that shot at them, not the nearer Cavalry.
+    let e = b
+        .apply(Action::Shoot {
+            shooter: ElementId(1),
+            target: ElementId(102),
+            support: vec![],
+            dice: [d(3), d(3)],
+        })
+        .unwrap_err();
+    assert_eq!(
+        e,
+        BattleError::NotATarget {
+            shooter: ElementId(1),
+            target: ElementId(102)
+        }
+    );
+    b.apply(Action::Shoot {
+        shooter: ElementId(1),
+        target: ElementId(101),
+        support: vec![],
+        dice: [d(3), d(3)],
+    })
+    .unwrap();
+}

@@ -309,6 +309,10 @@ pub struct Battle {
     /// Elements that have shot this bound, as main or support shooters (§9.1).
     #[serde(default)]
     pub(super) shot: Vec<ElementId>,
+    /// Shots this bound as (shooter, target), support shooters included: who shoots at whom
+    /// decides §9.3's second priority and Artillery's answers (§9.1).
+    #[serde(default)]
+    pub(super) shots: Vec<(ElementId, ElementId)>,
     /// Elements that have fought a close combat this bound (§10.2).
     #[serde(default)]
     pub(super) fought: Vec<ElementId>,
@@ -362,6 +366,7 @@ impl Battle {
             bounds_begun,
             actions: Vec::new(),
             shot: Vec::new(),
+            shots: Vec::new(),
             fought: Vec::new(),
             pursued: Vec::new(),
             camp_sacked: vec![false; setup.armies.len()],
@@ -660,10 +665,15 @@ impl Battle {
             Event::PipsSpent { left, .. } => self.pips = *left,
             Event::PhaseStarted { phase } => self.phase = *phase,
             Event::Shot {
-                shooter, support, ..
+                shooter,
+                target,
+                support,
+                ..
             } => {
                 self.shot.push(*shooter);
                 self.shot.extend(support.iter().copied());
+                self.shots.push((*shooter, *target));
+                self.shots.extend(support.iter().map(|s| (*s, *target)));
             }
             Event::Fought { a, b, .. } => {
                 self.fought.push(*a);
@@ -674,6 +684,7 @@ impl Battle {
             Event::BoundEnded { .. } => {
                 self.pips = 0;
                 self.shot.clear();
+                self.shots.clear();
                 self.fought.clear();
                 self.pursued.clear();
             }

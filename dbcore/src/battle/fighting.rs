@@ -8,13 +8,14 @@
 use crate::combat::{resolve, Outcome, Side, Stronghold};
 use crate::dice::DieScore;
 use crate::geometry::Pose;
+use crate::troops::TroopType;
 
 use super::bound::{Battle, BattleError, Event, Phase};
 use super::engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
     CloseCombatPair,
 };
-use super::outcome::{flee, pursue, recoil, turn_to_face, Effect};
+use super::outcome::{enter_stronghold, flee, pursue, recoil, turn_to_face, Effect};
 use super::setup::ElementId;
 use super::state::{LossCause, Status};
 use super::victory::{losses, verdict};
@@ -25,13 +26,60 @@ impl Battle {
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
         let moved = |id: ElementId| self.element(id).map_or(0.0, |e| e.moved_this_bound);
-        // Artillery answering enemy Artillery in the enemy's bound (§9.1) needs the last bound's
-        // shots, which the battle does not keep yet: such answers are not offered.
-        let answering = |_: ElementId| false;
+        let answering = |id: ElementId| !self.artillery_that_shot_at(id).is_empty();
         shooters(&ctx, &moved, self.active, &answering)
             .into_iter()
             .filter(|id| !self.shot.contains(id))
-            .filter(|id| shooting_targets(&ctx, *id, &[]).is_ok_and(|t| !t.is_empty()))
+            .filter(|id| !self.allowed_targets(*id).is_empty())
+            .collect()
+    }
+
+    /// Enemies that shot at `id` earlier this bound (§9.3's second priority, "an enemy shooting
+    /// at it"; our reading: shots already made, since shots are resolved one at a time).
+    fn shooting_at(&self, id: ElementId) -> Vec<ElementId> {
+        self.shots
+            .iter()
+            .filter(|(_, t)| *t == id)
+            .map(|(s, _)| *s)
+            .collect()
+    }
+
+    /// Enemy Artillery that shot at `id` this bound (§9.1: Artillery shoots in its own bound,
+    /// and in the enemy's bound answers enemy Artillery that shot at it).
+    fn artillery_that_shot_at(&self, id: ElementId) -> Vec<ElementId> {
+        self.shots
+            .iter()
+            .filter(|(s, t)| {
+                *t == id
+                    && self
+                        .element(*s)
+                        .is_some_and(|e| e.kind.troop_type() == TroopType::Art)
+            })
+            .map(|(s, _)| *s)
+            .collect()
+    }
+
+    /// The targets `shooter` may choose now: those of the first priority present (§9.3), and for
+    /// Artillery answering in the enemy's bound only the Artillery that shot at it (§9.1).
+    fn allowed_targets(&self, shooter: ElementId) -> Vec<ElementId> {
+        let strongholds = self.held_strongholds();
+        let ctx = self.move_context(&strongholds);
+        let Ok(targets) = shooting_targets(&ctx, shooter, &self.shooting_at(shooter)) else {
+            return Vec::new();
+        };
+        let answering_only = self
+            .element(shooter)
+            .is_some_and(|e| e.army != self.active && e.kind.troop_type() == TroopType::Art);
+        let answer = self.artillery_that_shot_at(shooter);
+        let targets: Vec<_> = targets
+            .into_iter()
+            .filter(|t| !answering_only || answer.contains(&t.target))
+            .collect();
+        let first = targets.first().map(|t| t.priority);
+        targets
+            .iter()
+            .filter(|t| Some(t.priority) == first)
+            .map(|t| t.target)
             .collect()
     }
 
@@ -134,14 +182,8 @@ impl Battle {
         }
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
-        // §9.3: an enemy in the shooter's threat zone must be shot first; targets come in
-        // priority order, so the target must be of the first priority present.
-        let targets = shooting_targets(&ctx, shooter, &[]).map_err(BattleError::Engagement)?;
-        let first_priority = targets.first().map(|t| t.priority);
-        if !targets
-            .iter()
-            .any(|t| t.target == target && Some(t.priority) == first_priority)
-        {
+        // §9.3: the target must be of the first priority present.
+        if !self.allowed_targets(shooter).contains(&target) {
             return Err(BattleError::NotATarget { shooter, target });
         }
         let situation = shot_situation(&ctx, shooter, target, support, false)
@@ -201,6 +243,15 @@ impl Battle {
             .map_err(BattleError::Engagement)?;
         let result = resolve(&situation, dice, &self.setup.config).map_err(BattleError::Combat)?;
         let (oa, ob, pursuit) = (result.a.outcome, result.b.outcome, result.pursuit);
+        // The stronghold a defender holds, for a winner moving in (§4.7).
+        let held_by = |id: ElementId| {
+            let r = sim.element(id)?.rect(&sim.setup.config);
+            strongholds
+                .iter()
+                .find(|h| r.corners().iter().all(|c| h.perimeter.contains(*c)))
+                .map(|h| h.perimeter.clone())
+        };
+        let perimeters = [held_by(a), held_by(b)];
         sim.emit(Event::Fought { a, b, result }, &mut events);
         sim.outcome_of(a, Some(b), oa, false, &mut events);
         sim.outcome_of(b, Some(a), ob, false, &mut events);
@@ -217,7 +268,14 @@ impl Battle {
                     }
                 }
                 let strongholds = sim.held_strongholds();
-                let effects = pursue(&sim.move_context(&strongholds), pursuer, p.distance);
+                let ctx = sim.move_context(&strongholds);
+                let beaten_perimeter = &perimeters[usize::from(beaten == b)];
+                let effects = match (p.into, beaten_perimeter) {
+                    (Some(_), Some(perimeter)) => {
+                        enter_stronghold(&ctx, pursuer, p.distance, perimeter)
+                    }
+                    _ => pursue(&ctx, pursuer, p.distance),
+                };
                 if !effects.is_empty() {
                     sim.pursued.push(pursuer);
                 }
