@@ -1259,6 +1259,54 @@ DbcoreStatus dbcore_dice_roll(struct DbcoreDice *dice, uint8_t *out);
 void dbcore_dice_free(struct DbcoreDice *dice);
 
 /**
+ * Play a whole battle with dbcore's demonstration driver (both armies advance on the nearest
+ * enemy, make contact when they can, spend PIPs greedily, shoot and fight), dice drawn from
+ * `seed`, until an army loses or `max_bounds` bounds have begun. `setup_json` is a JSON
+ * `dbcore::battle::BattleSetup`, or NULL for the demonstration battle. `*out_json` becomes
+ * `{"record": ..., "events": [...], "bounds": n, "verdict": ... or null}`; replaying the record
+ * gives the same events. Free it with `dbcore_string_free`.
+ *
+ * # Safety
+ * `setup_json` must be NULL or a NUL-terminated string; `out_json` must be valid for writes
+ * (NULL gives `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`, `DBCORE_STATUS_INVALID_SETUP`.
+ *
+ * # Example
+ * ```c
+ * char *played = NULL;
+ * if (dbcore_play_json(NULL, 42, 40, &played) == DBCORE_STATUS_OK) puts(played);
+ * dbcore_string_free(played);
+ * ```
+ */
+DbcoreStatus dbcore_play_json(const char *setup_json,
+                              uint64_t seed,
+                              uint32_t max_bounds,
+                              char **out_json);
+
+/**
+ * The set-up of the demonstration battle (Romans against Ancient Britons) as JSON. Free
+ * `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `out_json` must be valid for writes (NULL gives `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_NULL_ARGUMENT`.
+ *
+ * # Example
+ * ```c
+ * char *setup = NULL;
+ * dbcore_demo_setup_json(&setup);
+ * DbcoreBattle *battle = NULL;
+ * dbcore_battle_new_json(setup, &battle);
+ * dbcore_string_free(setup);
+ * ```
+ */
+DbcoreStatus dbcore_demo_setup_json(char **out_json);
+
+/**
  * The name of a status number, e.g. `"DBCORE_STATUS_INVALID_DIE"` for 300, or
  * `"DBCORE_STATUS_UNKNOWN"` for a number that is no status. The string is static: never free it.
  *

@@ -35,6 +35,7 @@ pub mod battle;
 pub mod boundary;
 pub mod combat;
 pub mod dice;
+pub mod driver;
 pub mod error;
 pub mod json;
 pub mod kind;
@@ -57,6 +58,7 @@ pub use combat::{
     DbcoreSituation, DbcoreStronghold, DbcoreSupporter, DBCORE_MAX_FACTORS, DBCORE_RULE_TEXT_SIZE,
 };
 pub use dice::{dbcore_dice_free, dbcore_dice_new, dbcore_dice_roll, DbcoreDice};
+pub use driver::{dbcore_demo_setup_json, dbcore_play_json};
 pub use error::{
     dbcore_last_error_code, dbcore_last_error_message, dbcore_last_error_rule, dbcore_status_name,
 };

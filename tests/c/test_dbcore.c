@@ -1517,6 +1517,50 @@ done:
     dbcore_battle_free(stepped);
 }
 
+/* The demonstration driver from C: a whole battle that replays to its own events, and the same
+ * battle as the golden trace whole_battle_seed_2 when that file is among the arguments. */
+static void test_driver(int argc, char **argv) {
+    char *played = NULL, *record = NULL, *events = NULL, *verdict = NULL, *setup = NULL;
+    char *replayed_events = NULL;
+    DbcoreBattle *replayed = NULL;
+    int i;
+    CHECK_STATUS(dbcore_play_json(NULL, 2, 40, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_play_json("{", 2, 40, &played), DBCORE_STATUS_INVALID_JSON);
+    CHECK(played == NULL);
+    CHECK_STATUS(dbcore_demo_setup_json(&setup), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_play_json(setup, 2, 40, &played), DBCORE_STATUS_OK);
+    if (played) {
+        CHECK_STATUS(dbcore_json_get(played, "record", &record), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_json_get(played, "events", &events), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_json_get(played, "verdict", &verdict), DBCORE_STATUS_OK);
+        /* DBA3.md §13.2: the demonstration battle with seed 2 is decided. */
+        CHECK(verdict && strcmp(verdict, "null") != 0);
+        CHECK_STATUS(dbcore_battle_replay_json(record, &replayed, &replayed_events),
+                     DBCORE_STATUS_OK);
+        CHECK(replayed_events && events && json_equal(replayed_events, events));
+        for (i = 1; i < argc; i++) {
+            if (strstr(argv[i], "whole_battle_seed_2.json")) {
+                char *golden = read_text(argv[i]), *golden_events = NULL;
+                CHECK(golden != NULL);
+                if (golden) {
+                    CHECK_STATUS(dbcore_json_get(golden, "events", &golden_events),
+                                 DBCORE_STATUS_OK);
+                    CHECK(golden_events && json_equal(golden_events, events));
+                }
+                dbcore_string_free(golden_events);
+                free(golden);
+            }
+        }
+    }
+    dbcore_battle_free(replayed);
+    dbcore_string_free(replayed_events);
+    dbcore_string_free(verdict);
+    dbcore_string_free(events);
+    dbcore_string_free(record);
+    dbcore_string_free(played);
+    dbcore_string_free(setup);
+}
+
 /* Every golden trace named on the command line (run.sh passes every tests/golden JSON file). */
 static void test_golden_traces(int argc, char **argv) {
     int i;
@@ -1569,6 +1613,7 @@ int main(int argc, char **argv) {
     test_battle_record_state_and_table();
     test_battle_shared_between_threads();
     test_golden_traces(argc, argv);
+    test_driver(argc, argv);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
