@@ -248,12 +248,14 @@ pub fn demo_setup() -> BattleSetup {
             base_edge: BoardEdge::South,
             elements: romans,
             camp: None,
+            camp_followers: false,
         },
         ArmySetup {
             name: "Britons".into(),
             base_edge: BoardEdge::North,
             elements: britons,
             camp: None,
+            camp_followers: false,
         },
     ];
     BattleSetup::new(Variant::Standard, bf, armies)

@@ -15,10 +15,12 @@ use super::engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
     CloseCombatPair,
 };
+use super::movement::HeldStronghold;
 use super::outcome::{enter_stronghold, flee, pursue, recoil, turn_to_face, Effect};
 use super::setup::ElementId;
-use super::state::{LossCause, Status};
+use super::state::{Denizens, LossCause, Status};
 use super::victory::{losses, verdict};
+use crate::terrain::TerrainFeature;
 
 impl Battle {
     /// Eligible shooters of both armies that have not shot this bound and have a target (§9.1).
@@ -134,7 +136,10 @@ impl Battle {
         }
         // End of the bound: does an army lose (§13.2)?
         let totals: Vec<u32> = (0..self.setup.armies.len())
-            .map(|a| losses(&self.elements, a, self.camp_sacked[a], 0).total())
+            .map(|a| {
+                let sacked = self.camp_sacked.get(a).copied().unwrap_or(false);
+                losses(&self.elements, a, sacked, self.city_held(a)).total()
+            })
             .collect();
         let v = verdict(totals);
         emit(
@@ -245,35 +250,44 @@ impl Battle {
         let (oa, ob, pursuit) = (result.a.outcome, result.b.outcome, result.pursuit);
         // The stronghold a defender holds, for a winner moving in (§4.7).
         let held_by = |id: ElementId| {
+            if let Some(h) = strongholds.iter().find(|h| h.civilians == Some(id)) {
+                return Some(h.clone());
+            }
             let r = sim.element(id)?.rect(&sim.setup.config);
             strongholds
                 .iter()
                 .find(|h| r.corners().iter().all(|c| h.perimeter.contains(*c)))
-                .map(|h| h.perimeter.clone())
+                .cloned()
         };
         let perimeters = [held_by(a), held_by(b)];
         sim.emit(Event::Fought { a, b, result }, &mut events);
         sim.outcome_of(a, Some(b), oa, false, &mut events);
         sim.outcome_of(b, Some(a), ob, false, &mut events);
+        for (id, o, held) in [(a, oa, &perimeters[0]), (b, ob, &perimeters[1])] {
+            if o == Outcome::Destroyed {
+                if let Some(h) = held.as_ref().filter(|h| h.civilians == Some(id)) {
+                    let e = sim.civilians_destroyed(h);
+                    sim.emit(e, &mut events);
+                }
+            }
+        }
         if let Some(p) = pursuit {
             let (pursuer, beaten) = match p.side {
                 Side::A => (a, b),
                 Side::B => (b, a),
             };
             if sim.element(pursuer).is_some_and(|e| e.in_play()) {
+                let beaten_place = perimeters[usize::from(beaten == b)].clone();
                 if p.into == Some(Stronghold::Camp) {
-                    let owner = sim.element(beaten).map(|e| e.army);
+                    let owner = beaten_place.as_ref().map(|h| h.army);
                     if let Some(army) = owner {
                         sim.emit(Event::CampSacked { army }, &mut events);
                     }
                 }
                 let strongholds = sim.held_strongholds();
                 let ctx = sim.move_context(&strongholds);
-                let beaten_perimeter = &perimeters[usize::from(beaten == b)];
-                let effects = match (p.into, beaten_perimeter) {
-                    (Some(_), Some(perimeter)) => {
-                        enter_stronghold(&ctx, pursuer, p.distance, perimeter)
-                    }
+                let effects = match (p.into, &beaten_place) {
+                    (Some(_), Some(h)) => enter_stronghold(&ctx, pursuer, p.distance, &h.perimeter),
                     _ => pursue(&ctx, pursuer, p.distance),
                 };
                 if !effects.is_empty() {
@@ -282,10 +296,78 @@ impl Battle {
                 for effect in effects {
                     sim.emit(Event::Outcome { effect }, &mut events);
                 }
+                // §4.2, §12.5: the assaulter that moved into a City takes it and sacks it.
+                if let (Some(Stronghold::City), Some(h)) = (p.into, &beaten_place) {
+                    let by = sim.element(pursuer).map_or(0, |e| e.army);
+                    if let Some(city) = sim.city_at(&h.perimeter) {
+                        sim.emit(
+                            Event::CityCaptured {
+                                city,
+                                by,
+                                sacker: Some(pursuer),
+                            },
+                            &mut events,
+                        );
+                    }
+                }
             }
         }
         sim.continue_bound(Phase::CloseCombat, &mut events);
         Ok(events)
+    }
+
+    /// The event for the civilians defending `h` destroyed (§4.2, §4.6).
+    fn civilians_destroyed(&self, h: &HeldStronghold) -> Event {
+        match self.city_at(&h.perimeter) {
+            Some(city) => Event::DenizensDestroyed { city },
+            None => Event::CampFollowersDestroyed { army: h.army },
+        }
+    }
+
+    /// The feature index of the City with this outline.
+    pub(super) fn city_at(&self, outline: &crate::geometry::Polygon) -> Option<usize> {
+        self.cities.iter().map(|c| c.feature).find(|&f| {
+            matches!(
+                self.setup.battlefield.features.get(f),
+                Some(TerrainFeature::Area(a)) if a.outline == *outline
+            )
+        })
+    }
+
+    /// What `army`'s Cities held by the enemy add to its losses (§13.2, §17.31): for each City it
+    /// owned that an enemy controls and occupies (sacking it, or with an element wholly inside)
+    /// at the end of a bound, 2 if the army has no camp (it used the City instead), else 1.
+    pub fn city_held(&self, army: usize) -> u32 {
+        let cfg = &self.setup.config;
+        let per_city = if self.setup.armies[army].camp.is_none() {
+            2
+        } else {
+            1
+        };
+        self.cities
+            .iter()
+            .filter(|c| c.owner == Some(army))
+            .filter(|c| {
+                let Some(holder) = c.controller.filter(|&h| h != army) else {
+                    return false;
+                };
+                let sacker = c
+                    .sacker
+                    .and_then(|id| self.element(id))
+                    .is_some_and(|e| e.in_play() && e.army == holder);
+                let outline = match self.setup.battlefield.features.get(c.feature) {
+                    Some(TerrainFeature::Area(a)) => &a.outline,
+                    _ => return false,
+                };
+                sacker
+                    || self.elements.iter().any(|e| {
+                        e.in_play()
+                            && e.army == holder
+                            && e.rect(cfg).corners().iter().all(|p| outline.contains(*p))
+                    })
+            })
+            .count() as u32
+            * per_city
     }
 
     /// Commit and record one event on this (simulated) battle.
@@ -343,8 +425,36 @@ impl Battle {
             Effect::Moved { id, to, .. } | Effect::TurnedToFace { id, to, .. } => {
                 set_pose(self, *id, *to)
             }
-            Effect::Destroyed { id, .. } => set_lost(self, *id, LossCause::Destroyed),
-            Effect::LostOffTable { id, .. } => set_lost(self, *id, LossCause::OffTable),
+            Effect::Destroyed { id, .. } => {
+                self.city_defender_lost(*id, true);
+                set_lost(self, *id, LossCause::Destroyed)
+            }
+            Effect::LostOffTable { id, .. } => {
+                self.city_defender_lost(*id, false);
+                set_lost(self, *id, LossCause::OffTable)
+            }
+        }
+    }
+
+    /// An element about to be lost stops sacking; a garrison destroyed inside a City its army
+    /// controls leaves it without denizens (§4.2: if the garrison is destroyed, they do not defend).
+    fn city_defender_lost(&mut self, id: ElementId, destroyed: bool) {
+        let Some(e) = self.element(id).cloned() else {
+            return;
+        };
+        let r = e.rect(&self.setup.config);
+        let features = &self.setup.battlefield.features;
+        for c in &mut self.cities {
+            if c.sacker == Some(id) {
+                c.sacker = None;
+            }
+            let inside = matches!(
+                features.get(c.feature),
+                Some(TerrainFeature::Area(a)) if r.corners().iter().all(|p| a.outline.contains(*p))
+            );
+            if destroyed && inside && c.controller == Some(e.army) {
+                c.denizens = Denizens::Destroyed;
+            }
         }
     }
 }
