@@ -309,3 +309,76 @@ fn setup_refuses_ids_reserved_for_civilians() {
         .iter()
         .any(|p| matches!(p, SetupProblem::NoSuchCityOwner { .. })));
 }
+
+#[test]
+fn s4_2_denizens_destroyed_by_artillery_shooting_surrender_the_city() {
+    // DBA3.md §4.2, §9.6, §11.3: Artillery 2 BW from the City's wall shoots at its denizens:
+    // Artillery +4 + 6 = 10 against denizens +2 +2 + 1 = 5. Defenders beaten are destroyed; the
+    // City surrenders to the shooter's army instead of being sacked, and its puppet denizens now
+    // defend it for that army while nobody occupies it.
+    let mut s = sandbox(
+        city_field(),
+        armies(
+            vec![
+                el(1, "Art", 7.0, 4.0, 0.0),
+                general(el(2, "Cv", 2.0, 1.0, 0.0)),
+            ],
+            vec![general(el(102, "Cv", 12.0, 13.0, 180.0))],
+        ),
+    );
+    s.city_owner = Some(1);
+    let mut b = Battle::new(s).unwrap();
+    b.apply(Action::RollPips { die: d(3) }).unwrap();
+    b.apply(Action::EndMovement).unwrap();
+    let dz = denizens_id(0);
+    assert_eq!(
+        b.awaiting(),
+        Some(DiceRequest::Shot {
+            shooters: vec![ElementId(1)]
+        })
+    );
+    let ev = b
+        .apply(Action::Shoot {
+            shooter: ElementId(1),
+            target: dz,
+            support: vec![],
+            dice: [d(6), d(1)],
+        })
+        .unwrap();
+    assert!(ev.contains(&Event::CitySurrendered { city: 0, to: 0 }));
+    assert!(!ev.iter().any(|e| matches!(
+        e,
+        Event::CityCaptured { .. } | Event::DenizensDestroyed { .. }
+    )));
+    let c = &b.cities()[0];
+    assert_eq!(
+        (c.controller, c.denizens, c.sacker),
+        (Some(0), Denizens::Surrendered, None)
+    );
+    let held = b.held_strongholds();
+    assert_eq!((held[0].army, held[0].civilians), (0, Some(dz)));
+    // §17.31: surrendered but not occupied by the enemy: not yet held against its owner.
+    assert_eq!(b.city_held(1), 0);
+}
+
+#[test]
+fn s4_2_only_artillery_shoots_at_denizens() {
+    // DBA3.md §4.2 (reading): Bows in range of the City wall have no target in its denizens.
+    let mut s = sandbox(
+        city_field(),
+        armies(
+            vec![
+                el(1, "4Bw", 7.0, 5.0, 0.0),
+                general(el(2, "Cv", 2.0, 1.0, 0.0)),
+            ],
+            vec![general(el(102, "Cv", 12.0, 13.0, 180.0))],
+        ),
+    );
+    s.city_owner = Some(1);
+    let mut b = Battle::new(s).unwrap();
+    b.apply(Action::RollPips { die: d(3) }).unwrap();
+    let ev = b.apply(Action::EndMovement).unwrap();
+    assert!(!ev.contains(&Event::PhaseStarted {
+        phase: Phase::Shooting
+    }));
+}

@@ -56,7 +56,7 @@ use crate::contact::{
     OverlapKind,
 };
 use crate::error::{ErrorCode, ErrorInfo};
-use crate::geometry::{Corner, Edge, ElementRect, Polygon, Segment, TOLERANCE};
+use crate::geometry::{Corner, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
 use crate::terrain::{AreaKind, Going as TableGoing, GoingContext, RiverState};
 use crate::troops::{BaseKind, ElementKind, TroopType};
 use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone, ZoneRelation};
@@ -552,6 +552,20 @@ pub fn shooting_targets(
             priority,
         });
     }
+    // §4.2: Artillery may shoot at the denizens defending an enemy City (our reading: only
+    // Artillery, whose destroying them makes the City surrender; see `denizens_target`).
+    if artillery {
+        for si in 0..ctx.strongholds.len() {
+            if let Some((id, distance)) = v.denizens_target(i, si) {
+                out.push(ShotTarget {
+                    target: id,
+                    distance,
+                    in_threat_zone: false,
+                    priority: TargetPriority::Free,
+                });
+            }
+        }
+    }
     out.sort_by(|p, q| {
         p.priority
             .cmp(&q.priority)
@@ -581,6 +595,9 @@ pub fn shot_situation(
 ) -> Result<Situation, EngagementError> {
     let v = View::new(ctx);
     let s = v.index(shooter)?;
+    if let Some(si) = civilians_of(ctx, target) {
+        return denizens_shot(&v, s, si, support);
+    }
     let t = v.index(target)?;
     v.check_may_shoot(s)?;
     v.in_play(t)?;
@@ -636,6 +653,44 @@ pub fn shot_situation(
             support_shooters: u8::try_from(support.len()).unwrap_or(u8::MAX),
             target_shoots_back,
             from_behind,
+        },
+    ))
+}
+
+/// Artillery's shot at a City's denizens (§4.2, §9.6): they defend the City (+2); no support
+/// shooters (our reading: the walls are one target for one battery).
+fn denizens_shot(
+    v: &View,
+    s: usize,
+    si: usize,
+    support: &[ElementId],
+) -> Result<Situation, EngagementError> {
+    v.check_may_shoot(s)?;
+    let me = &v.ctx.elements[s];
+    let target = v.ctx.strongholds[si].civilians.unwrap_or(me.id);
+    if v.denizens_target(s, si).is_none() {
+        return Err(EngagementError::OutOfReach {
+            shooter: me.id,
+            target,
+        });
+    }
+    if !support.is_empty() {
+        return Err(EngagementError::TooManySupportShooters {
+            given: support.len(),
+            max: 0,
+        });
+    }
+    let shooter_c = v.shot_combatant(s)?;
+    let target_c =
+        Combatant::new(ElementKind::new(BaseKind::Denizens)).defending(Stronghold::City, 0);
+    Ok(Situation::shooting(
+        shooter_c,
+        target_c,
+        Shot {
+            shooter: ShooterSide::A,
+            support_shooters: 0,
+            target_shoots_back: false,
+            from_behind: false,
         },
     ))
 }
@@ -719,6 +774,55 @@ impl<'c, 'a> View<'c, 'a> {
             .strongholds
             .iter()
             .position(|s| s.army == e.army && wholly_inside(&self.rects[i], &s.perimeter))
+    }
+
+    /// Whether Artillery element `s` can shoot at the denizens defending stronghold `si` (§4.2,
+    /// §9.2, §9.5), and at what distance. Their target is the rectangle bounding the City's
+    /// outline (facing the shooter), within the shooter's zone and range, with no element in the
+    /// way; terrain sight is not checked, since the walls themselves are the target.
+    fn denizens_target(&self, s: usize, si: usize) -> Option<(ElementId, f64)> {
+        let st = &self.ctx.strongholds[si];
+        let me = &self.ctx.elements[s];
+        let id = st.civilians?;
+        if st.army == me.army
+            || self.place(st) != Stronghold::City
+            || me.kind.troop_type() != TroopType::Art
+        {
+            return None;
+        }
+        let range = self.ctx.config.shooting_range(me.kind)?;
+        let pts = &st.perimeter.points;
+        let fold = |f: fn(f64, f64) -> f64, init: f64, g: fn(&Point) -> f64| {
+            pts.iter().map(g).fold(init, f)
+        };
+        let (x0, x1) = (
+            fold(f64::min, f64::INFINITY, |p| p.x),
+            fold(f64::max, f64::NEG_INFINITY, |p| p.x),
+        );
+        let (y0, y1) = (
+            fold(f64::min, f64::INFINITY, |p| p.y),
+            fold(f64::max, f64::NEG_INFINITY, |p| p.y),
+        );
+        let walls = ElementRect::new(
+            crate::geometry::Pose::new((x0 + x1) / 2.0, y1, 0.0),
+            x1 - x0,
+            y1 - y0,
+        );
+        let rs = &self.rects[s];
+        let shot = shot_geometry(rs, false, range, &walls)?;
+        let blockers: Vec<ShotBlocker> = (0..self.ctx.elements.len())
+            .filter(|&k| k != s && self.ctx.elements[k].in_play())
+            .filter(|&k| !wholly_inside(&self.rects[k], &st.perimeter))
+            .map(|k| ShotBlocker {
+                rect: self.rects[k],
+                is_enemy_psiloi: self.ctx.elements[k].army != me.army
+                    && self.ctx.elements[k].kind.troop_type() == TroopType::Ps,
+            })
+            .collect();
+        if line_of_sight_blocker(rs, &shot, &blockers, true).is_some() {
+            return None;
+        }
+        Some((id, shot.distance))
     }
 
     /// Wholly inside an enemy army's camp, or recorded by the battle as sacking a City: sacking

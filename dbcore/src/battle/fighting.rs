@@ -173,7 +173,14 @@ impl Battle {
         support: &[ElementId],
         dice: [DieScore; 2],
     ) -> Result<Vec<Event>, BattleError> {
-        for id in std::iter::once(&shooter).chain(support).chain([&target]) {
+        let civilians = self
+            .held_strongholds()
+            .into_iter()
+            .find(|h| h.civilians == Some(target));
+        for id in std::iter::once(&shooter)
+            .chain(support)
+            .chain(Some(&target).filter(|_| civilians.is_none()))
+        {
             let e = self
                 .element(*id)
                 .ok_or(BattleError::UnknownElement { id: *id })?;
@@ -217,6 +224,15 @@ impl Battle {
             from_behind,
             &mut events,
         );
+        // §4.2: denizens destroyed by Artillery shooting: the City surrenders and is not sacked.
+        if let (Some(h), Outcome::Destroyed) = (&civilians, target_outcome) {
+            let to = self.element(shooter).map_or(0, |e| e.army);
+            let e = match sim.city_at(&h.perimeter) {
+                Some(city) => Event::CitySurrendered { city, to },
+                None => sim.civilians_destroyed(h),
+            };
+            sim.emit(e, &mut events);
+        }
         sim.continue_bound(Phase::Shooting, &mut events);
         Ok(events)
     }
