@@ -382,3 +382,119 @@ fn s4_2_only_artillery_shoots_at_denizens() {
         phase: Phase::Shooting
     }));
 }
+
+#[test]
+fn s13_2_the_city_held_decides_the_battle() {
+    // DBA3.md §13.2: the north army loses its garrison and two Psiloi caught by Knights in good
+    // going (§11.3): 3 elements, plus 2 for its City held by the enemy (it has no camp) = 5,
+    // at least 4 and more than the south army's 0, so it loses at the end of the bound.
+    let mut s = sandbox(
+        city_field(),
+        armies(
+            vec![
+                el(1, "4Bd", 7.0, 6.0, 0.0),
+                general(el(2, "Cv", 12.0, 1.0, 0.0)),
+                el(3, "3Kn", 2.0, 9.0, 0.0),
+                el(4, "3Kn", 4.0, 9.0, 0.0),
+            ],
+            vec![
+                general(el(102, "Cv", 12.0, 13.0, 180.0)),
+                el(101, "Ps", 7.0, 7.25, 180.0),
+                el(110, "Ps", 2.0, 9.0, 180.0),
+                el(111, "Ps", 4.0, 9.0, 180.0),
+            ],
+        ),
+    );
+    s.city_owner = Some(1);
+    let mut b = Battle::new(s).unwrap();
+    b.apply(Action::RollPips { die: d(3) }).unwrap();
+    b.apply(Action::EndMovement).unwrap();
+    fight(&mut b, ElementId(3), ElementId(110), [6, 1]);
+    fight(&mut b, ElementId(4), ElementId(111), [6, 1]);
+    let ev = fight(&mut b, ElementId(1), ElementId(101), [6, 1]);
+    let won = ev.iter().find_map(|e| match e {
+        Event::BattleWon { verdict } => Some(verdict.clone()),
+        _ => None,
+    });
+    let v = won.expect("the north army has lost");
+    assert_eq!(v.totals, vec![0, 5]);
+    assert_eq!(v.winner, Some(0));
+}
+
+#[test]
+fn s4_2_an_element_entering_an_undefended_city_occupies_it() {
+    // DBA3.md §4.2, §17.31: a City nobody garrisons and no denizens defend may be entered
+    // without combat; the army entering it controls it.
+    let mut b = Battle::new(sandbox(
+        city_field(),
+        armies(
+            vec![
+                el(1, "4Bd", 7.0, 5.0, 0.0),
+                general(el(2, "Cv", 2.0, 1.0, 0.0)),
+            ],
+            vec![general(el(102, "Cv", 12.0, 13.0, 180.0))],
+        ),
+    ))
+    .unwrap();
+    assert!(b.held_strongholds().is_empty());
+    b.apply(Action::RollPips { die: d(3) }).unwrap();
+    let ev = b
+        .apply(Action::Move {
+            order: MoveOrder::Element {
+                id: ElementId(1),
+                path: vec![Pose::new(7.0, 7.0, 0.0)],
+            },
+        })
+        .unwrap();
+    assert!(ev.contains(&Event::CityCaptured {
+        city: 0,
+        by: 0,
+        sacker: None
+    }));
+    assert_eq!(b.cities()[0].controller, Some(0));
+    assert_eq!(b.held_strongholds()[0].army, 0);
+}
+
+#[test]
+fn s4_7_the_denizens_fight_each_assaulter_in_turn() {
+    // DBA3.md §4.7: up to 3 assaulters fight the defenders one after another; the defenders count
+    // −1 for each other assaulter still in contact. Two Blades on the south wall: the first fights
+    // denizens +2 +2 −1 = +3; beaten, it recoils; the second then fights them at +4.
+    let mut s = sandbox(
+        city_field(),
+        armies(
+            vec![
+                el(1, "4Bd", 6.5, 6.0, 0.0),
+                el(3, "4Bd", 7.5, 6.0, 0.0),
+                general(el(2, "Cv", 2.0, 1.0, 0.0)),
+            ],
+            vec![general(el(102, "Cv", 12.0, 13.0, 180.0))],
+        ),
+    );
+    s.city_owner = Some(1);
+    let mut b = Battle::new(s).unwrap();
+    b.apply(Action::RollPips { die: d(3) }).unwrap();
+    b.apply(Action::EndMovement).unwrap();
+    let dz = denizens_id(0);
+    assert_eq!(
+        b.awaiting(),
+        Some(DiceRequest::Combat {
+            pairs: vec![(ElementId(1), dz), (ElementId(3), dz)]
+        })
+    );
+    let total = |ev: &[Event]| match &ev[0] {
+        Event::Fought { result, .. } => result.b.total,
+        other => panic!("{other:?}"),
+    };
+    let ev = fight(&mut b, ElementId(1), dz, [1, 6]);
+    assert_eq!(total(&ev), 9);
+    assert_eq!(
+        b.awaiting(),
+        Some(DiceRequest::Combat {
+            pairs: vec![(ElementId(3), dz)]
+        })
+    );
+    let ev = fight(&mut b, ElementId(3), dz, [1, 6]);
+    assert_eq!(total(&ev), 10);
+    assert!(ev.iter().any(|e| matches!(e, Event::BoundEnded { .. })));
+}

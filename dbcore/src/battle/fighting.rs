@@ -13,7 +13,7 @@ use crate::troops::TroopType;
 use super::bound::{Battle, BattleError, Event, Phase};
 use super::engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
-    CloseCombatPair,
+    CloseCombatPair, CombatContact,
 };
 use super::movement::HeldStronghold;
 use super::outcome::{enter_stronghold, flee, pursue, recoil, turn_to_face, Effect};
@@ -86,15 +86,20 @@ impl Battle {
     }
 
     /// Close combats still to fight this bound (§10.2): not involving an element that has fought
-    /// already, nor a contact made by pursuit this bound (§12.5: fought next bound).
+    /// already, nor a contact made by pursuit this bound (§12.5: fought next bound). The defender
+    /// of a city, fort or camp fights each of its assaulters in turn (§4.7), so only the
+    /// assaulter's own combats count for an assault.
     pub fn pending_combats(&self) -> Vec<CloseCombatPair> {
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
         close_combats(&ctx)
             .into_iter()
             .filter(|p| {
-                ![p.a, p.b]
-                    .iter()
+                let ids: &[ElementId] = match p.contact {
+                    CombatContact::Assault { .. } => &[p.a],
+                    _ => &[p.a, p.b],
+                };
+                !ids.iter()
                     .any(|id| self.fought.contains(id) || self.pursued.contains(id))
             })
             .collect()
