@@ -498,3 +498,30 @@ fn s4_7_the_denizens_fight_each_assaulter_in_turn() {
     assert_eq!(total(&ev), 10);
     assert!(ev.iter().any(|e| matches!(e, Event::BoundEnded { .. })));
 }
+
+#[test]
+fn s4_2_s17_36_elephants_may_not_occupy_an_undefended_city() {
+    // DBA3.md §4.2, §17.36: any troop element except El, SCh and WWg may enter an undefended City.
+    let mut b = Battle::new(sandbox(
+        city_field(),
+        armies(
+            vec![
+                el(1, "El", 7.0, 5.0, 0.0),
+                general(el(2, "Cv", 2.0, 1.0, 0.0)),
+            ],
+            vec![general(el(102, "Cv", 12.0, 13.0, 180.0))],
+        ),
+    ))
+    .unwrap();
+    b.apply(Action::RollPips { die: d(3) }).unwrap();
+    let e = b
+        .check(&Action::Move {
+            order: MoveOrder::Element {
+                id: ElementId(1),
+                path: vec![Pose::new(7.0, 7.5, 0.0)],
+            },
+        })
+        .unwrap_err();
+    assert!(matches!(e, BattleError::MayNotOccupy { .. }), "{e}");
+    assert_eq!(e.rule(), Some("§4.2"));
+}

@@ -13,7 +13,7 @@ use crate::dice::{DiceError, DieScore};
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{ElementRect, Polygon};
 use crate::terrain::{AreaKind, RiverState, TerrainFeature};
-use crate::troops::TroopType;
+use crate::troops::{ElementKind, TroopType};
 
 use super::engagement::EngagementError;
 use super::movement::{
@@ -187,6 +187,8 @@ pub enum BattleError {
     NotYourElement { id: ElementId, army: usize },
     #[error("§13.1: element {id} has been lost")]
     ElementLost { id: ElementId },
+    #[error("§4.2, §17.36: element {id} ({kind}) may not enter a City or Fort: Elephants, Scythed Chariots and War Wagons never occupy one")]
+    MayNotOccupy { id: ElementId, kind: ElementKind },
     #[error("§4.2: element {id} is sacking a City and cannot move until its side's PIP die scores 5 or 6 (§17.32)")]
     Sacking { id: ElementId },
     #[error("§6.3: the move costs {cost} PIPs but only {left} are left")]
@@ -226,7 +228,8 @@ impl ErrorInfo for BattleError {
             BattleError::UnknownElement { .. } => ErrorCode::UnknownElement,
             BattleError::NotYourElement { .. }
             | BattleError::ElementLost { .. }
-            | BattleError::Sacking { .. } => ErrorCode::IllegalMove,
+            | BattleError::Sacking { .. }
+            | BattleError::MayNotOccupy { .. } => ErrorCode::IllegalMove,
             BattleError::NotEnoughPips { .. } => ErrorCode::NotEnoughPips,
             BattleError::Move(_) => ErrorCode::IllegalMove,
             BattleError::Engagement(e) => e.code(),
@@ -242,7 +245,7 @@ impl ErrorInfo for BattleError {
             BattleError::WrongPhase { .. } | BattleError::NotYourElement { .. } => Some("§6.1"),
             BattleError::Finished => Some("§13.2"),
             BattleError::ElementLost { .. } => Some("§13.1"),
-            BattleError::Sacking { .. } => Some("§4.2"),
+            BattleError::Sacking { .. } | BattleError::MayNotOccupy { .. } => Some("§4.2"),
             BattleError::NotEnoughPips { .. } => Some("§6.3"),
             BattleError::RiverKnown | BattleError::NoRiver => Some("§3.5"),
             BattleError::Move(m) => move_rule(m),
@@ -562,6 +565,34 @@ impl Battle {
         self.cities.iter().find(|c| c.sacker == Some(id))
     }
 
+    /// Elephants, Scythed Chariots and War Wagons may not end a move inside a City, nor inside a
+    /// Fort unless the rules configuration lifts §17.37's exclusion (§4.2, §4.3, §17.36).
+    fn check_occupiers(&self, moves: &[ElementMove]) -> Result<(), BattleError> {
+        let cfg = &self.setup.config;
+        for m in moves {
+            let Some(e) = self.element(m.id) else {
+                continue;
+            };
+            let kind = m.becomes.unwrap_or(e.kind);
+            if !matches!(
+                kind.troop_type(),
+                TroopType::El | TroopType::SCh | TroopType::WWg
+            ) {
+                continue;
+            }
+            let r = ElementRect::new(m.to.snapped(), 1.0, cfg.depth(kind));
+            let barred = self.setup.battlefield.areas().any(|(_, a)| {
+                (a.kind == AreaKind::City
+                    || (a.kind == AreaKind::Fort && cfg.combat.fort_occupier_exclusion))
+                    && wholly_in(&r, &a.outline)
+            });
+            if barred {
+                return Err(BattleError::MayNotOccupy { id: m.id, kind });
+            }
+        }
+        Ok(())
+    }
+
     /// What a tactical move's end positions take (§4.2, §4.6, §17.44): an element ending wholly
     /// inside a City that its army does not control, and that no element and no denizens defend,
     /// occupies it; one ending wholly inside an enemy camp that nobody defends sacks it.
@@ -711,6 +742,7 @@ impl Battle {
                         left: self.pips,
                     });
                 }
+                self.check_occupiers(&plan.moves)?;
                 let left = self.pips - cost.total;
                 let entered = self.entries(&plan.moves);
                 let mut v = vec![

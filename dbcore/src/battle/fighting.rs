@@ -62,7 +62,12 @@ impl Battle {
     }
 
     /// The targets `shooter` may choose now: those of the first priority present (§9.3), and for
-    /// Artillery answering in the enemy's bound only the Artillery that shot at it (§9.1).
+    /// Artillery answering in the enemy's bound only the Artillery that shot at it (§9.1). A
+    /// City's denizens appear under their reserved id ([`super::state::denizens_id`], §4.2).
+    pub fn shot_targets(&self, shooter: ElementId) -> Vec<ElementId> {
+        self.allowed_targets(shooter)
+    }
+
     fn allowed_targets(&self, shooter: ElementId) -> Vec<ElementId> {
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
