@@ -525,3 +525,53 @@ fn s4_2_s17_36_elephants_may_not_occupy_an_undefended_city() {
     assert!(matches!(e, BattleError::MayNotOccupy { .. }), "{e}");
     assert_eq!(e.rule(), Some("§4.2"));
 }
+
+#[test]
+fn s4_2_when_the_garrison_leaves_the_denizens_defend_again() {
+    // DBA3.md §4.2: if the garrison leaves, the denizens defend the City again.
+    let mut s = sandbox(
+        city_field(),
+        armies(
+            vec![general(el(2, "Cv", 2.0, 1.0, 0.0))],
+            vec![
+                general(el(102, "Cv", 12.0, 13.0, 180.0)),
+                el(101, "Sp", 7.0, 7.5, 0.0),
+            ],
+        ),
+    );
+    s.first = 1;
+    let mut b = Battle::new(s).unwrap();
+    assert_eq!(b.cities()[0].owner, Some(1));
+    let held = b.held_strongholds();
+    assert_eq!((held[0].army, held[0].civilians), (1, None));
+    b.apply(Action::RollPips { die: d(3) }).unwrap();
+    b.apply(Action::Move {
+        order: MoveOrder::Element {
+            id: ElementId(101),
+            path: vec![Pose::new(7.0, 9.0, 0.0)],
+        },
+    })
+    .unwrap();
+    let held = b.held_strongholds();
+    assert_eq!((held[0].army, held[0].civilians), (1, Some(denizens_id(0))));
+}
+
+#[test]
+fn a_city_battle_replays_and_round_trips() {
+    // Replaying the record of a capture gives the same events and state; the battle's state,
+    // cities included, survives serde.
+    let mut b = city_battle(true, false);
+    b.apply(Action::EndMovement).unwrap();
+    fight(&mut b, ElementId(1), ElementId(101), [6, 1]);
+    next_bound(&mut b, 3);
+    next_bound(&mut b, 6);
+    let (again, events) = Battle::replay(&b.record()).unwrap();
+    assert_eq!(again, b);
+    assert!(events.contains(&Event::SackingEnded {
+        city: 0,
+        id: ElementId(1)
+    }));
+    let json = serde_json::to_string(&b).unwrap();
+    let back: Battle = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, b);
+}
