@@ -95,6 +95,7 @@ fn s4_2_s12_5_destroying_the_garrison_captures_the_city_and_the_winner_sacks_it(
         by: 0,
         sacker: Some(ElementId(1))
     }));
+    assert!(ev.contains(&Event::DenizensDestroyed { city: 0 }));
     let c = &b.cities()[0];
     assert_eq!((c.owner, c.controller), (Some(1), Some(0)));
     assert_eq!(c.sacker, Some(ElementId(1)));
@@ -574,4 +575,39 @@ fn a_city_battle_replays_and_round_trips() {
     let json = serde_json::to_string(&b).unwrap();
     let back: Battle = serde_json::from_str(&json).unwrap();
     assert_eq!(back, b);
+}
+
+#[test]
+fn s4_2_a_garrison_destroyed_by_shooting_leaves_no_denizens() {
+    // DBA3.md §4.2: if the garrison is destroyed, the denizens do not defend the City. Artillery
+    // +4 + 6 = 10 against a Psiloi garrison +2 +4 + 1 = 7: beaten defenders are destroyed.
+    let mut s = sandbox(
+        city_field(),
+        armies(
+            vec![
+                el(1, "Art", 7.0, 4.0, 0.0),
+                general(el(2, "Cv", 2.0, 1.0, 0.0)),
+            ],
+            vec![
+                general(el(102, "Cv", 12.0, 13.0, 180.0)),
+                el(101, "Ps", 7.0, 6.5, 180.0),
+            ],
+        ),
+    );
+    s.city_owner = Some(1);
+    let mut b = Battle::new(s).unwrap();
+    b.apply(Action::RollPips { die: d(3) }).unwrap();
+    b.apply(Action::EndMovement).unwrap();
+    assert_eq!(b.shot_targets(ElementId(1)), vec![ElementId(101)]);
+    let ev = b
+        .apply(Action::Shoot {
+            shooter: ElementId(1),
+            target: ElementId(101),
+            support: vec![],
+            dice: [d(6), d(1)],
+        })
+        .unwrap();
+    assert!(ev.contains(&Event::DenizensDestroyed { city: 0 }), "{ev:?}");
+    assert_eq!(b.cities()[0].controller, Some(1));
+    assert!(b.held_strongholds().is_empty());
 }

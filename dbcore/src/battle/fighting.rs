@@ -396,10 +396,40 @@ impl Battle {
             * per_city
     }
 
-    /// Commit and record one event on this (simulated) battle.
+    /// Commit and record one event on this (simulated) battle. A garrison destroyed inside a
+    /// City its army controls leaves the City without denizens (§4.2: if the garrison is
+    /// destroyed, they do not defend it), which a [`Event::DenizensDestroyed`] records.
     fn emit(&mut self, e: Event, events: &mut Vec<Event>) {
+        let garrison_city = match &e {
+            Event::Outcome {
+                effect: Effect::Destroyed { id, .. },
+            } => self.garrisoned_city(*id),
+            _ => None,
+        };
         self.commit(&e);
         events.push(e);
+        if let Some(city) = garrison_city {
+            let e = Event::DenizensDestroyed { city };
+            self.commit(&e);
+            events.push(e);
+        }
+    }
+
+    /// The City whose denizens still stand and whose controlling army element `id` garrisons.
+    fn garrisoned_city(&self, id: ElementId) -> Option<usize> {
+        let e = self.element(id)?;
+        let r = e.rect(&self.setup.config);
+        self.cities
+            .iter()
+            .find(|c| {
+                c.controller == Some(e.army)
+                    && c.denizens != Denizens::Destroyed
+                    && matches!(
+                        self.setup.battlefield.features.get(c.feature),
+                        Some(TerrainFeature::Area(a)) if r.corners().iter().all(|p| a.outline.contains(*p))
+                    )
+            })
+            .map(|c| c.feature)
     }
 
     /// The outcome moves of one element (§12).
@@ -452,34 +482,22 @@ impl Battle {
                 set_pose(self, *id, *to)
             }
             Effect::Destroyed { id, .. } => {
-                self.city_defender_lost(*id, true);
+                self.stop_sacking(*id);
                 set_lost(self, *id, LossCause::Destroyed)
             }
             Effect::LostOffTable { id, .. } => {
-                self.city_defender_lost(*id, false);
+                self.stop_sacking(*id);
                 set_lost(self, *id, LossCause::OffTable)
             }
         }
     }
 
-    /// An element about to be lost stops sacking; a garrison destroyed inside a City its army
-    /// controls leaves it without denizens (§4.2: if the garrison is destroyed, they do not defend).
-    fn city_defender_lost(&mut self, id: ElementId, destroyed: bool) {
-        let Some(e) = self.element(id).cloned() else {
-            return;
-        };
-        let r = e.rect(&self.setup.config);
-        let features = &self.setup.battlefield.features;
+    /// A lost element sacks no more (§4.2); the City stays under its army's control until another
+    /// army enters it.
+    fn stop_sacking(&mut self, id: ElementId) {
         for c in &mut self.cities {
             if c.sacker == Some(id) {
                 c.sacker = None;
-            }
-            let inside = matches!(
-                features.get(c.feature),
-                Some(TerrainFeature::Area(a)) if r.corners().iter().all(|p| a.outline.contains(*p))
-            );
-            if destroyed && inside && c.controller == Some(e.army) {
-                c.denizens = Denizens::Destroyed;
             }
         }
     }
