@@ -305,10 +305,11 @@ fn setup_refuses_ids_reserved_for_civilians() {
     s.armies[0].elements[1].id = ElementId(7);
     s.city_owner = Some(2);
     let e = Battle::new(s).unwrap_err();
-    assert!(e
-        .problems
-        .iter()
-        .any(|p| matches!(p, SetupProblem::NoSuchCityOwner { .. })));
+    assert_eq!(
+        e.problems,
+        vec![SetupProblem::NoSuchCityOwner { owner: 2, count: 2 }]
+    );
+    assert_eq!(e.rule(), Some("§4.2"));
 }
 
 #[test]

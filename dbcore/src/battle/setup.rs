@@ -187,7 +187,7 @@ impl ErrorInfo for SetupError {
             .first()
             .and_then(|p| p.rule_ref())
             .and_then(|r| {
-                ["§1", "§1.2", "§2.3", "§2.5", "§3.4", "§5.3", "§5.4"]
+                ["§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§5.3", "§5.4"]
                     .into_iter()
                     .find(|s| *s == r)
             })
