@@ -156,7 +156,13 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
                     })
                     .collect();
                 targets.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
-                for (target, _) in targets {
+                // Targets that are no element on the table (a City's denizens, §4.2) come last.
+                let civilians = b
+                    .shot_targets(shooter)
+                    .into_iter()
+                    .filter(|t| b.element(*t).is_none())
+                    .map(|t| (t, f64::INFINITY));
+                for (target, _) in targets.into_iter().chain(civilians) {
                     let action = Action::Shoot {
                         shooter,
                         target,
@@ -248,12 +254,14 @@ pub fn demo_setup() -> BattleSetup {
             base_edge: BoardEdge::South,
             elements: romans,
             camp: None,
+            camp_followers: false,
         },
         ArmySetup {
             name: "Britons".into(),
             base_edge: BoardEdge::North,
             elements: britons,
             camp: None,
+            camp_followers: false,
         },
     ];
     BattleSetup::new(Variant::Standard, bf, armies)

@@ -358,6 +358,8 @@ fn camp_world() -> World {
             Point::new(6.0, 2.0),
             Point::new(4.0, 2.0),
         ]),
+        civilians: None,
+        sacker: None,
     });
     w
 }

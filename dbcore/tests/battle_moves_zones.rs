@@ -92,6 +92,8 @@ fn s8_1_a_held_camp_threatens_within_1_bw_of_its_perimeter() {
             Point::new(6.0, 9.0),
             Point::new(4.0, 9.0),
         ]),
+        civilians: None,
+        sacker: None,
     });
     t.add(US, 1, "Cv", 2.0, 7.0, 90.0);
     // Riding along the camp's front, 0.5 BW from it: refused.

@@ -42,12 +42,14 @@ fn setup(bf: Battlefield, south: Vec<ElementSetup>, north: Vec<ElementSetup>) ->
             base_edge: BoardEdge::South,
             elements: south,
             camp: None,
+            camp_followers: false,
         },
         ArmySetup {
             name: "North".into(),
             base_edge: BoardEdge::North,
             elements: north,
             camp: None,
+            camp_followers: false,
         },
     ];
     let mut s = BattleSetup::new(Variant::Standard, bf, armies);

@@ -13,7 +13,7 @@ use crate::dice::{DiceError, DieScore};
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{ElementRect, Polygon};
 use crate::terrain::{AreaKind, RiverState, TerrainFeature};
-use crate::troops::TroopType;
+use crate::troops::{ElementKind, TroopType};
 
 use super::engagement::EngagementError;
 use super::movement::{
@@ -21,7 +21,7 @@ use super::movement::{
 };
 use super::outcome::Effect;
 use super::setup::{validate, BattleSetup, ElementId, SetupError, SetupProblem};
-use super::state::{ElementState, Status};
+use super::state::{camp_followers_id, denizens_id, CityState, Denizens, ElementState, Status};
 use super::victory::Verdict;
 
 /// Where the battle stands.
@@ -139,8 +139,27 @@ pub enum Event {
     },
     /// An outcome move, turn to face, destruction or loss over an edge (§8.5, §12).
     Outcome { effect: Effect },
-    /// An army's camp was entered by the enemy: one more loss for it (§4.7, §13.2).
+    /// An army's camp was entered by the enemy: one more loss for it (§4.7, §13.2, §17.44).
     CampSacked { army: usize },
+    /// A camp's camp followers were destroyed by its assaulters (§4.6, §4.7).
+    CampFollowersDestroyed { army: usize },
+    /// An enemy element entered the City that is battlefield feature `city`: army `by` now
+    /// controls it (§4.2, §17.31). `sacker` is the assaulter that moved in after destroying its
+    /// defenders and now sacks it; an element entering an undefended or surrendered City does not.
+    CityCaptured {
+        city: usize,
+        by: usize,
+        sacker: Option<ElementId>,
+    },
+    /// The City's denizens were destroyed in close combat, or stop defending because its garrison
+    /// was destroyed (§4.2).
+    DenizensDestroyed { city: usize },
+    /// The City's denizens were destroyed by Artillery shooting: it surrenders to army `to` and is
+    /// not sacked (§4.2).
+    CitySurrendered { city: usize, to: usize },
+    /// The sacker's side scored 5 or 6 on its PIP die: it stops sacking and may now garrison the
+    /// City or leave it (§4.2, §17.32).
+    SackingEnded { city: usize, id: ElementId },
     /// The bound is over; unused PIPs are lost (§6.2).
     BoundEnded {
         army: usize,
@@ -168,6 +187,10 @@ pub enum BattleError {
     NotYourElement { id: ElementId, army: usize },
     #[error("§13.1: element {id} has been lost")]
     ElementLost { id: ElementId },
+    #[error("§4.2, §17.36: element {id} ({kind}) may not enter a City or Fort: Elephants, Scythed Chariots and War Wagons never occupy one")]
+    MayNotOccupy { id: ElementId, kind: ElementKind },
+    #[error("§4.2: element {id} is sacking a City and cannot move until its side's PIP die scores 5 or 6 (§17.32)")]
+    Sacking { id: ElementId },
     #[error("§6.3: the move costs {cost} PIPs but only {left} are left")]
     NotEnoughPips { cost: u8, left: u8 },
     #[error("§3.5: the river's state is already known")]
@@ -203,9 +226,10 @@ impl ErrorInfo for BattleError {
             }
             BattleError::Finished => ErrorCode::BattleOver,
             BattleError::UnknownElement { .. } => ErrorCode::UnknownElement,
-            BattleError::NotYourElement { .. } | BattleError::ElementLost { .. } => {
-                ErrorCode::IllegalMove
-            }
+            BattleError::NotYourElement { .. }
+            | BattleError::ElementLost { .. }
+            | BattleError::Sacking { .. }
+            | BattleError::MayNotOccupy { .. } => ErrorCode::IllegalMove,
             BattleError::NotEnoughPips { .. } => ErrorCode::NotEnoughPips,
             BattleError::Move(_) => ErrorCode::IllegalMove,
             BattleError::Engagement(e) => e.code(),
@@ -221,6 +245,7 @@ impl ErrorInfo for BattleError {
             BattleError::WrongPhase { .. } | BattleError::NotYourElement { .. } => Some("§6.1"),
             BattleError::Finished => Some("§13.2"),
             BattleError::ElementLost { .. } => Some("§13.1"),
+            BattleError::Sacking { .. } | BattleError::MayNotOccupy { .. } => Some("§4.2"),
             BattleError::NotEnoughPips { .. } => Some("§6.3"),
             BattleError::RiverKnown | BattleError::NoRiver => Some("§3.5"),
             BattleError::Move(m) => move_rule(m),
@@ -322,6 +347,12 @@ pub struct Battle {
     /// Each army's camp sacked (§13.2).
     #[serde(default)]
     pub(super) camp_sacked: Vec<bool>,
+    /// Each army's camp followers still defending its camp (§4.6).
+    #[serde(default)]
+    pub(super) camp_followers: Vec<bool>,
+    /// Every City on the battlefield, in feature order (§4.2).
+    #[serde(default)]
+    pub(super) cities: Vec<CityState>,
     /// The verdict once an army has lost.
     #[serde(default)]
     pub(super) verdict: Option<Verdict>,
@@ -339,7 +370,7 @@ impl Battle {
         if !problems.is_empty() {
             return Err(SetupError { problems });
         }
-        let elements = setup
+        let elements: Vec<ElementState> = setup
             .armies
             .iter()
             .enumerate()
@@ -349,6 +380,7 @@ impl Battle {
                     .map(move |e| ElementState::from_setup(i, e))
             })
             .collect();
+        let cities = initial_cities(&setup, &elements);
         let mut bounds_begun = vec![0; setup.armies.len()];
         bounds_begun[setup.first] = 1;
         let river = setup.battlefield.features.iter().find_map(|f| match f {
@@ -370,6 +402,12 @@ impl Battle {
             fought: Vec::new(),
             pursued: Vec::new(),
             camp_sacked: vec![false; setup.armies.len()],
+            camp_followers: setup
+                .armies
+                .iter()
+                .map(|a| a.camp.is_some() && a.camp_followers)
+                .collect(),
+            cities,
             verdict: None,
             setup,
         })
@@ -450,39 +488,158 @@ impl Battle {
         self.bounds_begun[self.active] == 1
     }
 
-    /// Camps, cities and forts with elements in them, and whose they are (§8.1). An army's camp
-    /// counts as held by it (its defenders or camp followers are inside); a City or Fort is held
-    /// by the army with an element in play wholly inside it.
+    /// Camps, cities and forts with defenders in them, and whose they are (§8.1, §4.7).
+    ///
+    /// An army's camp counts as held by it while anyone is inside (its defender, or an enemy
+    /// sacking it) or its camp followers still defend it; an empty camp without camp followers is
+    /// undefended and held by nobody (§4.6). A City or Fort is held by the army with an element in
+    /// play wholly inside it; an empty City whose denizens still defend it is held by the army
+    /// controlling it (§4.2).
     pub fn held_strongholds(&self) -> Vec<HeldStronghold> {
         let cfg = &self.setup.config;
-        let mut v: Vec<HeldStronghold> = self
-            .setup
-            .armies
-            .iter()
-            .enumerate()
-            .filter_map(|(army, a)| {
-                a.camp.as_ref().map(|c| HeldStronghold {
+        let inside = |outline: &Polygon| {
+            self.elements
+                .iter()
+                .find(|e| e.in_play() && e.rect(cfg).corners().iter().all(|c| outline.contains(*c)))
+        };
+        let mut v: Vec<HeldStronghold> = Vec::new();
+        for (army, a) in self.setup.armies.iter().enumerate() {
+            let Some(camp) = &a.camp else { continue };
+            let own_inside = self.elements.iter().any(|e| {
+                e.in_play()
+                    && e.army == army
+                    && e.rect(cfg).corners().iter().all(|c| camp.contains(*c))
+            });
+            let followers = self.camp_followers.get(army).copied().unwrap_or(false);
+            if inside(camp).is_some() || followers {
+                v.push(HeldStronghold {
                     army,
-                    perimeter: c.clone(),
-                })
-            })
-            .collect();
-        for (_, area) in self.setup.battlefield.areas() {
+                    perimeter: camp.clone(),
+                    civilians: (followers && !own_inside).then(|| camp_followers_id(army)),
+                    sacker: None,
+                });
+            }
+        }
+        for (feature, area) in self.setup.battlefield.areas() {
             if !area.kind.is_fortified() {
                 continue;
             }
-            let holder = self.elements.iter().find(|e| {
-                e.in_play()
-                    && e.rect(cfg)
-                        .corners()
-                        .iter()
-                        .all(|c| area.outline.contains(*c))
-            });
-            if let Some(h) = holder {
+            let city = self.cities.iter().find(|c| c.feature == feature);
+            if let Some(h) = inside(&area.outline) {
                 v.push(HeldStronghold {
                     army: h.army,
                     perimeter: area.outline.clone(),
+                    civilians: None,
+                    sacker: city.and_then(|c| c.sacker),
                 });
+            } else if let Some(c) = city {
+                if let (Some(army), false) = (c.controller, c.denizens == Denizens::Destroyed) {
+                    v.push(HeldStronghold {
+                        army,
+                        perimeter: area.outline.clone(),
+                        civilians: Some(denizens_id(feature)),
+                        sacker: None,
+                    });
+                }
+            }
+        }
+        v
+    }
+
+    /// Every City on the battlefield: who owns and controls it, its denizens, its sacker (§4.2).
+    pub fn cities(&self) -> &[CityState] {
+        &self.cities
+    }
+
+    /// Whether `army`'s camp still has its camp followers (§4.6).
+    pub fn camp_followers_defend(&self, army: usize) -> bool {
+        self.camp_followers.get(army).copied().unwrap_or(false)
+    }
+
+    pub(super) fn city_mut(&mut self, feature: usize) -> Option<&mut CityState> {
+        self.cities.iter_mut().find(|c| c.feature == feature)
+    }
+
+    /// The City element `id` is sacking, if it is (§4.2).
+    pub fn sacking(&self, id: ElementId) -> Option<&CityState> {
+        self.cities.iter().find(|c| c.sacker == Some(id))
+    }
+
+    /// Elephants, Scythed Chariots and War Wagons may not end a move inside a City, nor inside a
+    /// Fort unless the rules configuration lifts §17.37's exclusion (§4.2, §4.3, §17.36).
+    fn check_occupiers(&self, moves: &[ElementMove]) -> Result<(), BattleError> {
+        let cfg = &self.setup.config;
+        for m in moves {
+            let Some(e) = self.element(m.id) else {
+                continue;
+            };
+            let kind = m.becomes.unwrap_or(e.kind);
+            if !matches!(
+                kind.troop_type(),
+                TroopType::El | TroopType::SCh | TroopType::WWg
+            ) {
+                continue;
+            }
+            let r = ElementRect::new(m.to.snapped(), 1.0, cfg.depth(kind));
+            let barred = self.setup.battlefield.areas().any(|(_, a)| {
+                (a.kind == AreaKind::City
+                    || (a.kind == AreaKind::Fort && cfg.combat.fort_occupier_exclusion))
+                    && wholly_in(&r, &a.outline)
+            });
+            if barred {
+                return Err(BattleError::MayNotOccupy { id: m.id, kind });
+            }
+        }
+        Ok(())
+    }
+
+    /// What a tactical move's end positions take (§4.2, §4.6, §17.44): an element ending wholly
+    /// inside a City that its army does not control, and that no element and no denizens defend,
+    /// occupies it; one ending wholly inside an enemy camp that nobody defends sacks it.
+    fn entries(&self, moves: &[ElementMove]) -> Vec<Event> {
+        let cfg = &self.setup.config;
+        let mut v = Vec::new();
+        for m in moves {
+            let Some(e) = self.element(m.id) else {
+                continue;
+            };
+            let r = ElementRect::new(m.to.snapped(), 1.0, cfg.depth(m.becomes.unwrap_or(e.kind)));
+            let wholly = |p: &Polygon| r.corners().iter().all(|c| p.contains(*c));
+            let occupied = |p: &Polygon| {
+                self.elements
+                    .iter()
+                    .any(|o| o.in_play() && o.id != e.id && wholly_in(&o.rect(cfg), p))
+            };
+            for c in &self.cities {
+                let Some(TerrainFeature::Area(area)) =
+                    self.setup.battlefield.features.get(c.feature)
+                else {
+                    continue;
+                };
+                let defended = c.controller.is_some() && c.denizens != Denizens::Destroyed;
+                if c.controller != Some(e.army)
+                    && wholly(&area.outline)
+                    && !occupied(&area.outline)
+                    && !defended
+                {
+                    v.push(Event::CityCaptured {
+                        city: c.feature,
+                        by: e.army,
+                        sacker: None,
+                    });
+                }
+            }
+            for (army, a) in self.setup.armies.iter().enumerate() {
+                let Some(camp) = &a.camp else { continue };
+                if army != e.army
+                    && wholly(camp)
+                    && !self.camp_sacked.get(army).copied().unwrap_or(true)
+                    && !self.camp_followers_defend(army)
+                    && !occupied(camp)
+                    && !v.contains(&Event::CampSacked { army })
+                {
+                    v.push(Event::CampSacked { army });
+                }
             }
         }
         v
@@ -525,6 +682,18 @@ impl Battle {
                 if self.bound == 1 && die.get() == 1 {
                     v.push(Event::PloughTurnedRough);
                 }
+                // §4.2, §17.32: a score of 5 or 6 ends the moving side's sacking.
+                if die.get() >= 5 {
+                    for c in &self.cities {
+                        let Some(id) = c.sacker else { continue };
+                        if self.element(id).is_some_and(|e| e.army == self.active) {
+                            v.push(Event::SackingEnded {
+                                city: c.feature,
+                                id,
+                            });
+                        }
+                    }
+                }
                 Ok(v)
             }
             Action::DiceRiver { die } => {
@@ -559,6 +728,9 @@ impl Battle {
                     if !e.in_play() {
                         return Err(BattleError::ElementLost { id });
                     }
+                    if self.sacking(id).is_some() {
+                        return Err(BattleError::Sacking { id });
+                    }
                 }
                 let strongholds = self.held_strongholds();
                 let plan = plan_move(&self.move_context(&strongholds), order)
@@ -570,8 +742,10 @@ impl Battle {
                         left: self.pips,
                     });
                 }
+                self.check_occupiers(&plan.moves)?;
                 let left = self.pips - cost.total;
-                Ok(vec![
+                let entered = self.entries(&plan.moves);
+                let mut v = vec![
                     Event::Moved {
                         movers: plan.movers,
                         moves: plan.moves,
@@ -580,7 +754,9 @@ impl Battle {
                         into_contact: plan.into_contact,
                     },
                     Event::PipsSpent { cost, left },
-                ])
+                ];
+                v.extend(entered);
+                Ok(v)
             }
             Action::EndMovement => {
                 if self.phase != Phase::Movement {
@@ -680,7 +856,41 @@ impl Battle {
                 self.fought.push(*b);
             }
             Event::Outcome { effect } => self.commit_effect(effect),
-            Event::CampSacked { army } => self.camp_sacked[*army] = true,
+            Event::CampSacked { army } => {
+                if let Some(s) = self.camp_sacked.get_mut(*army) {
+                    *s = true;
+                }
+            }
+            Event::CampFollowersDestroyed { army } => {
+                if let Some(c) = self.camp_followers.get_mut(*army) {
+                    *c = false;
+                }
+            }
+            Event::CityCaptured { city, by, sacker } => {
+                if let Some(c) = self.city_mut(*city) {
+                    c.controller = Some(*by);
+                    c.sacker = *sacker;
+                    if sacker.is_some() {
+                        c.denizens = Denizens::Destroyed;
+                    }
+                }
+            }
+            Event::DenizensDestroyed { city } => {
+                if let Some(c) = self.city_mut(*city) {
+                    c.denizens = Denizens::Destroyed;
+                }
+            }
+            Event::CitySurrendered { city, to } => {
+                if let Some(c) = self.city_mut(*city) {
+                    c.denizens = Denizens::Surrendered;
+                    c.controller = Some(*to);
+                }
+            }
+            Event::SackingEnded { city, .. } => {
+                if let Some(c) = self.city_mut(*city) {
+                    c.sacker = None;
+                }
+            }
             Event::BoundEnded { .. } => {
                 self.pips = 0;
                 self.shot.clear();
@@ -811,6 +1021,35 @@ impl Battle {
             })
             .collect()
     }
+}
+
+/// Wholly inside `p`.
+fn wholly_in(r: &ElementRect, p: &Polygon) -> bool {
+    r.corners().iter().all(|c| p.contains(*c))
+}
+
+/// Each City's owner at set-up: the army of an element garrisoning it, else
+/// [`BattleSetup::city_owner`] (§4.2, §5.4).
+fn initial_cities(setup: &BattleSetup, elements: &[ElementState]) -> Vec<CityState> {
+    setup
+        .battlefield
+        .areas()
+        .filter(|(_, a)| a.kind == AreaKind::City)
+        .map(|(feature, a)| {
+            let owner = elements
+                .iter()
+                .find(|e| wholly_in(&e.rect(&setup.config), &a.outline))
+                .map(|e| e.army)
+                .or(setup.city_owner);
+            CityState {
+                feature,
+                owner,
+                controller: owner,
+                denizens: Denizens::Loyal,
+                sacker: None,
+            }
+        })
+        .collect()
 }
 
 /// The elements an order names.

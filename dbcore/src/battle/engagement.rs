@@ -24,8 +24,10 @@
 //!   combat (§8.5, §10.2).
 //! * **Assaults** (§4.7): each enemy element whose front edge touches the perimeter of a camp,
 //!   city or fort holding elements of another army fights that place's defender (the lowest-id
-//!   element of the holding army wholly inside it), one combat per assaulter. An empty camp has
-//!   no defender and gives no combat here (taking it is the battle's business).
+//!   element of the holding army wholly inside it), one combat per assaulter. A place with no
+//!   element inside but civilians defending it ([`super::movement::HeldStronghold::civilians`]: a
+//!   City's denizens, a camp's fixed camp followers) is fought under the civilians' reserved id
+//!   (§4.2, §4.6); they fight as `Dz` or `CF` with +2 in their place.
 //! * **Bank defence** (§3.5, §17.22): "off-road" is tested by asking whether the opponent's
 //!   front-edge midpoint stands on a road ([`crate::battlefield::Battlefield::move_along_road`]
 //!   with that one point): an opponent crossing at the road's ford or bridge gives no bank factor.
@@ -36,9 +38,10 @@
 //!   its rear edge counts once when an enemy other than its frontal opponent overlaps it or has
 //!   its front edge against it; battlefield edges never count.
 //! * **Targets in close combat** may be shot at: §9 forbids only shooting *by* them.
-//! * **Sacking** (§4.2, §4.7): an element wholly inside an enemy army's camp is sacking it and
-//!   neither shoots nor is shot at. Whether an element in a City is its garrison or a sacker cannot
-//!   be told from the table; the battle, which records captures, must leave City sackers out.
+//! * **Sacking** (§4.2, §4.7): an element wholly inside an enemy army's camp, or named as a City's
+//!   [`super::movement::HeldStronghold::sacker`] by the battle (which records captures), is sacking
+//!   it and neither shoots nor is shot at. A City sacker attacked by an enemy has no garrison
+//!   factor: we read that both fight as in the open (no walls, no assault rules).
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -53,9 +56,9 @@ use crate::contact::{
     OverlapKind,
 };
 use crate::error::{ErrorCode, ErrorInfo};
-use crate::geometry::{Corner, Edge, ElementRect, Polygon, Segment, TOLERANCE};
+use crate::geometry::{Corner, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
 use crate::terrain::{AreaKind, Going as TableGoing, GoingContext, RiverState};
-use crate::troops::{ElementKind, TroopType};
+use crate::troops::{BaseKind, ElementKind, TroopType};
 use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone, ZoneRelation};
 
 use super::movement::{in_close_combat, MoveContext};
@@ -155,7 +158,9 @@ pub enum EngagementError {
     NotAShooter { id: ElementId, kind: ElementKind },
     #[error("§9.1: element {id} is in close combat and does not shoot")]
     InCloseCombat { id: ElementId },
-    #[error("§4.2, §4.7: element {id} is sacking a camp: it neither shoots nor is shot at")]
+    #[error(
+        "§4.2, §4.7: element {id} is sacking a camp or City: it neither shoots nor is shot at"
+    )]
     Sacking { id: ElementId },
     #[error(
         "§9.2: element {target} is not within the shooting zone and range of element {shooter}"
@@ -284,9 +289,25 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
         opponent[y] = Some(x);
         pairs.push((x, y, contact, true));
     }
+    // Assaults on places that only civilians defend: the assaulter fights their reserved id.
+    let mut civilian_pairs: Vec<CloseCombatPair> = Vec::new();
     for (si, s) in ctx.strongholds.iter().enumerate() {
-        let Some(def) = v.defender(si) else { continue };
         let place = v.place(s);
+        let Some(def) = v.defender(si) else {
+            if let Some(civ) = s.civilians {
+                for x in v.assaulters(si) {
+                    if opponent[x].is_none() {
+                        civilian_pairs.push(CloseCombatPair {
+                            a: ctx.elements[x].id,
+                            b: civ,
+                            contact: CombatContact::Assault { place },
+                            turn_to_face: None,
+                        });
+                    }
+                }
+            }
+            continue;
+        };
         for x in v.assaulters(si) {
             if opponent[x].is_some() {
                 continue;
@@ -309,8 +330,65 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
             }
         })
         .collect();
+    out.extend(civilian_pairs);
     out.sort_by_key(|p| (p.a.min(p.b), p.a.max(p.b)));
     out
+}
+
+/// The stronghold whose civilians (denizens or camp followers) fight under `id`, if any.
+fn civilians_of(ctx: &MoveContext, id: ElementId) -> Option<usize> {
+    ctx.strongholds.iter().position(|s| s.civilians == Some(id))
+}
+
+/// An assault on a place that only its civilians defend (§4.2, §4.6, §4.7): the assaulter uses
+/// its factor against foot; the denizens (in a City) or camp followers (in a camp) defend it
+/// with +2, less 1 for each further assaulter.
+fn civilians_situation(
+    ctx: &MoveContext,
+    v: &View,
+    attacker: ElementId,
+    si: usize,
+    civilians_first: bool,
+) -> Result<Situation, EngagementError> {
+    let s = &ctx.strongholds[si];
+    let civ = s.civilians.unwrap_or(attacker);
+    let ia = v.index(attacker)?;
+    v.in_play(ia)?;
+    if ctx.elements[ia].army == s.army {
+        return Err(EngagementError::NotEnemies {
+            a: attacker,
+            b: civ,
+        });
+    }
+    let fights = close_combats(ctx)
+        .iter()
+        .any(|p| p.a == attacker && p.b == civ);
+    if !fights {
+        return Err(EngagementError::NotInContact {
+            a: attacker,
+            b: civ,
+        });
+    }
+    let place = v.place(s);
+    let extra = v.assaulters(si).into_iter().filter(|&x| x != ia).count();
+    let extra = u8::try_from(extra)
+        .unwrap_or(u8::MAX)
+        .min(ctx.config.combat.max_extra_assaulters);
+    let kind = ElementKind::new(if place == Stronghold::City {
+        BaseKind::Denizens
+    } else {
+        BaseKind::CampFollowers
+    });
+    let defender = Combatant::new(kind).defending(place, extra);
+    let e = &ctx.elements[ia];
+    let mut assaulter = Combatant::new(e.kind).assaulting(place);
+    assaulter.general = e.general;
+    assaulter.going = v.going(ia)?;
+    Ok(if civilians_first {
+        Situation::close_combat(defender, assaulter)
+    } else {
+        Situation::close_combat(assaulter, defender)
+    })
 }
 
 /// The close combat between `a` and `b` as the table shows it (§10.1–10.4, §3.3, §3.5, §4.7):
@@ -325,6 +403,12 @@ pub fn close_combat_situation(
     b: ElementId,
 ) -> Result<Situation, EngagementError> {
     let v = View::new(ctx);
+    if let Some(si) = civilians_of(ctx, b) {
+        return civilians_situation(ctx, &v, a, si, false);
+    }
+    if let Some(si) = civilians_of(ctx, a) {
+        return civilians_situation(ctx, &v, b, si, true);
+    }
     let ia = v.index(a)?;
     let ib = v.index(b)?;
     v.in_play(ia)?;
@@ -348,6 +432,11 @@ pub fn close_combat_situation(
         let Some(si) = held else { continue };
         let s = &ctx.strongholds[si];
         let place = v.place(s);
+        if s.sacker == Some(ctx.elements[def].id) {
+            // §4.2: a sacker has no garrison factor; we read that it fights its attacker as in
+            // the open, without the walls, and its attacker is no assaulter.
+            continue;
+        }
         if !front_touches_perimeter(&v.rects[att], &s.perimeter) {
             return Err(EngagementError::UnmatchedStronghold {
                 defender: ctx.elements[def].id,
@@ -463,6 +552,20 @@ pub fn shooting_targets(
             priority,
         });
     }
+    // §4.2: Artillery may shoot at the denizens defending an enemy City (our reading: only
+    // Artillery, whose destroying them makes the City surrender; see `denizens_target`).
+    if artillery {
+        for si in 0..ctx.strongholds.len() {
+            if let Some((id, distance)) = v.denizens_target(i, si) {
+                out.push(ShotTarget {
+                    target: id,
+                    distance,
+                    in_threat_zone: false,
+                    priority: TargetPriority::Free,
+                });
+            }
+        }
+    }
     out.sort_by(|p, q| {
         p.priority
             .cmp(&q.priority)
@@ -492,6 +595,9 @@ pub fn shot_situation(
 ) -> Result<Situation, EngagementError> {
     let v = View::new(ctx);
     let s = v.index(shooter)?;
+    if let Some(si) = civilians_of(ctx, target) {
+        return denizens_shot(&v, s, si, support);
+    }
     let t = v.index(target)?;
     v.check_may_shoot(s)?;
     v.in_play(t)?;
@@ -547,6 +653,44 @@ pub fn shot_situation(
             support_shooters: u8::try_from(support.len()).unwrap_or(u8::MAX),
             target_shoots_back,
             from_behind,
+        },
+    ))
+}
+
+/// Artillery's shot at a City's denizens (§4.2, §9.6): they defend the City (+2); no support
+/// shooters (our reading: the walls are one target for one battery).
+fn denizens_shot(
+    v: &View,
+    s: usize,
+    si: usize,
+    support: &[ElementId],
+) -> Result<Situation, EngagementError> {
+    v.check_may_shoot(s)?;
+    let me = &v.ctx.elements[s];
+    let target = v.ctx.strongholds[si].civilians.unwrap_or(me.id);
+    if v.denizens_target(s, si).is_none() {
+        return Err(EngagementError::OutOfReach {
+            shooter: me.id,
+            target,
+        });
+    }
+    if !support.is_empty() {
+        return Err(EngagementError::TooManySupportShooters {
+            given: support.len(),
+            max: 0,
+        });
+    }
+    let shooter_c = v.shot_combatant(s)?;
+    let target_c =
+        Combatant::new(ElementKind::new(BaseKind::Denizens)).defending(Stronghold::City, 0);
+    Ok(Situation::shooting(
+        shooter_c,
+        target_c,
+        Shot {
+            shooter: ShooterSide::A,
+            support_shooters: 0,
+            target_shoots_back: false,
+            from_behind: false,
         },
     ))
 }
@@ -632,13 +776,64 @@ impl<'c, 'a> View<'c, 'a> {
             .position(|s| s.army == e.army && wholly_inside(&self.rects[i], &s.perimeter))
     }
 
-    /// Wholly inside an enemy army's camp: sacking it (§4.7).
+    /// Whether Artillery element `s` can shoot at the denizens defending stronghold `si` (§4.2,
+    /// §9.2, §9.5), and at what distance. Their target is the rectangle bounding the City's
+    /// outline (facing the shooter), within the shooter's zone and range, with no element in the
+    /// way; terrain sight is not checked, since the walls themselves are the target.
+    fn denizens_target(&self, s: usize, si: usize) -> Option<(ElementId, f64)> {
+        let st = &self.ctx.strongholds[si];
+        let me = &self.ctx.elements[s];
+        let id = st.civilians?;
+        if st.army == me.army
+            || self.place(st) != Stronghold::City
+            || me.kind.troop_type() != TroopType::Art
+        {
+            return None;
+        }
+        let range = self.ctx.config.shooting_range(me.kind)?;
+        let pts = &st.perimeter.points;
+        let fold = |f: fn(f64, f64) -> f64, init: f64, g: fn(&Point) -> f64| {
+            pts.iter().map(g).fold(init, f)
+        };
+        let (x0, x1) = (
+            fold(f64::min, f64::INFINITY, |p| p.x),
+            fold(f64::max, f64::NEG_INFINITY, |p| p.x),
+        );
+        let (y0, y1) = (
+            fold(f64::min, f64::INFINITY, |p| p.y),
+            fold(f64::max, f64::NEG_INFINITY, |p| p.y),
+        );
+        let walls = ElementRect::new(
+            crate::geometry::Pose::new((x0 + x1) / 2.0, y1, 0.0),
+            x1 - x0,
+            y1 - y0,
+        );
+        let rs = &self.rects[s];
+        let shot = shot_geometry(rs, false, range, &walls)?;
+        let blockers: Vec<ShotBlocker> = (0..self.ctx.elements.len())
+            .filter(|&k| k != s && self.ctx.elements[k].in_play())
+            .filter(|&k| !wholly_inside(&self.rects[k], &st.perimeter))
+            .map(|k| ShotBlocker {
+                rect: self.rects[k],
+                is_enemy_psiloi: self.ctx.elements[k].army != me.army
+                    && self.ctx.elements[k].kind.troop_type() == TroopType::Ps,
+            })
+            .collect();
+        if line_of_sight_blocker(rs, &shot, &blockers, true).is_some() {
+            return None;
+        }
+        Some((id, shot.distance))
+    }
+
+    /// Wholly inside an enemy army's camp, or recorded by the battle as sacking a City: sacking
+    /// it (§4.2, §4.7).
     fn sacking(&self, i: usize) -> bool {
         let e = &self.ctx.elements[i];
         self.ctx.strongholds.iter().any(|s| {
-            s.army != e.army
-                && self.place(s) == Stronghold::Camp
-                && wholly_inside(&self.rects[i], &s.perimeter)
+            s.sacker == Some(e.id)
+                || (s.army != e.army
+                    && self.place(s) == Stronghold::Camp
+                    && wholly_inside(&self.rects[i], &s.perimeter))
         })
     }
 

@@ -13,12 +13,14 @@ use crate::troops::TroopType;
 use super::bound::{Battle, BattleError, Event, Phase};
 use super::engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
-    CloseCombatPair,
+    CloseCombatPair, CombatContact,
 };
+use super::movement::HeldStronghold;
 use super::outcome::{enter_stronghold, flee, pursue, recoil, turn_to_face, Effect};
 use super::setup::ElementId;
-use super::state::{LossCause, Status};
+use super::state::{Denizens, LossCause, Status};
 use super::victory::{losses, verdict};
+use crate::terrain::TerrainFeature;
 
 impl Battle {
     /// Eligible shooters of both armies that have not shot this bound and have a target (§9.1).
@@ -60,7 +62,12 @@ impl Battle {
     }
 
     /// The targets `shooter` may choose now: those of the first priority present (§9.3), and for
-    /// Artillery answering in the enemy's bound only the Artillery that shot at it (§9.1).
+    /// Artillery answering in the enemy's bound only the Artillery that shot at it (§9.1). A
+    /// City's denizens appear under their reserved id ([`super::state::denizens_id`], §4.2).
+    pub fn shot_targets(&self, shooter: ElementId) -> Vec<ElementId> {
+        self.allowed_targets(shooter)
+    }
+
     fn allowed_targets(&self, shooter: ElementId) -> Vec<ElementId> {
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
@@ -84,15 +91,20 @@ impl Battle {
     }
 
     /// Close combats still to fight this bound (§10.2): not involving an element that has fought
-    /// already, nor a contact made by pursuit this bound (§12.5: fought next bound).
+    /// already, nor a contact made by pursuit this bound (§12.5: fought next bound). The defender
+    /// of a city, fort or camp fights each of its assaulters in turn (§4.7), so only the
+    /// assaulter's own combats count for an assault.
     pub fn pending_combats(&self) -> Vec<CloseCombatPair> {
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
         close_combats(&ctx)
             .into_iter()
             .filter(|p| {
-                ![p.a, p.b]
-                    .iter()
+                let ids: &[ElementId] = match p.contact {
+                    CombatContact::Assault { .. } => &[p.a],
+                    _ => &[p.a, p.b],
+                };
+                !ids.iter()
                     .any(|id| self.fought.contains(id) || self.pursued.contains(id))
             })
             .collect()
@@ -134,7 +146,10 @@ impl Battle {
         }
         // End of the bound: does an army lose (§13.2)?
         let totals: Vec<u32> = (0..self.setup.armies.len())
-            .map(|a| losses(&self.elements, a, self.camp_sacked[a], 0).total())
+            .map(|a| {
+                let sacked = self.camp_sacked.get(a).copied().unwrap_or(false);
+                losses(&self.elements, a, sacked, self.city_held(a)).total()
+            })
             .collect();
         let v = verdict(totals);
         emit(
@@ -168,7 +183,14 @@ impl Battle {
         support: &[ElementId],
         dice: [DieScore; 2],
     ) -> Result<Vec<Event>, BattleError> {
-        for id in std::iter::once(&shooter).chain(support).chain([&target]) {
+        let civilians = self
+            .held_strongholds()
+            .into_iter()
+            .find(|h| h.civilians == Some(target));
+        for id in std::iter::once(&shooter)
+            .chain(support)
+            .chain(Some(&target).filter(|_| civilians.is_none()))
+        {
             let e = self
                 .element(*id)
                 .ok_or(BattleError::UnknownElement { id: *id })?;
@@ -212,6 +234,15 @@ impl Battle {
             from_behind,
             &mut events,
         );
+        // §4.2: denizens destroyed by Artillery shooting: the City surrenders and is not sacked.
+        if let (Some(h), Outcome::Destroyed) = (&civilians, target_outcome) {
+            let to = self.element(shooter).map_or(0, |e| e.army);
+            let e = match sim.city_at(&h.perimeter) {
+                Some(city) => Event::CitySurrendered { city, to },
+                None => sim.civilians_destroyed(h),
+            };
+            sim.emit(e, &mut events);
+        }
         sim.continue_bound(Phase::Shooting, &mut events);
         Ok(events)
     }
@@ -245,35 +276,44 @@ impl Battle {
         let (oa, ob, pursuit) = (result.a.outcome, result.b.outcome, result.pursuit);
         // The stronghold a defender holds, for a winner moving in (§4.7).
         let held_by = |id: ElementId| {
+            if let Some(h) = strongholds.iter().find(|h| h.civilians == Some(id)) {
+                return Some(h.clone());
+            }
             let r = sim.element(id)?.rect(&sim.setup.config);
             strongholds
                 .iter()
                 .find(|h| r.corners().iter().all(|c| h.perimeter.contains(*c)))
-                .map(|h| h.perimeter.clone())
+                .cloned()
         };
         let perimeters = [held_by(a), held_by(b)];
         sim.emit(Event::Fought { a, b, result }, &mut events);
         sim.outcome_of(a, Some(b), oa, false, &mut events);
         sim.outcome_of(b, Some(a), ob, false, &mut events);
+        for (id, o, held) in [(a, oa, &perimeters[0]), (b, ob, &perimeters[1])] {
+            if o == Outcome::Destroyed {
+                if let Some(h) = held.as_ref().filter(|h| h.civilians == Some(id)) {
+                    let e = sim.civilians_destroyed(h);
+                    sim.emit(e, &mut events);
+                }
+            }
+        }
         if let Some(p) = pursuit {
             let (pursuer, beaten) = match p.side {
                 Side::A => (a, b),
                 Side::B => (b, a),
             };
             if sim.element(pursuer).is_some_and(|e| e.in_play()) {
+                let beaten_place = perimeters[usize::from(beaten == b)].clone();
                 if p.into == Some(Stronghold::Camp) {
-                    let owner = sim.element(beaten).map(|e| e.army);
+                    let owner = beaten_place.as_ref().map(|h| h.army);
                     if let Some(army) = owner {
                         sim.emit(Event::CampSacked { army }, &mut events);
                     }
                 }
                 let strongholds = sim.held_strongholds();
                 let ctx = sim.move_context(&strongholds);
-                let beaten_perimeter = &perimeters[usize::from(beaten == b)];
-                let effects = match (p.into, beaten_perimeter) {
-                    (Some(_), Some(perimeter)) => {
-                        enter_stronghold(&ctx, pursuer, p.distance, perimeter)
-                    }
+                let effects = match (p.into, &beaten_place) {
+                    (Some(_), Some(h)) => enter_stronghold(&ctx, pursuer, p.distance, &h.perimeter),
                     _ => pursue(&ctx, pursuer, p.distance),
                 };
                 if !effects.is_empty() {
@@ -282,16 +322,114 @@ impl Battle {
                 for effect in effects {
                     sim.emit(Event::Outcome { effect }, &mut events);
                 }
+                // §4.2, §12.5: the assaulter that moved into a City takes it and sacks it.
+                if let (Some(Stronghold::City), Some(h)) = (p.into, &beaten_place) {
+                    let by = sim.element(pursuer).map_or(0, |e| e.army);
+                    if let Some(city) = sim.city_at(&h.perimeter) {
+                        sim.emit(
+                            Event::CityCaptured {
+                                city,
+                                by,
+                                sacker: Some(pursuer),
+                            },
+                            &mut events,
+                        );
+                    }
+                }
             }
         }
         sim.continue_bound(Phase::CloseCombat, &mut events);
         Ok(events)
     }
 
-    /// Commit and record one event on this (simulated) battle.
+    /// The event for the civilians defending `h` destroyed (§4.2, §4.6).
+    fn civilians_destroyed(&self, h: &HeldStronghold) -> Event {
+        match self.city_at(&h.perimeter) {
+            Some(city) => Event::DenizensDestroyed { city },
+            None => Event::CampFollowersDestroyed { army: h.army },
+        }
+    }
+
+    /// The feature index of the City with this outline.
+    pub(super) fn city_at(&self, outline: &crate::geometry::Polygon) -> Option<usize> {
+        self.cities.iter().map(|c| c.feature).find(|&f| {
+            matches!(
+                self.setup.battlefield.features.get(f),
+                Some(TerrainFeature::Area(a)) if a.outline == *outline
+            )
+        })
+    }
+
+    /// What `army`'s Cities held by the enemy add to its losses (§13.2, §17.31): for each City it
+    /// owned that an enemy controls and occupies (sacking it, or with an element wholly inside)
+    /// at the end of a bound, 2 if the army has no camp (it used the City instead), else 1.
+    pub fn city_held(&self, army: usize) -> u32 {
+        let cfg = &self.setup.config;
+        let per_city = if self.setup.armies[army].camp.is_none() {
+            2
+        } else {
+            1
+        };
+        self.cities
+            .iter()
+            .filter(|c| c.owner == Some(army))
+            .filter(|c| {
+                let Some(holder) = c.controller.filter(|&h| h != army) else {
+                    return false;
+                };
+                let sacker = c
+                    .sacker
+                    .and_then(|id| self.element(id))
+                    .is_some_and(|e| e.in_play() && e.army == holder);
+                let outline = match self.setup.battlefield.features.get(c.feature) {
+                    Some(TerrainFeature::Area(a)) => &a.outline,
+                    _ => return false,
+                };
+                sacker
+                    || self.elements.iter().any(|e| {
+                        e.in_play()
+                            && e.army == holder
+                            && e.rect(cfg).corners().iter().all(|p| outline.contains(*p))
+                    })
+            })
+            .count() as u32
+            * per_city
+    }
+
+    /// Commit and record one event on this (simulated) battle. A garrison destroyed inside a
+    /// City its army controls leaves the City without denizens (§4.2: if the garrison is
+    /// destroyed, they do not defend it), which a [`Event::DenizensDestroyed`] records.
     fn emit(&mut self, e: Event, events: &mut Vec<Event>) {
+        let garrison_city = match &e {
+            Event::Outcome {
+                effect: Effect::Destroyed { id, .. },
+            } => self.garrisoned_city(*id),
+            _ => None,
+        };
         self.commit(&e);
         events.push(e);
+        if let Some(city) = garrison_city {
+            let e = Event::DenizensDestroyed { city };
+            self.commit(&e);
+            events.push(e);
+        }
+    }
+
+    /// The City whose denizens still stand and whose controlling army element `id` garrisons.
+    fn garrisoned_city(&self, id: ElementId) -> Option<usize> {
+        let e = self.element(id)?;
+        let r = e.rect(&self.setup.config);
+        self.cities
+            .iter()
+            .find(|c| {
+                c.controller == Some(e.army)
+                    && c.denizens != Denizens::Destroyed
+                    && matches!(
+                        self.setup.battlefield.features.get(c.feature),
+                        Some(TerrainFeature::Area(a)) if r.corners().iter().all(|p| a.outline.contains(*p))
+                    )
+            })
+            .map(|c| c.feature)
     }
 
     /// The outcome moves of one element (§12).
@@ -343,8 +481,24 @@ impl Battle {
             Effect::Moved { id, to, .. } | Effect::TurnedToFace { id, to, .. } => {
                 set_pose(self, *id, *to)
             }
-            Effect::Destroyed { id, .. } => set_lost(self, *id, LossCause::Destroyed),
-            Effect::LostOffTable { id, .. } => set_lost(self, *id, LossCause::OffTable),
+            Effect::Destroyed { id, .. } => {
+                self.stop_sacking(*id);
+                set_lost(self, *id, LossCause::Destroyed)
+            }
+            Effect::LostOffTable { id, .. } => {
+                self.stop_sacking(*id);
+                set_lost(self, *id, LossCause::OffTable)
+            }
+        }
+    }
+
+    /// A lost element sacks no more (§4.2); the City stays under its army's control until another
+    /// army enters it.
+    fn stop_sacking(&mut self, id: ElementId) {
+        for c in &mut self.cities {
+            if c.sacker == Some(id) {
+                c.sacker = None;
+            }
         }
     }
 }

@@ -83,6 +83,14 @@ pub struct HeldStronghold {
     pub army: usize,
     /// Its outline.
     pub perimeter: Polygon,
+    /// When no element of `army` is inside: the id of the civilians defending it, a City's
+    /// denizens or a camp's camp followers (§4.2, §4.6; see [`super::state::denizens_id`]).
+    #[serde(default)]
+    pub civilians: Option<ElementId>,
+    /// The element inside that is sacking it (§4.2): it neither shoots nor is shot at, and
+    /// fights an attacker without the walls.
+    #[serde(default)]
+    pub sacker: Option<ElementId>,
 }
 
 /// A move order, as a player (or a program) gives it.

@@ -120,6 +120,32 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
         Event::CampSacked { army } => {
             format!("  the camp of {} is sacked", army_name(setup, *army))
         }
+        Event::CampFollowersDestroyed { army } => {
+            format!(
+                "  the camp followers of {} are destroyed",
+                army_name(setup, *army)
+            )
+        }
+        Event::CityCaptured { city, by, sacker } => match sacker {
+            Some(id) => format!(
+                "  {} take the City (feature {city}): element {id} sacks it",
+                army_name(setup, *by)
+            ),
+            None => format!(
+                "  {} occupy the City (feature {city})",
+                army_name(setup, *by)
+            ),
+        },
+        Event::DenizensDestroyed { city } => {
+            format!("  the denizens of the City (feature {city}) no longer defend it")
+        }
+        Event::CitySurrendered { city, to } => format!(
+            "  the City (feature {city}) surrenders to {}",
+            army_name(setup, *to)
+        ),
+        Event::SackingEnded { city, id } => {
+            format!("  element {id} stops sacking the City (feature {city})")
+        }
         Event::BoundEnded { .. } => String::new(),
         Event::BattleWon { verdict } => {
             let totals: Vec<String> = verdict

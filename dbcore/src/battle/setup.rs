@@ -58,6 +58,11 @@ pub struct ArmySetup {
     /// The camp's outline, if it has one (§4.6).
     #[serde(default)]
     pub camp: Option<Polygon>,
+    /// The camp is defended by fixed camp-follower figures (§4.6): they fight its assaulters as
+    /// camp followers (+2) and cannot leave. Without them, or an element of the army inside, the
+    /// camp is undefended and an enemy entering it sacks it (§17.44).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub camp_followers: bool,
 }
 
 /// Everything needed to start a battle.
@@ -78,6 +83,11 @@ pub struct BattleSetup {
     /// Skip the terrain rules of §3 (a sandbox table).
     #[serde(default)]
     pub sandbox: bool,
+    /// The army owning the battlefield's Cities that no element garrisons at set-up: their
+    /// denizens defend them for it (§4.2). A City an element garrisons at set-up belongs to that
+    /// element's army. `None`: ungarrisoned Cities belong to nobody and have no denizens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub city_owner: Option<usize>,
 }
 
 impl BattleSetup {
@@ -92,6 +102,7 @@ impl BattleSetup {
             armies,
             first: 0,
             sandbox: false,
+            city_owner: None,
         }
     }
 }
@@ -110,6 +121,10 @@ pub enum SetupProblem {
     NoSuchFirstArmy { first: usize, count: usize },
     #[error("element id {id} is used more than once")]
     DuplicateId { id: ElementId },
+    #[error("element id {id} is reserved for camp followers and denizens (ids from {first})")]
+    ReservedId { id: ElementId, first: u32 },
+    #[error("§4.2: army {owner} cannot own the Cities: there are {count} armies")]
+    NoSuchCityOwner { owner: usize, count: usize },
     #[error("§2.5: army `{army}` must have exactly one general's element outside its allied contingents, not {count}")]
     Generals { army: String, count: usize },
     #[error("§1.2: element {id} is not wholly on the battlefield")]
@@ -148,6 +163,7 @@ impl SetupProblem {
             SetupProblem::BadGoingDeployment { .. } => Some("§5.4"),
             SetupProblem::Dismount { .. } => Some("§2.3"),
             SetupProblem::VariantNotPlayed { .. } => Some("§14.4"),
+            SetupProblem::NoSuchCityOwner { .. } => Some("§4.2"),
             SetupProblem::Terrain { rule, .. } => Some(rule.as_str()),
             _ => None,
         }
@@ -171,7 +187,7 @@ impl ErrorInfo for SetupError {
             .first()
             .and_then(|p| p.rule_ref())
             .and_then(|r| {
-                ["§1", "§1.2", "§2.3", "§2.5", "§3.4", "§5.3", "§5.4"]
+                ["§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§5.3", "§5.4"]
                     .into_iter()
                     .find(|s| *s == r)
             })
@@ -204,12 +220,28 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
             count: setup.armies.len(),
         });
     }
+    if let Some(owner) = setup.city_owner {
+        if owner >= setup.armies.len() {
+            v.push(SetupProblem::NoSuchCityOwner {
+                owner,
+                count: setup.armies.len(),
+            });
+        }
+    }
     let mut ids: Vec<ElementId> = setup
         .armies
         .iter()
         .flat_map(|a| a.elements.iter().map(|e| e.id))
         .collect();
     ids.sort();
+    for id in &ids {
+        if id.0 >= super::state::RESERVED_IDS {
+            v.push(SetupProblem::ReservedId {
+                id: *id,
+                first: super::state::RESERVED_IDS,
+            });
+        }
+    }
     ids.dedup_by(|a, b| {
         if a == b {
             v.push(SetupProblem::DuplicateId { id: *a });

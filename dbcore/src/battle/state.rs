@@ -74,3 +74,46 @@ impl ElementState {
         ElementRect::new(self.pose, 1.0, cfg.depth(self.kind))
     }
 }
+
+/// Element ids from here up are reserved for the civilians that defend a place without being
+/// elements on the table: a City's denizens and a camp's fixed camp followers (§4.2, §4.6). They
+/// appear in [`super::Action::Fight`] as the assaulted side.
+pub const RESERVED_IDS: u32 = 0xFFFF_0000;
+
+/// The id under which the denizens of the City that is battlefield feature `feature` fight.
+pub fn denizens_id(feature: usize) -> ElementId {
+    ElementId(RESERVED_IDS + (feature as u32 & 0x7FFF))
+}
+
+/// The id under which the camp followers of `army`'s camp fight.
+pub fn camp_followers_id(army: usize) -> ElementId {
+    ElementId(RESERVED_IDS + 0x8000 + (army as u32 & 0x7FFF))
+}
+
+/// What became of a City's denizens (§4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Denizens {
+    /// They defend the City for the army controlling it while no element is inside.
+    Loyal,
+    /// Destroyed, or no longer defending because the garrison was destroyed (§4.2).
+    Destroyed,
+    /// Destroyed by Artillery shooting: the City surrendered (§4.2); a puppet regime's denizens
+    /// defend it for the army it surrendered to while no element is inside.
+    Surrendered,
+}
+
+/// Who holds a City and what is happening inside it (§4.2, §13.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CityState {
+    /// Its index among the battlefield's features.
+    pub feature: usize,
+    /// The army it belonged to at set-up, if any.
+    pub owner: Option<usize>,
+    /// The army controlling it now: its owner until an enemy element enters it.
+    pub controller: Option<usize>,
+    pub denizens: Denizens,
+    /// The element sacking it (§4.2): it has no garrison factor, neither shoots nor is shot at,
+    /// and cannot move until its side's PIP die scores 5 or 6 (§17.32).
+    pub sacker: Option<ElementId>,
+}

@@ -29,12 +29,14 @@ pub fn armies(south: Vec<ElementSetup>, north: Vec<ElementSetup>) -> Vec<ArmySet
             base_edge: BoardEdge::South,
             elements: south,
             camp: None,
+            camp_followers: false,
         },
         ArmySetup {
             name: "North".into(),
             base_edge: BoardEdge::North,
             elements: north,
             camp: None,
+            camp_followers: false,
         },
     ]
 }
