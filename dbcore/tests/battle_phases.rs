@@ -386,3 +386,48 @@ fn s9_3_an_enemy_shooting_at_the_shooter_comes_before_free_choice() {
     })
     .unwrap();
 }
+
+#[test]
+fn s12_5_elements_in_column_behind_a_pursuer_follow_it() {
+    // DBA3.md §12.5: the winner "and all elements in column behind" it pursue. Pikes with Pikes
+    // behind (+3 rear support, §10.3) beat Spears 7 to 6: the Spears recoil their depth and the
+    // Pikes follow up, the rear rank with them.
+    let mut b = start(sandbox(
+        Battlefield::new(Board::default()),
+        armies(
+            vec![
+                general(el(1, "Cv", 2.0, 1.0, 0.0)),
+                el(2, "4Pk", 7.5, 7.0, 0.0),
+                el(3, "4Pk", 7.5, 6.625, 0.0),
+            ],
+            vec![
+                general(el(101, "Cv", 13.0, 14.0, 180.0)),
+                el(102, "Sp", 7.5, 7.0, 180.0),
+            ],
+        ),
+    ));
+    b.apply(Action::EndMovement).unwrap();
+    let lead0 = b.element(ElementId(2)).unwrap().pose.y;
+    let rear0 = b.element(ElementId(3)).unwrap().pose.y;
+    let ev = b
+        .apply(Action::Fight {
+            a: ElementId(2),
+            b: ElementId(102),
+            dice: [d(1), d(2)],
+        })
+        .unwrap();
+    match &ev[0] {
+        Event::Fought { result, .. } => {
+            assert_eq!((result.a.total, result.b.total), (7, 6));
+            assert_eq!(result.b.outcome, Outcome::Recoil);
+        }
+        other => panic!("{other:?}"),
+    }
+    let lead = b.element(ElementId(2)).unwrap().pose.y - lead0;
+    let rear = b.element(ElementId(3)).unwrap().pose.y - rear0;
+    assert!(lead > 0.3, "the leader pursued: {lead}");
+    assert!(
+        (lead - rear).abs() < 1e-6,
+        "the rear rank followed: {lead} {rear}"
+    );
+}

@@ -22,6 +22,12 @@ use super::state::{Denizens, LossCause, Status};
 use super::victory::{losses, verdict};
 use crate::terrain::TerrainFeature;
 
+/// The difference between two bearings, 0 to 180 degrees.
+fn angle_diff(a: f64, b: f64) -> f64 {
+    let d = (a - b).rem_euclid(360.0);
+    d.min(360.0 - d)
+}
+
 impl Battle {
     /// Eligible shooters of both armies that have not shot this bound and have a target (§9.1).
     pub fn pending_shooters(&self) -> Vec<ElementId> {
@@ -310,6 +316,7 @@ impl Battle {
                         sim.emit(Event::CampSacked { army }, &mut events);
                     }
                 }
+                let column = sim.column_behind(pursuer);
                 let strongholds = sim.held_strongholds();
                 let ctx = sim.move_context(&strongholds);
                 let effects = match (p.into, &beaten_place) {
@@ -321,6 +328,31 @@ impl Battle {
                 }
                 for effect in effects {
                     sim.emit(Event::Outcome { effect }, &mut events);
+                }
+                // §12.5: every element in column behind a pursuer follows it up, as far as the
+                // element in front of it moved (not into a stronghold: only the winner enters).
+                if p.into.is_none() {
+                    let mut ahead = pursuer;
+                    let mut ahead_from = column.first().map(|(_, pose)| *pose);
+                    for (follower, _) in &column {
+                        let moved = match (ahead_from, sim.element(ahead)) {
+                            (Some(from), Some(e)) => from.front_mid().distance(e.pose.front_mid()),
+                            _ => 0.0,
+                        };
+                        if moved <= crate::geometry::TOLERANCE {
+                            break;
+                        }
+                        ahead_from = sim.element(*follower).map(|e| e.pose);
+                        let strongholds = sim.held_strongholds();
+                        let effects = pursue(&sim.move_context(&strongholds), *follower, moved);
+                        if !effects.is_empty() {
+                            sim.pursued.push(*follower);
+                        }
+                        for effect in effects {
+                            sim.emit(Event::Outcome { effect }, &mut events);
+                        }
+                        ahead = *follower;
+                    }
                 }
                 // §4.2, §12.5: the assaulter that moved into a City takes it and sacks it.
                 if let (Some(Stronghold::City), Some(h)) = (p.into, &beaten_place) {
@@ -340,6 +372,35 @@ impl Battle {
         }
         sim.continue_bound(Phase::CloseCombat, &mut events);
         Ok(events)
+    }
+
+    /// The elements in column behind `id`, nearest first, each with the pose of the element in
+    /// front of it (the first: `id`'s own pose): friends facing the same way whose front edge
+    /// lies along the rear edge of the one in front (§7.4, §12.5).
+    fn column_behind(&self, id: ElementId) -> Vec<(ElementId, Pose)> {
+        let cfg = &self.setup.config;
+        let mut out = Vec::new();
+        let mut current = id;
+        while let Some(front) = self.element(current) {
+            let rear = front.rect(cfg).edge(crate::geometry::Edge::Rear).midpoint();
+            let next = self.elements.iter().find(|e| {
+                e.in_play()
+                    && e.army == front.army
+                    && e.id != current
+                    && !out.iter().any(|(o, _)| *o == e.id)
+                    && e.id != id
+                    && angle_diff(e.pose.facing, front.pose.facing) <= 0.5
+                    && e.pose.front_mid().near(rear)
+            });
+            match next {
+                Some(e) => {
+                    out.push((e.id, front.pose));
+                    current = e.id;
+                }
+                None => break,
+            }
+        }
+        out
     }
 
     /// The event for the civilians defending `h` destroyed (§4.2, §4.6).
