@@ -14,6 +14,12 @@ use proptest::prelude::*;
 #[derive(Debug, Clone)]
 enum Choice {
     Pips(u8),
+    Wild {
+        pick: usize,
+        x: f64,
+        y: f64,
+        facing: f64,
+    },
     Resolve {
         da: u8,
         db: u8,
@@ -49,6 +55,8 @@ fn choice() -> impl Strategy<Value = Choice> {
         1 => (-60.0f64..60.0, any::<bool>()).prop_map(|(degrees, right)| Choice::Wheel { degrees, right }),
         3 => (0usize..8, 0usize..8, 0u8..6).prop_map(|(pick, target, kind)| Choice::Contact { pick, target, kind }),
         1 => Just(Choice::End),
+        1 => (0usize..8, -1e7f64..1e7, -1e7f64..1e7, -1e5f64..1e5)
+            .prop_map(|(pick, x, y, facing)| Choice::Wild { pick, x, y, facing }),
         3 => (1u8..=6, 1u8..=6, 0usize..8).prop_map(|(da, db, pick)| Choice::Resolve { da, db, pick }),
     ]
 }
@@ -69,6 +77,19 @@ fn action(b: &Battle, c: &Choice) -> Action {
             die: DieScore::new(v).unwrap(),
         },
         Choice::End => Action::EndMovement,
+        Choice::Wild { pick, x, y, facing } => {
+            // Far off the table and turned any number of times: refused, never a panic.
+            let e = mine[pick % mine.len()];
+            Action::Move {
+                order: MoveOrder::Element {
+                    id: e.id,
+                    path: vec![
+                        Pose::new(x, y, facing),
+                        Pose::new(e.pose.x, e.pose.y + 0.5, facing),
+                    ],
+                },
+            }
+        }
         Choice::Resolve { da, db, pick } => {
             let dice = [DieScore::new(da).unwrap(), DieScore::new(db).unwrap()];
             match b.awaiting() {
