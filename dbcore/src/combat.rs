@@ -727,6 +727,13 @@ fn roles(e: &Engagement) -> (Role, Role) {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prepared {
     situation: Situation,
+    counted: Counted,
+}
+
+/// The factors and the outcome of each band for both sides: everything of a combat but the dice
+/// and the situation itself.
+#[derive(Debug, Clone, PartialEq)]
+struct Counted {
     a_factors: Vec<Factor>,
     b_factors: Vec<Factor>,
     a_sum: i32,
@@ -736,9 +743,8 @@ pub struct Prepared {
     b_by_band: [(Outcome, &'static str); 4],
 }
 
-impl Prepared {
-    /// Check `situation` against the rules and count every factor.
-    pub fn new(situation: &Situation, cfg: &RulesConfig) -> Result<Prepared, CombatError> {
+impl Counted {
+    fn new(situation: &Situation, cfg: &RulesConfig) -> Result<Counted, CombatError> {
         validate(situation, cfg)?;
         let (ra, rb) = roles(&situation.engagement);
         let a_factors = factors(&situation.a, &situation.b, ra, &situation.engagement, cfg);
@@ -748,8 +754,7 @@ impl Prepared {
         let bands = [Band::Higher, Band::Equal, Band::Beaten, Band::Doubled];
         let a_by_band = bands.map(|band| outcome_for(&situation.a, &situation.b, ra, band));
         let b_by_band = bands.map(|band| outcome_for(&situation.b, &situation.a, rb, band));
-        Ok(Prepared {
-            situation: situation.clone(),
+        Ok(Counted {
             a_factors,
             b_factors,
             a_sum,
@@ -759,64 +764,90 @@ impl Prepared {
         })
     }
 
-    pub fn situation(&self) -> &Situation {
-        &self.situation
-    }
-    /// `a`'s total without its die.
-    pub fn a_factor(&self) -> i32 {
-        self.a_sum
-    }
-    /// `b`'s total without its die.
-    pub fn b_factor(&self) -> i32 {
-        self.b_sum
-    }
-    pub fn a_factors(&self) -> &[Factor] {
-        &self.a_factors
-    }
-    pub fn b_factors(&self) -> &[Factor] {
-        &self.b_factors
-    }
-
-    /// Outcomes only, for the two scores: the fast path used by [`Prepared::odds`].
-    pub fn outcomes(&self, dice: [DieScore; 2]) -> (Outcome, Outcome) {
-        let ta = self.a_sum + i32::from(dice[0].get());
-        let tb = self.b_sum + i32::from(dice[1].get());
-        (
-            self.a_by_band[Band::of(ta, tb) as usize].0,
-            self.b_by_band[Band::of(tb, ta) as usize].0,
-        )
-    }
-
-    /// The full result for the two scores (`dice[0]` is `a`'s die).
-    pub fn resolve(&self, dice: [DieScore; 2]) -> CombatResult {
+    /// The result for two scores, with the factor lists given (moved or copied by the caller).
+    fn result(
+        &self,
+        situation: &Situation,
+        dice: [DieScore; 2],
+        a_factors: Vec<Factor>,
+        b_factors: Vec<Factor>,
+    ) -> CombatResult {
         let ta = self.a_sum + i32::from(dice[0].get());
         let tb = self.b_sum + i32::from(dice[1].get());
         let band_a = Band::of(ta, tb);
         let band_b = Band::of(tb, ta);
         let (oa, rule_a) = self.a_by_band[band_a as usize];
         let (ob, rule_b) = self.b_by_band[band_b as usize];
-        let pursuit = pursuit(&self.situation, oa, ob);
         CombatResult {
             a: SideResult {
-                kind: self.situation.a.kind,
+                kind: situation.a.kind,
                 die: dice[0],
-                factors: self.a_factors.clone(),
+                factors: a_factors,
                 total: ta,
                 band: band_a,
                 outcome: oa,
                 rule: Cow::Borrowed(rule_a),
             },
             b: SideResult {
-                kind: self.situation.b.kind,
+                kind: situation.b.kind,
                 die: dice[1],
-                factors: self.b_factors.clone(),
+                factors: b_factors,
                 total: tb,
                 band: band_b,
                 outcome: ob,
                 rule: Cow::Borrowed(rule_b),
             },
-            pursuit,
+            pursuit: pursuit(situation, oa, ob),
         }
+    }
+}
+
+impl Prepared {
+    /// Check `situation` against the rules and count every factor.
+    pub fn new(situation: &Situation, cfg: &RulesConfig) -> Result<Prepared, CombatError> {
+        Ok(Prepared {
+            counted: Counted::new(situation, cfg)?,
+            situation: situation.clone(),
+        })
+    }
+
+    pub fn situation(&self) -> &Situation {
+        &self.situation
+    }
+    /// `a`'s total without its die.
+    pub fn a_factor(&self) -> i32 {
+        self.counted.a_sum
+    }
+    /// `b`'s total without its die.
+    pub fn b_factor(&self) -> i32 {
+        self.counted.b_sum
+    }
+    pub fn a_factors(&self) -> &[Factor] {
+        &self.counted.a_factors
+    }
+    pub fn b_factors(&self) -> &[Factor] {
+        &self.counted.b_factors
+    }
+
+    /// Outcomes only, for the two scores: the fast path used by [`Prepared::odds`].
+    pub fn outcomes(&self, dice: [DieScore; 2]) -> (Outcome, Outcome) {
+        let ta = self.counted.a_sum + i32::from(dice[0].get());
+        let tb = self.counted.b_sum + i32::from(dice[1].get());
+        (
+            self.counted.a_by_band[Band::of(ta, tb) as usize].0,
+            self.counted.b_by_band[Band::of(tb, ta) as usize].0,
+        )
+    }
+
+    /// The full result for the two scores (`dice[0]` is `a`'s die).
+    pub fn resolve(&self, dice: [DieScore; 2]) -> CombatResult {
+        let c = &self.counted;
+        c.result(
+            &self.situation,
+            dice,
+            c.a_factors.clone(),
+            c.b_factors.clone(),
+        )
     }
 
     /// Exact odds: every one of the 36 pairs of scores, counted.
@@ -827,8 +858,8 @@ impl Prepared {
         let mut b = [0u8; 4];
         for da in DieScore::ALL {
             for db in DieScore::ALL {
-                let ta = self.a_sum + i32::from(da.get());
-                let tb = self.b_sum + i32::from(db.get());
+                let ta = self.counted.a_sum + i32::from(da.get());
+                let tb = self.counted.b_sum + i32::from(db.get());
                 match (Band::of(ta, tb), Band::of(tb, ta)) {
                     (Band::Higher, Band::Doubled) => margins.a_doubled_b += 1,
                     (Band::Higher, _) => margins.a_won += 1,
@@ -860,8 +891,8 @@ impl Prepared {
             margins,
             a,
             b,
-            a_factor: self.a_sum,
-            b_factor: self.b_sum,
+            a_factor: self.counted.a_sum,
+            b_factor: self.counted.b_sum,
         }
     }
 }
@@ -872,7 +903,11 @@ pub fn resolve(
     dice: [DieScore; 2],
     cfg: &RulesConfig,
 ) -> Result<CombatResult, CombatError> {
-    Ok(Prepared::new(situation, cfg)?.resolve(dice))
+    // Counted directly, so that the factor lists move into the result instead of being copied.
+    let mut c = Counted::new(situation, cfg)?;
+    let a_factors = std::mem::take(&mut c.a_factors);
+    let b_factors = std::mem::take(&mut c.b_factors);
+    Ok(c.result(situation, dice, a_factors, b_factors))
 }
 
 /// Exact odds over all 36 pairs of scores.
