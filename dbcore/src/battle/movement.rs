@@ -38,6 +38,14 @@
 //! * **Into contact** for a group: every element keeps its place relative to the one that makes
 //!   the contact (tried nearest first), i.e. the group wheels and advances as one body.
 //! * **Second moves** (§7.5): Psiloi need to end partly in *bad* going (§17.50, seed reading).
+//! * **Places held by the enemy** (§4.7, §8.4): CP, Lit, CWg, Art and WWg (save a mobile tower)
+//!   may not move into any contact with a city, fort or camp held by the enemy, nor SCh into
+//!   front-edge contact; at most 3 elements may be in front-edge contact with one.
+//! * **Walls** (§4.2, §4.3): gates are not modelled. A move may reach inside a City or Fort only
+//!   if it starts or ends with the mover wholly inside (leaving or entering), never ends astride
+//!   the walls, and never reaches inside one held by the enemy (that is only assaulted).
+//! * **Crossing a river** (§3.5, §7.8): an element whose front edge starts the move in any river
+//!   keeps its facing through the move, unless the move is into contact or a conforming.
 
 use serde::{Deserialize, Serialize};
 

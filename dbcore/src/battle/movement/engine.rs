@@ -142,6 +142,9 @@ struct Proposal {
     /// The movers move one after another (forming a column, §7.4): each meets the earlier ones
     /// where they ended and the later ones where they still stand.
     sequential: bool,
+    /// The move lines up in close combat (an into-contact order): an element crossing a river
+    /// may turn as little as that needs (§3.5, §7.8).
+    lining_up: bool,
 }
 
 impl Proposal {
@@ -150,6 +153,7 @@ impl Proposal {
             shape,
             movers,
             sequential: false,
+            lining_up: false,
         }
     }
 
@@ -248,6 +252,200 @@ fn front_ever_in_river(ctx: &MoveContext, legs: &[Leg]) -> bool {
             }
         })
     })
+}
+
+/// §3.5, §7.8: an element whose front edge is in a river when the move begins is crossing it and
+/// keeps the angle at which it entered until across. Reading: any river, whatever its state; the
+/// element keeps its facing for the whole move (no leg may turn or wheel), except an into-contact
+/// move and the conforming that follows a contact, which are the minimum needed to line up in
+/// close combat. Once its front edge is out of the water it may turn again in a later move.
+fn check_river_angle(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
+    for m in &p.movers {
+        let start = m.start();
+        let standing = Leg::new(start.pose, start.pose, 1.0, start.depth);
+        if !front_ever_in_river(ctx, std::slice::from_ref(&standing)) {
+            continue;
+        }
+        let turns = m
+            .legs
+            .iter()
+            .any(|l| l.wheel.is_some() || !same_facing(l.to.pose.facing, start.pose.facing));
+        if turns {
+            return Err(MoveError::refused(
+                "§7.8",
+                format!(
+                    "element {} is crossing a river and must keep the angle at which it entered until across",
+                    ctx.elements[m.idx].id
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cities, forts and camps (§4.2, §4.3, §4.7, §8.4)
+// ---------------------------------------------------------------------------------------------
+
+/// The army holding the stronghold with this outline, if any holds it (§4.2, §4.6).
+fn holder(ctx: &MoveContext, outline: &Polygon) -> Option<usize> {
+    ctx.strongholds
+        .iter()
+        .find(|s| s.perimeter == *outline)
+        .map(|s| s.army)
+}
+
+/// Whether the convex pieces reach inside `outline` by more than the tolerance.
+fn pieces_inside(pieces: &[Vec<Point>], outline: &Polygon) -> bool {
+    pieces.iter().any(|piece| {
+        super::geom::inset_convex(piece, TOLERANCE)
+            .is_some_and(|inner| polygons_intersect(&Polygon::new(inner), outline))
+    })
+}
+
+fn wholly_inside(r: &ElementRect, outline: &Polygon) -> bool {
+    r.corners().iter().all(|&c| outline.contains(c))
+}
+
+/// Least distance from a segment to the outline's boundary.
+fn gap_to_outline(seg: &crate::geometry::Segment, outline: &Polygon) -> f64 {
+    outline
+        .edges()
+        .map(|e| e.distance_to_segment(seg))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The element touches the outline from outside (some edge within the tolerance, not inside).
+fn touches_outline(r: &ElementRect, outline: &Polygon) -> bool {
+    [Edge::Front, Edge::Rear, Edge::Left, Edge::Right]
+        .iter()
+        .any(|&e| gap_to_outline(&r.edge(e), outline) <= TOLERANCE)
+        && !pieces_inside(&[r.corners().to_vec()], outline)
+}
+
+/// Its front edge touches the outline from outside: it assaults the place (§4.7).
+fn front_on_outline(r: &ElementRect, outline: &Polygon) -> bool {
+    gap_to_outline(&r.edge(Edge::Front), outline) <= TOLERANCE
+        && !pieces_inside(&[r.corners().to_vec()], outline)
+}
+
+/// City and Fort walls (§4.2, §4.3). A City or Fort held by the enemy may only be assaulted by
+/// front-edge contact: no mover may pass over or end partly inside its outline. An empty City or
+/// Fort, or one the mover's own army holds, may be entered or left, but not crossed.
+///
+/// Reading where the digest leaves the geometry open: gates are not checked (§4.2's "only through
+/// a gate" is not modelled); instead a move may reach inside the outline only if it starts or ends
+/// with the mover wholly inside it (leaving or entering), and it may never end partly inside.
+/// Passing through a City along a road (§4.2, §17.10) is not a tactical move here and is refused.
+/// Camps have no walls: what an enemy entering a camp does is the battle's concern (§4.6).
+fn check_walls(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
+    for (_, a) in ctx.battlefield.areas() {
+        if !a.kind.is_fortified() {
+            continue;
+        }
+        let outline = &a.outline;
+        let held_by_enemy = holder(ctx, outline).is_some_and(|h| h != ctx.army);
+        for m in &p.movers {
+            let pieces: Vec<Vec<Point>> = m.legs.iter().flat_map(|l| l.swept()).collect();
+            if !pieces_inside(&pieces, outline) {
+                continue;
+            }
+            let id = ctx.elements[m.idx].id;
+            let rule = if a.kind == crate::terrain::AreaKind::Fort {
+                "§4.3"
+            } else {
+                "§4.2"
+            };
+            let (start_in, end_in) = (
+                wholly_inside(&m.start(), outline),
+                wholly_inside(&m.end(), outline),
+            );
+            if held_by_enemy && !start_in {
+                return Err(MoveError::refused(
+                    rule,
+                    format!(
+                        "element {id} may not pass over the walls of a {:?} held by the enemy; it may only assault it by front-edge contact (§4.7)",
+                        a.kind
+                    ),
+                ));
+            }
+            let end_partly = !end_in && pieces_inside(&[m.end().corners().to_vec()], outline);
+            if end_partly || !(start_in || end_in) {
+                return Err(MoveError::refused(
+                    rule,
+                    format!(
+                        "element {id} may enter or leave a {:?} only by a move that starts or ends wholly inside it, never ending astride or crossing its walls",
+                        a.kind
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Who may contact a city, fort or camp held by the enemy, and how many (§4.7, §8.4): CP, Lit,
+/// CWg, Art and WWg may not touch one (a WWg mobile tower may); Scythed Chariots may not touch one
+/// with their front edge; at most 3 elements may be in front-edge contact with one. Only movers
+/// that end touching without having started so are refused (moving *into* contact).
+fn check_stronghold_contact(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
+    for s in ctx.strongholds.iter().filter(|s| s.army != ctx.army) {
+        let outline = &s.perimeter;
+        let mut new_front = false;
+        for m in &p.movers {
+            let e = &ctx.elements[m.idx];
+            let (start, end) = (m.start(), m.end());
+            if !touches_outline(&end, outline) || touches_outline(&start, outline) {
+                continue;
+            }
+            let tower = e.kind.troop_type() == TroopType::WWg && e.mobile_tower;
+            if e.kind.never_contacts_enemy() && !tower {
+                return Err(MoveError::refused(
+                    "§8.4",
+                    format!(
+                        "element {} ({}) may not move into contact with a city, fort or camp held by the enemy (§4.7)",
+                        e.id,
+                        e.kind.code()
+                    ),
+                ));
+            }
+            if front_on_outline(&end, outline) {
+                if e.kind.troop_type() == TroopType::SCh {
+                    return Err(MoveError::refused(
+                        "§8.4",
+                        format!(
+                            "element {} (Scythed Chariots) may not move its front edge into contact with a city, fort or camp held by the enemy (§4.7)",
+                            e.id
+                        ),
+                    ));
+                }
+                new_front = true;
+            }
+        }
+        if !new_front {
+            continue;
+        }
+        let assaulters = ctx
+            .elements
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.in_play() && o.army != s.army)
+            .filter(|(j, o)| {
+                let r = match p.movers.iter().find(|m| m.idx == *j) {
+                    Some(m) => m.end(),
+                    None => o.rect(ctx.config),
+                };
+                front_on_outline(&r, outline)
+            })
+            .count();
+        if assaulters > 3 {
+            return Err(MoveError::refused(
+                "§4.7",
+                "at most 3 enemy elements may be in front-edge contact with one city, fort or camp",
+            ));
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -881,6 +1079,8 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         if along_road { Going::Good } else { going },
     )?;
     check_in_the_way(ctx, p)?;
+    check_walls(ctx, p)?;
+    check_stronghold_contact(ctx, p)?;
     Ok(Checked {
         along_road,
         allowed,
@@ -890,6 +1090,9 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
 /// Checks a proposal and builds its plan, conforming at the end if needed (§8.3).
 fn validate(ctx: &MoveContext, p: Proposal) -> Result<MovePlan, MoveError> {
     let checked = check_paths(ctx, &p, 0.0)?;
+    if !p.lining_up {
+        check_river_angle(ctx, &p)?;
+    }
     check_threat_zones(ctx, &p, checked.allowed)?;
     let (touches, _) = end_contacts(ctx, &p)?;
     // The pair sharing the most front edge lines up (the first such pair on a tie).
@@ -1492,7 +1695,8 @@ fn plan_into_contact(
         } else {
             Shape::Group
         };
-        let p = Proposal::new(shape, movers);
+        let mut p = Proposal::new(shape, movers);
+        p.lining_up = true;
         options.push((p.distance(), p));
     }
     if options.is_empty() {

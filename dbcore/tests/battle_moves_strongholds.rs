@@ -1,0 +1,192 @@
+//! Moves near cities, forts and camps, and across rivers: who may contact a place held by the
+//! enemy (§4.7, §8.4), City and Fort walls (§4.2, §4.3), and holding the angle while crossing a
+//! river (§3.5, §7.8).
+
+mod battle_moves_support;
+
+use battle_moves_support::*;
+use dbcore::battle::movement::{ContactWanted, HeldStronghold};
+use dbcore::battle::{ElementId, MoveOrder};
+use dbcore::geometry::{Point, Polygon, Pose};
+use dbcore::terrain::{AreaKind, RiverState};
+
+/// The outline `Table::area` gives a straight-edged area from `lo` to `hi`.
+fn outline(lo: (f64, f64), hi: (f64, f64)) -> Polygon {
+    Polygon::new(vec![
+        Point::new(lo.0, lo.1),
+        Point::new(hi.0, lo.1),
+        Point::new(hi.0, hi.1),
+        Point::new(lo.0, hi.1),
+    ])
+}
+
+fn held(army: usize, lo: (f64, f64), hi: (f64, f64)) -> HeldStronghold {
+    HeldStronghold {
+        army,
+        perimeter: outline(lo, hi),
+        civilians: None,
+        sacker: None,
+    }
+}
+
+/// A City from (5, 6) to (9, 8) held by the enemy (army 1).
+fn enemy_city() -> Table {
+    let mut t = Table::new();
+    t.area(AreaKind::City, (5.0, 6.0), (9.0, 8.0));
+    t.strongholds.push(held(THEM, (5.0, 6.0), (9.0, 8.0)));
+    t
+}
+
+#[test]
+fn s8_4_s4_7_scythed_chariots_may_not_put_their_front_edge_on_an_enemy_city() {
+    // DBA3.md §8.4 (last bullet), §4.7: SCh may not contact a city, fort or camp with its front
+    // edge; Blades may.
+    let mut t = enemy_city();
+    t.add(US, 1, "SCh", 7.0, 5.5, 0.0);
+    t.add(US, 2, "4Bd", 5.5, 5.5, 0.0);
+    assert_eq!(rule(t.go(1, &[(7.0, 6.0, 0.0)])), "§8.4");
+    let p = t.go(2, &[(5.5, 6.0, 0.0)]).unwrap();
+    assert_eq!(end_of(&p, 2), Pose::new(5.5, 6.0, 0.0));
+}
+
+#[test]
+fn s4_7_s8_4_cp_lit_cwg_art_and_wwg_may_not_contact_an_enemy_city() {
+    // DBA3.md §4.7, §8.4: any element except SCh, CP, Lit, CWg, Art and WWg may touch it.
+    for code in ["CP", "Lit", "CWg", "Art", "WWg"] {
+        let mut t = enemy_city();
+        t.add(US, 1, code, 7.0, 5.5, 0.0);
+        assert_eq!(rule(t.go(1, &[(7.0, 6.0, 0.0)])), "§8.4", "{code}");
+    }
+}
+
+#[test]
+fn s4_7_a_mobile_tower_may_contact_an_enemy_city() {
+    // DBA3.md §4.7: a WWg that is a mobile tower may touch a city, fort or camp held by the enemy.
+    let mut t = enemy_city();
+    t.add(US, 1, "WWg", 7.0, 5.5, 0.0);
+    t.el(1).mobile_tower = true;
+    let p = t.go(1, &[(7.0, 6.0, 0.0)]).unwrap();
+    assert_eq!(end_of(&p, 1), Pose::new(7.0, 6.0, 0.0));
+}
+
+#[test]
+fn s4_7_artillery_may_not_contact_an_enemy_camp_but_may_approach_its_own() {
+    // DBA3.md §4.7, §8.4: camps count as cities and forts do. A camp is not a battlefield area.
+    let mut t = Table::new();
+    t.strongholds.push(held(THEM, (6.0, 6.0), (8.0, 7.0)));
+    t.add(US, 1, "Art", 7.0, 5.5, 0.0);
+    assert_eq!(rule(t.go(1, &[(7.0, 6.0, 0.0)])), "§8.4");
+    // Its own army's camp is no enemy.
+    t.strongholds[0].army = US;
+    assert!(t.go(1, &[(7.0, 6.0, 0.0)]).is_ok());
+}
+
+#[test]
+fn s4_7_at_most_three_elements_may_assault_one_city() {
+    // DBA3.md §4.7: up to 3 enemy elements may be in front-edge contact with a city, fort or
+    // camp; a 4th is refused.
+    let mut t = enemy_city();
+    t.add(US, 1, "4Bd", 5.5, 6.0, 0.0);
+    t.add(US, 2, "4Bd", 6.5, 6.0, 0.0);
+    t.add(US, 4, "4Bd", 8.5, 5.5, 0.0);
+    // The 3rd may come up.
+    assert!(t.go(4, &[(8.5, 6.0, 0.0)]).is_ok());
+    t.add(US, 3, "4Bd", 7.5, 6.0, 0.0);
+    assert_eq!(rule(t.go(4, &[(8.5, 6.0, 0.0)])), "§4.7");
+    // Elsewhere on the walls (the east wall) is the same City.
+    t.add(US, 5, "4Bd", 9.5, 7.0, 270.0);
+    assert_eq!(rule(t.go(5, &[(9.0, 7.0, 270.0)])), "§4.7");
+}
+
+#[test]
+fn s4_2_no_element_enters_or_crosses_a_city_held_by_the_enemy() {
+    // DBA3.md §4.2, §4.7: a City held by the enemy is only assaulted by front-edge contact.
+    let mut t = enemy_city();
+    t.add(US, 1, "4Bd", 7.0, 5.5, 0.0);
+    let d = t.depth("4Bd");
+    // Into it, wholly inside.
+    assert_eq!(rule(t.go(1, &[(7.0, 6.5 + d, 0.0)])), "§4.2");
+    // Ending astride the wall.
+    assert_eq!(rule(t.go(1, &[(7.0, 6.3, 0.0)])), "§4.2");
+    // Clipping its corner on the way past.
+    t.add(US, 2, "4Bd", 4.3, 5.5, 0.0);
+    assert_eq!(rule(t.go(2, &[(4.7, 7.0, 0.0)])), "§4.2");
+}
+
+#[test]
+fn s4_3_no_element_enters_a_fort_held_by_the_enemy() {
+    // DBA3.md §4.3, §4.7: the same walls for a Fort.
+    let mut t = Table::new();
+    t.area(AreaKind::Fort, (6.0, 6.0), (8.0, 8.0));
+    t.strongholds.push(held(THEM, (6.0, 6.0), (8.0, 8.0)));
+    t.add(US, 1, "4Bd", 7.0, 5.5, 0.0);
+    assert_eq!(rule(t.go(1, &[(7.0, 7.5, 0.0)])), "§4.3");
+    assert!(t.go(1, &[(7.0, 6.0, 0.0)]).is_ok());
+}
+
+#[test]
+fn s4_2_an_empty_city_is_entered_by_ending_wholly_inside_it_and_not_crossed() {
+    // DBA3.md §4.2: an undefended City may be entered; elements go in and out, not over the walls
+    // (reading: gates are not modelled; a move reaching inside must start or end wholly inside).
+    let mut t = Table::new();
+    t.area(AreaKind::City, (6.0, 6.0), (8.0, 7.0));
+    t.add(US, 1, "4Bd", 7.0, 5.8, 0.0);
+    let d = t.depth("4Bd");
+    let p = t.go(1, &[(7.0, 6.0 + d + 0.25, 0.0)]).unwrap();
+    assert_eq!(end_of(&p, 1), Pose::new(7.0, 6.0 + d + 0.25, 0.0));
+    // Ending astride the wall.
+    assert_eq!(rule(t.go(1, &[(7.0, 6.3, 0.0)])), "§4.2");
+    // Going in one side and out the other.
+    assert_eq!(rule(t.go(1, &[(7.0, 7.0 + d + 0.1, 0.0)])), "§4.2");
+}
+
+#[test]
+fn s4_2_an_element_leaves_its_own_city() {
+    // DBA3.md §4.2: a garrison may leave by a normal tactical move.
+    let mut t = Table::new();
+    t.area(AreaKind::City, (6.0, 6.0), (8.0, 8.0));
+    t.strongholds.push(held(US, (6.0, 6.0), (8.0, 8.0)));
+    t.add(US, 1, "4Bd", 7.0, 7.5, 0.0);
+    let d = t.depth("4Bd");
+    assert!(t.go(1, &[(7.0, 8.0 + d + 0.5, 0.0)]).is_ok());
+    // But not stop astride its walls.
+    assert_eq!(rule(t.go(1, &[(7.0, 8.2, 0.0)])), "§4.2");
+}
+
+#[test]
+fn s7_8_s3_5_an_element_crossing_a_river_keeps_its_angle() {
+    // DBA3.md §7.8, §3.5: elements entering a river hold the angle at which they entered until
+    // across.
+    let mut t = Table::new();
+    t.river(&[(0.0, 4.0), (15.0, 4.0)], 0.5);
+    t.river = Some(RiverState::Slows);
+    t.add(US, 1, "4Bd", 7.0, 4.0, 0.0);
+    assert_eq!(rule(t.go(1, &[(7.0, 4.5, 15.0)])), "§7.8");
+    assert_eq!(rule(t.go(1, &[(7.0, 4.5, 0.0), (7.0, 4.5, 15.0)])), "§7.8");
+    assert!(t.go(1, &[(7.0, 4.8, 0.0)]).is_ok());
+    // Paltry rivers too: the angle is held in any river (reading).
+    t.river = Some(RiverState::Paltry);
+    assert_eq!(rule(t.go(1, &[(7.0, 4.5, 15.0)])), "§7.8");
+    // An element on the bank may still turn as it enters.
+    t.add(US, 2, "4Bd", 3.0, 2.5, 0.0);
+    let r = t.go(2, &[(3.0, 3.3, 20.0)]);
+    assert!(r.is_ok(), "{r:?}");
+}
+
+#[test]
+fn s7_8_an_element_in_a_river_may_turn_to_line_up_in_close_combat() {
+    // DBA3.md §7.8: except for the minimum diversion needed to line up in close combat.
+    let mut t = Table::new();
+    t.river(&[(0.0, 4.0), (15.0, 4.0)], 0.5);
+    t.river = Some(RiverState::Slows);
+    t.add(US, 1, "4Bd", 7.0, 4.0, 0.0);
+    t.add(THEM, 101, "4Bd", 7.2, 4.7, 190.0);
+    let p = t
+        .plan(&MoveOrder::IntoContact {
+            ids: ids(&[1]),
+            target: ElementId(101),
+            contact: ContactWanted::Front,
+        })
+        .unwrap();
+    assert!(near(end_of(&p, 1).facing, 10.0), "{:?}", end_of(&p, 1));
+}
