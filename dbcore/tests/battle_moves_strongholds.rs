@@ -190,3 +190,33 @@ fn s7_8_an_element_in_a_river_may_turn_to_line_up_in_close_combat() {
         .unwrap();
     assert!(near(end_of(&p, 1).facing, 10.0), "{:?}", end_of(&p, 1));
 }
+
+#[test]
+fn s7_4_forming_a_column_drops_a_follower_that_cannot_reach_the_tail() {
+    // DBA3.md §7.4: elements that do not reach the tail of the column this bound are no longer
+    // part of that group; the rest of the column still forms.
+    let mut t = Table::new();
+    let d = t.depth("4Bd");
+    let reach = t.cfg.move_distance(kind("4Bd"), false);
+    t.add(US, 1, "4Bd", 5.0, 3.0, 0.0);
+    t.add(US, 2, "4Bd", 4.0, 3.0, 0.0);
+    // 3 stands side by side with 2 but would have to come forward further than it may move.
+    t.add(US, 3, "4Bd", 3.0, 3.0, 0.0);
+    t.add(US, 4, "4Bd", 6.0, 3.0, 0.0);
+    let lead = 3.0 + reach;
+    let p = t
+        .plan(&MoveOrder::Column {
+            ids: ids(&[1, 2, 3, 4]),
+            path: vec![Pose::new(5.0, lead, 0.0)],
+        })
+        .unwrap();
+    // 2 joins behind the leader; 3 cannot reach the tail (its move would be longer than its
+    // allowance) and drops out, staying put; 4 joins behind 2.
+    assert_eq!(p.movers, ids(&[1, 2, 4]));
+    assert_eq!(end_of(&p, 1), Pose::new(5.0, lead, 0.0));
+    let e2 = end_of(&p, 2);
+    let e4 = end_of(&p, 4);
+    assert!(near(e2.x, 5.0) && near(e2.y, lead - d), "{e2:?}");
+    assert!(near(e4.x, 5.0) && near(e4.y, lead - 2.0 * d), "{e4:?}");
+    assert!(p.moves.iter().all(|m| m.id != ElementId(3)));
+}

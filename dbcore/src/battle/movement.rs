@@ -116,7 +116,8 @@ pub enum MoveOrder {
     /// A column (§7.4): the first id leads along `path`; the others follow it through the same
     /// wheels at the same places. The leader moves straight ahead to each pose's front-edge
     /// midpoint and turns there to the pose's facing. If the others are not yet lined up behind
-    /// the leader, they form the column: each in turn moves to line up behind the one before it.
+    /// the leader, they form the column: each in turn moves to line up behind the one before it;
+    /// one that cannot reach the tail this bound drops out of the group and stays put.
     Column {
         ids: Vec<ElementId>,
         path: Vec<Pose>,

@@ -1425,9 +1425,11 @@ fn check_column_path(lead: &Pose, path: &[Pose]) -> Result<(), MoveError> {
 
 /// Forming a column (§7.4): the leader moves along `path` as a column's leader would; then each
 /// other element in turn moves, as if by a single-element move, to line up directly behind the
-/// one before it. None may end with its front edge further back than where it began. The rules
-/// let elements that cannot reach the tail drop out of the group; here the order is refused
-/// instead, so that the caller can give the smaller column it means.
+/// one before it. None may end with its front edge further back than where it began. An element
+/// that cannot reach the tail this bound (it would end further back, or the tail is beyond its
+/// good-going move distance) is no longer part of the group (§7.4): it stays where it is, and
+/// the next element lines up behind the last one that did join. The plan's movers are those that
+/// joined.
 fn plan_forming_column(
     ctx: &MoveContext,
     v: &[usize],
@@ -1460,23 +1462,24 @@ fn plan_forming_column(
         let back = [Corner::FrontLeft, Corner::FrontRight]
             .iter()
             .any(|&c| local(&e.pose, end.corner(c)).1 < -TOLERANCE);
-        if back {
-            return Err(MoveError::refused(
-                "§7.4",
-                format!(
-                    "element {} would end with its front edge further back than where it began",
-                    e.id
-                ),
-            ));
+        let leg = Leg::new(e.pose, to, 1.0, depth);
+        let too_far = leg.distance() > ctx.config.move_distance(e.kind, false) + TOLERANCE;
+        if back || too_far {
+            continue;
         }
         movers.push(MoverPath {
             idx: i,
-            legs: vec![Leg::new(e.pose, to, 1.0, depth)],
+            legs: vec![leg],
         });
         tail = to;
         tail_depth = depth;
     }
-    let mut p = Proposal::new(Shape::Column, movers);
+    let shape = if movers.len() == 1 {
+        Shape::Single
+    } else {
+        Shape::Column
+    };
+    let mut p = Proposal::new(shape, movers);
     p.sequential = true;
     validate(ctx, p)
 }
