@@ -125,9 +125,9 @@ fn s4_3_no_element_enters_a_fort_held_by_the_enemy() {
 }
 
 #[test]
-fn s4_2_an_empty_city_is_entered_by_ending_wholly_inside_it_and_not_crossed() {
-    // DBA3.md §4.2: an undefended City may be entered; elements go in and out, not over the walls
-    // (reading: gates are not modelled; a move reaching inside must start or end wholly inside).
+fn s4_2_an_empty_city_may_be_entered_or_crossed_but_not_straddled() {
+    // DBA3.md §4.2: if the denizens are gone and the City is empty, either side may move into or
+    // through it without combat; no move ends astride its walls (reading).
     let mut t = Table::new();
     t.area(AreaKind::City, (6.0, 6.0), (8.0, 7.0));
     t.add(US, 1, "4Bd", 7.0, 5.8, 0.0);
@@ -137,7 +137,22 @@ fn s4_2_an_empty_city_is_entered_by_ending_wholly_inside_it_and_not_crossed() {
     // Ending astride the wall.
     assert_eq!(rule(t.go(1, &[(7.0, 6.3, 0.0)])), "§4.2");
     // Going in one side and out the other.
+    assert!(t.go(1, &[(7.0, 7.0 + d + 0.1, 0.0)]).is_ok());
+}
+
+#[test]
+fn s4_2_an_element_does_not_cross_its_own_city_over_the_walls() {
+    // DBA3.md §4.2: elements enter and leave through the gates; the pass-through along a road
+    // (1 PIP per element, §17.10) is not a tactical move here, so a move going in one side and out
+    // the other of a City its army holds is refused (reading).
+    let mut t = Table::new();
+    t.area(AreaKind::City, (6.0, 6.0), (8.0, 7.0));
+    t.strongholds.push(held(US, (6.0, 6.0), (8.0, 7.0)));
+    t.add(US, 1, "4Bd", 7.0, 5.8, 0.0);
+    let d = t.depth("4Bd");
     assert_eq!(rule(t.go(1, &[(7.0, 7.0 + d + 0.1, 0.0)])), "§4.2");
+    // Entering it is allowed.
+    assert!(t.go(1, &[(7.0, 6.0 + d + 0.25, 0.0)]).is_ok());
 }
 
 #[test]

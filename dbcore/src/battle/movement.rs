@@ -41,9 +41,10 @@
 //! * **Places held by the enemy** (§4.7, §8.4): CP, Lit, CWg, Art and WWg (save a mobile tower)
 //!   may not move into any contact with a city, fort or camp held by the enemy, nor SCh into
 //!   front-edge contact; at most 3 elements may be in front-edge contact with one.
-//! * **Walls** (§4.2, §4.3): gates are not modelled. A move may reach inside a City or Fort only
-//!   if it starts or ends with the mover wholly inside (leaving or entering), never ends astride
-//!   the walls, and never reaches inside one held by the enemy (that is only assaulted).
+//! * **Walls** (§4.2, §4.3): gates are not modelled. No move ends astride a City's or Fort's
+//!   walls or reaches inside one held by the enemy (that is only assaulted); one held by the
+//!   mover's army is only entered or left (the move starts or ends with the mover wholly inside);
+//!   one nobody holds may be moved into or through.
 //! * **Crossing a river** (§3.5, §7.8): an element whose front edge starts the move in any river
 //!   keeps its facing through the move, unless the move is into contact or a conforming.
 

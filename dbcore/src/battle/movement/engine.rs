@@ -330,13 +330,14 @@ fn front_on_outline(r: &ElementRect, outline: &Polygon) -> bool {
 }
 
 /// City and Fort walls (§4.2, §4.3). A City or Fort held by the enemy may only be assaulted by
-/// front-edge contact: no mover may pass over or end partly inside its outline. An empty City or
-/// Fort, or one the mover's own army holds, may be entered or left, but not crossed.
+/// front-edge contact: no mover may pass over or end partly inside its outline. One the mover's
+/// own army holds may be entered or left, but not crossed. One nobody holds (empty, its denizens
+/// gone) either side may move into or through (§4.2). No move ends astride the walls.
 ///
 /// Reading where the digest leaves the geometry open: gates are not checked (§4.2's "only through
-/// a gate" is not modelled); instead a move may reach inside the outline only if it starts or ends
-/// with the mover wholly inside it (leaving or entering), and it may never end partly inside.
-/// Passing through a City along a road (§4.2, §17.10) is not a tactical move here and is refused.
+/// a gate" is not modelled); instead a move may reach inside a held outline only if it starts or
+/// ends with the mover wholly inside it (leaving or entering). Passing through one's own City
+/// along a road (§4.2, §17.10, 1 PIP per element) is not played as a tactical move and is refused.
 /// Camps have no walls: what an enemy entering a camp does is the battle's concern (§4.6).
 fn check_walls(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
     for (_, a) in ctx.battlefield.areas() {
@@ -344,7 +345,8 @@ fn check_walls(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
             continue;
         }
         let outline = &a.outline;
-        let held_by_enemy = holder(ctx, outline).is_some_and(|h| h != ctx.army);
+        let held = holder(ctx, outline);
+        let held_by_enemy = held.is_some_and(|h| h != ctx.army);
         for m in &p.movers {
             let pieces: Vec<Vec<Point>> = m.legs.iter().flat_map(|l| l.swept()).collect();
             if !pieces_inside(&pieces, outline) {
@@ -370,11 +372,11 @@ fn check_walls(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
                 ));
             }
             let end_partly = !end_in && pieces_inside(&[m.end().corners().to_vec()], outline);
-            if end_partly || !(start_in || end_in) {
+            if end_partly || (held.is_some() && !(start_in || end_in)) {
                 return Err(MoveError::refused(
                     rule,
                     format!(
-                        "element {id} may enter or leave a {:?} only by a move that starts or ends wholly inside it, never ending astride or crossing its walls",
+                        "element {id} may not end astride the walls of a {:?}, nor cross one its own army holds; it enters or leaves by a move that starts or ends wholly inside",
                         a.kind
                     ),
                 ));
