@@ -235,3 +235,61 @@ fn s7_4_forming_a_column_drops_a_follower_that_cannot_reach_the_tail() {
     assert!(near(e4.x, 5.0) && near(e4.y, lead - 2.0 * d), "{e4:?}");
     assert!(p.moves.iter().all(|m| m.id != ElementId(3)));
 }
+
+#[test]
+fn s4_7_a_group_of_four_may_not_all_assault_one_city() {
+    // DBA3.md §4.7: the limit of 3 counts every element of the move too.
+    let mut t = enemy_city();
+    for (i, x) in [(1, 5.5), (2, 6.5), (3, 7.5), (4, 8.5)] {
+        t.add(US, i, "4Bd", x, 5.5, 0.0);
+    }
+    let order = |v: &[u32]| MoveOrder::Group {
+        ids: ids(v),
+        steps: vec![dbcore::battle::GroupStep::Advance { distance: 0.5 }],
+    };
+    assert_eq!(rule(t.plan(&order(&[1, 2, 3, 4]))), "§4.7");
+    assert!(t.plan(&order(&[1, 2, 3])).is_ok());
+}
+
+#[test]
+fn s7_8_a_group_in_a_river_may_not_wheel() {
+    // DBA3.md §7.8: a group crossing keeps its angle too.
+    let mut t = Table::new();
+    t.river(&[(0.0, 4.0), (15.0, 4.0)], 0.5);
+    t.river = Some(RiverState::Slows);
+    t.add(US, 1, "4Bd", 7.0, 4.0, 0.0);
+    t.add(US, 2, "4Bd", 8.0, 4.0, 0.0);
+    let wheel = MoveOrder::Group {
+        ids: ids(&[1, 2]),
+        steps: vec![dbcore::battle::GroupStep::Wheel {
+            pivot: dbcore::battle::Flank::Right,
+            degrees: 20.0,
+        }],
+    };
+    assert_eq!(rule(t.plan(&wheel)), "§7.8");
+    let ahead = MoveOrder::Group {
+        ids: ids(&[1, 2]),
+        steps: vec![dbcore::battle::GroupStep::Advance { distance: 0.5 }],
+    };
+    assert!(t.plan(&ahead).is_ok());
+}
+
+#[test]
+fn s4_7_mobile_tower_is_left_out_of_json_when_false() {
+    // DBA3.md §4.7: the mobile-tower mark is optional in set-ups, so older JSON still reads and
+    // ordinary elements serialise as before.
+    let e: dbcore::battle::ElementSetup = serde_json::from_str(
+        r#"{"id": 7, "kind": "WWg", "pose": {"x": 1.0, "y": 2.0, "facing": 0.0}}"#,
+    )
+    .unwrap();
+    assert!(!e.mobile_tower);
+    assert!(!serde_json::to_string(&e).unwrap().contains("mobile_tower"));
+    let tower = dbcore::battle::ElementSetup {
+        mobile_tower: true,
+        ..e
+    };
+    let json = serde_json::to_string(&tower).unwrap();
+    assert!(json.contains("\"mobile_tower\":true"), "{json}");
+    let state = dbcore::battle::ElementState::from_setup(0, &tower);
+    assert!(state.mobile_tower);
+}
