@@ -293,3 +293,37 @@ fn s4_7_mobile_tower_is_left_out_of_json_when_false() {
     let state = dbcore::battle::ElementState::from_setup(0, &tower);
     assert!(state.mobile_tower);
 }
+
+#[test]
+fn s4_2_elements_enter_and_leave_a_city_only_through_a_gate() {
+    // DBA3.md §4.2: elements enter and leave a City only through a gate (reading: the front-edge
+    // midpoint crosses the walls within ½ BW of the gate point).
+    let mut t = Table::new();
+    t.area(AreaKind::City, (6.0, 6.0), (8.0, 8.0));
+    if let Some(dbcore::terrain::TerrainFeature::Area(a)) = t.bf.features.last_mut() {
+        a.gates = vec![Point::new(7.0, 6.0)];
+    }
+    let d = t.depth("4Bd");
+    t.add(US, 1, "4Bd", 7.0, 5.8, 0.0);
+    assert!(t.go(1, &[(7.0, 6.0 + d + 0.25, 0.0)]).is_ok());
+    // Half a base width off the gate still passes it (1 stands aside first).
+    t.el(1).pose = Pose::new(1.0, 1.0, 0.0);
+    t.add(US, 2, "4Bd", 6.5, 5.0, 0.0);
+    assert!(t.go(2, &[(6.5, 6.0 + d + 0.25, 0.0)]).is_ok());
+    // Over the west wall, away from the gate.
+    t.add(US, 3, "4Bd", 5.7, 7.0, 90.0);
+    assert_eq!(rule(t.go(3, &[(6.0 + d + 0.25, 7.0, 90.0)])), "§4.2");
+    // Leaving: out through the gate, not over the north wall.
+    let mut t = Table::new();
+    t.area(AreaKind::City, (6.0, 6.0), (8.0, 8.0));
+    if let Some(dbcore::terrain::TerrainFeature::Area(a)) = t.bf.features.last_mut() {
+        a.gates = vec![Point::new(7.0, 6.0)];
+    }
+    t.strongholds.push(held(US, (6.0, 6.0), (8.0, 8.0)));
+    t.add(US, 1, "4Bd", 7.0, 7.5, 0.0);
+    assert_eq!(rule(t.go(1, &[(7.0, 8.0 + d + 0.2, 0.0)])), "§4.2");
+    t.el(1).pose = Pose::new(1.0, 1.0, 0.0);
+    t.add(US, 2, "4Bd", 7.0, 6.0 + d + 0.1, 180.0);
+    let r = t.go(2, &[(7.0, 5.9 - d, 180.0)]);
+    assert!(r.is_ok(), "{r:?}");
+}

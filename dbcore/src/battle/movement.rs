@@ -41,7 +41,8 @@
 //! * **Places held by the enemy** (§4.7, §8.4): CP, Lit, CWg, Art and WWg (save a mobile tower)
 //!   may not move into any contact with a city, fort or camp held by the enemy, nor SCh into
 //!   front-edge contact; at most 3 elements may be in front-edge contact with one.
-//! * **Walls** (§4.2, §4.3): gates are not modelled. No move ends astride a City's or Fort's
+//! * **Walls** (§4.2, §4.3): a mover's front-edge midpoint crosses the outline of a City or Fort
+//!   only within ½ BW of one of its gates (when it has any). No move ends astride a City's or Fort's
 //!   walls or reaches inside one held by the enemy (that is only assaulted); one held by the
 //!   mover's army is only entered or left (the move starts or ends with the mover wholly inside);
 //!   one nobody holds may be moved into or through.

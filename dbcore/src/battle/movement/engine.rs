@@ -334,9 +334,11 @@ fn front_on_outline(r: &ElementRect, outline: &Polygon) -> bool {
 /// own army holds may be entered or left, but not crossed. One nobody holds (empty, its denizens
 /// gone) either side may move into or through (§4.2). No move ends astride the walls.
 ///
-/// Reading where the digest leaves the geometry open: gates are not checked (§4.2's "only through
-/// a gate" is not modelled); instead a move may reach inside a held outline only if it starts or
-/// ends with the mover wholly inside it (leaving or entering). Passing through one's own City
+/// Reading where the digest leaves the geometry open: a move may reach inside a held outline only
+/// if it starts or ends with the mover wholly inside it (leaving or entering). When the feature
+/// lists gates, the mover's front-edge midpoint must cross the outline within ½ BW of one
+/// ([`through_gates`]); a feature without gates (only possible in hand-made set-ups, since §4.2
+/// terrain validation asks for them) is entered anywhere. Passing through one's own City
 /// along a road (§4.2, §17.10, 1 PIP per element) is not played as a tactical move and is refused.
 /// Camps have no walls: what an enemy entering a camp does is the battle's concern (§4.6).
 fn check_walls(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
@@ -381,9 +383,47 @@ fn check_walls(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
                     ),
                 ));
             }
+            if !a.gates.is_empty() && !through_gates(m, outline, &a.gates) {
+                return Err(MoveError::refused(
+                    rule,
+                    format!(
+                        "element {id} may enter or leave a {:?} only through a gate",
+                        a.kind
+                    ),
+                ));
+            }
         }
     }
     Ok(())
+}
+
+/// §4.2, §4.3: every place where the mover's front-edge midpoint crosses the outline is within
+/// ½ BW (half an element's width) of a gate. Reading: the gate is the point the set-up gives; an
+/// element 1 BW wide passes it when its front edge is centred within half its width of it.
+fn through_gates(m: &MoverPath, outline: &Polygon, gates: &[Point]) -> bool {
+    let mut mids = vec![m.start().pose.front_mid()];
+    mids.extend(m.legs.iter().map(|l| l.to.pose.front_mid()));
+    mids.windows(2).all(|w| {
+        outline
+            .edges()
+            .all(|e| match crossing(w[0], w[1], e.a, e.b) {
+                Some(x) => gates.iter().any(|&g| g.distance(x) <= 0.5 + TOLERANCE),
+                None => true,
+            })
+    })
+}
+
+/// Where segment `p0 p1` crosses segment `q0 q1`, if it does (parallel segments never cross).
+fn crossing(p0: Point, p1: Point, q0: Point, q1: Point) -> Option<Point> {
+    let r = p1 - p0;
+    let s = q1 - q0;
+    let den = r.cross(s);
+    if den.abs() < 1e-12 {
+        return None;
+    }
+    let t = (q0 - p0).cross(s) / den;
+    let u = (q0 - p0).cross(r) / den;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| p0 + r * t)
 }
 
 /// Who may contact a city, fort or camp held by the enemy, and how many (§4.7, §8.4): CP, Lit,
