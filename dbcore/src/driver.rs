@@ -202,6 +202,7 @@ pub fn demo_setup() -> BattleSetup {
         general,
         contingent: None,
         dismounts_as: None,
+        mobile_tower: false,
     };
     let romans = vec![
         el(1, "Cv", 7.5, 2.5, 0.0, true),

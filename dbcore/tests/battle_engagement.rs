@@ -24,6 +24,7 @@ fn el(army: usize, id: u32, code: &str, x: f64, y: f64, facing: f64) -> ElementS
             general: false,
             contingent: None,
             dismounts_as: None,
+            mobile_tower: false,
         },
     )
 }

@@ -32,6 +32,7 @@ fn el(id: u32, code: &str, x: f64, y: f64, facing: f64, general: bool) -> Elemen
         general,
         contingent: None,
         dismounts_as: None,
+        mobile_tower: false,
     }
 }
 

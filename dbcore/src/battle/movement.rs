@@ -38,6 +38,16 @@
 //! * **Into contact** for a group: every element keeps its place relative to the one that makes
 //!   the contact (tried nearest first), i.e. the group wheels and advances as one body.
 //! * **Second moves** (§7.5): Psiloi need to end partly in *bad* going (§17.50, seed reading).
+//! * **Places held by the enemy** (§4.7, §8.4): CP, Lit, CWg, Art and WWg (save a mobile tower)
+//!   may not move into any contact with a city, fort or camp held by the enemy, nor SCh into
+//!   front-edge contact; at most 3 elements may be in front-edge contact with one.
+//! * **Walls** (§4.2, §4.3): a mover's front-edge midpoint crosses the outline of a City or Fort
+//!   only within ½ BW of one of its gates (when it has any). No move ends astride a City's or Fort's
+//!   walls or reaches inside one held by the enemy (that is only assaulted); one held by the
+//!   mover's army is only entered or left (the move starts or ends with the mover wholly inside);
+//!   one nobody holds may be moved into or through.
+//! * **Crossing a river** (§3.5, §7.8): an element whose front edge starts the move in any river
+//!   keeps its facing through the move, unless the move is into contact or a conforming.
 
 use serde::{Deserialize, Serialize};
 
@@ -108,7 +118,8 @@ pub enum MoveOrder {
     /// A column (§7.4): the first id leads along `path`; the others follow it through the same
     /// wheels at the same places. The leader moves straight ahead to each pose's front-edge
     /// midpoint and turns there to the pose's facing. If the others are not yet lined up behind
-    /// the leader, they form the column: each in turn moves to line up behind the one before it.
+    /// the leader, they form the column: each in turn moves to line up behind the one before it;
+    /// one that cannot reach the tail this bound drops out of the group and stays put.
     Column {
         ids: Vec<ElementId>,
         path: Vec<Pose>,

@@ -46,6 +46,10 @@ pub struct ElementSetup {
     /// For `X//Y` elements, the foot kind it may dismount into (§2.3, §7.9).
     #[serde(default)]
     pub dismounts_as: Option<ElementKind>,
+    /// A War Wagon that is a mobile tower: unlike other WWg it may move into contact with a city,
+    /// fort or camp held by the enemy (§4.7, §8.4). Omitted from JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mobile_tower: bool,
 }
 
 /// One army as deployed.

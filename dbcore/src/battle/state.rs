@@ -40,6 +40,9 @@ pub struct ElementState {
     pub contingent: Option<u8>,
     /// The foot kind it may still dismount into (§7.9).
     pub dismounts_as: Option<ElementKind>,
+    /// A War Wagon mobile tower (§4.7): may contact a city, fort or camp held by the enemy.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mobile_tower: bool,
     pub status: Status,
     /// Tactical moves made this bound (§7.5).
     pub moves_this_bound: u8,
@@ -59,6 +62,7 @@ impl ElementState {
             general: e.general && e.contingent.is_none(),
             contingent: e.contingent,
             dismounts_as: e.dismounts_as,
+            mobile_tower: e.mobile_tower,
             status: Status::InPlay,
             moves_this_bound: 0,
             moved_this_bound: 0.0,

@@ -113,6 +113,7 @@ mod tests {
                 general,
                 contingent: None,
                 dismounts_as: None,
+                mobile_tower: false,
             },
         );
         e.status = Status::Lost {

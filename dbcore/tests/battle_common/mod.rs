@@ -13,6 +13,7 @@ pub fn el(id: u32, code: &str, x: f64, y: f64, facing: f64) -> ElementSetup {
         general: false,
         contingent: None,
         dismounts_as: None,
+        mobile_tower: false,
     }
 }
 

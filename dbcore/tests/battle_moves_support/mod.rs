@@ -52,6 +52,7 @@ impl Table {
             general: false,
             contingent: None,
             dismounts_as: None,
+            mobile_tower: false,
         };
         self.els.push(ElementState::from_setup(army, &setup));
         self.els.len() - 1

@@ -142,6 +142,9 @@ struct Proposal {
     /// The movers move one after another (forming a column, §7.4): each meets the earlier ones
     /// where they ended and the later ones where they still stand.
     sequential: bool,
+    /// The move lines up in close combat (an into-contact order): an element crossing a river
+    /// may turn as little as that needs (§3.5, §7.8).
+    lining_up: bool,
 }
 
 impl Proposal {
@@ -150,6 +153,7 @@ impl Proposal {
             shape,
             movers,
             sequential: false,
+            lining_up: false,
         }
     }
 
@@ -248,6 +252,242 @@ fn front_ever_in_river(ctx: &MoveContext, legs: &[Leg]) -> bool {
             }
         })
     })
+}
+
+/// §3.5, §7.8: an element whose front edge is in a river when the move begins is crossing it and
+/// keeps the angle at which it entered until across. Reading: any river, whatever its state; the
+/// element keeps its facing for the whole move (no leg may turn or wheel), except an into-contact
+/// move and the conforming that follows a contact, which are the minimum needed to line up in
+/// close combat. Once its front edge is out of the water it may turn again in a later move.
+fn check_river_angle(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
+    for m in &p.movers {
+        let start = m.start();
+        let standing = Leg::new(start.pose, start.pose, 1.0, start.depth);
+        if !front_ever_in_river(ctx, std::slice::from_ref(&standing)) {
+            continue;
+        }
+        let turns = m
+            .legs
+            .iter()
+            .any(|l| l.wheel.is_some() || !same_facing(l.to.pose.facing, start.pose.facing));
+        if turns {
+            return Err(MoveError::refused(
+                "§7.8",
+                format!(
+                    "element {} is crossing a river and must keep the angle at which it entered until across",
+                    ctx.elements[m.idx].id
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cities, forts and camps (§4.2, §4.3, §4.7, §8.4)
+// ---------------------------------------------------------------------------------------------
+
+/// The army holding the stronghold with this outline, if any holds it (§4.2, §4.6).
+fn holder(ctx: &MoveContext, outline: &Polygon) -> Option<usize> {
+    ctx.strongholds
+        .iter()
+        .find(|s| s.perimeter == *outline)
+        .map(|s| s.army)
+}
+
+/// Whether the convex pieces reach inside `outline` by more than the tolerance.
+fn pieces_inside(pieces: &[Vec<Point>], outline: &Polygon) -> bool {
+    pieces.iter().any(|piece| {
+        super::geom::inset_convex(piece, TOLERANCE)
+            .is_some_and(|inner| polygons_intersect(&Polygon::new(inner), outline))
+    })
+}
+
+fn wholly_inside(r: &ElementRect, outline: &Polygon) -> bool {
+    r.corners().iter().all(|&c| outline.contains(c))
+}
+
+/// Least distance from a segment to the outline's boundary.
+fn gap_to_outline(seg: &crate::geometry::Segment, outline: &Polygon) -> f64 {
+    outline
+        .edges()
+        .map(|e| e.distance_to_segment(seg))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The element touches the outline from outside (some edge within the tolerance, not inside).
+fn touches_outline(r: &ElementRect, outline: &Polygon) -> bool {
+    [Edge::Front, Edge::Rear, Edge::Left, Edge::Right]
+        .iter()
+        .any(|&e| gap_to_outline(&r.edge(e), outline) <= TOLERANCE)
+        && !pieces_inside(&[r.corners().to_vec()], outline)
+}
+
+/// Its front edge touches the outline from outside: it assaults the place (§4.7).
+fn front_on_outline(r: &ElementRect, outline: &Polygon) -> bool {
+    gap_to_outline(&r.edge(Edge::Front), outline) <= TOLERANCE
+        && !pieces_inside(&[r.corners().to_vec()], outline)
+}
+
+/// City and Fort walls (§4.2, §4.3). A City or Fort held by the enemy may only be assaulted by
+/// front-edge contact: no mover may pass over or end partly inside its outline. One the mover's
+/// own army holds may be entered or left, but not crossed. One nobody holds (empty, its denizens
+/// gone) either side may move into or through (§4.2). No move ends astride the walls.
+///
+/// Reading where the digest leaves the geometry open: a move may reach inside a held outline only
+/// if it starts or ends with the mover wholly inside it (leaving or entering). When the feature
+/// lists gates, the mover's front-edge midpoint must cross the outline within ½ BW of one
+/// ([`through_gates`]); a feature without gates (only possible in hand-made set-ups, since §4.2
+/// terrain validation asks for them) is entered anywhere. Passing through one's own City
+/// along a road (§4.2, §17.10, 1 PIP per element) is not played as a tactical move and is refused.
+/// Camps have no walls: what an enemy entering a camp does is the battle's concern (§4.6).
+fn check_walls(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
+    for (_, a) in ctx.battlefield.areas() {
+        if !a.kind.is_fortified() {
+            continue;
+        }
+        let outline = &a.outline;
+        let held = holder(ctx, outline);
+        let held_by_enemy = held.is_some_and(|h| h != ctx.army);
+        for m in &p.movers {
+            let pieces: Vec<Vec<Point>> = m.legs.iter().flat_map(|l| l.swept()).collect();
+            if !pieces_inside(&pieces, outline) {
+                continue;
+            }
+            let id = ctx.elements[m.idx].id;
+            let rule = if a.kind == crate::terrain::AreaKind::Fort {
+                "§4.3"
+            } else {
+                "§4.2"
+            };
+            let (start_in, end_in) = (
+                wholly_inside(&m.start(), outline),
+                wholly_inside(&m.end(), outline),
+            );
+            if held_by_enemy && !start_in {
+                return Err(MoveError::refused(
+                    rule,
+                    format!(
+                        "element {id} may not pass over the walls of a {:?} held by the enemy; it may only assault it by front-edge contact (§4.7)",
+                        a.kind
+                    ),
+                ));
+            }
+            let end_partly = !end_in && pieces_inside(&[m.end().corners().to_vec()], outline);
+            if end_partly || (held.is_some() && !(start_in || end_in)) {
+                return Err(MoveError::refused(
+                    rule,
+                    format!(
+                        "element {id} may not end astride the walls of a {:?}, nor cross one its own army holds; it enters or leaves by a move that starts or ends wholly inside",
+                        a.kind
+                    ),
+                ));
+            }
+            if !a.gates.is_empty() && !through_gates(m, outline, &a.gates) {
+                return Err(MoveError::refused(
+                    rule,
+                    format!(
+                        "element {id} may enter or leave a {:?} only through a gate",
+                        a.kind
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// §4.2, §4.3: every place where the mover's front-edge midpoint crosses the outline is within
+/// ½ BW (half an element's width) of a gate. Reading: the gate is the point the set-up gives; an
+/// element 1 BW wide passes it when its front edge is centred within half its width of it.
+fn through_gates(m: &MoverPath, outline: &Polygon, gates: &[Point]) -> bool {
+    let mut mids = vec![m.start().pose.front_mid()];
+    mids.extend(m.legs.iter().map(|l| l.to.pose.front_mid()));
+    mids.windows(2).all(|w| {
+        outline
+            .edges()
+            .all(|e| match crossing(w[0], w[1], e.a, e.b) {
+                Some(x) => gates.iter().any(|&g| g.distance(x) <= 0.5 + TOLERANCE),
+                None => true,
+            })
+    })
+}
+
+/// Where segment `p0 p1` crosses segment `q0 q1`, if it does (parallel segments never cross).
+fn crossing(p0: Point, p1: Point, q0: Point, q1: Point) -> Option<Point> {
+    let r = p1 - p0;
+    let s = q1 - q0;
+    let den = r.cross(s);
+    if den.abs() < 1e-12 {
+        return None;
+    }
+    let t = (q0 - p0).cross(s) / den;
+    let u = (q0 - p0).cross(r) / den;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| p0 + r * t)
+}
+
+/// Who may contact a city, fort or camp held by the enemy, and how many (§4.7, §8.4): CP, Lit,
+/// CWg, Art and WWg may not touch one (a WWg mobile tower may); Scythed Chariots may not touch one
+/// with their front edge; at most 3 elements may be in front-edge contact with one. Only movers
+/// that end touching without having started so are refused (moving *into* contact).
+fn check_stronghold_contact(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
+    for s in ctx.strongholds.iter().filter(|s| s.army != ctx.army) {
+        let outline = &s.perimeter;
+        let mut new_front = false;
+        for m in &p.movers {
+            let e = &ctx.elements[m.idx];
+            let (start, end) = (m.start(), m.end());
+            if !touches_outline(&end, outline) || touches_outline(&start, outline) {
+                continue;
+            }
+            let tower = e.kind.troop_type() == TroopType::WWg && e.mobile_tower;
+            if e.kind.never_contacts_enemy() && !tower {
+                return Err(MoveError::refused(
+                    "§8.4",
+                    format!(
+                        "element {} ({}) may not move into contact with a city, fort or camp held by the enemy (§4.7)",
+                        e.id,
+                        e.kind.code()
+                    ),
+                ));
+            }
+            if front_on_outline(&end, outline) {
+                if e.kind.troop_type() == TroopType::SCh {
+                    return Err(MoveError::refused(
+                        "§8.4",
+                        format!(
+                            "element {} (Scythed Chariots) may not move its front edge into contact with a city, fort or camp held by the enemy (§4.7)",
+                            e.id
+                        ),
+                    ));
+                }
+                new_front = true;
+            }
+        }
+        if !new_front {
+            continue;
+        }
+        let assaulters = ctx
+            .elements
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.in_play() && o.army != s.army)
+            .filter(|(j, o)| {
+                let r = match p.movers.iter().find(|m| m.idx == *j) {
+                    Some(m) => m.end(),
+                    None => o.rect(ctx.config),
+                };
+                front_on_outline(&r, outline)
+            })
+            .count();
+        if assaulters > 3 {
+            return Err(MoveError::refused(
+                "§4.7",
+                "at most 3 enemy elements may be in front-edge contact with one city, fort or camp",
+            ));
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -881,6 +1121,8 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         if along_road { Going::Good } else { going },
     )?;
     check_in_the_way(ctx, p)?;
+    check_walls(ctx, p)?;
+    check_stronghold_contact(ctx, p)?;
     Ok(Checked {
         along_road,
         allowed,
@@ -890,6 +1132,9 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
 /// Checks a proposal and builds its plan, conforming at the end if needed (§8.3).
 fn validate(ctx: &MoveContext, p: Proposal) -> Result<MovePlan, MoveError> {
     let checked = check_paths(ctx, &p, 0.0)?;
+    if !p.lining_up {
+        check_river_angle(ctx, &p)?;
+    }
     check_threat_zones(ctx, &p, checked.allowed)?;
     let (touches, _) = end_contacts(ctx, &p)?;
     // The pair sharing the most front edge lines up (the first such pair on a tie).
@@ -1222,9 +1467,11 @@ fn check_column_path(lead: &Pose, path: &[Pose]) -> Result<(), MoveError> {
 
 /// Forming a column (§7.4): the leader moves along `path` as a column's leader would; then each
 /// other element in turn moves, as if by a single-element move, to line up directly behind the
-/// one before it. None may end with its front edge further back than where it began. The rules
-/// let elements that cannot reach the tail drop out of the group; here the order is refused
-/// instead, so that the caller can give the smaller column it means.
+/// one before it. None may end with its front edge further back than where it began. An element
+/// that cannot reach the tail this bound (it would end further back, or the tail is beyond its
+/// good-going move distance) is no longer part of the group (§7.4): it stays where it is, and
+/// the next element lines up behind the last one that did join. The plan's movers are those that
+/// joined.
 fn plan_forming_column(
     ctx: &MoveContext,
     v: &[usize],
@@ -1257,23 +1504,24 @@ fn plan_forming_column(
         let back = [Corner::FrontLeft, Corner::FrontRight]
             .iter()
             .any(|&c| local(&e.pose, end.corner(c)).1 < -TOLERANCE);
-        if back {
-            return Err(MoveError::refused(
-                "§7.4",
-                format!(
-                    "element {} would end with its front edge further back than where it began",
-                    e.id
-                ),
-            ));
+        let leg = Leg::new(e.pose, to, 1.0, depth);
+        let too_far = leg.distance() > ctx.config.move_distance(e.kind, false) + TOLERANCE;
+        if back || too_far {
+            continue;
         }
         movers.push(MoverPath {
             idx: i,
-            legs: vec![Leg::new(e.pose, to, 1.0, depth)],
+            legs: vec![leg],
         });
         tail = to;
         tail_depth = depth;
     }
-    let mut p = Proposal::new(Shape::Column, movers);
+    let shape = if movers.len() == 1 {
+        Shape::Single
+    } else {
+        Shape::Column
+    };
+    let mut p = Proposal::new(shape, movers);
     p.sequential = true;
     validate(ctx, p)
 }
@@ -1492,7 +1740,8 @@ fn plan_into_contact(
         } else {
             Shape::Group
         };
-        let p = Proposal::new(shape, movers);
+        let mut p = Proposal::new(shape, movers);
+        p.lining_up = true;
         options.push((p.distance(), p));
     }
     if options.is_empty() {
