@@ -15,18 +15,13 @@ use super::engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
     CloseCombatPair, CombatContact,
 };
+use super::movement::geom::angle_diff;
 use super::movement::HeldStronghold;
 use super::outcome::{enter_stronghold, flee, pursue, recoil, turn_to_face, Effect};
 use super::setup::ElementId;
 use super::state::{Denizens, LossCause, Status};
 use super::victory::{losses, verdict};
 use crate::terrain::TerrainFeature;
-
-/// The difference between two bearings, 0 to 180 degrees.
-fn angle_diff(a: f64, b: f64) -> f64 {
-    let d = (a - b).rem_euclid(360.0);
-    d.min(360.0 - d)
-}
 
 impl Battle {
     /// Eligible shooters of both armies that have not shot this bound and have a target (§9.1).
@@ -389,7 +384,7 @@ impl Battle {
                     && e.id != current
                     && !out.iter().any(|(o, _)| *o == e.id)
                     && e.id != id
-                    && angle_diff(e.pose.facing, front.pose.facing) <= 0.5
+                    && angle_diff(e.pose.facing, front.pose.facing).abs() <= 0.5
                     && e.pose.front_mid().near(rear)
             });
             match next {

@@ -61,7 +61,7 @@ use super::setup::ElementId;
 use super::state::ElementState;
 
 mod engine;
-mod geom;
+pub(crate) mod geom;
 
 pub use engine::{in_close_combat, plan_move};
 

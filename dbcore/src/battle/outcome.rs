@@ -37,6 +37,7 @@ use crate::terrain::{
 };
 use crate::troops::TroopType;
 
+use super::movement::geom::{local, same_facing};
 use super::movement::MoveContext;
 use super::setup::ElementId;
 use super::state::{ElementState, LossCause, Status};
@@ -870,20 +871,6 @@ fn going_context(ctx: &MoveContext, i: usize) -> GoingContext {
 }
 
 /// Facings closer than this (degrees) are "exactly the same way" (§12.1).
-const SAME_FACING: f64 = 1e-6;
-
-fn same_facing(a: f64, b: f64) -> bool {
-    let d = (b - a).rem_euclid(360.0);
-    d.min(360.0 - d) <= SAME_FACING
-}
-
-/// (to the right, forward) of the pose's front-edge midpoint.
-fn local(pose: &Pose, p: Point) -> (f64, f64) {
-    let f = pose.forward();
-    let d = p - pose.front_mid();
-    (d.dot(f.right()), d.dot(f))
-}
-
 /// The same rectangle facing the other way: its rear edge becomes its front edge.
 fn about_face(r: &ElementRect) -> Pose {
     let m = r.pose.front_mid() - r.pose.forward() * r.depth;
