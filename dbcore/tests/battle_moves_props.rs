@@ -29,6 +29,7 @@ proptest! {
         placed in prop::collection::vec((0usize..6, 1.0f64..14.0, 1.0f64..14.0, 0usize..8, 0usize..2), 2..8),
         path in prop::collection::vec((-3.0f64..3.0, -3.0f64..3.0, 0usize..8), 1..3),
     ) {
+        // DBA3.md §7.2: no legal move ends overlapping another element.
         let mut t = Table::new();
         for (n, &(code, x, y, f, army)) in placed.iter().enumerate() {
             let i = t.add(army, n as u32 + 1, CODES[code], x, y, f as f64 * 45.0);
@@ -64,6 +65,7 @@ proptest! {
         others in prop::collection::vec((1.0f64..14.0, 1.0f64..14.0, 0usize..8, 0usize..2), 0..6),
         steps in prop::collection::vec((0usize..2, -2.0f64..2.0, -60.0f64..60.0), 1..3),
     ) {
+        // DBA3.md §7.4: no legal group move ends overlapping another element.
         use dbcore::battle::{Flank, GroupStep};
         let mut t = Table::new();
         for k in 0..n {

@@ -106,6 +106,7 @@ fn mutual_side_contact_8_2_and_10_4() {
 
 #[test]
 fn rear_to_rear_is_other_edges() {
+    // DBA3.md §8.2: rear to rear is none of the legal contact positions.
     let a = el(0.0, 0.0, 0.0, 0.5);
     let b = el(0.0, -1.0, 180.0, 0.5);
     assert_eq!(
@@ -174,6 +175,7 @@ fn front_right_to_front_left_corner_is_not_overlap_10_4() {
 
 #[test]
 fn corner_against_an_edge() {
+    // DBA3.md §8.2: a corner against an edge is not lined up.
     let a = el(0.0, 0.0, 0.0, 0.5);
     let b = with_corner_at(
         el(0.0, 0.0, 225.0, 0.5),
@@ -201,6 +203,7 @@ fn touching_only_within_tolerance_0_3() {
 
 #[test]
 fn interpenetration_is_reported() {
+    // DBA3.md §7.2, §0.3: elements may not overlap beyond the tolerance.
     let a = el(0.0, 0.0, 0.0, 0.5);
     let b = el(0.0, -0.1, 180.0, 0.5);
     assert_eq!(
@@ -214,6 +217,7 @@ fn interpenetration_is_reported() {
 
 #[test]
 fn scan_reports_every_touching_pair_in_slice_order() {
+    // DBA3.md §8.2: every contact on the table is found.
     // Two friends side by side (side 0) facing two enemies (side 1), the second offset by half a
     // base so the enemies do not touch each other, plus a far element.
     let elements = vec![

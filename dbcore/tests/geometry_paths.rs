@@ -33,6 +33,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn straight_move_sweeps_a_rectangle() {
+    // DBA3.md §7.2: the area a straight move passes over.
     let r = el(5.0, 5.0, 0.0, 0.5);
     let swept = swept_by_straight_move(&r, Point::new(0.0, 1.0), 2.0);
     assert!(close(swept.area(), 2.5));
@@ -100,6 +101,7 @@ fn wheel_distance_is_measured_at_the_outer_corner_7_2() {
 
 #[test]
 fn forward_move_stops_at_the_first_element_met() {
+    // DBA3.md §7.2: a move stops at the first element in its way.
     let mover = el(5.0, 5.0, 0.0, 0.5);
     let ahead = element(7, el(5.3, 7.0, 180.0, 0.5)); // front edge on y = 7, offset 0.3
     let further = element(8, el(5.0, 9.0, 180.0, 0.5));
@@ -122,6 +124,7 @@ fn forward_move_stops_at_the_first_element_met() {
 
 #[test]
 fn elements_beside_the_path_are_passed_by() {
+    // DBA3.md §7.2: a gap the front edge fits through may be passed.
     // A neighbour whose side touches the mover's side line is not met; one reaching more than
     // the tolerance into the path is.
     let mover = el(5.0, 5.0, 0.0, 0.5);
@@ -237,6 +240,7 @@ fn flight_reaches_the_battlefield_edge_12_4() {
 
 #[test]
 fn sweeping_a_bare_segment_in_any_direction() {
+    // DBA3.md §12.1: a recoil is led by the rear edge.
     let lead = Segment::new(Point::new(0.0, 0.0), Point::new(1.0, 0.0));
     // A rect x in [3.5, 4], y in [2.5, 3.5]: the leading segment's right end (1, 0) travels along
     // the diagonal to its corner (3.5, 2.5); the rest of the segment meets its west side just after.
@@ -255,6 +259,7 @@ fn sweeping_a_bare_segment_in_any_direction() {
 
 #[test]
 fn first_within_a_distance_of_segments() {
+    // DBA3.md §7.5: passing within 1 BW of enemy.
     let square = [
         Point::new(0.0, 0.0),
         Point::new(1.0, 0.0),

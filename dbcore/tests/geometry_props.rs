@@ -156,6 +156,7 @@ proptest! {
         tx in -20.0f64..20.0,
         ty in -20.0f64..20.0,
     ) {
+        // DBA3.md §0.3: relations do not depend on where the table is.
         let t = Point::new(tx, ty);
         let (a2, b2) = (moved(&s.a, deg, t), moved(&s.b, deg, t));
         prop_assert!(same_contact(&classify_contact(&s.a, &s.b), &classify_contact(&a2, &b2)));
@@ -182,6 +183,7 @@ proptest! {
         tx in -20.0f64..20.0,
         ty in -20.0f64..20.0,
     ) {
+        // DBA3.md §9.2: the shooting zone does not depend on where the table is.
         let t = Point::new(tx, ty);
         let b = el(s.b.pose.x, s.b.pose.y + far, s.b.pose.facing, s.b.depth);
         let (a2, b2) = (moved(&s.a, deg, t), moved(&b, deg, t));
@@ -201,6 +203,7 @@ proptest! {
     /// rear-to-A-front, and so on).
     #[test]
     fn contact_reads_the_same_from_both_sides(s in prop_oneof![contact_scene(), loose_scene()]) {
+        // DBA3.md §8.2: a contact is the same seen from either element.
         let ab = classify_contact(&s.a, &s.b);
         let ba = classify_contact(&s.b, &s.a);
         prop_assert_eq!(ab.is_some(), ba.is_some());
@@ -263,6 +266,7 @@ proptest! {
         backward in any::<bool>(),
         far in 0.0f64..3.0,
     ) {
+        // DBA3.md §7.2: a move stops at first contact.
         let ob = el(s.b.pose.x * 1.5, s.b.pose.y * 1.5 + far, s.b.pose.facing, s.b.depth);
         let mover = el(s.a.pose.x + 7.0, s.a.pose.y + 7.0, s.a.pose.facing, s.a.depth);
         let ob = el(ob.pose.x + 7.0, ob.pose.y + 7.0, ob.pose.facing, ob.depth);
@@ -299,6 +303,7 @@ proptest! {
         bearing in 0.0f64..360.0,
         shift in 1.5f64..4.0,
     ) {
+        // DBA3.md §8.1: entering a threat zone.
         let a = s.a;
         let start = Point::from_bearing(bearing + 180.0) * shift;
         let mover = el(s.b.pose.x + start.x, s.b.pose.y + start.y, s.b.pose.facing, s.b.depth);

@@ -134,6 +134,7 @@ fn entering_a_threat_zone_along_a_straight_move_8_1() {
 
 #[test]
 fn entering_a_stronghold_zone_8_1() {
+    // DBA3.md §8.1: the zone round a camp, city or fort.
     let tz = ThreatZone::of_stronghold(square_camp());
     let mover = el(5.0, 1.0, 270.0, 0.5);
     let t = tz
@@ -278,6 +279,7 @@ fn artillery_shoots_over_enemy_psiloi_9_5() {
 
 #[test]
 fn distances_between_elements() {
+    // DBA3.md §0.3: distances between elements.
     let a = el(0.0, 0.0, 0.0, 0.5);
     assert!(close(nearest_distance(&a, &el(0.0, 2.0, 180.0, 0.5)), 2.0));
     assert!(close(nearest_distance(&a, &el(0.0, 0.0, 180.0, 0.5)), 0.0));
@@ -294,6 +296,7 @@ fn distances_between_elements() {
 
 #[test]
 fn elements_a_hair_apart_in_line_are_not_at_distance_zero() {
+    // DBA3.md §0.3: within means at or closer, with one tolerance.
     // Found by the property tests: side edges collinear end to end, 4 tolerances apart, at an angle
     // where rounding made a plain segment-crossing test report a crossing.
     let a = ElementRect::new(Pose::new(0.0, 0.0, 54.20907257668841), 1.0, 0.75);

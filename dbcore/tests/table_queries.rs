@@ -156,6 +156,7 @@ fn s3_1_going_at_a_point_and_under_an_element() {
 
 #[test]
 fn distance_between_two_elements() {
+    // DBA3.md §0.3: distances in BW between nearest points.
     let cfg = RulesConfig::default();
     let t = table(vec![
         el(1, 0, "Sp", 5.0, 5.0, 0.0),

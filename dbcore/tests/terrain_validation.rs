@@ -606,6 +606,7 @@ fn degenerate_off_board_and_profileless_features_are_reported() {
 
 #[test]
 fn every_problem_message_starts_with_its_rule() {
+    // DBA3.md §3.2–§3.8: every terrain problem names its rule.
     // Errors say which rule forbids what.
     use TerrainProblem::*;
     let all = vec![
