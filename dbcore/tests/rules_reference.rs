@@ -181,12 +181,12 @@ fn walk(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The files whose citations must resolve: the sources of every crate, the Rust tests, the Python
-/// package and stubs, the examples, the C header, the READMEs and the docs.
+/// The files whose citations must resolve: the sources of every crate, the Rust and C tests, the
+/// Python package and stubs, the examples, the C header, the READMEs and the docs.
 fn cited_files() -> Vec<PathBuf> {
     let root = repo_root();
     let mut files = Vec::new();
-    let code = ["rs", "py", "pyi", "c", "h", "md"];
+    let code = ["rs", "py", "pyi", "c", "h", "md", "sh"];
     for dir in [
         "dbcore/src",
         "dbcore/tests",
@@ -194,8 +194,10 @@ fn cited_files() -> Vec<PathBuf> {
         "dbcore-py/src",
         "dbcore-py/python",
         "dbcore-cli/src",
+        "xtask/src",
         "examples",
         "include",
+        "tests/c",
         "docs",
     ] {
         walk(&root.join(dir), &code, &mut files);
