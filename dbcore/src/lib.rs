@@ -3,8 +3,9 @@
 //! `dbcore` holds the rules of *De Bellis Antiquitatis* 3.0 as plain data and pure functions:
 //! no I/O, no global state, no random number generator of its own. Dice are inputs.
 //!
-//! Section numbers in the documentation (`§11.2`) refer to the project's rules digest,
-//! `shared/rules/DBA3.md`.
+//! Section numbers in the documentation and in error messages (`§11.2`) are the headings of the
+//! project's rules reference, `docs/rules/README.md` in the repository: one page per rules area,
+//! saying what the referee does and which reading it took. DBAix sections are cited as `DBAix §6`.
 //!
 //! ```
 //! use dbcore::{odds, Combatant, Outcome, RulesConfig, Situation};
