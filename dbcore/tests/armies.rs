@@ -601,3 +601,99 @@ fn choices_and_armies_are_json() {
     let text = serde_json::to_string(l).unwrap();
     assert_eq!(&serde_json::from_str::<armies::ArmyList>(&text).unwrap(), l);
 }
+
+mod props {
+    use super::*;
+    use dbcore::armies::{Choice, Package, Part};
+    use proptest::prelude::*;
+
+    fn kind() -> impl Strategy<Value = ElementKind> {
+        let all = ElementKind::all();
+        (0..all.len()).prop_map(move |i| all[i])
+    }
+
+    fn troop() -> impl Strategy<Value = Troop> {
+        prop_oneof![
+            kind().prop_map(Troop::One),
+            (kind(), kind())
+                .prop_filter("two kinds", |(a, b)| a != b)
+                .prop_map(|(a, b)| Troop::Either(a, b)),
+            (kind(), kind())
+                .prop_filter("mounted then foot", |(a, b)| a.is_mounted() && b.is_foot())
+                .prop_map(|(mounted, foot)| Troop::Dismounts { mounted, foot }),
+        ]
+    }
+
+    fn part() -> impl Strategy<Value = Part> {
+        (
+            1u8..=12,
+            prop::collection::vec(
+                (
+                    troop(),
+                    // `(Gen)` is the general's mark, not a note.
+                    prop::option::of("[a-z]{1,6}( [a-z0-9]{1,6})?")
+                        .prop_filter("not gen", |n| n.as_deref() != Some("gen")),
+                ),
+                1..4,
+            ),
+        )
+            .prop_map(|(count, cs)| Part {
+                count,
+                choices: cs
+                    .into_iter()
+                    .map(|(troop, note)| Choice { troop, note })
+                    .collect(),
+            })
+    }
+
+    fn entry() -> impl Strategy<Value = TroopEntry> {
+        (
+            prop::collection::vec(prop::collection::vec(part(), 1..3), 1..3),
+            any::<bool>(),
+        )
+            .prop_map(|(ps, general)| TroopEntry {
+                packages: ps.into_iter().map(|parts| Package { parts }).collect(),
+                general,
+            })
+    }
+
+    proptest! {
+        // DBA3.md §16.1: printing an entry in the lists' syntax and reading it back gives it again.
+        #[test]
+        fn entries_round_trip(e in entry()) {
+            let text = e.to_string();
+            let back: TroopEntry = text.parse().map_err(|err| TestCaseError::fail(format!("{text}: {err}")))?;
+            prop_assert_eq!(back, e);
+        }
+
+        // DBA3.md §16.1, §2.3: any choice the list offers (a package per entry, a fielding per
+        // element, A/B alike) is a legal army.
+        #[test]
+        fn random_legal_choices_are_accepted(li in 0usize..600, picks in prop::collection::vec(0usize..8, 40)) {
+            let all = armies::lists();
+            let l = &all[li % all.len()];
+            let mut n = 0;
+            let mut next = || { n += 1; picks[n % picks.len()] };
+            let entries = l.troops.iter().map(|e| {
+                let package = next() % e.packages.len();
+                let side = next() % 2;
+                let mut elements = Vec::new();
+                for part in &e.packages[package].parts {
+                    for _ in 0..part.count {
+                        let c = &part.choices[next() % part.choices.len()];
+                        let f = c.troop.fieldings();
+                        let pick = match c.troop {
+                            Troop::Either(..) => f[side],
+                            _ => f[next() % f.len()],
+                        };
+                        elements.push(pick);
+                    }
+                }
+                EntryChoice { package, elements }
+            }).collect();
+            let c = ArmyChoice { list: l.id, entries, allies: vec![] };
+            let a = choose(&c).map_err(|e| TestCaseError::fail(format!("{}: {e}", l.id)))?;
+            prop_assert_eq!(a.elements.len(), 12);
+        }
+    }
+}

@@ -385,7 +385,33 @@ fn pick_records(
                 wanted.is_some() && check_troops(&r.troops).ok().map(|t| canonical(&t)) == wanted
             })
             .unwrap_or(0);
-        let (_, chosen) = recs.remove(pos);
+        let (_, mut chosen) = recs.remove(pos);
+        // The records of one variant together cover its whole span of years (the JSON splits
+        // some variants by date, as `110-85BC` and `84-47BC`).
+        let spans: Vec<Dates> = std::iter::once(&chosen)
+            .chain(recs.iter().map(|(_, r)| r))
+            .filter_map(|r| {
+                r.dates
+                    .as_deref()
+                    .and_then(|d| Dates::parse(&compact_dates(d)))
+            })
+            .collect();
+        if !recs.is_empty() && spans.len() == recs.len() + 1 {
+            let from = spans.iter().map(|d| d.from).min().unwrap_or(0);
+            let to = spans.iter().map(|d| d.to).max().unwrap_or(0);
+            let text = year_text(from, to);
+            if chosen.dates.as_deref().map(compact_dates) != Some(text.clone()) {
+                corrections.push(Correction {
+                    id: id.to_string(),
+                    field: "dates".into(),
+                    json: spans.iter().map(|d| d.text.clone()).collect::<Vec<_>>().join(" & "),
+                    csv: String::new(),
+                    chosen: text.clone(),
+                    reason: "the JSON splits the variant's years over several records: their whole span is kept".into(),
+                });
+                chosen.dates = Some(text);
+            }
+        }
         for (key, r) in recs {
             corrections.push(Correction {
                 id: id.to_string(),
@@ -399,6 +425,18 @@ fn pick_records(
         out.insert(id, chosen);
     }
     Ok(out)
+}
+
+/// `-110, -47` → `110-47BC`; `-20, 30` → `20BC-30AD`.
+fn year_text(from: i32, to: i32) -> String {
+    let era = |y: i32| if y < 0 { "BC" } else { "AD" };
+    if from == to {
+        format!("{}{}", from.abs(), era(from))
+    } else if (from < 0) == (to < 0) {
+        format!("{}-{}{}", from.abs(), to.abs(), era(to))
+    } else {
+        format!("{}BC-{}AD", from.abs(), to)
+    }
 }
 
 fn parse_terrain(word: &str) -> Option<HomeTerrain> {
@@ -451,11 +489,107 @@ fn check_troops(entries: &[String]) -> Result<Vec<TroopEntry>, String> {
     Ok(parsed)
 }
 
-/// Canonical text of a list's entries, sorted, to compare the sources regardless of order.
-fn canonical(entries: &[TroopEntry]) -> Vec<String> {
-    let mut v: Vec<String> = entries.iter().map(ToString::to_string).collect();
+/// A list's entries in a normal form, to compare the sources regardless of spelling: choices
+/// of a part sorted and without repeats, simple entries offering the same choices merged (2xPs,
+/// 3xPs is 5xPs), entries sorted. With `relax`, `A/B` is also taken as `A or B` (the JSON
+/// often spells the lists' `3/4Bd` as `3Bd or 4Bd`).
+fn canonical_form(entries: &[TroopEntry], relax: Relax) -> Vec<String> {
+    use dbcore::armies::{Choice, Troop};
+    let mut simple: BTreeMap<(bool, Vec<String>), u32> = BTreeMap::new();
+    let mut other = Vec::new();
+    for e in entries {
+        let mut e = e.clone();
+        for p in &mut e.packages {
+            for part in &mut p.parts {
+                let mut choices: Vec<Choice> = Vec::new();
+                for c in &part.choices {
+                    let expanded = match (c.troop, relax) {
+                        (Troop::Either(a, b), Relax::Slash) => vec![Troop::One(a), Troop::One(b)],
+                        (Troop::Either(a, b), Relax::Dismount) if a.is_mounted() && b.is_foot() => {
+                            vec![Troop::Dismounts {
+                                mounted: a,
+                                foot: b,
+                            }]
+                        }
+                        (t, _) => vec![t],
+                    };
+                    for t in expanded {
+                        if !choices.iter().any(|x| x.troop == t) {
+                            choices.push(Choice {
+                                troop: t,
+                                note: None,
+                            });
+                        }
+                    }
+                }
+                choices.sort_by_key(|c| c.troop);
+                part.choices = choices;
+            }
+        }
+        if e.packages.len() == 1 && e.packages[0].parts.len() == 1 {
+            let part = &e.packages[0].parts[0];
+            let key = (
+                e.general,
+                part.choices.iter().map(ToString::to_string).collect(),
+            );
+            *simple.entry(key).or_insert(0) += u32::from(part.count);
+        } else {
+            other.push(e.to_string());
+        }
+    }
+    let mut v: Vec<String> = simple
+        .into_iter()
+        .map(|((g, c), n)| format!("{n}x{}{}", c.join(" or "), if g { " (Gen)" } else { "" }))
+        .chain(other)
+        .collect();
     v.sort();
     v
+}
+
+/// How far [`canonical_form`] looks past spelling.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Relax {
+    None,
+    /// `M/F` (mounted, foot) read as `M//F`: the CSV writes the dismount with one slash.
+    Dismount,
+    /// `A/B` read as `A or B`.
+    Slash,
+}
+
+fn canonical(entries: &[TroopEntry]) -> Vec<String> {
+    canonical_form(entries, Relax::None)
+}
+
+/// Entries that offer exactly the same choices (`3xPs, 1xPs, 1xPs`, as the CSV splits some)
+/// become one (`5xPs`), at the first one's place: the largest entry of §16.4 depends on it.
+fn merge_repeats(entries: Vec<TroopEntry>) -> Vec<TroopEntry> {
+    let mut out: Vec<TroopEntry> = Vec::new();
+    let simple = |e: &TroopEntry| e.packages.len() == 1 && e.packages[0].parts.len() == 1;
+    for e in entries {
+        let same = out.iter_mut().find(|o| {
+            simple(o)
+                && simple(&e)
+                && !o.general
+                && !e.general
+                && o.packages[0].parts[0].choices == e.packages[0].parts[0].choices
+        });
+        match same {
+            Some(o) => o.packages[0].parts[0].count += e.packages[0].parts[0].count,
+            None => out.push(e),
+        }
+    }
+    out
+}
+
+/// The number of `A/B` troops in a list.
+fn eithers(entries: &[TroopEntry]) -> usize {
+    entries
+        .iter()
+        .flat_map(|e| &e.packages)
+        .flat_map(|p| &p.parts)
+        .flat_map(|p| &p.choices)
+        .filter(|c| matches!(c.troop, dbcore::armies::Troop::Either(..)))
+        .count()
 }
 
 /// Read a reference list (`I/1a, 4a, 5a` or `I/4a or 5a or (6a and/or 7a)`) into options, each
@@ -470,6 +604,8 @@ fn parse_refs(text: &str) -> (Vec<Vec<String>>, Vec<String>) {
         .replace('(', " ( ")
         .replace(')', " ) ")
         .replace(',', " , ")
+        .replace(". ", " , ")
+        .replace('.', " ")
         .replace("and/ or", "and/or")
         .replace("and or", "and/or");
     for w in spaced.split_whitespace() {
@@ -525,6 +661,14 @@ pub fn generate(root: &Path) -> Result<Generated, String> {
     let csv_text = read(data.join("dbaarmy-variants.csv"))?;
     let ov = read_overrides(&read(armies_dir(root).join("overrides.csv"))?)?;
     let mut corr: Vec<Correction> = Vec::new();
+    corr.push(Correction {
+        id: "*".into(),
+        field: "troops".into(),
+        json: "3xPs, 1xPs".into(),
+        csv: "3xPs, 1xPs".into(),
+        chosen: "4xPs".into(),
+        reason: "entries offering the same choices are one entry (the largest entry of §16.4 depends on it)".into(),
+    });
     for (from, to, why) in GENERIC_RULES {
         corr.push(Correction {
             id: "*".into(),
@@ -605,7 +749,35 @@ pub fn generate(root: &Path) -> Result<Generated, String> {
             let pc = c.map(|r| check_troops(&r.troops));
             match (pj, pc) {
                 (Some(Ok(a)), Some(Ok(b))) => {
-                    if canonical(&a) != canonical(&b) {
+                    if canonical(&a) == canonical(&b) {
+                        a
+                    } else if canonical_form(&a, Relax::Dismount)
+                        == canonical_form(&b, Relax::Dismount)
+                    {
+                        note(
+                            "troops",
+                            &troops_j,
+                            &troops_c,
+                            "json",
+                            "the CSV writes a dismountable M//F as M/F: the JSON's // is kept (§2.3)",
+                        );
+                        a
+                    } else if canonical_form(&a, Relax::Slash) == canonical_form(&b, Relax::Slash) {
+                        // Only `A/B` against `A or B` differ: keep the lists' own `/`.
+                        let (chosen, t) = if eithers(&b) > eithers(&a) {
+                            ("csv", b)
+                        } else {
+                            ("json", a)
+                        };
+                        note(
+                            "troops",
+                            &troops_j,
+                            &troops_c,
+                            chosen,
+                            "one source spells the lists' A/B (all alike, §2.3) as a per-element A or B: the A/B is kept",
+                        );
+                        t
+                    } else {
                         note(
                             "troops",
                             &troops_j,
@@ -613,8 +785,8 @@ pub fn generate(root: &Path) -> Result<Generated, String> {
                             "json",
                             "both valid and they differ: the JSON (with the lists' notes) is kept",
                         );
+                        a
                     }
-                    a
                 }
                 (Some(Ok(a)), Some(Err(e))) => {
                     note("troops", &troops_j, &troops_c, "json", &format!("CSV: {e}"));
@@ -638,6 +810,8 @@ pub fn generate(root: &Path) -> Result<Generated, String> {
                 }
             }
         };
+
+        let troops = merge_repeats(troops);
 
         // Name.
         let name = match get("name") {
@@ -866,7 +1040,7 @@ pub fn generate(root: &Path) -> Result<Generated, String> {
                     json: String::new(),
                     csv: text.into(),
                     chosen: format!("dropped {}", dropped.join(" ")),
-                    reason: "names no bundled list".into(),
+                    reason: "names no bundled list (words such as a sub-list's name in brackets are not kept)".into(),
                 });
             }
             out
