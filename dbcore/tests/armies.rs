@@ -697,3 +697,39 @@ mod props {
         }
     }
 }
+
+#[test]
+fn a_query_combines_look_ups() {
+    // DBA3.md §16, §16.3: name, year, topography and enemies together.
+    let q = armies::ListQuery {
+        name: Some("sumerian".into()),
+        year: Some(-2900),
+        ..Default::default()
+    };
+    let found: Vec<_> = armies::find(&q).iter().map(|l| l.id).collect();
+    assert_eq!(found, vec![id("I/1a")]);
+    let q = armies::ListQuery {
+        enemy_of: Some(id("I/1a")),
+        ..Default::default()
+    };
+    let enemies: Vec<_> = armies::find(&q).iter().map(|l| l.id).collect();
+    let direct: Vec<_> = armies::list(&id("I/1a"))
+        .unwrap()
+        .enemy_lists()
+        .iter()
+        .map(|l| l.id)
+        .collect();
+    let mut sorted = direct.clone();
+    sorted.sort();
+    assert_eq!(enemies, sorted);
+    assert_eq!(
+        armies::find(&armies::ListQuery::default()).len(),
+        armies::lists().len()
+    );
+    let q: armies::ListQuery =
+        serde_json::from_str(r#"{"topography": "Dry", "year": 100}"#).unwrap();
+    assert!(armies::find(&q)
+        .iter()
+        .all(|l| l.home.all().contains(&HomeTerrain::Dry)));
+    assert!(serde_json::from_str::<armies::ListQuery>(r#"{"nmae": "x"}"#).is_err());
+}
