@@ -1099,6 +1099,7 @@ pub fn generate(root: &Path) -> Result<Generated, String> {
             let (options, junk) = parse_refs(text);
             let mut out = Vec::new();
             let mut dropped: Vec<String> = junk;
+            let mut unlettered: Vec<String> = Vec::new();
             for o in options {
                 let mut g = Vec::new();
                 for r in o {
@@ -1108,12 +1109,29 @@ pub fn generate(root: &Path) -> Result<Generated, String> {
                                 g.push(id)
                             }
                         }
+                        // `II/43b` for a list that has no variants: the list itself.
+                        Ok(id) if id.variant.is_some() && known.contains(&id.list()) => {
+                            unlettered.push(r.clone());
+                            if !g.contains(&id.list()) {
+                                g.push(id.list())
+                            }
+                        }
                         _ => dropped.push(r),
                     }
                 }
                 if !g.is_empty() {
                     out.push(g);
                 }
+            }
+            if !unlettered.is_empty() {
+                corr.push(Correction {
+                    id: l.id.to_string(),
+                    field: field.into(),
+                    json: String::new(),
+                    csv: text.into(),
+                    chosen: format!("read {} without the letter", unlettered.join(" ")),
+                    reason: "a variant letter on a list that has no variants".into(),
+                });
             }
             if !dropped.is_empty() {
                 corr.push(Correction {
