@@ -32,7 +32,7 @@ here), every class pickles through that JSON, and every error is a ``DbcoreError
 ``.code``, ``.rule`` and ``.detail``.
 """
 
-from . import actions
+from . import actions, armies
 from ._dbcore import (
     OUTCOMES,
     ArgumentError,
@@ -133,6 +133,7 @@ __all__ = [
     "TroopType",
     "__version__",
     "actions",
+    "armies",
     "demo_setup",
     "odds",
     "play",
