@@ -174,10 +174,16 @@ impl Head {
             .map(|(_, v)| v.as_str())
     }
     fn wants_close(&self) -> bool {
-        match self.header("connection") {
-            Some(c) if c.eq_ignore_ascii_case("close") => true,
-            Some(c) if c.eq_ignore_ascii_case("keep-alive") => false,
-            _ => self.version == 0,
+        let has = |token: &str| {
+            self.header("connection")
+                .is_some_and(|c| c.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
+        };
+        if has("close") {
+            true
+        } else if has("keep-alive") {
+            false
+        } else {
+            self.version == 0
         }
     }
 }
