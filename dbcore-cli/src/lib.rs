@@ -7,4 +7,5 @@ pub mod frame;
 pub mod http;
 pub mod odds;
 pub mod rpc;
+pub mod schema;
 pub mod stdio;

@@ -1,6 +1,9 @@
 //! The dispatcher without sockets: methods, sessions, revisions, the retry cache, frames and the
 //! error codes (DBA3.md rules are dbcore's; these tests check the protocol around them).
 
+#[path = "support/schema.rs"]
+mod support;
+
 use dbcore_cli::rpc::*;
 use serde_json::{json, Value};
 
@@ -9,7 +12,15 @@ fn golden(name: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// One call in the bw frame: the request and its answer are validated against the schema.
 fn call(r: &mut Referee, method: &str, params: Value) -> Value {
+    let (req, v) = exchange(r, method, params);
+    support::assert_exchange(&req, &v);
+    v
+}
+
+/// One call, unvalidated (positions in another frame than the schema's).
+fn exchange(r: &mut Referee, method: &str, params: Value) -> (Value, Value) {
     let req = json!({ "jsonrpc": "2.0", "id": 7, "method": method, "params": params });
     let text = r
         .handle_text(&req.to_string())
@@ -17,7 +28,13 @@ fn call(r: &mut Referee, method: &str, params: Value) -> Value {
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["jsonrpc"], "2.0");
     assert_eq!(v["id"], 7);
-    v
+    (req, v)
+}
+
+fn ok_in_frame(r: &mut Referee, method: &str, params: Value) -> Value {
+    let (_, v) = exchange(r, method, params);
+    assert!(v.get("error").is_none(), "{method}: {v}");
+    v["result"].clone()
 }
 
 fn ok(r: &mut Referee, method: &str, params: Value) -> Value {
@@ -324,13 +341,13 @@ fn a_tts_battle_speaks_inches_on_the_xz_plane_both_ways() {
     };
     let mut setup = golden("into_contact")["record"]["setup"].clone();
     frame.outbound(&mut setup, 15.0);
-    let c = ok(
+    let c = ok_in_frame(
         &mut r,
         "battle.create",
         json!({ "setup": setup, "frame": { "preset": "tts", "units_per_bw": 2.0 } }),
     );
     let id = c["battle"].clone();
-    let st = ok(&mut r, "battle.state", json!({ "battle": id }));
+    let st = ok_in_frame(&mut r, "battle.state", json!({ "battle": id }));
     let e2 = st["elements"]
         .as_array()
         .unwrap()
@@ -340,7 +357,7 @@ fn a_tts_battle_speaks_inches_on_the_xz_plane_both_ways() {
         .clone();
     // Element 2 stands at (6.5, 10.5) BW facing 0.
     assert_eq!(e2["pose"], json!({ "x": 13.0, "z": 21.0, "heading": 0.0 }));
-    ok(
+    ok_in_frame(
         &mut r,
         "battle.apply",
         json!({ "battle": id, "revision": 0, "action": { "action": "roll_pips", "die": 6 } }),
@@ -348,7 +365,7 @@ fn a_tts_battle_speaks_inches_on_the_xz_plane_both_ways() {
     // Half a BW forward, in inches, its heading given as a unit vector along +z.
     let mv = json!({ "action": "move", "order": { "type": "element", "id": 2,
         "path": [{ "x": 13.0, "z": 22.0, "heading": [0.0, 1.0] }] } });
-    let res = ok(
+    let res = ok_in_frame(
         &mut r,
         "battle.apply",
         json!({ "battle": id, "revision": 1, "action": mv }),

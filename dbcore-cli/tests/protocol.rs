@@ -14,6 +14,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+#[path = "support/schema.rs"]
+mod support;
+
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_dbcore")
 }
@@ -350,7 +353,9 @@ fn rpc(server: &Server, method: &str, params: Value) -> Value {
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string();
     let r = server.post(&body);
     assert_eq!(r.status, 200);
-    serde_json::from_str(&r.body).unwrap()
+    let v: Value = serde_json::from_str(&r.body).unwrap();
+    support::assert_exchange(&serde_json::from_str(&body).unwrap(), &v);
+    v
 }
 
 #[test]

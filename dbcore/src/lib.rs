@@ -33,6 +33,8 @@ pub mod driver;
 pub mod error;
 pub mod geometry;
 pub mod paths;
+#[cfg(feature = "schema")]
+mod schema;
 pub mod svg;
 pub mod table;
 pub mod terrain;

@@ -1,7 +1,7 @@
 //! Project chores. `cargo run -p xtask -- header` regenerates `include/dbcore.h` from dbcore-ffi
 //! with the cbindgen pinned in `xtask/Cargo.toml`; `-- header --check` fails if the committed
 //! header differs from what would be generated. `-- golden [--check]` does the same for the golden
-//! traces in `tests/golden/`.
+//! traces in `tests/golden/`, and `-- schema [--check]` for the JSON Schema files in `schema/`.
 
 mod golden;
 
@@ -104,6 +104,29 @@ fn header(check: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Write the JSON Schema files under `schema/` (or, with `check`, fail if a committed one differs).
+fn schema(check: bool) -> Result<(), String> {
+    let root = root();
+    for (path, text) in dbcore_cli::schema::files() {
+        let full = root.join(path);
+        if check {
+            let old = fs::read_to_string(&full).unwrap_or_default();
+            if old != text {
+                return Err(format!(
+                    "{path} is out of date: run `cargo run -p xtask -- schema`"
+                ));
+            }
+        } else {
+            if let Some(dir) = full.parent() {
+                fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            fs::write(&full, text).map_err(|e| format!("{path}: {e}"))?;
+            println!("wrote {path}");
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -112,7 +135,12 @@ fn main() -> ExitCode {
         ["header", "--check"] => header(true),
         ["golden"] => golden::write(&root().join("tests").join("golden"), false),
         ["golden", "--check"] => golden::write(&root().join("tests").join("golden"), true),
-        _ => Err("usage: cargo run -p xtask -- header [--check] | golden [--check]".to_string()),
+        ["schema"] => schema(false),
+        ["schema", "--check"] => schema(true),
+        _ => Err(
+            "usage: cargo run -p xtask -- header [--check] | golden [--check] | schema [--check]"
+                .to_string(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -135,6 +163,11 @@ mod tests {
             old == text,
             "include/dbcore.h is out of date: run `cargo run -p xtask -- header`"
         );
+    }
+
+    #[test]
+    fn committed_schema_files_match_the_generator() {
+        schema(true).unwrap();
     }
 
     #[test]

@@ -30,6 +30,7 @@ use super::setup::ElementId;
 
 /// Everything the players may do now. Built by [`Battle::legal`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct Legal {
     /// Where the battle stands.
@@ -57,6 +58,7 @@ pub struct Legal {
 
 /// One element that may still make a tactical move (§7).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct LegalMove {
     pub id: ElementId,
@@ -78,6 +80,7 @@ pub struct LegalMove {
 
 /// One shooter that may still shoot, with the targets it may choose (§9.1, §9.3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct LegalShot {
     pub shooter: ElementId,
