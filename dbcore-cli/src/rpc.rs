@@ -15,8 +15,10 @@
 
 use std::collections::BTreeMap;
 
-use dbcore::battle::{Action, Battle, BattleRecord, BattleSetup};
+use dbcore::battle::{Action, Battle, BattleRecord, BattleSetup, ElementId};
 use dbcore::combat::Situation;
+use dbcore::geometry::Pose;
+use dbcore::snap::OutcomeMove;
 use dbcore::table::{PlacedElement, Table};
 use dbcore::{DieScore, ErrorInfo, RulesConfig};
 use serde::de::DeserializeOwned;
@@ -45,7 +47,7 @@ pub const LIMIT_REACHED: i64 = -32004;
 pub const MESSAGE_TOO_LARGE: i64 = -32005;
 
 /// The methods, as `hello` lists them.
-pub const METHODS: [&str; 13] = [
+pub const METHODS: [&str; 17] = [
     "hello",
     "battle.create",
     "battle.import",
@@ -59,6 +61,10 @@ pub const METHODS: [&str; 13] = [
     "combat.odds",
     "render.svg",
     "battles.list",
+    "table.snap",
+    "table.outlines",
+    "table.outcome",
+    "table.contacts",
 ];
 
 /// What the server accepts.
@@ -363,6 +369,9 @@ impl Referee {
                 }
             }
             "render.svg" => self.render(p),
+            "table.snap" | "table.outlines" | "table.outcome" | "table.contacts" => {
+                self.table(method, p)
+            }
             _ => Err(
                 RpcError::new(METHOD_NOT_FOUND, format!("there is no method `{method}`"))
                     .with(json!({ "methods": METHODS })),
@@ -553,6 +562,48 @@ impl Referee {
                 json!({ "name": a.name, "in_play": in_play, "lost": lost })
             }).collect::<Vec<_>>(),
         })))
+    }
+
+    /// The table questions of an open battle (positions in its frame).
+    fn table(&self, method: &str, p: &Map<String, Value>) -> Result<Value, RpcError> {
+        let s = self.session(p)?;
+        let b = &s.battle;
+        let id: ElementId = take(p, "id")?;
+        let refused = |e: dbcore::battle::BattleError| rule_error(refusal(&e));
+        let v = match method {
+            "table.snap" => {
+                let mut pose = p
+                    .get("pose")
+                    .cloned()
+                    .ok_or_else(|| RpcError::params("/params/pose", "missing `pose`"))?;
+                s.frame
+                    .inbound(&mut pose, s.depth())
+                    .map_err(|m| RpcError::params("/params/pose", m))?;
+                let pose: Pose = read(pose, "/params/pose")?;
+                let within: f64 = take_opt(p, "within")?.unwrap_or(0.5 * s.frame.scale());
+                let within = within / s.frame.scale();
+                if !(within.is_finite() && (0.0..=4.0).contains(&within)) {
+                    return Err(RpcError::params("/params/within", "`within` is 0 to 4 BW"));
+                }
+                match b.snap(id, pose, within) {
+                    Ok(snap) => json!({ "snapped": true, "snap": to_json(&snap)? }),
+                    Err(e) => json!({ "snapped": false, "refusal": refusal(&e) }),
+                }
+            }
+            "table.outlines" => json!({ "outlines": to_json(&b.outlines(id).map_err(refused)?)? }),
+            "table.outcome" => {
+                let outcome: OutcomeMove = take(p, "outcome")?;
+                json!({ "effects": to_json(&b.outcome_preview(id, outcome).map_err(refused)?)? })
+            }
+            _ => {
+                let contacts = b
+                    .table()
+                    .contacts_of(id.0, &b.setup().config)
+                    .map_err(|e| rule_error(refusal_plain(&e)))?;
+                json!({ "contacts": to_json(&contacts)? })
+            }
+        };
+        Ok(s.out(v))
     }
 
     fn render(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {

@@ -257,6 +257,68 @@ pub struct SvgResult {
     pub svg: String,
 }
 
+/// Params of `table.snap`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapParams {
+    pub battle: String,
+    pub id: dbcore::battle::ElementId,
+    /// Where the player dropped the base.
+    pub pose: dbcore::geometry::Pose,
+    /// How near (in frame units) an element must be to be lined up with; half a BW by default.
+    #[serde(default)]
+    pub within: Option<f64>,
+}
+
+/// Result of `table.snap`: the pose and the order, or why no legal pose exists.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapResult {
+    pub snapped: bool,
+    #[serde(default)]
+    pub snap: Option<dbcore::snap::Snap>,
+    #[serde(default)]
+    pub refusal: Option<Refusal>,
+}
+
+/// Params naming an element of a battle: `table.outlines`, `table.contacts`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ElementParams {
+    pub battle: String,
+    pub id: dbcore::battle::ElementId,
+}
+
+/// Result of `table.outlines`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutlinesResult {
+    pub outlines: dbcore::outline::ElementOutlines,
+}
+
+/// Params of `table.outcome`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeParams {
+    pub battle: String,
+    pub id: dbcore::battle::ElementId,
+    pub outcome: dbcore::snap::OutcomeMove,
+}
+
+/// Result of `table.outcome`: what the outcome move would do, in order.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeResult {
+    pub effects: Vec<dbcore::battle::Effect>,
+}
+
+/// Result of `table.contacts`: every contact of the element, with the edges and corners named.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContactsResult {
+    pub contacts: Vec<dbcore::table::ElementContact>,
+}
+
 /// A JSON-RPC error object.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -268,7 +330,7 @@ pub struct ErrorObject {
 }
 
 /// Each method with the `$defs` names of its params and result.
-pub const METHOD_SCHEMAS: [(&str, &str, &str); 13] = [
+pub const METHOD_SCHEMAS: [(&str, &str, &str); 17] = [
     ("hello", "HelloParams", "HelloResult"),
     ("battle.create", "CreateParams", "OpenBattle"),
     ("battle.import", "ImportParams", "OpenBattle"),
@@ -282,6 +344,10 @@ pub const METHOD_SCHEMAS: [(&str, &str, &str); 13] = [
     ("combat.odds", "OddsParams", "Odds"),
     ("render.svg", "RenderParams", "SvgResult"),
     ("battles.list", "NoParams", "ListResult"),
+    ("table.snap", "SnapParams", "SnapResult"),
+    ("table.outlines", "ElementParams", "OutlinesResult"),
+    ("table.outcome", "OutcomeParams", "OutcomeResult"),
+    ("table.contacts", "ElementParams", "ContactsResult"),
 ];
 
 fn generator() -> SchemaGenerator {
@@ -352,6 +418,13 @@ pub fn protocol_schema() -> Value {
         g.subschema_for::<Odds>();
         g.subschema_for::<RenderParams>();
         g.subschema_for::<SvgResult>();
+        g.subschema_for::<SnapParams>();
+        g.subschema_for::<SnapResult>();
+        g.subschema_for::<ElementParams>();
+        g.subschema_for::<OutlinesResult>();
+        g.subschema_for::<OutcomeParams>();
+        g.subschema_for::<OutcomeResult>();
+        g.subschema_for::<ContactsResult>();
         g.subschema_for::<ErrorObject>();
     });
     let id = json!({ "type": ["string", "number", "null"] });

@@ -378,3 +378,63 @@ fn a_tts_battle_speaks_inches_on_the_xz_plane_both_ways() {
     );
     assert_eq!(moved["distance"], 1.0, "0.5 BW is 1 inch at 2 inches a BW");
 }
+
+#[test]
+fn the_table_questions_answer_for_an_open_battle() {
+    // DBA3.md §8.2: dropped just short of the Spears, the Blades snap into front contact; the
+    // answer names the order, and nothing is applied.
+    let mut r = Referee::default();
+    let id = created(&mut r);
+    ok(
+        &mut r,
+        "battle.apply",
+        json!({ "battle": id, "revision": 0, "action": { "action": "roll_pips", "die": 6 } }),
+    );
+    let s = ok(
+        &mut r,
+        "table.snap",
+        json!({ "battle": id, "id": 2, "pose": { "x": 6.6, "y": 11.8, "facing": 3.0 } }),
+    );
+    assert_eq!(s["snapped"], true, "{s}");
+    assert_eq!(s["snap"]["with"]["contact"], "front");
+    assert_eq!(
+        s["snap"]["pose"],
+        json!({ "x": 6.5, "y": 12.0, "facing": 0.0 })
+    );
+    let far = ok(
+        &mut r,
+        "table.snap",
+        json!({ "battle": id, "id": 2, "pose": { "x": 6.5, "y": 2.0, "facing": 0.0 } }),
+    );
+    assert_eq!(far["snapped"], false);
+    assert_eq!(far["refusal"]["code"], 203);
+    let o = ok(&mut r, "table.outlines", json!({ "battle": id, "id": 1 }));
+    assert_eq!(o["outlines"]["threat_zone"].as_array().unwrap().len(), 1);
+    let fx = ok(
+        &mut r,
+        "table.outcome",
+        json!({ "battle": id, "id": 102, "outcome": { "outcome": "recoil" } }),
+    );
+    assert!(!fx["effects"].as_array().unwrap().is_empty());
+    ok(
+        &mut r,
+        "battle.apply",
+        json!({ "battle": id, "revision": 1,
+        "action": { "action": "move", "order": { "type": "into_contact", "ids": [2], "target": 102, "contact": "front" } } }),
+    );
+    // DBA3.md §8.2 (a): the contact names both front edges.
+    let c = ok(&mut r, "table.contacts", json!({ "battle": id, "id": 2 }));
+    let c0 = c["contacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["other"] == 102)
+        .unwrap()
+        .clone();
+    assert_eq!(c0["contact"]["a"], json!({ "Edge": "Front" }));
+    assert_eq!(c0["contact"]["b"], json!({ "Edge": "Front" }));
+    assert_eq!(
+        ok(&mut r, "battle.state", json!({ "battle": id }))["revision"],
+        2
+    );
+}

@@ -322,20 +322,23 @@ fn bad_http_requests_are_refused_and_the_server_keeps_serving() {
 
 #[test]
 fn a_slow_request_times_out_and_a_connection_cap_refuses_the_extra_client() {
-    let server = Server::start(&["--read-timeout-ms", "300", "--max-connections", "2"]);
+    let server = Server::start(&["--read-timeout-ms", "1500", "--max-connections", "2"]);
     let host = server.host();
     let mut slow = server.connect();
     slow.write_all(b"POST /rpc HTTP/1.1\r\n").unwrap();
     let r = read_response(&mut slow);
     assert_eq!(r.status, 408);
+    // The server frees the slow client's place once its thread ends, just after answering.
+    drop(slow);
+    std::thread::sleep(Duration::from_millis(300));
     // Two idle connections hold both places; the third is refused at once.
     let _a = server.connect();
     let _b = server.connect();
-    std::thread::sleep(Duration::from_millis(50));
+    std::thread::sleep(Duration::from_millis(100));
     let r = server.raw(format!("GET /health HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes());
     assert_eq!(r.status, 503);
     // Idle connections time out and free their places.
-    std::thread::sleep(Duration::from_millis(600));
+    std::thread::sleep(Duration::from_millis(2500));
     let r = server.raw(format!("GET /health HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes());
     assert_eq!(r.status, 200);
 }
