@@ -1080,6 +1080,28 @@ DbcoreStatus dbcore_battle_roll_pips(struct DbcoreBattle *battle,
 DbcoreStatus dbcore_battle_awaiting_json(const struct DbcoreBattle *battle, char **out_json);
 
 /**
+ * What the side to move may do now, as JSON (a `dbcore::battle::Legal`: the dice awaited, the
+ * elements that may move with their PIP cost and reach, the shots with their targets, the
+ * combats to fight in order). Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *legal = NULL;
+ * dbcore_battle_legal_json(battle, &legal);
+ * puts(legal);
+ * dbcore_string_free(legal);
+ * ```
+ */
+DbcoreStatus dbcore_battle_legal_json(const struct DbcoreBattle *battle, char **out_json);
+
+/**
  * The battle's whole state as JSON (a `dbcore::battle::Battle`: set-up, elements, bound, phase,
  * PIPs, the actions so far), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
  * with `dbcore_string_free`.

@@ -36,6 +36,7 @@ step "cargo test --workspace" cargo test --workspace
 step "header is up to date" cargo run -q -p xtask -- header --check
 step "army lists are up to date" cargo run -q -p xtask -- armies --check
 step "C tests (ASan+UBSan, valgrind, C++ header, example)" bash tests/c/run.sh
+step "table-tool examples (TTS Lua over HTTP, Vassal Java over stdio)" bash tests/protocol/run_examples.sh
 step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$venv"
 
 echo

@@ -369,6 +369,39 @@ pub unsafe extern "C" fn dbcore_battle_awaiting_json(
     })
 }
 
+/// What the side to move may do now, as JSON (a `dbcore::battle::Legal`: the dice awaited, the
+/// elements that may move with their PIP cost and reach, the shots with their targets, the
+/// combats to fight in order). Free `*out_json` with `dbcore_string_free`.
+///
+/// # Safety
+/// `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
+/// (then `DBCORE_STATUS_NULL_ARGUMENT`).
+///
+/// # Errors
+/// `DBCORE_STATUS_POISONED`.
+///
+/// # Example
+/// ```c
+/// char *legal = NULL;
+/// dbcore_battle_legal_json(battle, &legal);
+/// puts(legal);
+/// dbcore_string_free(legal);
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_battle_legal_json(
+    battle: *const DbcoreBattle,
+    out_json: *mut *mut c_char,
+) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out_json, "out_json")?;
+        // SAFETY: the caller's contract on `battle`.
+        let json = unsafe { ask(battle, |b| to_c_string(&b.legal())) }?;
+        // SAFETY: the caller's contract on `out_json`.
+        unsafe { out.write(json) };
+        Ok(())
+    })
+}
+
 /// The battle's whole state as JSON (a `dbcore::battle::Battle`: set-up, elements, bound, phase,
 /// PIPs, the actions so far), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
 /// with `dbcore_string_free`.

@@ -168,6 +168,12 @@ impl Battle {
         to_py(py, &self.0.awaiting())
     }
 
+    /// What the side to move may do now (`dbcore::battle::Legal` as a dict): the dice awaited,
+    /// the movers with their PIP cost and reach, the shots with their targets, the combats.
+    fn legal<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.0.legal())
+    }
+
     /// The set-up and every action so far, dice included: `Battle.replay` gives this battle
     /// back.
     fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

@@ -71,6 +71,10 @@ def test_a_battle_starts_awaiting_the_first_armys_pips(battle: Battle) -> None:
     assert events == [{"event": "pips_rolled", "army": 0, "die": 4, "pips": 4}]
     assert battle.phase == "movement" and battle.pips == 4
     assert battle.awaiting() is None
+    # DBA3.md §7.1: the legal actions list the moving army's elements with their cost.
+    legal = battle.legal()
+    assert legal["may_end_movement"] and legal["pips"] == 4
+    assert legal["moves"] and all(m["cost"]["total"] >= 1 for m in legal["moves"])
 
 
 def test_setup_and_actions_may_be_json_text() -> None:

@@ -42,6 +42,7 @@ use thiserror::Error;
 /// The game variant, which sets the board's proportions (§1.2) and the terrain counts (§3.7,
 /// §14.2, §14.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Variant {
     Standard,
     BigBattle,
@@ -50,6 +51,7 @@ pub enum Variant {
 
 /// A board edge, by compass in the board frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum BoardEdge {
     /// y = 0.
     South,
@@ -91,6 +93,7 @@ impl BoardEdge {
 
 /// What an edge is for, once the defender's base edge is known (§1.2, §5.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum EdgeRole {
     DefenderBase,
     InvaderBase,
@@ -99,6 +102,7 @@ pub enum EdgeRole {
 
 /// Why a board size is refused (§1.2).
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum BoardError {
     #[error("§1.2: the board side must be 15 to 20 BW, not {0}")]
     SideOutOfRange(f64),
@@ -110,10 +114,12 @@ pub enum BoardError {
 
 /// One of the four quarters, numbered 1–4 (§1.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Quarter(pub u8);
 
 /// The board: a rectangle `width` × `depth` in BW, origin at its south-west corner (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Board {
     pub width: f64,
     pub depth: f64,
@@ -350,6 +356,7 @@ impl Board {
 
 /// Why terrain stops a line of sight or a shot (§9.5).
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SightBlock {
     #[error("§9.5: the crest of hill {feature} lies between (target wholly beyond it)")]
     HillCrest { feature: usize },
@@ -396,6 +403,7 @@ const HEIGHT_EPS: f64 = 1e-6;
 
 /// The table: a board and the terrain on it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Battlefield {
     pub board: Board,
     pub features: Vec<TerrainFeature>,

@@ -39,6 +39,7 @@ use crate::troops::{BaseKind, Class, ElementKind, PursuitRule, TroopType};
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Going {
     #[default]
@@ -49,6 +50,7 @@ pub enum Going {
 
 /// A city, fort or camp (§4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Stronghold {
     City,
@@ -68,6 +70,7 @@ impl fmt::Display for Stronghold {
 
 /// An element's part in the fight for a city, fort or camp (§4.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "role")]
 pub enum Holding {
     /// In the open (sallied camp followers and denizens are in the open too).
@@ -107,6 +110,7 @@ impl Holding {
 /// in full contact, facing the same way, not itself in combat); the rules of *who* supports whom
 /// are applied here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Supporter {
     pub kind: ElementKind,
     #[serde(default)]
@@ -124,6 +128,7 @@ impl Supporter {
 
 /// One element in a combat, as the table shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Combatant {
     pub kind: ElementKind,
     /// The general's element (+1, §10.3).
@@ -232,6 +237,7 @@ impl Combatant {
 
 /// One of the two combatants of a [`Situation`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     A,
@@ -249,6 +255,7 @@ impl Side {
 
 /// A distant shot (§9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Shot {
     /// Which combatant is the main shooter; the other is its target.
     pub shooter: ShooterSide,
@@ -267,6 +274,7 @@ pub struct Shot {
 
 /// [`Side`] with a default, for [`Shot`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ShooterSide {
     #[default]
@@ -285,6 +293,7 @@ impl From<ShooterSide> for Side {
 
 /// Close combat or a shot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum Engagement {
     #[default]
@@ -294,6 +303,7 @@ pub enum Engagement {
 
 /// Two elements about to fight or shoot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Situation {
     pub a: Combatant,
     pub b: Combatant,
@@ -349,6 +359,7 @@ impl Situation {
 
 /// Why a situation cannot be fought as described.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "refusal")]
 pub enum CombatError {
     #[error("§9.1: {kind} does not shoot; only Bows, War Wagons and Artillery do")]
@@ -414,6 +425,7 @@ impl ErrorInfo for CombatError {
 
 /// The name of a combat factor or tactical factor (§10.1, §10.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FactorName {
     /// Combat factor against foot (§10.1).
@@ -510,6 +522,7 @@ impl fmt::Display for FactorName {
 
 /// One factor counted in a total.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Factor {
     pub name: FactorName,
     pub value: i32,
@@ -517,6 +530,7 @@ pub struct Factor {
 
 /// What happens to an element after a combat (§11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     NoEffect,
@@ -554,6 +568,7 @@ impl fmt::Display for Outcome {
 
 /// How an element's total compares with its opponent's (§11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Band {
     /// Its total is higher: it won.
@@ -584,6 +599,7 @@ impl Band {
 
 /// A winner following up (§12.5).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Pursuit {
     pub side: Side,
     /// Distance straight ahead in BW.
@@ -594,6 +610,7 @@ pub struct Pursuit {
 
 /// One side's part of a result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SideResult {
     pub kind: ElementKind,
     pub die: DieScore,
@@ -609,6 +626,7 @@ pub struct SideResult {
 
 /// The result of one close combat or shot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CombatResult {
     pub a: SideResult,
     pub b: SideResult,
@@ -619,6 +637,7 @@ pub struct CombatResult {
 
 /// The outcome distribution over all 36 pairs of dice.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Odds {
     /// Pairs of outcomes with their counts out of 36, most frequent first, ties in
     /// (a, b) outcome order. Counts sum to 36.
@@ -636,6 +655,7 @@ pub struct Odds {
 
 /// One pair of outcomes and how many of the 36 dice pairs give it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OddsEntry {
     pub a: Outcome,
     pub b: Outcome,
@@ -644,6 +664,7 @@ pub struct OddsEntry {
 
 /// The five margins, counted out of 36.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Margins {
     /// `a` doubled `b`.
     pub a_doubled_b: u8,
@@ -918,6 +939,7 @@ pub fn odds(situation: &Situation, cfg: &RulesConfig) -> Result<Odds, CombatErro
 /// A combat request as JSON callers send it: the situation, the two scores and optionally a
 /// rules configuration (the default when absent).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResolveRequest {
     pub situation: Situation,
     pub dice: [DieScore; 2],
@@ -927,6 +949,7 @@ pub struct ResolveRequest {
 
 /// An odds request as JSON callers send it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OddsRequest {
     pub situation: Situation,
     #[serde(default)]

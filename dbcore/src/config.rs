@@ -13,6 +13,7 @@ use crate::troops::{BaseKind, ElementKind, FootClass};
 
 /// The numbers of one base kind.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KindRules {
     /// Base depth in BW, the one every rule uses (§1.3).
     pub depth: f64,
@@ -35,6 +36,7 @@ pub struct KindRules {
 /// The numbers of mounted infantry (`Mtd-X`): they fight and shoot as X, but move and are based
 /// as mounted (§7.3, §1.3, §17.16).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MountedInfantryRules {
     pub depth: f64,
     pub move_good: f64,
@@ -47,6 +49,7 @@ pub struct MountedInfantryRules {
 /// Switches and numbers for close combat and shooting that the digest marks as readings or as
 /// single-source.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CombatRules {
     /// Artillery garrisoning a City or Fort fights and shoots at this factor (§4.2, §10.1).
     pub artillery_in_city_or_fort: i32,
@@ -65,6 +68,7 @@ pub struct CombatRules {
 
 /// PIP readings (§6.3).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PipRules {
     /// Scythed Chariots moving into contact do not pay the +1 of §6.3 (a): all four quick
     /// reference sheets say so, the seed does not (§17.11).
@@ -81,6 +85,7 @@ impl Default for PipRules {
 
 /// The whole rules configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RulesConfig {
     /// Per base kind, keyed by code (`"4Bd"`).
     pub kinds: BTreeMap<BaseKind, KindRules>,

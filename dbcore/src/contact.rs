@@ -38,6 +38,7 @@ use std::cmp::Ordering;
 
 /// The part of an element that takes part in a contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ContactPart {
     Edge(Edge),
     Corner(Corner),
@@ -45,6 +46,7 @@ pub enum ContactPart {
 
 /// How element A touches element B (named from A's point of view).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ContactKind {
     /// Mutual front edges (§8.2 (a) when lined up; otherwise offset).
     FrontToFront,
@@ -87,6 +89,7 @@ impl ContactKind {
 
 /// A contact between elements A and B.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Contact {
     pub kind: ContactKind,
     /// The part of A involved (`None` only for [`ContactKind::Intersecting`]).
@@ -364,6 +367,7 @@ fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
 
 /// Why an element overlaps an enemy (DBA3.md §10.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum OverlapKind {
     /// Front corners touching right-to-right or left-to-left.
     FrontCorners,
@@ -408,6 +412,7 @@ pub fn overlap(
 /// One contact found by [`scan_contacts`], between the elements with ids `a` and `b`, where `a`
 /// comes earlier in the scanned slice.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ContactReport {
     pub a: u32,
     pub b: u32,

@@ -16,6 +16,7 @@ pub struct DieScore(u8);
 
 /// A die score outside 1..=6.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[error("§0.3: a die shows 1 to 6, not {0}")]
 pub struct DiceError(pub i64);
 

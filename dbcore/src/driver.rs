@@ -15,6 +15,7 @@ use crate::geometry::{Point, Pose};
 
 /// How a driven battle ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DrivenBattle {
     /// Set-up and every action: replaying it gives `events` again.
     pub record: BattleRecord,

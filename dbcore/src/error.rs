@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Stable error numbers, grouped by family:
 /// 100–199 bad arguments, 200–299 rule refusals, 300–399 dice, 400–499 set-up, 900–999 internal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[repr(u32)]
 pub enum ErrorCode {
     /// A required pointer was NULL (C ABI only).
@@ -48,6 +49,7 @@ pub enum ErrorCode {
 
 /// The family of an error code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ErrorFamily {
     Argument,
     Rule,

@@ -49,6 +49,7 @@ pub fn near(a: f64, b: f64) -> bool {
 
 /// A point (or a displacement) on the table, in BW.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Point {
     pub x: f64,
     pub y: f64,
@@ -123,6 +124,7 @@ impl Neg for Point {
 
 /// A straight segment.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Segment {
     pub a: Point,
     pub b: Point,
@@ -187,6 +189,7 @@ impl Segment {
 
 /// A simple polygon (vertices in order, either winding, not closed explicitly).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Polygon {
     pub points: Vec<Point>,
 }
@@ -269,6 +272,7 @@ impl Polygon {
 
 /// Where an element stands: the **midpoint of its front edge** and the compass bearing it faces.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Pose {
     /// Midpoint of the front edge, in BW.
     pub x: f64,
@@ -300,6 +304,7 @@ impl Pose {
 
 /// Which corner of an element's rectangle, seen from behind the element looking the way it faces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Corner {
     FrontLeft,
     FrontRight,
@@ -309,6 +314,7 @@ pub enum Corner {
 
 /// Which edge of an element's rectangle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Edge {
     Front,
     Right,
@@ -318,6 +324,7 @@ pub enum Edge {
 
 /// The rectangle of an element on the table: width along the front edge, depth behind it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ElementRect {
     pub pose: Pose,
     /// Frontage in BW (1 for every element, DBA3.md §0.3).
@@ -372,6 +379,7 @@ impl ElementRect {
 
 /// Figure scale of the bases, to convert BW to real lengths at the API's edge (DBA3.md §1.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Scale {
     /// 15 mm and smaller figures: 1 BW = 40 mm.
     Mm15,

@@ -34,7 +34,11 @@ pub mod dice;
 pub mod driver;
 pub mod error;
 pub mod geometry;
+pub mod outline;
 pub mod paths;
+#[cfg(feature = "schema")]
+mod schema;
+pub mod snap;
 pub mod svg;
 pub mod table;
 pub mod terrain;

@@ -42,6 +42,7 @@ pub fn swept_by_straight_move(rect: &ElementRect, direction: Point, distance: f6
 /// Pivoting about the front-left corner turns the element left (the front-right corner swings
 /// forward); about the front-right corner it turns right. A negative angle wheels backward.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Wheel {
     /// The front corner that stays put.
     pub pivot: Corner,
@@ -220,6 +221,7 @@ pub fn wheel_corner_arc_length(width: f64, angle: f64) -> f64 {
 
 /// What an obstacle is, so the caller can decide what meeting it means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ObstacleKind {
     Element,
     /// Terrain the mover may not enter.
@@ -234,6 +236,7 @@ pub enum ObstacleKind {
 
 /// The shape of an obstacle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ObstacleShape {
     Rect(ElementRect),
     Polygon(Polygon),
@@ -250,6 +253,7 @@ impl ObstacleShape {
 
 /// Something a moving element may meet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Obstacle {
     /// The caller's id, opaque here.
     pub id: u32,
@@ -259,6 +263,7 @@ pub struct Obstacle {
 
 /// Which way an element moves along its own axis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum MoveDirection {
     /// Straight ahead, led by the front edge.
     Forward,
@@ -268,6 +273,7 @@ pub enum MoveDirection {
 
 /// An edge of the battlefield, by compass (north is +y).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum BoardEdge {
     North,
     East,
@@ -277,6 +283,7 @@ pub enum BoardEdge {
 
 /// The battlefield's rectangle, axis-aligned.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BoardBounds {
     pub min: Point,
     pub max: Point,
@@ -284,6 +291,7 @@ pub struct BoardBounds {
 
 /// What a moving element met.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Met {
     Obstacle { id: u32, kind: ObstacleKind },
     BoardEdge(BoardEdge),
@@ -291,6 +299,7 @@ pub enum Met {
 
 /// The result of a straight path: how far the element travels and what stopped it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PathOutcome {
     /// Distance travelled, at most the distance asked for.
     pub distance: f64,

@@ -13,6 +13,7 @@ use std::fmt::Write;
 
 /// One element to draw.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SvgElement {
     pub rect: ElementRect,
     /// Index of the element's side; picks its colour from [`SIDE_COLOURS`] (cycling).
@@ -25,6 +26,7 @@ pub struct SvgElement {
 
 /// Drawing options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SvgOptions {
     /// Pixels per BW.
     pub scale: f64,

@@ -20,6 +20,7 @@ use crate::zones::{
 
 /// An element standing on the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlacedElement {
     /// Unique on the table.
     pub id: u32,
@@ -34,6 +35,7 @@ pub struct PlacedElement {
 
 /// A battlefield with elements on it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Table {
     pub battlefield: Battlefield,
     pub elements: Vec<PlacedElement>,
@@ -65,6 +67,7 @@ impl ErrorInfo for TableError {
 
 /// One contact of an element with another.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ElementContact {
     /// The other element.
     pub other: u32,
@@ -76,6 +79,7 @@ pub struct ElementContact {
 
 /// An enemy an element can shoot at (§9.1–9.5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShootingTarget {
     pub target: u32,
     /// From the nearest point of the shooting edge to the nearest point of the target, BW.
@@ -86,6 +90,7 @@ pub struct ShootingTarget {
 
 /// Why an enemy in range cannot be shot at.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "by")]
 pub enum ShotBlocked {
     /// An element is in the way (§9.5).

@@ -25,6 +25,7 @@ use thiserror::Error;
 /// `Impassable` is the waterway (§3.4). Rivers are none of these (§0.3, §3.5) and are reported by
 /// their own queries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Going {
     Good,
     Rough,
@@ -34,6 +35,7 @@ pub enum Going {
 
 /// What the going of a feature depends on besides the feature itself (§3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GoingContext {
     /// The element has camels (Cm, LCm, camel-mounted generals or Mtd-X, §17.28): dunes and oasis
     /// are good going for it.
@@ -49,6 +51,7 @@ pub struct GoingContext {
 
 /// The kinds of area feature (§3.1, §4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum AreaKind {
     GentleHill,
     DifficultHill,
@@ -150,6 +153,7 @@ impl AreaKind {
 
 /// An area feature: a polygon outline plus what its kind needs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AreaFeature {
     pub kind: AreaKind,
     /// The outline, in board coordinates (curves approximated by many vertices).
@@ -229,6 +233,7 @@ impl AreaFeature {
 
 /// A river's state, fixed by one die at the first off-road crossing attempt (§3.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum RiverState {
     /// 1–2: crossed as good going; no bank defence.
     Paltry,
@@ -252,6 +257,7 @@ impl RiverState {
 
 /// Errors from terrain constructors.
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum TerrainError {
     /// A die is a d6 (§0.3).
     #[error("§0.3: a die scores 1 to 6, not {0}")]
@@ -260,6 +266,7 @@ pub enum TerrainError {
 
 /// A river: a centre line and a width (§3.5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct River {
     /// Centre line, from one end to the other.
     pub course: Vec<Point>,
@@ -271,6 +278,7 @@ pub struct River {
 
 /// Paved road or earth track (§3.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum RoadSurface {
     Paved,
     Track,
@@ -278,6 +286,7 @@ pub enum RoadSurface {
 
 /// A road: a centre line, drawn less than 1 BW wide (§3.6).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Road {
     pub path: Vec<Point>,
     pub surface: RoadSurface,
@@ -291,6 +300,7 @@ pub struct Road {
 /// the edge, first station at the edge's start (west end for South/North, south end for
 /// West/East), joined by straight lines; at least two stations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Waterway {
     pub edge: BoardEdge,
     pub depths: Vec<f64>,
@@ -351,6 +361,7 @@ impl Waterway {
 
 /// Any terrain feature on the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum TerrainFeature {
     Area(AreaFeature),
     River(River),
@@ -376,6 +387,7 @@ impl TerrainFeature {
 
 /// A feature type as counted by §3.7 (every BUA kind counts as `Bua`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum FeatureType {
     Bua,
     GentleHill,
@@ -397,6 +409,7 @@ pub enum FeatureType {
 
 /// Per-variant counts of §3.7, §14.2, §14.6.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TerrainLimits {
     /// Compulsory features the defender picks: (min, max).
     pub compulsory: (u8, u8),
@@ -456,6 +469,7 @@ impl TerrainLimits {
 
 /// An army's home terrain (§3.7, §16.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum HomeTerrain {
     Arable,
     Forest,
@@ -469,6 +483,7 @@ pub enum HomeTerrain {
 /// One way to satisfy the compulsory choice: between `min` and `max` features, each of one of
 /// `types` (e.g. "1–2 Rocky or Scrub").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompulsoryOption {
     pub types: Vec<FeatureType>,
     pub min: u8,
@@ -477,6 +492,7 @@ pub struct CompulsoryOption {
 
 /// A home terrain's §3.7 row as data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HomeTerrainList {
     pub terrain: HomeTerrain,
     /// The compulsory features must match one of these options.
@@ -581,6 +597,7 @@ impl HomeTerrain {
 
 /// A problem with the defender's choice of features from its home terrain (§3.7).
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum HomeTerrainProblem {
     #[error("§3.7: {count} compulsory features chosen, the variant allows {min} to {max}")]
     CompulsoryCount { count: usize, min: u8, max: u8 },
@@ -828,6 +845,7 @@ pub fn centroid(poly: &Polygon) -> Point {
 
 /// Size of an area feature as §3.2 measures it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FeatureSize {
     /// Long side of the enclosing rectangle with the least length + width.
     pub length: f64,
@@ -889,6 +907,7 @@ pub fn measure(poly: &Polygon) -> FeatureSize {
 /// One problem with a laid-out table. Features are named by their index in
 /// [`Battlefield::features`].
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum TerrainProblem {
     #[error(
         "§3.2: feature {feature} needs a rectangle with length + width {sum:.3} BW, more than 9"
@@ -1459,6 +1478,7 @@ pub fn clip_to_convex(poly: &Polygon, clip: &Polygon) -> Polygon {
 
 /// Why a feature may not be placed as diced (§3.8 items 3-5: such a feature is discarded).
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum PlacementProblem {
     #[error("§3.8: quarter {0:?} does not exist (quarters are 1 to 4)")]
     NoSuchQuarter(Quarter),

@@ -13,6 +13,7 @@ use crate::error::{ErrorCode, ErrorInfo};
 
 /// The basic troop types of DBA3.md §2.1, to which the outcome and factor tables are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum TroopType {
     /// Elephants.
     El,
@@ -87,6 +88,7 @@ impl TroopType {
 
 /// Foot are either Fast or Solid (DBA3.md §2.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum FootClass {
     Fast,
     Solid,
@@ -94,6 +96,7 @@ pub enum FootClass {
 
 /// Mounted or foot (DBA3.md §0.3). Mounted infantry are foot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Class {
     Mounted,
     Foot,
@@ -407,6 +410,7 @@ impl BaseKind {
 
 /// How an element follows up a beaten close-combat opponent (§12.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum PursuitRule {
     /// Never pursues.
     Never,
@@ -430,6 +434,7 @@ impl PursuitRule {
 /// Everything about a kind in one serde value: its fixed facts and its numbers under a rules
 /// configuration. Bindings show this to users.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KindInfo {
     pub code: String,
     pub name: String,

@@ -52,6 +52,7 @@ fn edge_box(edge: &Segment, near: f64, far: f64, lateral: f64) -> [Point; 4] {
 /// exception is the projecting edge itself: touching the zone only along the line of that edge (an
 /// element beside the projecting element, front edges level) is not being in the zone.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ThreatZone {
     /// Boxes 1 BW deep straight out from the listed edges of an element: its front edge, or all four
     /// edges for War Wagons. The corner squares between two boxes are not part of the zone (the zone
@@ -65,6 +66,7 @@ pub enum ThreatZone {
 
 /// Where a rectangle stands relative to a threat zone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ZoneRelation {
     Outside,
     /// Touching the outer boundary within [`TOLERANCE`] but not inside by more than that.
@@ -239,6 +241,7 @@ pub fn sweep_interval(moving: &[Point], dir: Point, fixed: &[Point]) -> Option<(
 /// (strictly: not on its line), no further than 1 BW beyond either end laterally, and within the
 /// range of the nearest point of the edge. Boundaries count as inside within [`TOLERANCE`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShootingZone {
     /// The shooting edge, listed clockwise round the shooter (the zone lies on its outer side).
     pub edge: Segment,
@@ -355,6 +358,7 @@ pub const SHOOTING_EDGE_MIN_LENGTH: f64 = 0.5;
 
 /// How a shooter can shoot at a target (§9.2).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShotGeometry {
     /// The shooter's edge used (the front edge except for War Wagons).
     pub shooting_edge: Edge,
@@ -441,6 +445,7 @@ pub fn shot_geometry(
 
 /// A possible obstruction to a shot (§9.5).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShotBlocker {
     pub rect: ElementRect,
     /// Enemy Psiloi (of the shooter), which Artillery shoots over or through.

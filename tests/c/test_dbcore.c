@@ -1025,6 +1025,8 @@ static void test_battle_null_arguments(void) {
     CHECK_STATUS(dbcore_battle_roll_pips(b, dice, NULL), DBCORE_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(dbcore_battle_awaiting_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(dbcore_battle_awaiting_json(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_legal_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_legal_json(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(dbcore_battle_state_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(dbcore_battle_state_json(b, NULL), DBCORE_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(dbcore_battle_record_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
@@ -1164,6 +1166,11 @@ static void test_battle_start(void) {
     CHECK(battle_number(dbcore_battle_pips, b) == 4);
     CHECK_STATUS(dbcore_battle_awaiting_json(b, &awaiting), DBCORE_STATUS_OK);
     CHECK(awaiting && strcmp(awaiting, "null") == 0);
+    dbcore_string_free(awaiting);
+    /* DBA3.md §7.1: once the PIPs are rolled, the legal actions list the movers. */
+    CHECK_STATUS(dbcore_battle_legal_json(b, &awaiting), DBCORE_STATUS_OK);
+    CHECK(awaiting && strstr(awaiting, "\"may_end_movement\":true") != NULL);
+    CHECK(awaiting && strstr(awaiting, "\"moves\":[{") != NULL);
     dbcore_string_free(awaiting);
     dbcore_battle_free(b);
 }

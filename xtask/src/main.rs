@@ -1,8 +1,9 @@
 //! Project chores. `cargo run -p xtask -- header` regenerates `include/dbcore.h` from dbcore-ffi
 //! with the cbindgen pinned in `xtask/Cargo.toml`; `-- header --check` fails if the committed
 //! header differs from what would be generated. `-- golden [--check]` does the same for the golden
-//! traces in `tests/golden/`, and `-- armies [--check]` for the bundled army lists
-//! (`dbcore/src/armies/lists.json` and its `corrections.csv`, from `../shared/data`).
+//! traces in `tests/golden/`, `-- armies [--check]` for the bundled army lists
+//! (`dbcore/src/armies/lists.json` and its `corrections.csv`, from `../shared/data`), and
+//! `-- schema [--check]` for the JSON Schema files in `schema/`.
 
 mod armies;
 mod golden;
@@ -106,6 +107,29 @@ fn header(check: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Write the JSON Schema files under `schema/` (or, with `check`, fail if a committed one differs).
+fn schema(check: bool) -> Result<(), String> {
+    let root = root();
+    for (path, text) in dbcore_cli::schema::files() {
+        let full = root.join(path);
+        if check {
+            let old = fs::read_to_string(&full).unwrap_or_default();
+            if old != text {
+                return Err(format!(
+                    "{path} is out of date: run `cargo run -p xtask -- schema`"
+                ));
+            }
+        } else {
+            if let Some(dir) = full.parent() {
+                fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            fs::write(&full, text).map_err(|e| format!("{path}: {e}"))?;
+            println!("wrote {path}");
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -116,8 +140,10 @@ fn main() -> ExitCode {
         ["golden", "--check"] => golden::write(&root().join("tests").join("golden"), true),
         ["armies"] => armies::write(&root(), false),
         ["armies", "--check"] => armies::write(&root(), true),
+        ["schema"] => schema(false),
+        ["schema", "--check"] => schema(true),
         _ => Err(
-            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check]"
+            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check]"
                 .to_string(),
         ),
     };
@@ -142,6 +168,11 @@ mod tests {
             old == text,
             "include/dbcore.h is out of date: run `cargo run -p xtask -- header`"
         );
+    }
+
+    #[test]
+    fn committed_schema_files_match_the_generator() {
+        schema(true).unwrap();
     }
 
     #[test]

@@ -596,6 +596,8 @@ class Battle:
         """Roll the PIP die with ``dice`` and apply it (§6.2); a refusal draws nothing."""
     def awaiting(self) -> dict[str, Any] | None:
         """The dice the battle waits for (``{'for': 'pips', 'army': 0}``), or None."""
+    def legal(self) -> dict[str, Any]:
+        """What the side to move may do now: dice, movers and their cost, shots, combats."""
     def record(self) -> BattleData:
         """The set-up and every action so far: ``Battle.replay`` gives this battle back."""
     def state(self) -> BattleData:

@@ -26,6 +26,7 @@ use super::victory::Verdict;
 
 /// Where the battle stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "phase")]
 pub enum Phase {
     /// The active army must roll its PIP die (§6.2).
@@ -42,6 +43,7 @@ pub enum Phase {
 
 /// What a player does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "action")]
 pub enum Action {
     /// The active army's PIP die (§6.2).
@@ -73,6 +75,7 @@ pub enum Action {
 
 /// Why a move costs an extra PIP (§6.3).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "extra")]
 pub enum PipExtra {
     /// §6.3 (a): the mover includes SCh, El, Hd, WWg, Art, denizens or camp followers, or is a
@@ -88,6 +91,7 @@ pub enum PipExtra {
 
 /// What a move costs (§6.3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PipCost {
     /// 0 for an element's or column's first full move entirely along a road; otherwise 1.
     pub base: u8,
@@ -98,6 +102,7 @@ pub struct PipCost {
 /// What happened. Events carry everything needed to update the state, so a log of them is a
 /// complete account of the battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     /// A bound begins: `army` is the moving army (§6.1).
@@ -173,6 +178,7 @@ pub enum Event {
 /// A refused action: the rule that forbids it and what a user interface needs to show. It
 /// serialises for logs and user interfaces.
 #[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "error")]
 pub enum BattleError {
     #[error("§6.1: {action} is not possible now: the battle is in phase {phase:?}")]
@@ -274,6 +280,7 @@ fn move_rule(m: &MoveError) -> Option<&'static str> {
 /// A saved battle: its set-up and every action applied, dice included. Replaying it gives the
 /// same events ([`Battle::replay`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BattleRecord {
     pub setup: BattleSetup,
     pub actions: Vec<Action>,
@@ -305,6 +312,7 @@ impl ErrorInfo for ReplayError {
 
 /// The dice the battle is waiting for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "for")]
 pub enum DiceRequest {
     /// The moving army's PIP die (§6.2): supply it with [`Action::RollPips`].
@@ -317,6 +325,7 @@ pub enum DiceRequest {
 
 /// A battle in progress.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Battle {
     pub(super) setup: BattleSetup,
     pub(super) elements: Vec<ElementState>,

@@ -66,6 +66,7 @@ use super::setup::ElementId;
 
 /// How the front edge of a combat's first element meets the second (§8.2 a–c, §4.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "contact")]
 pub enum CombatContact {
     /// Full mutual front-edge contact (§8.2 a).
@@ -80,6 +81,7 @@ pub enum CombatContact {
 
 /// One close combat to fight this bound (§10.2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CloseCombatPair {
     /// The element whose front edge makes the contact (the lower id of a front-to-front pair;
     /// the assaulter of a stronghold).
@@ -94,6 +96,7 @@ pub struct CloseCombatPair {
 
 /// Why an enemy in range cannot be seen (§9.5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "by")]
 pub enum Obstruction {
     /// An element, friend or enemy, is in the way.
@@ -113,6 +116,7 @@ impl fmt::Display for Obstruction {
 
 /// Which rank of §9.3's priority a target has for its shooter (best first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TargetPriority {
     /// In the shooter's own threat zone: must be shot before any other.
@@ -125,6 +129,7 @@ pub enum TargetPriority {
 
 /// An enemy a shooter can shoot at (§9.2–9.5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShotTarget {
     pub target: ElementId,
     /// From the nearest point of the shooting edge to the nearest point of the target, BW.
@@ -136,6 +141,7 @@ pub struct ShotTarget {
 
 /// Why a combat or a shot cannot be read off the table as asked. Each names its rule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "error")]
 pub enum EngagementError {
     #[error("element {id} is not in this battle")]

@@ -3,6 +3,7 @@
 pub mod bound;
 pub mod engagement;
 mod fighting;
+pub mod legal;
 pub mod movement;
 pub mod narrate;
 pub mod outcome;
@@ -19,6 +20,7 @@ pub use engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
     CloseCombatPair, CombatContact, EngagementError, Obstruction, ShotTarget, TargetPriority,
 };
+pub use legal::{Legal, LegalMove, LegalShot};
 pub use movement::{in_close_combat, plan_move};
 pub use movement::{
     ContactWanted, ElementMove, Flank, GroupStep, HeldStronghold, MoveContext, MoveError,

@@ -88,6 +88,7 @@ pub struct MoveContext<'a> {
 /// A camp, city or fort containing elements of `army` (§8.1: everything within 1 BW of its
 /// perimeter is a threat zone to that army's enemies).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HeldStronghold {
     /// The army whose elements hold it.
     pub army: usize,
@@ -105,6 +106,7 @@ pub struct HeldStronghold {
 
 /// A move order, as a player (or a program) gives it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum MoveOrder {
     /// One element moving through the given poses in turn (straight legs, each leg may also turn
@@ -137,6 +139,7 @@ pub enum MoveOrder {
 
 /// One step of a group move (§7.4).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "step")]
 pub enum GroupStep {
     /// Straight ahead (negative: straight back), BW.
@@ -149,6 +152,7 @@ pub enum GroupStep {
 
 /// Left or right, seen from behind the element looking the way it faces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Flank {
     Left,
@@ -157,6 +161,7 @@ pub enum Flank {
 
 /// The contact a mover wants with its target (§8.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ContactWanted {
     /// Full mutual front-edge contact (§8.2 a).
@@ -173,6 +178,7 @@ pub enum ContactWanted {
 
 /// Where one element ends up.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ElementMove {
     pub id: ElementId,
     pub from: Pose,
@@ -184,6 +190,7 @@ pub struct ElementMove {
 
 /// What a legal move would do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MovePlan {
     /// The elements making the tactical move.
     pub movers: Vec<ElementId>,
@@ -203,6 +210,7 @@ pub struct MovePlan {
 
 /// Why a move cannot be made. Each names its rule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "refusal")]
 pub enum MoveError {
     #[error("{rule}: {message}")]

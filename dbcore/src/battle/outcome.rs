@@ -44,6 +44,7 @@ use super::state::{ElementState, LossCause, Status};
 
 /// One change an outcome move makes, in the order the battle commits them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "effect")]
 pub enum Effect {
     /// The element moved (recoil, push-back, flight, pursuit, lining up).

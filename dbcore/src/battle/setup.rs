@@ -21,6 +21,7 @@ pub const FORMAT_VERSION: u32 = 1;
 
 /// An element's identity, unique in the battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct ElementId(pub u32);
 
@@ -32,6 +33,7 @@ impl fmt::Display for ElementId {
 
 /// One element as deployed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ElementSetup {
     pub id: ElementId,
     pub kind: ElementKind,
@@ -54,6 +56,7 @@ pub struct ElementSetup {
 
 /// One army as deployed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ArmySetup {
     pub name: String,
     /// Its own base edge (§5.2).
@@ -71,6 +74,7 @@ pub struct ArmySetup {
 
 /// Everything needed to start a battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BattleSetup {
     /// Always [`FORMAT`].
     pub format: String,
@@ -113,6 +117,7 @@ impl BattleSetup {
 
 /// One problem of a set-up.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "problem")]
 pub enum SetupProblem {
     #[error(
@@ -176,6 +181,7 @@ impl SetupProblem {
 
 /// Every problem of a set-up, reported together.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[error("the battle set-up has {} problem(s): {}", problems.len(), problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
 pub struct SetupError {
     pub problems: Vec<SetupProblem>,

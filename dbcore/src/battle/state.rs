@@ -10,6 +10,7 @@ use super::setup::{ElementId, ElementSetup};
 
 /// Whether an element is still fighting (§13.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "status")]
 pub enum Status {
     InPlay,
@@ -21,6 +22,7 @@ pub enum Status {
 
 /// Why an element was lost (§13.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LossCause {
     Destroyed,
@@ -29,6 +31,7 @@ pub enum LossCause {
 
 /// One element of the battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ElementState {
     pub id: ElementId,
     /// Index of its army.
@@ -96,6 +99,7 @@ pub fn camp_followers_id(army: usize) -> ElementId {
 
 /// What became of a City's denizens (§4.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Denizens {
     /// They defend the City for the army controlling it while no element is inside.
@@ -109,6 +113,7 @@ pub enum Denizens {
 
 /// Who holds a City and what is happening inside it (§4.2, §13.2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CityState {
     /// Its index among the battlefield's features.
     pub feature: usize,

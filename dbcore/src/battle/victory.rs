@@ -8,6 +8,7 @@ use super::state::{ElementState, Status};
 
 /// How an army's losses count toward defeat (§13.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LossCount {
     /// Elements lost that count (not SCh, Hd, camp followers or denizens).
     pub elements: u32,
@@ -63,6 +64,7 @@ pub fn losses(
 
 /// The verdict at the end of a bound.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Verdict {
     /// Each army's loss total.
     pub totals: Vec<u32>,

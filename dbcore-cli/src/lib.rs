@@ -1,0 +1,11 @@
+//! The `dbcore` program as a library: its subcommands ([`commands`]), the JSON-RPC dispatcher
+//! ([`rpc::Referee::handle`]), the coordinate frames of table tools ([`frame`]) and the two doors
+//! that only frame bytes for the dispatcher ([`stdio`], [`http`]). No rule is decided here.
+
+pub mod commands;
+pub mod frame;
+pub mod http;
+pub mod odds;
+pub mod rpc;
+pub mod schema;
+pub mod stdio;

@@ -1,0 +1,252 @@
+//! `dbcore`: the DBA 3.0 referee on the command line, and as a JSON-RPC server for table tools.
+
+use std::io::{self, BufWriter, Write};
+use std::net::{IpAddr, SocketAddr, TcpListener};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use dbcore_cli::commands::{self, Document, Failure, PlayOptions};
+use dbcore_cli::http::{self, HttpConfig};
+use dbcore_cli::rpc::{Limits, Referee};
+use dbcore_cli::{odds, stdio};
+
+#[derive(Parser)]
+#[command(
+    name = "dbcore",
+    version,
+    about = "A referee for DBA 3.0: play, odds, pictures, checks, and a JSON-RPC server for table tools"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a whole battle with the demonstration driver, told bound by bound.
+    Play {
+        /// Seed of the dice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A set-up file (dbcore's JSON) instead of the demonstration battle.
+        #[arg(long)]
+        setup: Option<PathBuf>,
+        /// Stop after this many bounds.
+        #[arg(long, default_value_t = 60)]
+        max_bounds: u32,
+        /// Print the record (set-up and every action) as JSON instead of the narration.
+        #[arg(long)]
+        json: bool,
+        /// Write a picture of the final table here.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+    },
+    /// The exact odds of a combat: `dbcore odds 3Kn:general 4Bd:uphill,side=Sp`.
+    #[command(after_help = odds::FLAGS)]
+    Odds {
+        /// The first element: CODE[:flags].
+        #[arg(default_value = "3Kn:general")]
+        a: String,
+        /// The second element: CODE[:flags].
+        #[arg(default_value = "4Bd")]
+        b: String,
+        /// The first element shoots at the second; flags support=N,back,behind.
+        #[arg(long, num_args = 0..=1, default_missing_value = "")]
+        shoot: Option<String>,
+        /// The situation and the odds as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// An SVG picture of a set-up, a battle state or a record (its final table).
+    Render {
+        /// The file (`-` for stdin).
+        file: String,
+        /// Write the picture here instead of stdout.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Draw the threat zones.
+        #[arg(long)]
+        threat_zones: bool,
+    },
+    /// Check a set-up, a battle state or a record: every problem, exit status 1 if any.
+    Validate {
+        /// The file (`-` for stdin).
+        file: String,
+    },
+    /// Replay a record: the narration, or the events as JSON lines.
+    Replay {
+        /// The file (`-` for stdin).
+        file: String,
+        /// One event a line, as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Serve the JSON-RPC referee on stdio or loopback HTTP.
+    Serve(ServeArgs),
+}
+
+#[derive(Args)]
+#[group(required = true, multiple = false, id = "door")]
+struct Door {
+    /// JSON-RPC 2.0 as JSON Lines on stdin and stdout.
+    #[arg(long)]
+    stdio: bool,
+    /// POST /rpc and GET /health over HTTP.
+    #[arg(long)]
+    http: bool,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    door: Door,
+    /// HTTP port (0 picks a free one).
+    #[arg(long, default_value_t = 7878)]
+    port: u16,
+    /// HTTP address to bind.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// Allow binding an address that is not loopback (other machines could then drive it).
+    #[arg(long)]
+    allow_remote: bool,
+    /// Battles open at once.
+    #[arg(long, default_value_t = Limits::default().max_battles)]
+    max_battles: usize,
+    /// Bytes in one message (a line or a body).
+    #[arg(long, default_value_t = Limits::default().max_message_bytes)]
+    max_message_bytes: usize,
+    /// HTTP connections served at once.
+    #[arg(long, default_value_t = HttpConfig::default().max_connections)]
+    max_connections: usize,
+    /// HTTP read timeout, milliseconds.
+    #[arg(long, default_value_t = 5000)]
+    read_timeout_ms: u64,
+    /// Log every HTTP request to stderr.
+    #[arg(long)]
+    verbose: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(lines)) => {
+            for l in lines {
+                eprintln!("dbcore: {l}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn load(file: &str) -> Result<Document, Failure> {
+    commands::document(&commands::read_file(file)?)
+        .map_err(|Failure(l)| Failure(l.into_iter().map(|m| format!("{file}: {m}")).collect()))
+}
+
+fn print(text: &str) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`dbcore replay x | head`) is no error of ours.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure(vec![format!("stdout: {e}")])),
+    }
+}
+
+fn write(path: &PathBuf, text: &str) -> Result<(), Failure> {
+    std::fs::write(path, text).map_err(|e| Failure(vec![format!("{}: {e}", path.display())]))
+}
+
+fn run(cmd: Command) -> Result<(), Failure> {
+    match cmd {
+        Command::Play {
+            seed,
+            setup,
+            max_bounds,
+            json,
+            svg,
+        } => {
+            let setup = match setup {
+                Some(p) => match load(&p.to_string_lossy())? {
+                    Document::Setup(s) => Some(*s),
+                    _ => return Err(Failure(vec!["--setup takes a set-up file".into()])),
+                },
+                None => None,
+            };
+            let (text, battle) = commands::play(&PlayOptions {
+                seed,
+                max_bounds,
+                setup,
+                json,
+            })?;
+            if let Some(path) = &svg {
+                write(path, &battle.table().svg(&battle.setup().config, false))?;
+            }
+            print(&text)
+        }
+        Command::Odds { a, b, shoot, json } => {
+            let text = odds::run(&a, &b, shoot.as_deref(), json).map_err(|e| Failure(vec![e]))?;
+            print(&text)
+        }
+        Command::Render {
+            file,
+            out,
+            threat_zones,
+        } => {
+            let svg = commands::render(&load(&file)?, threat_zones)?;
+            match out {
+                Some(p) => write(&p, &svg),
+                None => print(&svg),
+            }
+        }
+        Command::Validate { file } => print(&commands::validate(&load(&file)?)?),
+        Command::Replay { file, json } => print(&commands::replay(&load(&file)?, json)?),
+        Command::Serve(s) => serve(s),
+    }
+}
+
+fn serve(s: ServeArgs) -> Result<(), Failure> {
+    let fail = |m: String| Failure(vec![m]);
+    let limits = Limits {
+        max_battles: s.max_battles,
+        max_message_bytes: s.max_message_bytes,
+    };
+    if s.door.stdio {
+        let mut referee = Referee::new(limits);
+        let stdin = io::stdin();
+        let mut input = stdin.lock();
+        let mut output = BufWriter::new(io::stdout().lock());
+        return stdio::serve(&mut referee, &mut input, &mut output)
+            .map_err(|e| fail(format!("stdio: {e}")));
+    }
+    if !http::is_loopback(s.bind) && !s.allow_remote {
+        return Err(fail(format!(
+            "refusing to bind {}: it is not a loopback address (pass --allow-remote to insist)",
+            s.bind
+        )));
+    }
+    let listener = TcpListener::bind(SocketAddr::new(s.bind, s.port))
+        .map_err(|e| fail(format!("cannot listen on {}:{}: {e}", s.bind, s.port)))?;
+    let local = listener.local_addr().map_err(|e| fail(e.to_string()))?;
+    let host = match local {
+        SocketAddr::V4(a) => a.to_string(),
+        SocketAddr::V6(a) => format!("[{}]:{}", a.ip(), a.port()),
+    };
+    print(&format!(
+        "{}\n",
+        serde_json::json!({ "listening": format!("http://{host}/rpc") })
+    ))?;
+    eprintln!("dbcore serve: listening on http://{host}/rpc");
+    let cfg = HttpConfig {
+        max_connections: s.max_connections,
+        read_timeout: Duration::from_millis(s.read_timeout_ms.max(1)),
+        verbose: s.verbose,
+        ..HttpConfig::default()
+    };
+    http::serve(listener, Arc::new(Mutex::new(Referee::new(limits))), cfg)
+        .map_err(|e| fail(format!("http: {e}")))
+}

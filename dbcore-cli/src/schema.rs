@@ -1,0 +1,492 @@
+//! The JSON Schema of the protocol and of dbcore's JSON (set-ups, records, actions, events, legal
+//! actions, combat situations and results), generated from the Rust types with `schemars` and
+//! committed under `schema/` by `cargo run -p xtask -- schema` (`--check` fails on drift).
+//!
+//! The messages are described in the `bw` frame; in the `tts` and `vassal` frames the points and
+//! poses are spelled as [`crate::frame`] says. Every method has a `$defs` entry for its params
+//! (`<Method>Params`) and its result (`<Method>Result`), named in [`METHOD_SCHEMAS`].
+
+use std::collections::BTreeMap;
+
+use dbcore::battle::{
+    Action, BattleRecord, BattleSetup, DiceRequest, ElementState, Event, Legal, Phase,
+};
+use dbcore::combat::{CombatResult, Odds, Situation};
+use dbcore::terrain::RiverState;
+use dbcore::{DieScore, RulesConfig};
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, SchemaGenerator};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::frame::{Frame, Preset};
+
+/// Params of `hello`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HelloParams {
+    /// Protocol versions the client speaks; the server answers with one of them.
+    #[serde(default)]
+    pub protocol: Option<Vec<u64>>,
+    /// The frame of the battles this client creates from now on.
+    #[serde(default)]
+    pub frame: Option<Frame>,
+}
+
+/// The frame in force, with its scale.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FrameInForce {
+    pub preset: Preset,
+    pub units_per_bw: f64,
+}
+
+/// The server's limits.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsInForce {
+    pub max_battles: usize,
+    pub max_message_bytes: usize,
+}
+
+/// Result of `hello`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HelloResult {
+    pub protocol: u64,
+    pub server: String,
+    /// The server's version.
+    pub version: String,
+    /// The rules library's version.
+    pub dbcore: String,
+    pub variants: Vec<String>,
+    pub frames: Vec<Preset>,
+    pub frame: FrameInForce,
+    pub methods: Vec<String>,
+    pub limits: LimitsInForce,
+}
+
+/// Params of `battle.create`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateParams {
+    pub setup: BattleSetup,
+    /// This battle's frame (else the one declared at `hello`).
+    #[serde(default)]
+    pub frame: Option<Frame>,
+}
+
+/// Params of `battle.import`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportParams {
+    pub record: BattleRecord,
+    #[serde(default)]
+    pub frame: Option<Frame>,
+}
+
+/// Result of `battle.create` and `battle.import`; also one entry of `battles.list`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpenBattle {
+    /// The server-issued battle id.
+    pub battle: String,
+    /// Actions applied so far.
+    pub revision: u64,
+}
+
+/// Params naming a battle: `battle.legal`, `battle.state`, `battle.export`, `battle.close`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BattleParams {
+    pub battle: String,
+}
+
+/// Params of `battle.check`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckParams {
+    pub battle: String,
+    pub action: Action,
+    /// When given, a stale revision is an error.
+    #[serde(default)]
+    pub revision: Option<u64>,
+}
+
+/// A refusal by dbcore: its stable code, the section that refuses, the message and the typed
+/// detail (the error as dbcore serialises it, or null).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Refusal {
+    pub code: u32,
+    pub rule: Option<String>,
+    pub message: String,
+    pub detail: Value,
+}
+
+/// Result of `battle.check`: the events the action would cause, or its refusal.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckResult {
+    pub legal: bool,
+    pub revision: u64,
+    #[serde(default)]
+    pub events: Option<Vec<Event>>,
+    #[serde(default)]
+    pub refusal: Option<Refusal>,
+}
+
+/// Params of `battle.apply`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ApplyParams {
+    pub battle: String,
+    /// The revision the action applies to: the battle's revision now.
+    pub revision: u64,
+    pub action: Action,
+}
+
+/// Result of `battle.apply`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ApplyResult {
+    pub revision: u64,
+    pub events: Vec<Event>,
+}
+
+/// Result of `battle.legal`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LegalResult {
+    pub revision: u64,
+    pub legal: Legal,
+}
+
+/// One army of `battle.state`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyCount {
+    pub name: String,
+    pub in_play: usize,
+    pub lost: usize,
+}
+
+/// Result of `battle.state`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StateResult {
+    pub revision: u64,
+    pub phase: Phase,
+    /// The moving army.
+    pub army: usize,
+    pub bound: u32,
+    pub pips: u8,
+    pub river: Option<RiverState>,
+    pub plough_rough: bool,
+    pub awaiting: Option<DiceRequest>,
+    pub elements: Vec<ElementState>,
+    pub cities: Vec<dbcore::battle::state::CityState>,
+    pub armies: Vec<ArmyCount>,
+}
+
+/// Result of `battle.export`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExportResult {
+    pub revision: u64,
+    pub record: BattleRecord,
+}
+
+/// Result of `battle.close`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CloseResult {
+    pub closed: String,
+}
+
+/// Params of `battles.list` (none).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+/// Result of `battles.list`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListResult {
+    pub battles: Vec<OpenBattle>,
+}
+
+/// Params of `combat.resolve`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveParams {
+    pub situation: Situation,
+    /// `a`'s die, then `b`'s.
+    pub dice: [DieScore; 2],
+    #[serde(default)]
+    pub config: Option<RulesConfig>,
+}
+
+/// Params of `combat.odds`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OddsParams {
+    pub situation: Situation,
+    #[serde(default)]
+    pub config: Option<RulesConfig>,
+}
+
+/// Params of `render.svg`: an open battle, or a set-up as deployed.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RenderParams {
+    #[serde(default)]
+    pub battle: Option<String>,
+    #[serde(default)]
+    pub setup: Option<BattleSetup>,
+    #[serde(default)]
+    pub threat_zones: Option<bool>,
+    #[serde(default)]
+    pub frame: Option<Frame>,
+}
+
+/// Result of `render.svg`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SvgResult {
+    pub svg: String,
+}
+
+/// Params of `table.snap`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapParams {
+    pub battle: String,
+    pub id: dbcore::battle::ElementId,
+    /// Where the player dropped the base.
+    pub pose: dbcore::geometry::Pose,
+    /// How near (in frame units) an element must be to be lined up with; half a BW by default.
+    #[serde(default)]
+    pub within: Option<f64>,
+}
+
+/// Result of `table.snap`: the pose and the order, or why no legal pose exists.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapResult {
+    pub snapped: bool,
+    #[serde(default)]
+    pub snap: Option<dbcore::snap::Snap>,
+    #[serde(default)]
+    pub refusal: Option<Refusal>,
+}
+
+/// Params naming an element of a battle: `table.outlines`, `table.contacts`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ElementParams {
+    pub battle: String,
+    pub id: dbcore::battle::ElementId,
+}
+
+/// Result of `table.outlines`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutlinesResult {
+    pub outlines: dbcore::outline::ElementOutlines,
+}
+
+/// Params of `table.outcome`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeParams {
+    pub battle: String,
+    pub id: dbcore::battle::ElementId,
+    pub outcome: dbcore::snap::OutcomeMove,
+}
+
+/// Result of `table.outcome`: what the outcome move would do, in order.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeResult {
+    pub effects: Vec<dbcore::battle::Effect>,
+}
+
+/// Result of `table.contacts`: every contact of the element, with the edges and corners named.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContactsResult {
+    pub contacts: Vec<dbcore::table::ElementContact>,
+}
+
+/// A JSON-RPC error object.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorObject {
+    pub code: i64,
+    pub message: String,
+    #[serde(default)]
+    pub data: Option<Value>,
+}
+
+/// Each method with the `$defs` names of its params and result.
+pub const METHOD_SCHEMAS: [(&str, &str, &str); 17] = [
+    ("hello", "HelloParams", "HelloResult"),
+    ("battle.create", "CreateParams", "OpenBattle"),
+    ("battle.import", "ImportParams", "OpenBattle"),
+    ("battle.check", "CheckParams", "CheckResult"),
+    ("battle.apply", "ApplyParams", "ApplyResult"),
+    ("battle.legal", "BattleParams", "LegalResult"),
+    ("battle.state", "BattleParams", "StateResult"),
+    ("battle.export", "BattleParams", "ExportResult"),
+    ("battle.close", "BattleParams", "CloseResult"),
+    ("combat.resolve", "ResolveParams", "CombatResult"),
+    ("combat.odds", "OddsParams", "Odds"),
+    ("render.svg", "RenderParams", "SvgResult"),
+    ("battles.list", "NoParams", "ListResult"),
+    ("table.snap", "SnapParams", "SnapResult"),
+    ("table.outlines", "ElementParams", "OutlinesResult"),
+    ("table.outcome", "OutcomeParams", "OutcomeResult"),
+    ("table.contacts", "ElementParams", "ContactsResult"),
+];
+
+fn generator() -> SchemaGenerator {
+    SchemaGenerator::new(SchemaSettings::draft2020_12())
+}
+
+/// Every `$defs` entry after generating `f`'s types, sorted by name.
+fn definitions(f: impl FnOnce(&mut SchemaGenerator)) -> BTreeMap<String, Value> {
+    let mut g = generator();
+    f(&mut g);
+    g.take_definitions(true)
+        .into_iter()
+        .collect::<BTreeMap<String, Value>>()
+}
+
+fn refs(names: &[&str]) -> Vec<Value> {
+    names
+        .iter()
+        .map(|n| json!({ "$ref": format!("#/$defs/{n}") }))
+        .collect()
+}
+
+/// `schema/dbcore.schema.json`: the set-up, record, action, event and the other documents
+/// dbcore reads and writes as JSON.
+pub fn dbcore_schema() -> Value {
+    let defs = definitions(|g| {
+        g.subschema_for::<BattleSetup>();
+        g.subschema_for::<BattleRecord>();
+        g.subschema_for::<Action>();
+        g.subschema_for::<Event>();
+        g.subschema_for::<Legal>();
+        g.subschema_for::<Situation>();
+        g.subschema_for::<CombatResult>();
+        g.subschema_for::<Odds>();
+        g.subschema_for::<RulesConfig>();
+    });
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "dbcore.schema.json",
+        "title": "dbcore's JSON: set-ups, records, actions, events and combat (positions in BW)",
+        "anyOf": refs(&["BattleSetup", "BattleRecord", "Action", "Event", "Legal", "Situation", "CombatResult", "Odds"]),
+        "$defs": defs,
+    })
+}
+
+/// `schema/protocol.schema.json`: every request and response of the JSON-RPC protocol.
+pub fn protocol_schema() -> Value {
+    let mut defs = definitions(|g| {
+        g.subschema_for::<HelloParams>();
+        g.subschema_for::<HelloResult>();
+        g.subschema_for::<CreateParams>();
+        g.subschema_for::<ImportParams>();
+        g.subschema_for::<OpenBattle>();
+        g.subschema_for::<BattleParams>();
+        g.subschema_for::<CheckParams>();
+        g.subschema_for::<CheckResult>();
+        g.subschema_for::<ApplyParams>();
+        g.subschema_for::<ApplyResult>();
+        g.subschema_for::<LegalResult>();
+        g.subschema_for::<StateResult>();
+        g.subschema_for::<ExportResult>();
+        g.subschema_for::<CloseResult>();
+        g.subschema_for::<NoParams>();
+        g.subschema_for::<ListResult>();
+        g.subschema_for::<ResolveParams>();
+        g.subschema_for::<CombatResult>();
+        g.subschema_for::<OddsParams>();
+        g.subschema_for::<Odds>();
+        g.subschema_for::<RenderParams>();
+        g.subschema_for::<SvgResult>();
+        g.subschema_for::<SnapParams>();
+        g.subschema_for::<SnapResult>();
+        g.subschema_for::<ElementParams>();
+        g.subschema_for::<OutlinesResult>();
+        g.subschema_for::<OutcomeParams>();
+        g.subschema_for::<OutcomeResult>();
+        g.subschema_for::<ContactsResult>();
+        g.subschema_for::<ErrorObject>();
+    });
+    let id = json!({ "type": ["string", "number", "null"] });
+    let requests: Vec<Value> = METHOD_SCHEMAS
+        .iter()
+        .map(|(m, p, _)| {
+            json!({
+                "type": "object",
+                "properties": {
+                    "jsonrpc": { "const": "2.0" },
+                    "id": id,
+                    "method": { "const": m },
+                    "params": { "$ref": format!("#/$defs/{p}") },
+                },
+                "required": ["jsonrpc", "method"],
+                "additionalProperties": false,
+            })
+        })
+        .collect();
+    defs.insert("Request".into(), json!({ "oneOf": requests }));
+    let results: Vec<&str> = METHOD_SCHEMAS.iter().map(|(_, _, r)| *r).collect();
+    defs.insert(
+        "Response".into(),
+        json!({
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "jsonrpc": { "const": "2.0" },
+                        "id": id,
+                        "result": { "anyOf": refs(&results) },
+                    },
+                    "required": ["jsonrpc", "id", "result"],
+                    "additionalProperties": false,
+                },
+                {
+                    "type": "object",
+                    "properties": {
+                        "jsonrpc": { "const": "2.0" },
+                        "id": id,
+                        "error": { "$ref": "#/$defs/ErrorObject" },
+                    },
+                    "required": ["jsonrpc", "id", "error"],
+                    "additionalProperties": false,
+                },
+            ]
+        }),
+    );
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "protocol.schema.json",
+        "title": "The dbcore referee's JSON-RPC 2.0 protocol (positions in the bw frame)",
+        "anyOf": refs(&["Request", "Response"]),
+        "$defs": defs,
+    })
+}
+
+/// The schema files, by path under the repository root, as committed (pretty JSON, newline).
+pub fn files() -> Vec<(&'static str, String)> {
+    let text = |v: Value| serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
+    vec![
+        ("schema/dbcore.schema.json", text(dbcore_schema())),
+        ("schema/protocol.schema.json", text(protocol_schema())),
+    ]
+}
