@@ -9,14 +9,17 @@
 //! clear space first. Poses in effects are snapped to the storage grid ([`Pose::snapped`]).
 //!
 //! Readings chosen where the digest is silent (each repeated where it is applied):
-//! * An element whose recoil, push-back or flight would carry **any part** over a battlefield
-//!   edge is lost (§13.1), including one already touching that edge: a DBA player removes an
-//!   element that cannot complete its recoil because the table ends.
+//! * A recoil or push-back that meets a battlefield edge stops there and the element stays in
+//!   play; one that must recoil or be pushed back while already touching the edge is destroyed
+//!   (§12.1, §17.66). Only flight takes an element over an edge (§12.4, §13.1).
 //! * Recoil interpenetration puts the recoiler in the clear space immediately behind the friend
 //!   and ends the recoil there, even when that is further or shorter than its recoil distance
 //!   (§12.1 "to the clear space immediately behind the first friend met"). The space must be clear
 //!   and wholly on the table; otherwise the friend is pushed back instead. Only a single friend met
 //!   alone can be interpenetrated; two friends met at once are pushed (or block).
+//! * Only the recoiler interpenetrates. A pushed-back friend moves just the distance the recoiler
+//!   still needs and pushes the next friend in line in turn (§12.2, §17.41); it never jumps
+//!   through a friend behind it, whatever the two types.
 //! * A pushed-back friend that is merely blocked blocks the recoiler and is not destroyed (§17.41);
 //!   one with an enemy front edge on its side, rear or rear corner is destroyed instead of moving
 //!   (seed §12.1), and the recoiler goes on.
@@ -659,8 +662,9 @@ impl<'c, 'a> World<'c, 'a> {
         })
     }
 
-    /// Recoil or push-back of `i` straight back up to `dist` (§12.1, §12.2); returns the distance
-    /// it moved. Marks it lost if it would go over a battlefield edge.
+    /// Recoil (`level` 0) or push-back (`level` above 0) of `i` straight back up to `dist`
+    /// (§12.1, §12.2); returns the distance it moved. A battlefield edge stops it; one already
+    /// touching the edge is destroyed (§17.66).
     fn back(&mut self, i: usize, dist: f64, level: usize) -> f64 {
         if level > 32 || !self.alive[i] {
             return 0.0;
@@ -682,9 +686,14 @@ impl<'c, 'a> World<'c, 'a> {
             }
             let rem = dist - moved;
             if out.met.iter().any(|m| board_edge_met(m).is_some()) {
-                // §13.1: any part going over the edge loses it.
-                if rem > TOLERANCE {
-                    self.lose(i);
+                // §12.1, §17.66: the edge stops it in play; already on it, it is destroyed.
+                // (Not moved at all yet in this outcome: a friend pushed to the edge and then
+                // met again by the recoiler only blocks it.)
+                if moved <= TOLERANCE && rem > TOLERANCE && self.last_move[i].is_none() {
+                    self.destroy(
+                        i,
+                        "§12.1, §17.66: it must recoil or be pushed back but already touches a battlefield edge",
+                    );
                 }
                 break;
             }
@@ -721,7 +730,7 @@ impl<'c, 'a> World<'c, 'a> {
                 continue;
             }
             let me = self.el(i);
-            if elems.len() == 1 {
+            if elems.len() == 1 && level == 0 {
                 let j = elems[0];
                 let f = self.el(j);
                 if f.army == me.army
