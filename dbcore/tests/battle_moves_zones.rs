@@ -181,3 +181,50 @@ fn s8_1_squaring_up_in_a_threat_zone_is_allowed() {
     // Turning away from it is not.
     assert_eq!(rule(t.go(1, &[(5.0, 3.8, 40.0)])), "§8.1");
 }
+
+#[test]
+fn s17_15_switch_elements_in_close_combat_project_a_zone_or_not() {
+    // DBA3.md §17.15: by default elements in close combat project no threat zone; with the
+    // switch `moves.close_combat_threat_zones` they do, and riding across one is refused (§8.1).
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 5.0, 5.0, 180.0);
+    t.add(US, 2, "4Bd", 5.0, 5.0, 0.0);
+    // Our Cavalry rides east past the fight, its right half crossing the part of the enemy
+    // Blades' zone (y 4 to 5) that our Blades leave free (y 4 to 4.625).
+    t.add(US, 1, "Cv", 3.0, 4.0, 90.0);
+    let across = [(7.0, 4.0, 90.0)];
+    assert!(!t.cfg.moves.close_combat_threat_zones);
+    assert!(
+        t.go(1, &across).is_ok(),
+        "default: no zone from a fighting element"
+    );
+    t.cfg.moves.close_combat_threat_zones = true;
+    assert_eq!(
+        rule(t.go(1, &across)),
+        "§8.1",
+        "switched: the zone is there"
+    );
+}
+
+#[test]
+fn s17_50_switch_psiloi_second_move_into_rough() {
+    // DBA3.md §7.5, §17.50: by default a Psiloi second move must end partly in bad going; with
+    // the switch `moves.psiloi_second_move_into_rough` rough going will do as well.
+    let mut t = Table::new();
+    t.add(US, 1, "Ps", 5.0, 2.0, 0.0);
+    t.el(1).moves_this_bound = 1;
+    t.area(AreaKind::Scrub, (3.0, 4.0), (7.0, 8.0));
+    assert!(!t.cfg.moves.psiloi_second_move_into_rough);
+    assert_eq!(
+        rule(t.go(1, &[(5.0, 4.5, 0.0)])),
+        "§7.5",
+        "default: rough is not bad"
+    );
+    t.cfg.moves.psiloi_second_move_into_rough = true;
+    assert!(
+        t.go(1, &[(5.0, 4.5, 0.0)]).is_ok(),
+        "switched: rough will do"
+    );
+    // Still not a move that stays in good going.
+    assert_eq!(rule(t.go(1, &[(5.0, 3.0, 0.0)])), "§7.5");
+}

@@ -36,7 +36,10 @@
 //!   [`in_close_combat`] reads them); an offset front-to-front touch is no combat here.
 //! * **Flank and rear contacts** (§10.3, §10.4, §17.21): each of an element's two side edges and
 //!   its rear edge counts once when an enemy other than its frontal opponent overlaps it or has
-//!   its front edge against it; battlefield edges never count.
+//!   its front edge against it; battlefield edges never count, unless the §17.21 switch
+//!   [`crate::config::CombatRules::battlefield_edge_overlaps`] is on: then a side edge lying
+//!   along a battlefield edge counts as overlapped (not for Ps and SCh, never overlapped, nor for
+//!   Cv, LCh, LH and LCm, as TTS notes).
 //! * **Targets in close combat** may be shot at: §9 forbids only shooting *by* them.
 //! * **Sacking** (§4.2, §4.7): an element wholly inside an enemy army's camp, or named as a City's
 //!   [`super::movement::HeldStronghold::sacker`] by the battle (which records captures), is sacking
@@ -973,6 +976,25 @@ impl<'c, 'a> View<'c, 'a> {
                         edges.insert(Edge::Right);
                     }
                     _ => {}
+                }
+            }
+        }
+        if self.ctx.config.combat.battlefield_edge_overlaps
+            && !ps_or_sch
+            && !matches!(t, TroopType::Cv | TroopType::LH)
+        {
+            let b = &self.ctx.battlefield.board;
+            for e in [Edge::Left, Edge::Right] {
+                let s = ri.edge(e);
+                let along = |f: fn(Point) -> f64, at: f64| {
+                    (f(s.a) - at).abs() <= TOLERANCE && (f(s.b) - at).abs() <= TOLERANCE
+                };
+                if along(|p| p.x, 0.0)
+                    || along(|p| p.x, b.width)
+                    || along(|p| p.y, 0.0)
+                    || along(|p| p.y, b.depth)
+                {
+                    edges.insert(e);
                 }
             }
         }

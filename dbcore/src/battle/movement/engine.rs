@@ -505,7 +505,10 @@ enum Projector {
 fn enemy_zones(ctx: &MoveContext) -> Vec<(Projector, ThreatZone)> {
     let mut v = Vec::new();
     for (j, o) in ctx.elements.iter().enumerate() {
-        if !o.in_play() || o.army == ctx.army || in_close_combat(ctx, j) {
+        if !o.in_play()
+            || o.army == ctx.army
+            || (!ctx.config.moves.close_combat_threat_zones && in_close_combat(ctx, j))
+        {
             continue;
         }
         let all_round = o.kind.troop_type() == TroopType::WWg;
@@ -826,6 +829,12 @@ fn check_in_the_way(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
 // Second moves (§7.5)
 // ---------------------------------------------------------------------------------------------
 
+/// Whether a Psiloi second move may end in this going (§7.5): bad, or with the §17.50 switch
+/// rough as well.
+fn psiloi_second_move_end(ctx: &MoveContext, end: Going) -> bool {
+    end == Going::Bad || (ctx.config.moves.psiloi_second_move_into_rough && end == Going::Rough)
+}
+
 fn check_second_move(
     ctx: &MoveContext,
     p: &Proposal,
@@ -873,7 +882,7 @@ fn check_second_move(
             n < 2
                 && (ctx.first_bound_of_army
                     || (rect_going(ctx, m.idx, &m.start()) == Going::Good
-                        && rect_going(ctx, m.idx, &m.end()) == Going::Bad))
+                        && psiloi_second_move_end(ctx, rect_going(ctx, m.idx, &m.end()))))
         } else {
             false
         };
