@@ -168,6 +168,7 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
                         target,
                         support: Vec::new(),
                         dice: roll,
+                        recoil_own_depth: Vec::new(),
                     };
                     if b.check(&action).is_ok() {
                         return Some(action);
@@ -182,6 +183,7 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
                 a,
                 b: b_id,
                 dice: dice.roll_pair(),
+                recoil_own_depth: Vec::new(),
             })
         }
         DiceRequest::Pips { .. } => None,

@@ -65,6 +65,7 @@ fn s9_6_a_shot_resolves_and_its_outcome_moves_follow() {
             target: ElementId(101),
             support: vec![],
             dice: [d(6), d(1)],
+            recoil_own_depth: Vec::new(),
         })
         .unwrap();
     match &ev[0] {
@@ -114,6 +115,7 @@ fn s9_1_only_eligible_shooters_at_their_targets() {
             target: ElementId(101),
             support: vec![],
             dice: [d(3), d(3)],
+            recoil_own_depth: Vec::new(),
         })
         .unwrap_err();
     assert_eq!(e, BattleError::CannotShoot { id: ElementId(1) });
@@ -123,6 +125,7 @@ fn s9_1_only_eligible_shooters_at_their_targets() {
             target: ElementId(102),
             support: vec![],
             dice: [d(3), d(3)],
+            recoil_own_depth: Vec::new(),
         })
         .unwrap_err();
     assert_eq!(e.rule(), Some("§9.3"));
@@ -167,6 +170,7 @@ fn s10_2_after_movement_every_contact_is_fought_once() {
         a: ElementId(2),
         b: ElementId(102),
         dice: [d(3), d(3)],
+        recoil_own_depth: Vec::new(),
     })
     .unwrap();
     let e = b
@@ -174,6 +178,7 @@ fn s10_2_after_movement_every_contact_is_fought_once() {
             a: ElementId(2),
             b: ElementId(102),
             dice: [d(3), d(3)],
+            recoil_own_depth: Vec::new(),
         })
         .unwrap_err();
     assert_eq!(
@@ -198,6 +203,7 @@ fn s12_5_the_winner_pursues_half_a_base_width() {
             a: ElementId(2),
             b: ElementId(102),
             dice: [d(3), d(3)],
+            recoil_own_depth: Vec::new(),
         })
         .unwrap();
     match &ev[0] {
@@ -239,6 +245,7 @@ fn s13_2_an_army_that_loses_four_and_more_than_the_enemy_loses_the_battle() {
                 a: ElementId(a),
                 b: ElementId(t),
                 dice: [d(4), d(4)],
+                recoil_own_depth: Vec::new(),
             })
             .unwrap();
     }
@@ -318,6 +325,7 @@ fn s9_1_artillery_answers_enemy_artillery_in_the_enemy_bound() {
             target: ElementId(102),
             support: vec![],
             dice: [d(1), d(1)],
+            recoil_own_depth: Vec::new(),
         })
         .unwrap();
     assert!(
@@ -336,6 +344,7 @@ fn s9_1_artillery_answers_enemy_artillery_in_the_enemy_bound() {
         target: ElementId(2),
         support: vec![],
         dice: [d(1), d(1)],
+        recoil_own_depth: Vec::new(),
     })
     .unwrap();
 }
@@ -360,6 +369,7 @@ fn s9_3_an_enemy_shooting_at_the_shooter_comes_before_free_choice() {
         target: ElementId(1),
         support: vec![],
         dice: [d(1), d(6)],
+        recoil_own_depth: Vec::new(),
     })
     .unwrap();
     // Now the Bows must answer the Bows that shot at them, not the nearer Cavalry.
@@ -369,6 +379,7 @@ fn s9_3_an_enemy_shooting_at_the_shooter_comes_before_free_choice() {
             target: ElementId(102),
             support: vec![],
             dice: [d(3), d(3)],
+            recoil_own_depth: Vec::new(),
         })
         .unwrap_err();
     assert_eq!(
@@ -383,6 +394,7 @@ fn s9_3_an_enemy_shooting_at_the_shooter_comes_before_free_choice() {
         target: ElementId(101),
         support: vec![],
         dice: [d(3), d(3)],
+        recoil_own_depth: Vec::new(),
     })
     .unwrap();
 }
@@ -414,6 +426,7 @@ fn s12_5_elements_in_column_behind_a_pursuer_follow_it() {
             a: ElementId(2),
             b: ElementId(102),
             dice: [d(1), d(2)],
+            recoil_own_depth: Vec::new(),
         })
         .unwrap();
     match &ev[0] {
@@ -430,4 +443,52 @@ fn s12_5_elements_in_column_behind_a_pursuer_follow_it() {
         (lead - rear).abs() < 1e-6,
         "the rear rank followed: {lead} {rear}"
     );
+}
+
+/// Cavalry 2 and enemy Cavalry 102 front to front at (7.5, 5).
+fn cavalry_fight() -> Battle {
+    let mut b = start(sandbox(
+        Battlefield::new(Board::default()),
+        armies(
+            vec![
+                general(el(1, "Cv", 2.0, 1.0, 0.0)),
+                el(2, "Cv", 7.5, 5.0, 0.0),
+            ],
+            vec![
+                general(el(101, "Cv", 12.0, 12.0, 180.0)),
+                el(102, "Cv", 7.5, 5.0, 180.0),
+            ],
+        ),
+    ));
+    b.apply(Action::EndMovement).unwrap();
+    b
+}
+
+#[test]
+fn s12_1_mounted_recoil_1_bw_or_at_the_owners_choice_their_depth() {
+    // DBA3.md §12.1, §17.40: Cavalry beaten by Cavalry (9 to 7) recoil 1 BW by default; their
+    // owner may choose their own depth (¾ BW) instead, on the action that resolves the combat.
+    let fight = |own: Vec<ElementId>| {
+        let mut b = cavalry_fight();
+        b.apply(Action::Fight {
+            a: ElementId(2),
+            b: ElementId(102),
+            dice: [d(6), d(4)],
+            recoil_own_depth: own,
+        })
+        .unwrap();
+        b.element(ElementId(102)).unwrap().pose.y
+    };
+    assert!((fight(Vec::new()) - 6.0).abs() < 1e-3, "default 1 BW");
+    assert!(
+        (fight(vec![ElementId(102)]) - 5.75).abs() < 1e-3,
+        "its depth"
+    );
+    // Naming the winner (which does not recoil) changes nothing.
+    assert!((fight(vec![ElementId(2)]) - 6.0).abs() < 1e-3);
+    // Old records without the option still load, and the default is not written out.
+    let json = r#"{"action":"fight","a":2,"b":102,"dice":[6,4]}"#;
+    let a: Action = serde_json::from_str(json).unwrap();
+    assert!(matches!(&a, Action::Fight { recoil_own_depth, .. } if recoil_own_depth.is_empty()));
+    assert_eq!(serde_json::to_string(&a).unwrap(), json);
 }

@@ -69,6 +69,7 @@ fn fight(b: &mut Battle, a: ElementId, o: ElementId, dice: [u8; 2]) -> Vec<Event
         a,
         b: o,
         dice: [d(dice[0]), d(dice[1])],
+        recoil_own_depth: Vec::new(),
     })
     .unwrap()
 }
@@ -345,6 +346,7 @@ fn s4_2_denizens_destroyed_by_artillery_shooting_surrender_the_city() {
             target: dz,
             support: vec![],
             dice: [d(6), d(1)],
+            recoil_own_depth: Vec::new(),
         })
         .unwrap();
     assert!(ev.contains(&Event::CitySurrendered { city: 0, to: 0 }));
@@ -606,6 +608,7 @@ fn s4_2_a_garrison_destroyed_by_shooting_leaves_no_denizens() {
             target: ElementId(101),
             support: vec![],
             dice: [d(6), d(1)],
+            recoil_own_depth: Vec::new(),
         })
         .unwrap();
     assert!(ev.contains(&Event::DenizensDestroyed { city: 0 }), "{ev:?}");

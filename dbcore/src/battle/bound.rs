@@ -62,12 +62,21 @@ pub enum Action {
         #[serde(default)]
         support: Vec<ElementId>,
         dice: [DieScore; 2],
+        /// Mounted elements whose owner chooses, should they recoil from this shot, to recoil
+        /// their own base depth rather than the full 1 BW (§12.1, §17.40). Empty by default: the
+        /// full 1 BW. Naming an element that is not mounted, or whose depth is 1 BW or more,
+        /// changes nothing.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        recoil_own_depth: Vec<ElementId>,
     },
     /// One close combat (§10): `dice[0]` is `a`'s die, `dice[1]` is `b`'s.
     Fight {
         a: ElementId,
         b: ElementId,
         dice: [DieScore; 2],
+        /// As for [`Action::Shoot`]: mounted elements recoiling their own depth (§12.1).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        recoil_own_depth: Vec<ElementId>,
     },
 }
 
@@ -772,17 +781,23 @@ impl Battle {
                 target,
                 support,
                 dice,
+                recoil_own_depth,
             } => {
                 if self.phase != Phase::Shooting {
                     return Err(wrong("shooting"));
                 }
-                self.check_shot(*shooter, *target, support, *dice)
+                self.check_shot(*shooter, *target, support, *dice, recoil_own_depth)
             }
-            Action::Fight { a, b, dice } => {
+            Action::Fight {
+                a,
+                b,
+                dice,
+                recoil_own_depth,
+            } => {
                 if self.phase != Phase::CloseCombat {
                     return Err(wrong("close combat"));
                 }
-                self.check_fight(*a, *b, *dice)
+                self.check_fight(*a, *b, *dice, recoil_own_depth)
             }
         }
     }

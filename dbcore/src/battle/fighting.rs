@@ -183,6 +183,7 @@ impl Battle {
         target: ElementId,
         support: &[ElementId],
         dice: [DieScore; 2],
+        own_depth: &[ElementId],
     ) -> Result<Vec<Event>, BattleError> {
         let civilians = self
             .held_strongholds()
@@ -233,6 +234,7 @@ impl Battle {
             Some(shooter),
             target_outcome,
             from_behind,
+            own_depth,
             &mut events,
         );
         // §4.2: denizens destroyed by Artillery shooting: the City surrenders and is not sacked.
@@ -253,6 +255,7 @@ impl Battle {
         a: ElementId,
         b: ElementId,
         dice: [DieScore; 2],
+        own_depth: &[ElementId],
     ) -> Result<Vec<Event>, BattleError> {
         let pair = self
             .pending_combats()
@@ -288,8 +291,8 @@ impl Battle {
         };
         let perimeters = [held_by(a), held_by(b)];
         sim.emit(Event::Fought { a, b, result }, &mut events);
-        sim.outcome_of(a, Some(b), oa, false, &mut events);
-        sim.outcome_of(b, Some(a), ob, false, &mut events);
+        sim.outcome_of(a, Some(b), oa, false, own_depth, &mut events);
+        sim.outcome_of(b, Some(a), ob, false, own_depth, &mut events);
         for (id, o, held) in [(a, oa, &perimeters[0]), (b, ob, &perimeters[1])] {
             if o == Outcome::Destroyed {
                 if let Some(h) = held.as_ref().filter(|h| h.civilians == Some(id)) {
@@ -495,6 +498,7 @@ impl Battle {
         opponent: Option<ElementId>,
         outcome: Outcome,
         shot_from_behind: bool,
+        own_depth: &[ElementId],
         events: &mut Vec<Event>,
     ) {
         if !self.element(id).is_some_and(|e| e.in_play()) {
@@ -508,9 +512,15 @@ impl Battle {
                 id,
                 reason: "§12.3: destroyed in combat".into(),
             }],
-            // §12.1: mounted recoil their full 1 BW unless the owner chooses their depth; the
-            // referee takes the full 1 BW.
-            Outcome::Recoil => recoil(&ctx, id, opponent, shot_from_behind, true),
+            // §12.1: mounted recoil their full 1 BW unless the owner chose their depth on the
+            // action that resolved the shot or combat.
+            Outcome::Recoil => recoil(
+                &ctx,
+                id,
+                opponent,
+                shot_from_behind,
+                !own_depth.contains(&id),
+            ),
             Outcome::Flee => {
                 let army = self.element(id).map_or(0, |e| e.army);
                 flee(&ctx, id, self.setup.armies[army].base_edge)
