@@ -3,7 +3,9 @@
 mod battle_common;
 
 use battle_common::*;
-use dbcore::battle::{Action, Battle, BattleError, DiceRequest, ElementId, Event, Phase, Status};
+use dbcore::battle::{
+    Action, Battle, BattleError, DiceRequest, ElementId, EngagementError, Event, Phase, Status,
+};
 use dbcore::battlefield::{Battlefield, Board};
 use dbcore::{DieScore, ErrorCode, ErrorInfo, Outcome};
 
@@ -128,7 +130,15 @@ fn s9_1_only_eligible_shooters_at_their_targets() {
             recoil_own_depth: Vec::new(),
         })
         .unwrap_err();
-    assert_eq!(e.rule(), Some("§9.3"));
+    // The Spears stand beyond the zone's side lines: §9.2 says why, not §9.3.
+    assert!(
+        matches!(
+            e,
+            BattleError::Engagement(EngagementError::OutOfReach { .. })
+        ),
+        "{e}"
+    );
+    assert_eq!(e.rule(), Some("§9.2"));
     assert_eq!(b, before);
     let e = b.apply(Action::RollPips { die: d(2) }).unwrap_err();
     assert_eq!(e.code(), ErrorCode::WrongPhase);
@@ -491,4 +501,147 @@ fn s12_1_mounted_recoil_1_bw_or_at_the_owners_choice_their_depth() {
     let a: Action = serde_json::from_str(json).unwrap();
     assert!(matches!(&a, Action::Fight { recoil_own_depth, .. } if recoil_own_depth.is_empty()));
     assert_eq!(serde_json::to_string(&a).unwrap(), json);
+}
+
+#[test]
+fn s9_refused_shots_name_the_one_reason() {
+    // DBA3.md §9.1, §9.2, §9.3, §9.5: a refused shot says exactly why, with that reason's
+    // section: out of range (§9.1), outside the target zone (§9.2), sight blocked (§9.5), a target
+    // of higher priority (§9.3), not an eligible shooter (§9.1).
+    let mut b = start(sandbox(
+        Battlefield::new(Board::default()),
+        armies(
+            vec![
+                general(el(1, "4Bw", 7.5, 5.0, 0.0)),
+                el(2, "Sp", 3.0, 6.0, 0.0),
+                el(3, "4Bw", 3.0, 5.0, 0.0),
+                el(4, "Cv", 12.0, 2.0, 0.0),
+            ],
+            vec![
+                general(el(101, "Cv", 7.5, 9.5, 180.0)),
+                el(102, "Sp", 12.5, 6.0, 180.0),
+                el(103, "Cv", 3.0, 7.5, 180.0),
+                el(104, "Cv", 6.9, 5.8, 180.0),
+                el(105, "Cv", 8.6, 6.5, 180.0),
+            ],
+        ),
+    ));
+    b.apply(Action::EndMovement).unwrap();
+    let before = b.clone();
+    let shoot = |b: &mut Battle, shooter: u32, target: u32| {
+        b.apply(Action::Shoot {
+            shooter: ElementId(shooter),
+            target: ElementId(target),
+            support: vec![],
+            dice: [d(3), d(3)],
+            recoil_own_depth: Vec::new(),
+        })
+        .unwrap_err()
+    };
+    let e = shoot(&mut b, 1, 101);
+    assert!(
+        matches!(e, BattleError::Engagement(EngagementError::OutOfRange { range, .. }) if range == 3.0),
+        "{e}"
+    );
+    assert_eq!(e.rule(), Some("§9.1"));
+    let e = shoot(&mut b, 1, 102);
+    assert!(
+        matches!(
+            e,
+            BattleError::Engagement(EngagementError::OutOfReach { .. })
+        ),
+        "{e}"
+    );
+    assert_eq!(e.rule(), Some("§9.2"));
+    let e = shoot(&mut b, 3, 103);
+    assert!(
+        matches!(
+            e,
+            BattleError::Engagement(EngagementError::LineOfSight { .. })
+        ),
+        "{e}"
+    );
+    assert_eq!(e.rule(), Some("§9.5"));
+    let e = shoot(&mut b, 1, 105);
+    assert_eq!(
+        e,
+        BattleError::NotATarget {
+            shooter: ElementId(1),
+            target: ElementId(105)
+        }
+    );
+    assert_eq!(e.rule(), Some("§9.3"));
+    let e = shoot(&mut b, 4, 101);
+    assert_eq!(e, BattleError::CannotShoot { id: ElementId(4) });
+    assert_eq!(e.rule(), Some("§9.1"));
+    assert_eq!(b, before);
+}
+
+#[test]
+fn s7_3_a_distance_refusal_names_its_section_in_rule_and_message() {
+    // DBA3.md §7.3: a move longer than the element's allowance is refused under §7.3, and the
+    // message leads with the section it cites.
+    let mut b = shooting_battle();
+    let before = b.clone();
+    let e = b
+        .apply(Action::Move {
+            order: dbcore::battle::MoveOrder::Element {
+                id: ElementId(2),
+                path: vec![dbcore::geometry::Pose::new(7.5, 8.0, 0.0)],
+            },
+        })
+        .unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            BattleError::Move(dbcore::battle::MoveError::TooFar { .. })
+        ),
+        "{e}"
+    );
+    assert_eq!(e.rule(), Some("§7.3"));
+    assert!(e.to_string().starts_with("§7.3"), "{e}");
+    assert_eq!(b, before);
+}
+
+#[test]
+fn s12_5_a_pursuit_not_made_is_not_reported() {
+    // DBA3.md §12.5: Blades partly in a wood (bad going) beat Warband, who recoil; the Blades do
+    // not follow up from bad going, so the combat's event reports no pursuit.
+    let mut bf = Battlefield::new(Board::default());
+    bf.features.push(dbcore::terrain::TerrainFeature::Area(
+        dbcore::terrain::AreaFeature::rectangle(
+            dbcore::terrain::AreaKind::Wood,
+            dbcore::geometry::Point::new(7.0, 5.0),
+            dbcore::geometry::Point::new(11.0, 6.9),
+        ),
+    ));
+    let mut b = start(sandbox(
+        bf,
+        armies(
+            vec![
+                general(el(1, "3Kn", 3.0, 2.0, 0.0)),
+                el(2, "4Bd", 9.0, 7.0, 0.0),
+            ],
+            vec![
+                general(el(101, "Cv", 3.0, 12.0, 180.0)),
+                el(102, "4Wb", 9.0, 7.0, 180.0),
+            ],
+        ),
+    ));
+    b.apply(Action::EndMovement).unwrap();
+    let ev = b
+        .apply(Action::Fight {
+            a: ElementId(2),
+            b: ElementId(102),
+            dice: [d(6), d(2)],
+            recoil_own_depth: Vec::new(),
+        })
+        .unwrap();
+    let Event::Fought { result, .. } = &ev[0] else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(result.b.outcome, Outcome::Recoil, "{result:?}");
+    assert_eq!(result.pursuit, None);
+    let bd = b.element(ElementId(2)).unwrap();
+    assert_eq!(bd.pose.y, 7.0, "the Blades stayed where they fought");
 }

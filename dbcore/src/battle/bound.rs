@@ -140,7 +140,8 @@ pub enum Event {
         support: Vec<ElementId>,
         result: CombatResult,
     },
-    /// A close combat, with every factor of both totals (§10).
+    /// A close combat, with every factor of both totals (§10). Its result's `pursuit` is the
+    /// follow-up actually made: `None` when the table stopped it (§12.5).
     Fought {
         a: ElementId,
         b: ElementId,
@@ -216,8 +217,17 @@ pub enum BattleError {
         "§9.1: element {id} cannot shoot now: it is not an eligible shooter that has yet to shoot"
     )]
     CannotShoot { id: ElementId },
-    #[error("§9.2, §9.3: element {shooter} cannot shoot at {target} (out of its zone or range, blocked, or another target has priority)")]
+    /// The target could be shot at, but another of higher priority must be chosen first (§9.3).
+    /// A target out of range, outside the zone or out of sight is refused with the
+    /// [`EngagementError`] naming that reason instead.
+    #[error("§9.3: element {shooter} must shoot at a target of higher priority than {target} (an enemy in its threat zone, then one that shot at it)")]
     NotATarget {
+        shooter: ElementId,
+        target: ElementId,
+    },
+    /// Artillery shooting in the enemy's bound answers only enemy Artillery that shot at it (§9.1).
+    #[error("§9.1: in the enemy's bound Artillery {shooter} may shoot only at enemy Artillery that shot at it, not at {target}")]
+    ArtilleryAnswersOnly {
         shooter: ElementId,
         target: ElementId,
     },
@@ -245,6 +255,7 @@ impl ErrorInfo for BattleError {
             BattleError::Combat(e) => e.code(),
             BattleError::CannotShoot { .. }
             | BattleError::NotATarget { .. }
+            | BattleError::ArtilleryAnswersOnly { .. }
             | BattleError::NotInCombat { .. } => ErrorCode::IllegalSituation,
             BattleError::Dice(_) => ErrorCode::InvalidDie,
         }
@@ -260,7 +271,9 @@ impl ErrorInfo for BattleError {
             BattleError::Move(m) => move_rule(m),
             BattleError::Engagement(e) => e.rule(),
             BattleError::Combat(e) => e.rule(),
-            BattleError::CannotShoot { .. } => Some("§9.1"),
+            BattleError::CannotShoot { .. } | BattleError::ArtilleryAnswersOnly { .. } => {
+                Some("§9.1")
+            }
             BattleError::NotATarget { .. } => Some("§9.3"),
             BattleError::NotInCombat { .. } => Some("§10.2"),
             BattleError::Dice(_) => Some("§0.3"),
@@ -269,15 +282,15 @@ impl ErrorInfo for BattleError {
     }
 }
 
-/// The section a move refusal names (the leading `§…` of its message).
+/// The section a move refusal names ([`MoveError::rule`], which its message also leads with).
 fn move_rule(m: &MoveError) -> Option<&'static str> {
-    const SECTIONS: [&str; 22] = [
+    const SECTIONS: [&str; 26] = [
         "§3.4", "§3.5", "§3.6", "§5.4", "§6.3", "§7.1", "§7.2", "§7.3", "§7.4", "§7.5", "§7.6",
-        "§7.8", "§7.9", "§8.1", "§8.2", "§8.3", "§8.4", "§8.5", "§1.2", "§12.1", "§4.7", "§4.2",
+        "§7.7", "§7.8", "§7.9", "§8.1", "§8.2", "§8.3", "§8.4", "§8.5", "§1.2", "§12.1", "§4.7",
+        "§4.2", "§4.3", "§4.6", "§17.10",
     ];
-    let text = m.to_string();
-    let first = text.split([':', ',', ' ']).next().unwrap_or("");
-    SECTIONS.into_iter().find(|s| *s == first)
+    let rule = m.rule();
+    SECTIONS.into_iter().find(|s| *s == rule)
 }
 
 /// A saved battle: its set-up and every action applied, dice included. Replaying it gives the

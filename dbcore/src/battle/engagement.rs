@@ -166,11 +166,18 @@ pub enum EngagementError {
     )]
     Sacking { id: ElementId },
     #[error(
-        "§9.2: element {target} is not within the shooting zone and range of element {shooter}"
+        "§9.2: element {target} is not within the shooting zone of element {shooter} (at least ½ BW of its nearest edge directly in front of the shooting edge, extended 1 BW to either side)"
     )]
     OutOfReach {
         shooter: ElementId,
         target: ElementId,
+    },
+    #[error("§9.1, §9.2: element {target} is {distance:.3} BW from element {shooter}, beyond its range of {range} BW")]
+    OutOfRange {
+        shooter: ElementId,
+        target: ElementId,
+        distance: f64,
+        range: f64,
     },
     #[error("§9.5: element {shooter} cannot see element {target}: {by}")]
     LineOfSight {
@@ -213,6 +220,7 @@ impl EngagementError {
             NotAShooter { .. } | InCloseCombat { .. } => "§9.1",
             Sacking { .. } => "§4.2",
             OutOfReach { .. } => "§9.2",
+            OutOfRange { .. } => "§9.1",
             LineOfSight { .. } => "§9.5",
             TooManySupportShooters { .. }
             | SupportRepeated { .. }
@@ -1090,10 +1098,21 @@ impl<'c, 'a> View<'c, 'a> {
         let (rs, rt) = (&self.rects[s], &self.rects[t]);
         let all_round = me.kind.troop_type() == TroopType::WWg;
         let artillery = me.kind.troop_type() == TroopType::Art;
-        let shot = shot_geometry(rs, all_round, range, rt).ok_or(EngagementError::OutOfReach {
-            shooter: me.id,
-            target: them.id,
-        })?;
+        let Some(shot) = shot_geometry(rs, all_round, range, rt) else {
+            // Inside the zone's side lines but too far, or outside them (§9.2)?
+            return Err(match shot_geometry(rs, all_round, UNLIMITED_RANGE, rt) {
+                Some(g) => EngagementError::OutOfRange {
+                    shooter: me.id,
+                    target: them.id,
+                    distance: g.distance,
+                    range,
+                },
+                None => EngagementError::OutOfReach {
+                    shooter: me.id,
+                    target: them.id,
+                },
+            });
+        };
         let others: Vec<usize> = (0..self.ctx.elements.len())
             .filter(|&k| k != s && k != t && self.ctx.elements[k].in_play())
             .collect();
@@ -1126,6 +1145,9 @@ impl<'c, 'a> View<'c, 'a> {
         Ok(shot.distance)
     }
 }
+
+/// A range longer than any table, to tell "out of range" from "outside the target zone" (§9.2).
+const UNLIMITED_RANGE: f64 = 1.0e4;
 
 /// Facing the same way (forward vectors within [`TOLERANCE`]).
 fn same_facing(a: &ElementRect, b: &ElementRect) -> bool {

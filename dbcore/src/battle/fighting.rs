@@ -26,15 +26,39 @@ use crate::terrain::TerrainFeature;
 impl Battle {
     /// Eligible shooters of both armies that have not shot this bound and have a target (§9.1).
     pub fn pending_shooters(&self) -> Vec<ElementId> {
+        self.eligible_shooters()
+            .into_iter()
+            .filter(|id| !self.shot.contains(id))
+            .filter(|id| !self.allowed_targets(*id).is_empty())
+            .collect()
+    }
+
+    /// Shooters of both armies eligible this bound, whether or not they have shot or have a
+    /// target (§9.1).
+    fn eligible_shooters(&self) -> Vec<ElementId> {
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
         let moved = |id: ElementId| self.element(id).map_or(0.0, |e| e.moved_this_bound);
         let answering = |id: ElementId| !self.artillery_that_shot_at(id).is_empty();
         shooters(&ctx, &moved, self.active, &answering)
-            .into_iter()
-            .filter(|id| !self.shot.contains(id))
-            .filter(|id| !self.allowed_targets(*id).is_empty())
-            .collect()
+    }
+
+    /// Why eligible `shooter` may not shoot at `target` now, naming the one reason with its
+    /// section: out of range (§9.1), outside the target zone (§9.2), out of sight (§9.5), sacking
+    /// (§4.2), Artillery answering only Artillery (§9.1), else a target of higher priority (§9.3).
+    fn why_not_a_target(&self, shooter: ElementId, target: ElementId) -> BattleError {
+        let strongholds = self.held_strongholds();
+        let ctx = self.move_context(&strongholds);
+        if let Err(e) = shot_situation(&ctx, shooter, target, &[], false) {
+            return BattleError::Engagement(e);
+        }
+        let answering_only = self
+            .element(shooter)
+            .is_some_and(|e| e.army != self.active && e.kind.troop_type() == TroopType::Art);
+        if answering_only && !self.artillery_that_shot_at(shooter).contains(&target) {
+            return BattleError::ArtilleryAnswersOnly { shooter, target };
+        }
+        BattleError::NotATarget { shooter, target }
     }
 
     /// Enemies that shot at `id` earlier this bound (§9.3's second priority, "an enemy shooting
@@ -200,15 +224,17 @@ impl Battle {
                 return Err(BattleError::ElementLost { id: *id });
             }
         }
-        let pending = self.pending_shooters();
-        if !pending.contains(&shooter) || support.iter().any(|s| self.shot.contains(s)) {
+        if self.shot.contains(&shooter) || !self.eligible_shooters().contains(&shooter) {
             return Err(BattleError::CannotShoot { id: shooter });
+        }
+        if let Some(&s) = support.iter().find(|s| self.shot.contains(s)) {
+            return Err(BattleError::CannotShoot { id: s });
         }
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
-        // §9.3: the target must be of the first priority present.
+        // §9.2–§9.5: the target must be one it can shoot at, of the first priority present.
         if !self.allowed_targets(shooter).contains(&target) {
-            return Err(BattleError::NotATarget { shooter, target });
+            return Err(self.why_not_a_target(shooter, target));
         }
         let situation = shot_situation(&ctx, shooter, target, support, false)
             .map_err(BattleError::Engagement)?;
@@ -290,6 +316,7 @@ impl Battle {
                 .cloned()
         };
         let perimeters = [held_by(a), held_by(b)];
+        let fought_at = events.len();
         sim.emit(Event::Fought { a, b, result }, &mut events);
         sim.outcome_of(a, Some(b), oa, false, own_depth, &mut events);
         sim.outcome_of(b, Some(a), ob, false, own_depth, &mut events);
@@ -323,6 +350,10 @@ impl Battle {
                 };
                 if !effects.is_empty() {
                     sim.pursued.push(pursuer);
+                } else if let Some(Event::Fought { result, .. }) = events.get_mut(fought_at) {
+                    // §12.5: the follow-up was not made (an edge or bad going ahead, already in
+                    // a stronghold, Elephants not entering one...): the event must not report it.
+                    result.pursuit = None;
                 }
                 for effect in effects {
                     sim.emit(Event::Outcome { effect }, &mut events);

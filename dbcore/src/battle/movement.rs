@@ -209,7 +209,7 @@ pub struct MovePlan {
 pub enum MoveError {
     #[error("{rule}: {message}")]
     Refused { rule: String, message: String },
-    #[error("§7.2, §7.3: the move is {asked:.3} BW but at most {allowed:.3} BW is allowed")]
+    #[error("§7.3: the move is {asked:.3} BW (measured as §7.2 says) but at most {allowed:.3} BW is allowed")]
     TooFar { asked: f64, allowed: f64 },
     #[error("§7.2: element {blocker} is in the way")]
     Blocked { blocker: ElementId },
