@@ -228,3 +228,39 @@ fn s17_50_switch_psiloi_second_move_into_rough() {
     // Still not a move that stays in good going.
     assert_eq!(rule(t.go(1, &[(5.0, 3.0, 0.0)])), "§7.5");
 }
+
+/// Enemy Blades facing south with front edge at y = 8 (their zone: x 7 to 8, y 7 to 8); our
+/// Cavalry facing north ending with its front edge at y = `end_y`, front-edge midpoint at
+/// x = `end_x`, having come straight from 2 BW away at `angle` degrees off square.
+fn approach(angle: f64, end_x: f64, end_y: f64) -> Result<dbcore::battle::MovePlan, MoveError> {
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 7.5, 8.0, 180.0);
+    let a = angle.to_radians();
+    let (sx, sy) = (end_x - 2.0 * a.sin(), end_y - 2.0 * a.cos());
+    t.add(US, 1, "Cv", sx, sy, 0.0);
+    t.go(1, &[(end_x, end_y, 0.0)])
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn s8_1_ending_on_a_zone_boundary_is_allowed_at_any_angle_of_approach(
+        angle in -80.0f64..80.0,
+        end_x in 6.6f64..8.4,
+    ) {
+        // DBA3.md §8.1 (the module's reading: the boundary may be reached with the very end of a
+        // move): the tolerance of "reaching" is the same whatever the angle of approach.
+        proptest::prop_assert!(approach(angle, end_x, 7.0).is_ok(), "{:?}", approach(angle, end_x, 7.0));
+    }
+
+    #[test]
+    fn s8_1_ending_inside_a_zone_sideways_is_refused_at_any_angle_of_approach(
+        angle in 10.0f64..80.0,
+        end_x in 7.6f64..8.4,
+    ) {
+        // DBA3.md §8.1: ending a little way inside the zone while getting further off to the side
+        // of the enemy's front edge is no advance to it, whatever the angle.
+        proptest::prop_assert_eq!(rule(approach(angle, end_x, 7.05)), "§8.1");
+    }
+}

@@ -593,6 +593,55 @@ fn zone_entry(mover: &MoverPath, zones: &[(Projector, ThreatZone)]) -> Option<En
     None
 }
 
+/// Whether the mover meets every enemy zone, if at all, only at the very end of its move (§8.1,
+/// the module's reading): its legs before the last never reach one, the last is straight, and
+/// for each zone it ends in it ends on the outer boundary (within [`TOLERANCE`] of the gap, not
+/// of the distance along the path, so that the same tolerance holds whatever the angle of
+/// approach) and was closing on it all the way: the gap to a convex zone along a straight move
+/// is convex, so a gap still shrinking at the end was larger everywhere before.
+fn reaches_zones_only_at_end(m: &MoverPath, zones: &[(Projector, ThreatZone)]) -> bool {
+    let Some((last, before)) = m.legs.split_last() else {
+        return true;
+    };
+    let earlier = MoverPath {
+        idx: m.idx,
+        legs: before.to_vec(),
+    };
+    if !before.is_empty() && zone_entry(&earlier, zones).is_some() {
+        return false;
+    }
+    let len = last.shift().length();
+    if last.turns() || last.wheel.is_some() {
+        return zones.iter().all(|(_, z)| {
+            z.relation(&last.from) == ZoneRelation::Outside
+                && z.relation(&last.to) == ZoneRelation::Outside
+        });
+    }
+    let dir = last.shift();
+    let at = |t: f64| {
+        let c = last.from.pose.front_mid() + dir * (t / len.max(f64::MIN_POSITIVE));
+        ElementRect::new(
+            Pose::new(c.x, c.y, last.from.pose.facing),
+            1.0,
+            last.from.depth,
+        )
+    };
+    zones.iter().all(|(_, z)| {
+        let Some(t) = z.entry_distance(&last.from, dir, len) else {
+            return true;
+        };
+        if t >= len - TOLERANCE && z.relation(&last.to) != ZoneRelation::Inside {
+            return true;
+        }
+        if t <= 0.0 || z.relation(&last.to) != ZoneRelation::OnBoundary {
+            return false;
+        }
+        let end = z.gap(&last.to);
+        let step = (len - t).min(TOLERANCE);
+        z.gap(&at(len - step)) >= end - 1e-12 && z.gap(&at(t)) > end + 1e-9
+    })
+}
+
 /// §8.1 (b): every mover goes straight back, without turning, its full move distance.
 fn straight_back_full(p: &Proposal, full: f64) -> bool {
     p.movers.iter().all(|m| {
@@ -687,10 +736,9 @@ fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), 
     }
     let m = &p.movers[k];
     // Reaching a zone's boundary with the very end of the move leaves nothing to restrict.
-    let last = m.legs.len() - 1;
-    if entry.leg == last
-        && !m.legs[last].turns()
-        && entry.t >= m.legs[last].shift().length() - TOLERANCE
+    if p.movers
+        .iter()
+        .all(|q| reaches_zones_only_at_end(q, &zones))
     {
         return Ok(());
     }
