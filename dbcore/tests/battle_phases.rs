@@ -645,3 +645,79 @@ fn s12_5_a_pursuit_not_made_is_not_reported() {
     let bd = b.element(ElementId(2)).unwrap();
     assert_eq!(bd.pose.y, 7.0, "the Blades stayed where they fought");
 }
+
+/// Our Spear 2 and the enemy Warband 102 touching front edges 0.4 BW off line; `blocked` adds
+/// a friend beside each that leaves neither room to conform.
+fn off_line(blocked: bool) -> Battle {
+    let mut south = vec![
+        general(el(1, "3Kn", 2.0, 1.0, 0.0)),
+        el(2, "Sp", 5.0, 5.0, 0.0),
+    ];
+    let mut north = vec![
+        general(el(101, "Cv", 12.0, 12.0, 180.0)),
+        el(102, "4Wb", 5.4, 5.0, 180.0),
+    ];
+    if blocked {
+        south.push(el(3, "Sp", 6.2, 4.9, 0.0));
+        north.push(el(103, "4Wb", 4.3, 5.1, 180.0));
+    }
+    start(sandbox(
+        Battlefield::new(Board::default()),
+        armies(south, north),
+    ))
+}
+
+#[test]
+fn s8_3_s12_6_elements_in_front_contact_off_line_conform_before_they_fight() {
+    // DBA3.md §8.3, §12.6: front edges touching without lining up conform automatically, the
+    // contacted element (not of the moving army) moving; then they fight front to front.
+    let mut b = off_line(false);
+    let ev = b.apply(Action::EndMovement).unwrap();
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::Outcome { effect: dbcore::battle::Effect::Moved { id, .. } } if *id == ElementId(102)
+        )),
+        "{ev:?}"
+    );
+    let w = b.element(ElementId(102)).unwrap().pose;
+    assert!(
+        (w.x - 5.0).abs() < 1e-3 && (w.y - 5.0).abs() < 1e-3,
+        "{w:?}"
+    );
+    let pairs = b.pending_combats();
+    assert_eq!(pairs.len(), 1);
+    assert_eq!(
+        pairs[0].contact,
+        dbcore::battle::CombatContact::FrontToFront
+    );
+}
+
+#[test]
+fn s8_3_elements_that_cannot_conform_fight_as_if_in_full_contact_and_overlapped() {
+    // DBA3.md §8.3: when neither can line up, a front edge in contact still means combat: they
+    // fight as if in full front contact, the contacted Warband counting as overlapped (−1).
+    let mut b = off_line(true);
+    b.apply(Action::EndMovement).unwrap();
+    assert_eq!(b.phase(), Phase::CloseCombat);
+    let pairs = b.pending_combats();
+    let pair = pairs
+        .iter()
+        .find(|p| p.a == ElementId(2) && p.b == ElementId(102))
+        .expect("the off-line pair fights");
+    assert_eq!(pair.contact, dbcore::battle::CombatContact::NotLinedUp);
+    let ev = b
+        .apply(Action::Fight {
+            a: ElementId(2),
+            b: ElementId(102),
+            dice: [d(3), d(3)],
+            recoil_own_depth: Vec::new(),
+        })
+        .unwrap();
+    let Event::Fought { result, .. } = &ev[0] else {
+        panic!("{ev:?}")
+    };
+    // Spear +4, Warband +3 less 1 for being overlapped.
+    assert_eq!(result.a.total, 7, "{result:?}");
+    assert_eq!(result.b.total, 5, "{result:?}");
+}

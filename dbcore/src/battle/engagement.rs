@@ -64,7 +64,7 @@ use crate::terrain::{AreaKind, Going as TableGoing, GoingContext, RiverState};
 use crate::troops::{BaseKind, ElementKind, TroopType};
 use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone, ZoneRelation};
 
-use super::movement::{in_close_combat, MoveContext};
+use super::movement::{in_close_combat, must_conform, MoveContext};
 use super::setup::ElementId;
 
 /// How the front edge of a combat's first element meets the second (§8.2 a–c, §4.7).
@@ -79,6 +79,9 @@ pub enum CombatContact {
     FrontToRear,
     /// `a`'s front edge against the perimeter of the place `b` defends (§4.7).
     Assault { place: Stronghold },
+    /// Front edges that touch but could not be lined up (§8.3): they fight as if in full front
+    /// contact, the contacted element (the one not of the moving army) counting as overlapped.
+    NotLinedUp,
 }
 
 /// One close combat to fight this bound (§10.2).
@@ -258,9 +261,13 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
         .map(|i| (i as u32, ctx.elements[i].army, v.rects[i]))
         .collect();
     let mut mutual: Vec<(usize, usize)> = Vec::new();
+    let mut unlined: Vec<(usize, usize)> = Vec::new();
     // (contactor, contacted, which edge of the contacted)
     let mut flank: Vec<(usize, usize, CombatContact)> = Vec::new();
     for r in scan_contacts(&live) {
+        if !r.same_side && must_conform(&r.contact) {
+            unlined.push((r.a as usize, r.b as usize));
+        }
         if r.same_side || !r.contact.lined_up {
             continue;
         }
@@ -286,6 +293,18 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
     }
     for &(x, _, _) in &flank {
         front_engaged[x] = true;
+    }
+    // §8.3: front edges that could not line up fight as if in full contact, when neither has a
+    // lined-up opponent.
+    for &(a, b) in &unlined {
+        if opponent[a].is_some() || opponent[b].is_some() {
+            continue;
+        }
+        opponent[a] = Some(b);
+        opponent[b] = Some(a);
+        front_engaged[a] = true;
+        front_engaged[b] = true;
+        pairs.push((a, b, CombatContact::NotLinedUp, false));
     }
     let id = |i: usize| ctx.elements[i].id;
     flank.sort_by_key(|&(x, y, _)| (id(y), id(x)));
@@ -330,7 +349,7 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
         .into_iter()
         .map(|(a, b, contact, turn)| {
             let (a, b) = match contact {
-                CombatContact::FrontToFront if id(b) < id(a) => (b, a),
+                CombatContact::FrontToFront | CombatContact::NotLinedUp if id(b) < id(a) => (b, a),
                 _ => (a, b),
             };
             CloseCombatPair {
@@ -987,6 +1006,10 @@ impl<'c, 'a> View<'c, 'a> {
                 }
             }
         }
+        // §8.3: the contacted element of a pair that could not line up fights as if overlapped.
+        let not_lined_up =
+            classify_contact(ri, &self.rects[opponent]).is_some_and(|c| must_conform(&c));
+        let overlapped_as_contacted = not_lined_up && self.ctx.elements[i].army != self.ctx.army;
         if self.ctx.config.combat.battlefield_edge_overlaps
             && !ps_or_sch
             && !matches!(t, TroopType::Cv | TroopType::LH)
@@ -1006,7 +1029,7 @@ impl<'c, 'a> View<'c, 'a> {
                 }
             }
         }
-        edges.len() as u8
+        (edges.len() + usize::from(overlapped_as_contacted)).min(3) as u8
     }
 
     /// Entirely on land, against an opponent at least partly in a non-paltry river, off-road

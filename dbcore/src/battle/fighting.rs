@@ -17,7 +17,7 @@ use super::engagement::{
 };
 use super::movement::geom::angle_diff;
 use super::movement::HeldStronghold;
-use super::outcome::{enter_stronghold, flee, pursue, recoil, turn_to_face, Effect};
+use super::outcome::{conform, enter_stronghold, flee, pursue, recoil, turn_to_face, Effect};
 use super::setup::ElementId;
 use super::state::{Denizens, LossCause, Status};
 use super::victory::{losses, verdict};
@@ -155,6 +155,9 @@ impl Battle {
             }
             return;
         }
+        // §8.3, §12.6: contacted elements, and elements still in front-edge contact when a
+        // combat ends, conform before the next combat.
+        self.conform_after_combat(events);
         if matches!(from, Phase::Shooting | Phase::CloseCombat)
             && !self.pending_combats().is_empty()
         {
@@ -401,6 +404,43 @@ impl Battle {
         }
         sim.continue_bound(Phase::CloseCombat, &mut events);
         Ok(events)
+    }
+
+    /// §12.6, §8.3: elements in front-edge contact without lining up when the close combats begin,
+    /// or still so when a combat ends, conform: the one not of the moving army first (it is the contacted one, §8.3), else the
+    /// other. A pair where neither can fights as if in full front contact (see
+    /// [`super::engagement::CombatContact::NotLinedUp`]).
+    fn conform_after_combat(&mut self, events: &mut Vec<Event>) {
+        for _ in 0..self.elements.len() {
+            let strongholds = self.held_strongholds();
+            let ctx = self.move_context(&strongholds);
+            let cfg = &self.setup.config;
+            let live: Vec<(u32, usize, crate::geometry::ElementRect)> = (0..self.elements.len())
+                .filter(|&i| self.elements[i].in_play())
+                .map(|i| (i as u32, self.elements[i].army, self.elements[i].rect(cfg)))
+                .collect();
+            let mut pairs: Vec<(ElementId, ElementId)> = Vec::new();
+            for r in crate::contact::scan_contacts(&live) {
+                if r.same_side || !super::movement::must_conform(&r.contact) {
+                    continue;
+                }
+                let (a, b) = (&self.elements[r.a as usize], &self.elements[r.b as usize]);
+                let (x, y) = if a.army == self.active {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
+                pairs.push((x.id, y.id));
+            }
+            pairs.sort();
+            let effect = pairs
+                .iter()
+                .find_map(|&(x, y)| conform(&ctx, x, y).or_else(|| conform(&ctx, y, x)));
+            match effect {
+                Some(effect) => self.emit(Event::Outcome { effect }, events),
+                None => break,
+            }
+        }
     }
 
     /// The elements in column behind `id`, nearest first, each with the pose of the element in

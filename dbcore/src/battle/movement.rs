@@ -65,7 +65,7 @@ use super::state::ElementState;
 mod engine;
 pub(crate) mod geom;
 
-pub use engine::{in_close_combat, plan_move};
+pub use engine::{in_close_combat, must_conform, plan_move};
 
 /// Everything a move may look at.
 #[derive(Debug, Clone, Copy)]

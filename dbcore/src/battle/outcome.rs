@@ -448,6 +448,64 @@ pub fn turn_to_face(ctx: &MoveContext, id: ElementId, contactor: ElementId) -> O
     })
 }
 
+/// Conforming (§8.3, §12.6): element `id`, whose front edge touches `other`'s front edge without
+/// lining up ([`super::movement::must_conform`]), turns and slides so that the two are in full
+/// mutual front contact, its front edge on `other`'s. `None` when it cannot: it is already lined
+/// up in front contact with another enemy, it stands in a camp, city or fort, the slide would be
+/// 1 BW or more (§8.3's limit for the contactor, read as the limit for any conforming), or the new
+/// place is not clear (other elements, the table edge, waterways, strongholds, bad going it may
+/// not enter).
+pub fn conform(ctx: &MoveContext, id: ElementId, other: ElementId) -> Option<Effect> {
+    let i = index(ctx, id)?;
+    let j = index(ctx, other)?;
+    let w = World::new(ctx);
+    if w.army(i) == w.army(j) {
+        return None;
+    }
+    let me = w.rect(i);
+    let them = w.rect(j);
+    if !classify_contact(&me, &them).is_some_and(|c| super::movement::must_conform(&c)) {
+        return None;
+    }
+    if in_any_stronghold(ctx, &me) {
+        return None;
+    }
+    let pinned = (0..ctx.elements.len()).any(|k| {
+        k != i
+            && k != j
+            && w.alive[k]
+            && w.army(k) != w.army(i)
+            && classify_contact(&me, &w.rect(k)).is_some_and(|c| {
+                c.lined_up
+                    && matches!(
+                        c.kind,
+                        crate::contact::ContactKind::FrontToFront
+                            | crate::contact::ContactKind::FrontToSide
+                            | crate::contact::ContactKind::FrontToRear
+                    )
+            })
+    });
+    if pinned {
+        return None;
+    }
+    let tp = them.pose;
+    let to = Pose::new(tp.x, tp.y, tp.facing + 180.0).snapped();
+    let (slide, _) = local(&me.pose, to.front_mid());
+    if slide.abs() >= 1.0 {
+        return None;
+    }
+    let r = ElementRect::new(to, 1.0, me.depth);
+    let terrain = terrain_obstacles(ctx, i, &me, Purpose::Recoil);
+    if !w.clear_at(i, &r, &[], &terrain) {
+        return None;
+    }
+    Some(Effect::Moved {
+        id,
+        from: ctx.elements[i].pose,
+        to,
+    })
+}
+
 // ---------------------------------------------------------------------------------------------
 // The scratch world an outcome move works on
 // ---------------------------------------------------------------------------------------------

@@ -30,8 +30,19 @@ pub fn in_close_combat(ctx: &MoveContext, idx: usize) -> bool {
         o.in_play()
             && o.army != me.army
             && classify_contact(&r, &o.rect(ctx.config))
-                .is_some_and(|c| c.lined_up && is_combat_contact(c.kind))
+                .is_some_and(|c| (c.lined_up && is_combat_contact(c.kind)) || must_conform(&c))
     })
+}
+
+/// Front edges (or a front corner and a front edge) that touch without lining up (§8.3): the two
+/// must conform, and if neither can they fight as if in full front contact.
+pub fn must_conform(c: &crate::contact::Contact) -> bool {
+    !c.lined_up
+        && match c.kind {
+            ContactKind::FrontToFront => true,
+            ContactKind::CornerToEdge | ContactKind::EdgeToCorner => is_front(c.a) && is_front(c.b),
+            _ => false,
+        }
 }
 
 fn is_combat_contact(k: ContactKind) -> bool {
@@ -1216,15 +1227,18 @@ fn validate(ctx: &MoveContext, p: Proposal) -> Result<MovePlan, MoveError> {
     // §8.3: a group meeting a lone element makes it conform, unless it stands wholly in rough or
     // bad going; otherwise the mover conforms with its own move plus a slide of under 1 BW.
     let m = p.movers.iter().find(|m| m.idx == mover).expect("mover");
-    if p.shape != Shape::Single
-        && !in_a_group(ctx, enemy)
-        && !wholly_rough_or_bad(ctx, enemy)
-        && !in_close_combat(ctx, enemy)
-    {
+    // The contacted element conforming to the mover, if it is free to and has room (§8.3).
+    let enemy_conforms = || -> Option<ElementMove> {
+        if in_close_combat(ctx, enemy) {
+            return None;
+        }
         let e = &ctx.elements[enemy];
         let to = front_to_front(&m.end().pose).snapped();
         let new_rect = ElementRect::new(to, 1.0, ctx.config.depth(e.kind));
-        let clear = on_board(ctx, &new_rect)
+        let (slide_x, _) = local(&e.pose, to.front_mid());
+        let clear = slide_x.abs() < 1.0
+            && on_board(ctx, &new_rect)
+            && rect_going(ctx, enemy, &new_rect) != Going::Impassable
             && ctx.elements.iter().enumerate().all(|(k, o)| {
                 k == enemy
                     || !o.in_play()
@@ -1234,21 +1248,42 @@ fn validate(ctx: &MoveContext, p: Proposal) -> Result<MovePlan, MoveError> {
             && p.movers
                 .iter()
                 .all(|q| !overlaps(&new_rect.corners(), &q.end().corners()));
-        let extra = if clear {
-            vec![ElementMove {
-                id: e.id,
-                from: e.pose,
-                to,
-                becomes: None,
-            }]
-        } else {
-            // §8.3: it cannot conform, so it fights as if in full contact.
-            Vec::new()
-        };
+        clear.then_some(ElementMove {
+            id: e.id,
+            from: e.pose,
+            to,
+            becomes: None,
+        })
+    };
+    if p.shape != Shape::Single
+        && !in_a_group(ctx, enemy)
+        && !wholly_rough_or_bad(ctx, enemy)
+        && !in_close_combat(ctx, enemy)
+    {
+        // §8.3: if it cannot conform, the pair fights as if in full front contact, the
+        // contacted element counting as overlapped (see `battle::engagement`).
+        let extra = enemy_conforms().into_iter().collect();
         return finish(ctx, &p, &checked, extra);
     }
     // The movers conform: turn and slide the contacting element onto the enemy's front edge, and
-    // every other mover with it.
+    // every other mover with it. Where troops, terrain or the spacing of the enemy stop them,
+    // the contacted element conforms instead, or the pair fights as §8.3 says: the move stands.
+    match movers_conform(ctx, &p, m, enemy) {
+        Ok(plan) => Ok(plan),
+        Err(_) => {
+            let extra = enemy_conforms().into_iter().collect();
+            finish(ctx, &p, &checked, extra)
+        }
+    }
+}
+
+/// The movers lining up on `enemy` with their own move plus a slide of less than 1 BW (§8.3).
+fn movers_conform(
+    ctx: &MoveContext,
+    p: &Proposal,
+    m: &MoverPath,
+    enemy: usize,
+) -> Result<MovePlan, MoveError> {
     let want = front_to_front(&rect(ctx, enemy).pose);
     let have = m.end().pose;
     let turn = angle_diff(have.facing, want.facing);
