@@ -271,3 +271,27 @@ fn s8_3_when_neither_can_conform_the_move_stands() {
     assert!(p.into_contact);
     assert_eq!(p.moves.len(), 1, "{p:?}");
 }
+
+#[test]
+fn s8_4_into_contact_finds_the_route_to_a_flank_from_partly_beyond_both_lines() {
+    // DBA3.md §8.4: an element starting partly beyond both the flank line and the rear line of
+    // an enemy may contact that flank; the into-contact order must find a way round the enemy's
+    // rear corner, as an explicit path does, rather than refuse the straight line through it.
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 7.5, 8.0, 180.0); // rear edge y = 8.375, sides x = 7 and 8
+    t.add(US, 1, "Cv", 8.2, 9.2, 180.0); // x 7.7 to 8.7: across the side line; beyond the rear
+    let explicit = t.go(1, &[(9.2, 9.0, 270.0), (8.0, 8.5, 270.0)]);
+    assert!(explicit.is_ok(), "{explicit:?}");
+    let order = t.plan(&MoveOrder::IntoContact {
+        ids: vec![ElementId(1)],
+        target: ElementId(9),
+        contact: ContactWanted::Flank(Flank::Left),
+    });
+    let p = order.unwrap();
+    let end = end_of(&p, 1);
+    assert!(
+        near(end.x, 8.0) && near(end.y, 8.5) && near(end.facing, 270.0),
+        "{end:?}"
+    );
+    assert!(p.into_contact);
+}

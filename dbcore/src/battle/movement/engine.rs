@@ -1812,19 +1812,6 @@ fn plan_into_contact(
         }
         let from = ctx.elements[c].pose;
         let turn = angle_diff(from.facing, dest.facing);
-        let shift = dest.front_mid() - from.front_mid();
-        let movers: Vec<MoverPath> = v
-            .iter()
-            .map(|&i| {
-                let e = &ctx.elements[i];
-                let r = super::geom::rotate_pose(&e.pose, from.front_mid(), turn);
-                let to = Pose::new(r.x + shift.x, r.y + shift.y, r.facing).snapped();
-                MoverPath {
-                    idx: i,
-                    legs: vec![Leg::new(e.pose, to, 1.0, ctx.config.depth(e.kind))],
-                }
-            })
-            .collect();
         let shape = if v.len() == 1 {
             Shape::Single
         } else if is_column(ctx, &v) {
@@ -1832,9 +1819,37 @@ fn plan_into_contact(
         } else {
             Shape::Group
         };
-        let mut p = Proposal::new(shape, movers);
-        p.lining_up = true;
-        options.push((p.distance(), p));
+        // Straight to the contact, or, for a flank or rear (§8.4), first to a place standing off
+        // that edge and then straight in: the way round the enemy's corner that a player takes
+        // from a start partly beyond both of its lines.
+        let standoffs: &[f64] = if edge.is_some() {
+            &[0.0, 0.25, 0.5, 1.0, 1.5, 2.0]
+        } else {
+            &[0.0]
+        };
+        for &off in standoffs {
+            let via = dest.front_mid() - dest.forward() * off;
+            let shift = via - from.front_mid();
+            let back = dest.forward() * off;
+            let movers: Vec<MoverPath> = v
+                .iter()
+                .map(|&i| {
+                    let e = &ctx.elements[i];
+                    let depth = ctx.config.depth(e.kind);
+                    let r = super::geom::rotate_pose(&e.pose, from.front_mid(), turn);
+                    let mid = Pose::new(r.x + shift.x, r.y + shift.y, r.facing).snapped();
+                    let mut legs = vec![Leg::new(e.pose, mid, 1.0, depth)];
+                    if off > 0.0 {
+                        let to = Pose::new(mid.x + back.x, mid.y + back.y, mid.facing).snapped();
+                        legs.push(Leg::new(mid, to, 1.0, depth));
+                    }
+                    MoverPath { idx: i, legs }
+                })
+                .collect();
+            let mut p = Proposal::new(shape, movers);
+            p.lining_up = true;
+            options.push((p.distance(), p));
+        }
     }
     if options.is_empty() {
         return Err(MoveError::refused(
