@@ -493,3 +493,54 @@ fn s2_3_only_mounted_elements_dismount_and_only_into_foot() {
         );
     }
 }
+
+#[test]
+fn s4_3_s5_4_initial_garrisons_one_non_allied_foot_element_and_forts_garrisoned() {
+    // DBA3.md §4.2, §4.3, §5.4, §17.36: one non-allied foot element may start as a City's or
+    // Fort's garrison; no more than one; a Fort must start garrisoned.
+    let place = |kind: AreaKind| {
+        TerrainFeature::Area(AreaFeature::rectangle(
+            kind,
+            Point::new(10.0, 5.0),
+            Point::new(12.0, 7.0),
+        ))
+    };
+    let with = |kind: AreaKind, inside: Vec<dbcore::battle::ElementSetup>| {
+        let mut setup = open_battle();
+        setup.battlefield.features.push(place(kind));
+        setup.armies[0].elements.extend(inside);
+        Battle::new(setup)
+    };
+    let has = |r: Result<Battle, dbcore::battle::SetupError>, f: fn(&SetupProblem) -> bool| {
+        r.err().is_some_and(|e| e.problems.iter().any(f))
+    };
+    assert!(
+        with(AreaKind::City, vec![]).is_ok(),
+        "a City may start empty"
+    );
+    assert!(with(AreaKind::City, vec![el(7, "4Bd", 11.0, 6.2, 0.0)]).is_ok());
+    assert!(with(AreaKind::Fort, vec![el(7, "4Bd", 11.0, 6.2, 0.0)]).is_ok());
+    assert!(has(with(AreaKind::Fort, vec![]), |p| matches!(
+        p,
+        SetupProblem::FortUngarrisoned { .. }
+    )));
+    assert!(has(
+        with(AreaKind::City, vec![el(7, "Cv", 11.0, 6.2, 0.0)]),
+        |p| matches!(p, SetupProblem::GarrisonNotEligible { id, .. } if *id == ElementId(7))
+    ));
+    let mut allied = el(7, "4Bd", 11.0, 6.2, 0.0);
+    allied.contingent = Some(1);
+    assert!(has(with(AreaKind::City, vec![allied]), |p| matches!(
+        p,
+        SetupProblem::GarrisonNotEligible { .. }
+    )));
+    assert!(has(
+        with(
+            AreaKind::City,
+            vec![el(7, "4Bd", 10.5, 6.2, 0.0), el(8, "4Bd", 11.5, 6.2, 0.0)]
+        ),
+        |p| matches!(p, SetupProblem::GarrisonTooLarge { count: 2, .. })
+    ));
+    let e = with(AreaKind::Fort, vec![]).unwrap_err();
+    assert_eq!(e.rule(), Some("§4.3"));
+}
