@@ -169,6 +169,7 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
                         support: Vec::new(),
                         dice: roll,
                         recoil_own_depth: Vec::new(),
+                        shoots_back: false,
                     };
                     if b.check(&action).is_ok() {
                         return Some(action);

@@ -68,6 +68,7 @@ fn s9_6_a_shot_resolves_and_its_outcome_moves_follow() {
             support: vec![],
             dice: [d(6), d(1)],
             recoil_own_depth: Vec::new(),
+            shoots_back: false,
         })
         .unwrap();
     match &ev[0] {
@@ -118,6 +119,7 @@ fn s9_1_only_eligible_shooters_at_their_targets() {
             support: vec![],
             dice: [d(3), d(3)],
             recoil_own_depth: Vec::new(),
+            shoots_back: false,
         })
         .unwrap_err();
     assert_eq!(e, BattleError::CannotShoot { id: ElementId(1) });
@@ -128,6 +130,7 @@ fn s9_1_only_eligible_shooters_at_their_targets() {
             support: vec![],
             dice: [d(3), d(3)],
             recoil_own_depth: Vec::new(),
+            shoots_back: false,
         })
         .unwrap_err();
     // The Spears stand beyond the zone's side lines: §9.2 says why, not §9.3.
@@ -336,6 +339,7 @@ fn s9_1_artillery_answers_enemy_artillery_in_the_enemy_bound() {
             support: vec![],
             dice: [d(1), d(1)],
             recoil_own_depth: Vec::new(),
+            shoots_back: false,
         })
         .unwrap();
     assert!(
@@ -355,6 +359,7 @@ fn s9_1_artillery_answers_enemy_artillery_in_the_enemy_bound() {
         support: vec![],
         dice: [d(1), d(1)],
         recoil_own_depth: Vec::new(),
+        shoots_back: false,
     })
     .unwrap();
 }
@@ -380,6 +385,7 @@ fn s9_3_an_enemy_shooting_at_the_shooter_comes_before_free_choice() {
         support: vec![],
         dice: [d(1), d(6)],
         recoil_own_depth: Vec::new(),
+        shoots_back: false,
     })
     .unwrap();
     // Now the Bows must answer the Bows that shot at them, not the nearer Cavalry.
@@ -390,6 +396,7 @@ fn s9_3_an_enemy_shooting_at_the_shooter_comes_before_free_choice() {
             support: vec![],
             dice: [d(3), d(3)],
             recoil_own_depth: Vec::new(),
+            shoots_back: false,
         })
         .unwrap_err();
     assert_eq!(
@@ -405,6 +412,7 @@ fn s9_3_an_enemy_shooting_at_the_shooter_comes_before_free_choice() {
         support: vec![],
         dice: [d(3), d(3)],
         recoil_own_depth: Vec::new(),
+        shoots_back: false,
     })
     .unwrap();
 }
@@ -535,6 +543,7 @@ fn s9_refused_shots_name_the_one_reason() {
             support: vec![],
             dice: [d(3), d(3)],
             recoil_own_depth: Vec::new(),
+            shoots_back: false,
         })
         .unwrap_err()
     };
@@ -720,4 +729,87 @@ fn s8_3_elements_that_cannot_conform_fight_as_if_in_full_contact_and_overlapped(
     // Spear +4, Warband +3 less 1 for being overlapped.
     assert_eq!(result.a.total, 7, "{result:?}");
     assert_eq!(result.b.total, 5, "{result:?}");
+}
+
+#[test]
+fn s17_24_mutual_shooting_both_suffer_their_outcomes() {
+    // DBA3.md §9.6, §17.24: a shooter suffers an outcome only if its target shoots back at it in
+    // the same exchange; then both outcomes apply and the target has shot.
+    let bows = || {
+        start(sandbox(
+            Battlefield::new(Board::default()),
+            armies(
+                vec![
+                    general(el(1, "Cv", 2.0, 1.0, 0.0)),
+                    el(2, "4Bw", 7.5, 5.0, 0.0),
+                ],
+                vec![
+                    general(el(101, "Cv", 12.0, 12.0, 180.0)),
+                    el(102, "4Bw", 7.5, 7.0, 180.0),
+                ],
+            ),
+        ))
+    };
+    let shot = |back: bool| {
+        let mut b = bows();
+        b.apply(Action::EndMovement).unwrap();
+        let ev = b
+            .apply(Action::Shoot {
+                shooter: ElementId(2),
+                target: ElementId(102),
+                support: vec![],
+                dice: [d(1), d(6)],
+                recoil_own_depth: Vec::new(),
+                shoots_back: back,
+            })
+            .unwrap();
+        (b, ev)
+    };
+    // One-way: the beaten shooter is untouched and the target still has its own shot.
+    let (b, ev) = shot(false);
+    let Event::Shot { result, .. } = &ev[0] else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(result.a.outcome, Outcome::NoEffect);
+    assert!(b.element(ElementId(2)).unwrap().in_play());
+    assert_eq!(b.pending_shooters(), vec![ElementId(102)]);
+    // Mutual: 3 against 8 doubles the shooter, which suffers it; the exchange is both shots.
+    let (b, ev) = shot(true);
+    let Event::Shot {
+        result, shot_back, ..
+    } = &ev[0]
+    else {
+        panic!("{ev:?}")
+    };
+    assert!(*shot_back);
+    assert_ne!(result.a.outcome, Outcome::NoEffect, "{result:?}");
+    let e2 = b.element(ElementId(2)).unwrap();
+    assert!(!e2.in_play() || e2.pose.y < 5.0, "{e2:?}");
+    assert!(!b.pending_shooters().contains(&ElementId(102)));
+    // A target that has already shot this bound cannot shoot back (§9.1: once a bound).
+    let mut b = bows();
+    b.apply(Action::EndMovement).unwrap();
+    b.apply(Action::Shoot {
+        shooter: ElementId(102),
+        target: ElementId(2),
+        support: vec![],
+        dice: [d(3), d(3)],
+        recoil_own_depth: Vec::new(),
+        shoots_back: false,
+    })
+    .unwrap();
+    let before = b.clone();
+    let e = b
+        .apply(Action::Shoot {
+            shooter: ElementId(2),
+            target: ElementId(102),
+            support: vec![],
+            dice: [d(1), d(6)],
+            recoil_own_depth: Vec::new(),
+            shoots_back: true,
+        })
+        .unwrap_err();
+    assert_eq!(e, BattleError::CannotShoot { id: ElementId(102) });
+    assert_eq!(e.rule(), Some("§9.1"));
+    assert_eq!(b, before);
 }

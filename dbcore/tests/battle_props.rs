@@ -117,6 +117,7 @@ fn action(b: &Battle, c: &Choice) -> Action {
                                 support: vec![],
                                 dice,
                                 recoil_own_depth: Vec::new(),
+                                shoots_back: false,
                             })
                             .is_ok()
                         })
@@ -127,6 +128,7 @@ fn action(b: &Battle, c: &Choice) -> Action {
                         support: vec![],
                         dice,
                         recoil_own_depth: Vec::new(),
+                        shoots_back: false,
                     }
                 }
                 _ => Action::EndMovement,

@@ -347,6 +347,7 @@ fn s4_2_denizens_destroyed_by_artillery_shooting_surrender_the_city() {
             support: vec![],
             dice: [d(6), d(1)],
             recoil_own_depth: Vec::new(),
+            shoots_back: false,
         })
         .unwrap();
     assert!(ev.contains(&Event::CitySurrendered { city: 0, to: 0 }));
@@ -609,6 +610,7 @@ fn s4_2_a_garrison_destroyed_by_shooting_leaves_no_denizens() {
             support: vec![],
             dice: [d(6), d(1)],
             recoil_own_depth: Vec::new(),
+            shoots_back: false,
         })
         .unwrap();
     assert!(ev.contains(&Event::DenizensDestroyed { city: 0 }), "{ev:?}");

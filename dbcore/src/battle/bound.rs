@@ -68,6 +68,11 @@ pub enum Action {
         /// changes nothing.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         recoil_own_depth: Vec<ElementId>,
+        /// The target shoots back at the shooter in the same exchange (§17.24): it must be an
+        /// eligible shooter that has not shot this bound and may choose the shooter as its
+        /// target; both then suffer their outcomes, and the target has shot.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        shoots_back: bool,
     },
     /// One close combat (§10): `dice[0]` is `a`'s die, `dice[1]` is `b`'s.
     Fight {
@@ -139,6 +144,9 @@ pub enum Event {
         target: ElementId,
         support: Vec<ElementId>,
         result: CombatResult,
+        /// The target shot back in the same exchange (§17.24): it has shot this bound too.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        shot_back: bool,
     },
     /// A close combat, with every factor of both totals (§10). Its result's `pursuit` is the
     /// follow-up actually made: `None` when the table stopped it (§12.5).
@@ -795,11 +803,19 @@ impl Battle {
                 support,
                 dice,
                 recoil_own_depth,
+                shoots_back,
             } => {
                 if self.phase != Phase::Shooting {
                     return Err(wrong("shooting"));
                 }
-                self.check_shot(*shooter, *target, support, *dice, recoil_own_depth)
+                self.check_shot(
+                    *shooter,
+                    *target,
+                    support,
+                    *dice,
+                    recoil_own_depth,
+                    *shoots_back,
+                )
             }
             Action::Fight {
                 a,
@@ -872,12 +888,17 @@ impl Battle {
                 shooter,
                 target,
                 support,
+                shot_back,
                 ..
             } => {
                 self.shot.push(*shooter);
                 self.shot.extend(support.iter().copied());
                 self.shots.push((*shooter, *target));
                 self.shots.extend(support.iter().map(|s| (*s, *target)));
+                if *shot_back {
+                    self.shot.push(*target);
+                    self.shots.push((*target, *shooter));
+                }
             }
             Event::Fought { a, b, .. } => {
                 self.fought.push(*a);

@@ -94,9 +94,21 @@ impl Battle {
     }
 
     fn allowed_targets(&self, shooter: ElementId) -> Vec<ElementId> {
+        self.allowed_targets_given(shooter, None)
+    }
+
+    /// As [`Battle::shot_targets`], counting `also_shooting_at_it` among the enemies shooting at
+    /// `shooter` (the other side of a mutual exchange, §17.24).
+    fn allowed_targets_given(
+        &self,
+        shooter: ElementId,
+        also_shooting_at_it: Option<ElementId>,
+    ) -> Vec<ElementId> {
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
-        let Ok(targets) = shooting_targets(&ctx, shooter, &self.shooting_at(shooter)) else {
+        let mut at_it = self.shooting_at(shooter);
+        at_it.extend(also_shooting_at_it);
+        let Ok(targets) = shooting_targets(&ctx, shooter, &at_it) else {
             return Vec::new();
         };
         let answering_only = self
@@ -211,6 +223,7 @@ impl Battle {
         support: &[ElementId],
         dice: [DieScore; 2],
         own_depth: &[ElementId],
+        shoots_back: bool,
     ) -> Result<Vec<Event>, BattleError> {
         let civilians = self
             .held_strongholds()
@@ -239,12 +252,29 @@ impl Battle {
         if !self.allowed_targets(shooter).contains(&target) {
             return Err(self.why_not_a_target(shooter, target));
         }
-        let situation = shot_situation(&ctx, shooter, target, support, false)
+        // §17.24: a target shooting back must be a shooter still to shoot this bound that may
+        // choose the shooter, counting the shooter as shooting at it (§9.3).
+        if shoots_back {
+            if civilians.is_some()
+                || self.shot.contains(&target)
+                || !self.eligible_shooters().contains(&target)
+            {
+                return Err(BattleError::CannotShoot { id: target });
+            }
+            if !self
+                .allowed_targets_given(target, Some(shooter))
+                .contains(&shooter)
+            {
+                return Err(self.why_not_a_target(target, shooter));
+            }
+        }
+        let situation = shot_situation(&ctx, shooter, target, support, shoots_back)
             .map_err(BattleError::Engagement)?;
         let result = resolve(&situation, dice, &self.setup.config).map_err(BattleError::Combat)?;
         let mut sim = self.clone();
         let mut events = Vec::new();
         let target_outcome = result.b.outcome;
+        let shooter_outcome = result.a.outcome;
         let from_behind = matches!(
             situation.engagement,
             crate::combat::Engagement::Shooting(s) if s.from_behind
@@ -255,6 +285,7 @@ impl Battle {
                 target,
                 support: support.to_vec(),
                 result,
+                shot_back: shoots_back,
             },
             &mut events,
         );
@@ -266,6 +297,18 @@ impl Battle {
             own_depth,
             &mut events,
         );
+        // §17.24: shot back at, the shooter suffers its own outcome (turning first only when
+        // the target shot from behind it is not read here: it recoils straight back).
+        if shoots_back {
+            sim.outcome_of(
+                shooter,
+                Some(target),
+                shooter_outcome,
+                false,
+                own_depth,
+                &mut events,
+            );
+        }
         // §4.2: denizens destroyed by Artillery shooting: the City surrenders and is not sacked.
         if let (Some(h), Outcome::Destroyed) = (&civilians, target_outcome) {
             let to = self.element(shooter).map_or(0, |e| e.army);
