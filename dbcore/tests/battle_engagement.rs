@@ -780,3 +780,19 @@ fn s17_21_switch_battlefield_edge_overlaps() {
     let sit = close_combat_situation(&w.ctx(), id(1), id(101)).unwrap();
     assert_eq!(sit.a.flank_rear_contacts, 0);
 }
+
+#[test]
+fn s4_6_allied_elements_never_defend_a_camp() {
+    // DBA3.md §4.6, §16.4: an element of an allied contingent inside its army's camp does not
+    // defend it: no assault is fought against it (nor against Elephants there).
+    let mut w = camp_world();
+    w.elements[0].contingent = Some(1);
+    assert!(close_combats(&w.ctx())
+        .iter()
+        .all(|p| p.a != id(1) && p.b != id(1)));
+    let mut w = camp_world();
+    w.elements[0] = el(0, 1, "El", 5.0, 1.9, 0.0);
+    assert!(close_combats(&w.ctx())
+        .iter()
+        .all(|p| p.a != id(1) && p.b != id(1)));
+}

@@ -535,13 +535,20 @@ impl Battle {
         let mut v: Vec<HeldStronghold> = Vec::new();
         for (army, a) in self.setup.armies.iter().enumerate() {
             let Some(camp) = &a.camp else { continue };
+            // §4.6: allied elements (and El, SCh) inside never defend the camp.
             let own_inside = self.elements.iter().any(|e| {
                 e.in_play()
                     && e.army == army
+                    && super::engagement::may_defend_camp(e)
+                    && e.rect(cfg).corners().iter().all(|c| camp.contains(*c))
+            });
+            let enemy_inside = self.elements.iter().any(|e| {
+                e.in_play()
+                    && e.army != army
                     && e.rect(cfg).corners().iter().all(|c| camp.contains(*c))
             });
             let followers = self.camp_followers.get(army).copied().unwrap_or(false);
-            if inside(camp).is_some() || followers {
+            if own_inside || enemy_inside || followers {
                 v.push(HeldStronghold {
                     army,
                     perimeter: camp.clone(),

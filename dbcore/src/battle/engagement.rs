@@ -870,10 +870,14 @@ impl<'c, 'a> View<'c, 'a> {
     /// The defender of stronghold `si`: the lowest-id element of its army wholly inside it.
     fn defender(&self, si: usize) -> Option<usize> {
         let s = &self.ctx.strongholds[si];
+        let camp = self.place(s) == Stronghold::Camp;
         (0..self.ctx.elements.len())
             .filter(|&i| {
                 let e = &self.ctx.elements[i];
-                e.in_play() && e.army == s.army && wholly_inside(&self.rects[i], &s.perimeter)
+                e.in_play()
+                    && e.army == s.army
+                    && wholly_inside(&self.rects[i], &s.perimeter)
+                    && (!camp || may_defend_camp(e))
             })
             .min_by_key(|&i| self.ctx.elements[i].id)
     }
@@ -1167,6 +1171,12 @@ impl<'c, 'a> View<'c, 'a> {
         }
         Ok(shot.distance)
     }
+}
+
+/// An element that may defend its own camp (§4.6): one not of an allied contingent, and not
+/// Elephants or Scythed Chariots. Others inside it do not defend it.
+pub fn may_defend_camp(e: &super::state::ElementState) -> bool {
+    e.contingent.is_none() && !matches!(e.kind.troop_type(), TroopType::El | TroopType::SCh)
 }
 
 /// A range longer than any table, to tell "out of range" from "outside the target zone" (§9.2).
