@@ -276,9 +276,9 @@ def test_the_bound_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     main = runpy.run_path(str(script))["main"]
     assert main(["bound.py", "7"]) == 0
     out = capsys.readouterr().out
-    # Seed 7 gives the Romans a 5 (§6.2); the Knights' 6 BW charge is refused (§7.2).
+    # Seed 7 gives the Romans a 5 (§6.2); the Knights' 6 BW charge is refused (§7.3, its distance).
     assert '{"event": "pips_rolled", "army": 0, "die": 5, "pips": 5}' in out
-    assert "Gauls: the Knights charge 6 BW: refused (203, §7.2)" in out
+    assert "Gauls: the Knights charge 6 BW: refused (203, §7.3)" in out
     assert "replayed 8 actions: 14 events, same battle" in out
 
 
