@@ -280,9 +280,9 @@ def test_the_bound_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     main = runpy.run_path(str(script))["main"]
     assert main(["bound.py", "7"]) == 0
     out = capsys.readouterr().out
-    # Seed 7 gives the Romans a 5 (§6.2); the Knights' 6 BW charge is refused (§7.2).
+    # Seed 7 gives the Romans a 5 (§6.2); the Knights' 6 BW charge is refused (§7.3, its distance).
     assert '{"event": "pips_rolled", "army": 0, "die": 5, "pips": 5}' in out
-    assert "Gauls: the Knights charge 6 BW: refused (203, §7.2)" in out
+    assert "Gauls: the Knights charge 6 BW: refused (203, §7.3)" in out
     assert "replayed 8 actions: 14 events, same battle" in out
 
 
@@ -296,3 +296,26 @@ def test_wrong_python_types(battle: Battle) -> None:
     with pytest.raises(TypeError):
         battle.roll_pips(3)  # type: ignore[arg-type]
     assert battle.phase == "awaiting_pips"
+
+
+def test_fight_option_recoil_own_depth_passes_through() -> None:
+    # DBA3.md §12.1: the owner of beaten Cavalry may have it recoil its own depth (3/4 BW)
+    # rather than 1 BW; the option is a field of the fight action, passed to dbcore as is.
+    def el(i: int, x: float, y: float, facing: float) -> dict[str, Any]:
+        return {"id": i, "kind": "Cv", "pose": {"x": x, "y": y, "facing": facing}}
+
+    data = setup_data()
+    data["armies"][0]["elements"] = [dict(el(1, 2, 1, 0), general=True), el(2, 7.5, 5, 0)]
+    data["armies"][1]["elements"] = [dict(el(101, 12, 12, 180), general=True), el(102, 7.5, 5, 180)]
+    ys = []
+    for own in ([], [102]):
+        b = Battle(data)
+        b.apply(actions.roll_pips(3))
+        b.apply(actions.end_movement())
+        fight: dict[str, Any] = {"action": "fight", "a": 2, "b": 102, "dice": [6, 4]}
+        if own:
+            fight["recoil_own_depth"] = own
+        b.apply(fight)
+        assert b.record()["actions"][-1] == fight
+        ys.append(next(e for e in b.state()["elements"] if e["id"] == 102)["pose"]["y"])
+    assert ys[0] == pytest.approx(6.0) and ys[1] == pytest.approx(5.75)

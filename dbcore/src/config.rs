@@ -64,6 +64,26 @@ pub struct CombatRules {
     pub assaulters_use_factor_vs_foot: bool,
     /// Elephants, Scythed Chariots and War Wagons may not occupy a Fort, as for a City (§17.37).
     pub fort_occupier_exclusion: bool,
+    /// A battlefield edge along an element's side edge counts as an overlap of that flank (−1,
+    /// §10.3), except for Cv, LCh, LH and LCm, which TTS says it does not affect (§17.21). The
+    /// digest's reading is `false`: battlefield edges never overlap.
+    #[serde(default)]
+    pub battlefield_edge_overlaps: bool,
+}
+
+/// Movement readings the digest asks to keep switchable.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MoveRules {
+    /// Elements in close combat still project a threat zone (§8.1). The digest's reading is
+    /// `false`: they project none (§17.15, after a playtest answer).
+    #[serde(default)]
+    pub close_combat_threat_zones: bool,
+    /// A Psiloi second move (§7.5) may end partly in rough as well as bad going, as the quick
+    /// reference sheets word it. The digest's reading is `false`: bad going only, as the seed
+    /// says (§17.50).
+    #[serde(default)]
+    pub psiloi_second_move_into_rough: bool,
 }
 
 /// PIP readings (§6.3).
@@ -93,6 +113,8 @@ pub struct RulesConfig {
     pub combat: CombatRules,
     #[serde(default)]
     pub pips: PipRules,
+    #[serde(default)]
+    pub moves: MoveRules,
 }
 
 /// A configuration that cannot be used.
@@ -199,8 +221,10 @@ impl Default for RulesConfig {
                 max_extra_assaulters: 2,
                 assaulters_use_factor_vs_foot: true,
                 fort_occupier_exclusion: true,
+                battlefield_edge_overlaps: false,
             },
             pips: PipRules::default(),
+            moves: MoveRules::default(),
         }
     }
 }

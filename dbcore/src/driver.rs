@@ -169,6 +169,8 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
                         target,
                         support: Vec::new(),
                         dice: roll,
+                        recoil_own_depth: Vec::new(),
+                        shoots_back: false,
                     };
                     if b.check(&action).is_ok() {
                         return Some(action);
@@ -183,6 +185,7 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
                 a,
                 b: b_id,
                 dice: dice.roll_pair(),
+                recoil_own_depth: Vec::new(),
             })
         }
         DiceRequest::Pips { .. } => None,

@@ -152,6 +152,26 @@ impl ThreatZone {
     }
 
     /// Whether `rect` is in the zone or has reached its outer boundary (§8.1).
+    /// How far `rect` is from the zone: positive outside it, zero on its outer boundary,
+    /// negative by how deep it is inside (the measure [`ThreatZone::relation`] compares with
+    /// [`TOLERANCE`]).
+    pub fn gap(&self, rect: &ElementRect) -> f64 {
+        let corners = rect.corners();
+        match self {
+            ThreatZone::Edges(edges) => edges
+                .iter()
+                .map(|e| convex_gap(&corners, &edge_box(e, 0.0, THREAT_ZONE_DEPTH, 0.0)))
+                .fold(f64::INFINITY, f64::min),
+            ThreatZone::Perimeter(poly) => {
+                let rp = rect.polygon();
+                poly.edges()
+                    .flat_map(|e| rp.edges().map(move |f| segment_distance(&e, &f)))
+                    .fold(f64::INFINITY, f64::min)
+                    - THREAT_ZONE_DEPTH
+            }
+        }
+    }
+
     pub fn holds(&self, rect: &ElementRect) -> bool {
         self.relation(rect) != ZoneRelation::Outside
     }

@@ -351,3 +351,196 @@ fn a_saved_battle_replays_to_the_same_events_and_state() {
     let state_json = serde_json::to_string(&b).unwrap();
     assert_eq!(serde_json::from_str::<Battle>(&state_json).unwrap(), b);
 }
+
+/// The battle in `open_battle`'s third bound (army 0's second) with `edit` made to its saved
+/// state first (for situations a test cannot reach quickly by play).
+fn edited_second_bound(
+    setup: dbcore::battle::BattleSetup,
+    edit: impl Fn(&mut serde_json::Value),
+) -> Battle {
+    let mut b = Battle::new(setup).unwrap();
+    for _ in 0..2 {
+        pips(&mut b, 6);
+        end(&mut b);
+    }
+    let mut v = serde_json::to_value(&b).unwrap();
+    edit(&mut v);
+    let mut b: Battle = serde_json::from_value(v).unwrap();
+    pips(&mut b, 6);
+    b
+}
+
+#[test]
+fn s6_3_b_every_move_costs_an_extra_pip_once_the_general_is_lost() {
+    // DBA3.md §6.3 (b): with the general's element lost every move costs +1 (not in the side's
+    // first bound, §17.14).
+    let b = edited_second_bound(open_battle(), |v| {
+        v["elements"][0]["status"] = serde_json::json!({"status": "lost", "cause": "destroyed"});
+    });
+    assert!(!b.element(ElementId(1)).unwrap().in_play());
+    let c = cost_of(&b, &step(2, &b, 1.0));
+    assert_eq!(c.extras, vec![PipExtra::GeneralLost]);
+    assert_eq!(c.total, 2);
+}
+
+#[test]
+fn s6_3_a_a_single_element_garrisoning_its_camp_costs_an_extra_pip() {
+    // DBA3.md §6.3 (a): a single element acting as a camp's garrison pays +1 to move.
+    let mut setup = open_battle();
+    setup.armies[0].camp = Some(dbcore::geometry::Polygon::new(vec![
+        Point::new(11.0, 0.5),
+        Point::new(13.0, 0.5),
+        Point::new(13.0, 2.0),
+        Point::new(11.0, 2.0),
+    ]));
+    setup.armies[0].elements.push(el(7, "4Bd", 12.0, 1.5, 0.0)); // wholly inside the camp
+    let b = edited_second_bound(setup, |_| {});
+    let c = cost_of(&b, &step(7, &b, 1.0));
+    assert_eq!(c.extras, vec![PipExtra::Unwieldy]);
+    // The same Blades outside it do not.
+    assert!(cost_of(&b, &step(2, &b, 1.0)).extras.is_empty());
+}
+
+#[test]
+fn s6_3_a_scythed_chariots_moving_into_contact_pay_no_extra_pip() {
+    // DBA3.md §6.3 (a), §17.11: Scythed Chariots pay +1 to move, waived when the move ends in
+    // contact with enemy; the switch `pips.sch_extra_pip_waived_into_contact` charges it as the
+    // seed reads.
+    let setup = |waived: bool| {
+        let mut s = open_battle();
+        s.armies[0].elements.push(el(7, "SCh", 10.5, 8.5, 0.0));
+        s.config.pips.sch_extra_pip_waived_into_contact = waived;
+        s
+    };
+    let into = Action::Move {
+        order: MoveOrder::IntoContact {
+            ids: vec![ElementId(7)],
+            target: ElementId(104),
+            contact: dbcore::battle::ContactWanted::Front,
+        },
+    };
+    let b = edited_second_bound(setup(true), |_| {});
+    assert_eq!(
+        cost_of(&b, &step(7, &b, 1.0)).extras,
+        vec![PipExtra::Unwieldy]
+    );
+    assert!(cost_of(&b, &into).extras.is_empty(), "waived into contact");
+    let b = edited_second_bound(setup(false), |_| {});
+    assert_eq!(cost_of(&b, &into).extras, vec![PipExtra::Unwieldy]);
+}
+
+#[test]
+fn s5_4_artillery_and_war_wagons_may_not_deploy_off_road_in_bad_going() {
+    // DBA3.md §5.4: Art and WWg may not be deployed off-road in bad going; others may, and on a
+    // road through it they may too.
+    let wood = || {
+        TerrainFeature::Area(AreaFeature::rectangle(
+            AreaKind::Wood,
+            Point::new(1.0, 4.0),
+            Point::new(5.0, 6.0),
+        ))
+    };
+    for code in ["Art", "WWg"] {
+        let mut setup = open_battle();
+        setup.battlefield.features.push(wood());
+        setup.armies[0].elements.push(el(7, code, 3.0, 5.5, 0.0));
+        let e = Battle::new(setup).unwrap_err();
+        assert!(
+            e.problems.iter().any(|p| matches!(
+                p,
+                SetupProblem::BadGoingDeployment { id, .. } if *id == ElementId(7)
+            )),
+            "{code}: {e}"
+        );
+        let mut setup = open_battle();
+        setup.battlefield.features.push(wood());
+        setup
+            .battlefield
+            .features
+            .push(TerrainFeature::Road(dbcore::terrain::Road {
+                path: vec![Point::new(3.0, 0.0), Point::new(3.0, 15.0)],
+                surface: dbcore::terrain::RoadSurface::Track,
+                width: 0.5,
+            }));
+        setup.armies[0].elements.push(el(7, code, 3.0, 5.5, 0.0));
+        assert!(Battle::new(setup).is_ok(), "{code} on the road");
+    }
+    let mut setup = open_battle();
+    setup.battlefield.features.push(wood());
+    setup.armies[0].elements.push(el(7, "4Bd", 3.0, 5.5, 0.0));
+    assert!(Battle::new(setup).is_ok(), "Blades may stand in a wood");
+}
+
+#[test]
+fn s2_3_only_mounted_elements_dismount_and_only_into_foot() {
+    // DBA3.md §2.3, §7.9: `X//Y` mounted elements dismount into foot; anything else is a set-up
+    // problem.
+    let with = |code: &str, into: &str| {
+        let mut setup = open_battle();
+        let mut e = el(7, code, 12.0, 5.0, 0.0);
+        e.dismounts_as = Some(into.parse().unwrap());
+        setup.armies[0].elements.push(e);
+        Battle::new(setup)
+    };
+    assert!(with("3Kn", "4Bd").is_ok());
+    for (code, into) in [("4Bd", "4Sp"), ("Cv", "LH")] {
+        let e = with(code, into).unwrap_err();
+        assert!(
+            e.problems
+                .iter()
+                .any(|p| matches!(p, SetupProblem::Dismount { id, .. } if *id == ElementId(7))),
+            "{code}//{into}: {e}"
+        );
+    }
+}
+
+#[test]
+fn s4_3_s5_4_initial_garrisons_one_non_allied_foot_element_and_forts_garrisoned() {
+    // DBA3.md §4.2, §4.3, §5.4, §17.36: one non-allied foot element may start as a City's or
+    // Fort's garrison; no more than one; a Fort must start garrisoned.
+    let place = |kind: AreaKind| {
+        TerrainFeature::Area(AreaFeature::rectangle(
+            kind,
+            Point::new(10.0, 5.0),
+            Point::new(12.0, 7.0),
+        ))
+    };
+    let with = |kind: AreaKind, inside: Vec<dbcore::battle::ElementSetup>| {
+        let mut setup = open_battle();
+        setup.battlefield.features.push(place(kind));
+        setup.armies[0].elements.extend(inside);
+        Battle::new(setup)
+    };
+    let has = |r: Result<Battle, dbcore::battle::SetupError>, f: fn(&SetupProblem) -> bool| {
+        r.err().is_some_and(|e| e.problems.iter().any(f))
+    };
+    assert!(
+        with(AreaKind::City, vec![]).is_ok(),
+        "a City may start empty"
+    );
+    assert!(with(AreaKind::City, vec![el(7, "4Bd", 11.0, 6.2, 0.0)]).is_ok());
+    assert!(with(AreaKind::Fort, vec![el(7, "4Bd", 11.0, 6.2, 0.0)]).is_ok());
+    assert!(has(with(AreaKind::Fort, vec![]), |p| matches!(
+        p,
+        SetupProblem::FortUngarrisoned { .. }
+    )));
+    assert!(has(
+        with(AreaKind::City, vec![el(7, "Cv", 11.0, 6.2, 0.0)]),
+        |p| matches!(p, SetupProblem::GarrisonNotEligible { id, .. } if *id == ElementId(7))
+    ));
+    let mut allied = el(7, "4Bd", 11.0, 6.2, 0.0);
+    allied.contingent = Some(1);
+    assert!(has(with(AreaKind::City, vec![allied]), |p| matches!(
+        p,
+        SetupProblem::GarrisonNotEligible { .. }
+    )));
+    assert!(has(
+        with(
+            AreaKind::City,
+            vec![el(7, "4Bd", 10.5, 6.2, 0.0), el(8, "4Bd", 11.5, 6.2, 0.0)]
+        ),
+        |p| matches!(p, SetupProblem::GarrisonTooLarge { count: 2, .. })
+    ));
+    let e = with(AreaKind::Fort, vec![]).unwrap_err();
+    assert_eq!(e.rule(), Some("§4.3"));
+}

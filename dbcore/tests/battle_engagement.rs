@@ -747,3 +747,52 @@ fn close_combat_end_to_end_overlap_and_side_support() {
     assert_eq!(r.b.outcome, Outcome::Recoil);
     assert_eq!(r.a.outcome, Outcome::NoEffect);
 }
+
+#[test]
+fn s17_21_switch_battlefield_edge_overlaps() {
+    // DBA3.md §10.3, §17.21: by default a battlefield edge never overlaps; with the switch
+    // `combat.battlefield_edge_overlaps` a side edge along a battlefield edge counts −1, except
+    // for Cavalry and Light Horse (TTS's note).
+    let left = |code: &str| {
+        vec![
+            el(0, 1, code, 0.5, 5.0, 0.0), // its left side edge on the west edge, x = 0
+            el(1, 101, "4Wb", 0.5, 5.0, 180.0),
+        ]
+    };
+    let mut w = World::new(left("Sp"));
+    let sit = close_combat_situation(&w.ctx(), id(1), id(101)).unwrap();
+    assert_eq!(sit.a.flank_rear_contacts, 0, "default: edges never overlap");
+    w.cfg.combat.battlefield_edge_overlaps = true;
+    let sit = close_combat_situation(&w.ctx(), id(1), id(101)).unwrap();
+    assert_eq!(
+        sit.a.flank_rear_contacts, 1,
+        "switched: the edge overlaps the Spear"
+    );
+    // The Warband's right side lies on the same edge (it faces south): it is overlapped too.
+    assert_eq!(sit.b.flank_rear_contacts, 1);
+    let mut w = World::new(left("Cv"));
+    w.cfg.combat.battlefield_edge_overlaps = true;
+    let sit = close_combat_situation(&w.ctx(), id(1), id(101)).unwrap();
+    assert_eq!(sit.a.flank_rear_contacts, 0, "not for Cavalry");
+    // Away from the edge nothing changes.
+    let mut w = World::new(spear_v_warband());
+    w.cfg.combat.battlefield_edge_overlaps = true;
+    let sit = close_combat_situation(&w.ctx(), id(1), id(101)).unwrap();
+    assert_eq!(sit.a.flank_rear_contacts, 0);
+}
+
+#[test]
+fn s4_6_allied_elements_never_defend_a_camp() {
+    // DBA3.md §4.6, §16.4: an element of an allied contingent inside its army's camp does not
+    // defend it: no assault is fought against it (nor against Elephants there).
+    let mut w = camp_world();
+    w.elements[0].contingent = Some(1);
+    assert!(close_combats(&w.ctx())
+        .iter()
+        .all(|p| p.a != id(1) && p.b != id(1)));
+    let mut w = camp_world();
+    w.elements[0] = el(0, 1, "El", 5.0, 1.9, 0.0);
+    assert!(close_combats(&w.ctx())
+        .iter()
+        .all(|p| p.a != id(1) && p.b != id(1)));
+}

@@ -237,3 +237,61 @@ fn s8_2_a_group_moves_into_contact_as_one() {
     assert_eq!(end_of(&p, 1), Pose::new(4.25, 4.5, 0.0));
     assert!(p.into_contact);
 }
+
+#[test]
+fn s8_3_a_contactor_that_cannot_conform_makes_the_contacted_element_conform() {
+    // DBA3.md §8.3: our Blades touch the enemy Warband's front edge 0.4 BW off line; a friend
+    // beside the Blades stops them sliding across, so the move stands and the Warband, which
+    // has room, conforms to them instead.
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Wb", 5.4, 5.0, 180.0);
+    t.add(US, 1, "4Bd", 5.0, 3.5, 0.0);
+    t.add(US, 2, "4Bd", 6.2, 4.9, 0.0); // where the Blades would have to slide
+    let p = t.go(1, &[(5.0, 5.0, 0.0)]).unwrap();
+    assert!(p.into_contact);
+    let m = end_of(&p, 1);
+    assert!(near(m.x, 5.0) && near(m.y, 5.0), "{m:?}");
+    let w = end_of(&p, 9);
+    assert!(
+        near(w.x, 5.0) && near(w.y, 5.0) && near(w.facing, 180.0),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn s8_3_when_neither_can_conform_the_move_stands() {
+    // DBA3.md §8.3: as above, but a friend of the Warband also stops it: the move is not refused
+    // (the pair fights as if in full contact, see battle_phases).
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Wb", 5.4, 5.0, 180.0);
+    t.add(THEM, 8, "4Wb", 4.3, 5.1, 180.0); // where the Warband would have to slide
+    t.add(US, 1, "4Bd", 5.0, 3.5, 0.0);
+    t.add(US, 2, "4Bd", 6.2, 4.9, 0.0);
+    let p = t.go(1, &[(5.0, 5.0, 0.0)]).unwrap();
+    assert!(p.into_contact);
+    assert_eq!(p.moves.len(), 1, "{p:?}");
+}
+
+#[test]
+fn s8_4_into_contact_finds_the_route_to_a_flank_from_partly_beyond_both_lines() {
+    // DBA3.md §8.4: an element starting partly beyond both the flank line and the rear line of
+    // an enemy may contact that flank; the into-contact order must find a way round the enemy's
+    // rear corner, as an explicit path does, rather than refuse the straight line through it.
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 7.5, 8.0, 180.0); // rear edge y = 8.375, sides x = 7 and 8
+    t.add(US, 1, "Cv", 8.2, 9.2, 180.0); // x 7.7 to 8.7: across the side line; beyond the rear
+    let explicit = t.go(1, &[(9.2, 9.0, 270.0), (8.0, 8.5, 270.0)]);
+    assert!(explicit.is_ok(), "{explicit:?}");
+    let order = t.plan(&MoveOrder::IntoContact {
+        ids: vec![ElementId(1)],
+        target: ElementId(9),
+        contact: ContactWanted::Flank(Flank::Left),
+    });
+    let p = order.unwrap();
+    let end = end_of(&p, 1);
+    assert!(
+        near(end.x, 8.0) && near(end.y, 8.5) && near(end.facing, 270.0),
+        "{end:?}"
+    );
+    assert!(p.into_contact);
+}

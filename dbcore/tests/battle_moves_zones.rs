@@ -181,3 +181,88 @@ fn s8_1_squaring_up_in_a_threat_zone_is_allowed() {
     // Turning away from it is not.
     assert_eq!(rule(t.go(1, &[(5.0, 3.8, 40.0)])), "§8.1");
 }
+
+#[test]
+fn s17_15_switch_elements_in_close_combat_project_a_zone_or_not() {
+    // DBA3.md §17.15: by default elements in close combat project no threat zone; with the
+    // switch `moves.close_combat_threat_zones` they do, and riding across one is refused (§8.1).
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 5.0, 5.0, 180.0);
+    t.add(US, 2, "4Bd", 5.0, 5.0, 0.0);
+    // Our Cavalry rides east past the fight, its right half crossing the part of the enemy
+    // Blades' zone (y 4 to 5) that our Blades leave free (y 4 to 4.625).
+    t.add(US, 1, "Cv", 3.0, 4.0, 90.0);
+    let across = [(7.0, 4.0, 90.0)];
+    assert!(!t.cfg.moves.close_combat_threat_zones);
+    assert!(
+        t.go(1, &across).is_ok(),
+        "default: no zone from a fighting element"
+    );
+    t.cfg.moves.close_combat_threat_zones = true;
+    assert_eq!(
+        rule(t.go(1, &across)),
+        "§8.1",
+        "switched: the zone is there"
+    );
+}
+
+#[test]
+fn s17_50_switch_psiloi_second_move_into_rough() {
+    // DBA3.md §7.5, §17.50: by default a Psiloi second move must end partly in bad going; with
+    // the switch `moves.psiloi_second_move_into_rough` rough going will do as well.
+    let mut t = Table::new();
+    t.add(US, 1, "Ps", 5.0, 2.0, 0.0);
+    t.el(1).moves_this_bound = 1;
+    t.area(AreaKind::Scrub, (3.0, 4.0), (7.0, 8.0));
+    assert!(!t.cfg.moves.psiloi_second_move_into_rough);
+    assert_eq!(
+        rule(t.go(1, &[(5.0, 4.5, 0.0)])),
+        "§7.5",
+        "default: rough is not bad"
+    );
+    t.cfg.moves.psiloi_second_move_into_rough = true;
+    assert!(
+        t.go(1, &[(5.0, 4.5, 0.0)]).is_ok(),
+        "switched: rough will do"
+    );
+    // Still not a move that stays in good going.
+    assert_eq!(rule(t.go(1, &[(5.0, 3.0, 0.0)])), "§7.5");
+}
+
+/// Enemy Blades facing south with front edge at y = 8 (their zone: x 7 to 8, y 7 to 8); our
+/// Cavalry facing north ending with its front edge at y = `end_y`, front-edge midpoint at
+/// x = `end_x`, having come straight from 2 BW away at `angle` degrees off square.
+fn approach(angle: f64, end_x: f64, end_y: f64) -> Result<dbcore::battle::MovePlan, MoveError> {
+    let mut t = Table::new();
+    t.add(THEM, 9, "4Bd", 7.5, 8.0, 180.0);
+    let a = angle.to_radians();
+    let (sx, sy) = (end_x - 2.0 * a.sin(), end_y - 2.0 * a.cos());
+    t.add(US, 1, "Cv", sx, sy, 0.0);
+    t.go(1, &[(end_x, end_y, 0.0)])
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn s8_1_ending_on_a_zone_boundary_is_allowed_at_any_angle_of_approach(
+        angle in -80.0f64..80.0,
+        end_x in 6.6f64..8.4,
+    ) {
+        // DBA3.md §8.1 (the module's reading: the boundary may be reached with the very end of a
+        // move): the tolerance of "reaching" is the same whatever the angle of approach.
+        proptest::prop_assert!(approach(angle, end_x, 7.0).is_ok(), "{:?}", approach(angle, end_x, 7.0));
+    }
+
+    #[test]
+    fn s8_1_ending_inside_a_zone_sideways_is_refused_at_any_angle_of_approach(
+        angle in 10.0f64..80.0,
+        end_x in 7.9f64..8.4,
+    ) {
+        // (Ending right of the Blades' centre line and coming from the left, but never crossing
+        // that line while in the zone: it gets further off to the side all the way.)
+        // DBA3.md §8.1: ending a little way inside the zone while getting further off to the side
+        // of the enemy's front edge is no advance to it, whatever the angle.
+        proptest::prop_assert_eq!(rule(approach(angle, end_x, 7.05)), "§8.1");
+    }
+}

@@ -211,21 +211,37 @@ fn recoil_into_waterway_stops_at_the_shore() {
 }
 
 #[test]
-fn recoil_off_the_board_edge_is_lost() {
-    // DBA3.md §12.1, §13.1: any part recoiling over a battlefield edge loses the element.
+fn recoil_reaching_the_board_edge_stops_there_in_play() {
+    // DBA3.md §12.1, §17.66: a recoil that meets a battlefield edge stops there; the element
+    // stays in play.
     let t = Table::open();
     let v = vec![
         el(0, 1, "Sp", 5.0, 0.5, 0.0), // rear edge 0.125 from the edge, recoils 0.375
-        el(0, 2, "Sp", 8.0, 0.375, 0.0), // rear edge on the edge
         el(0, 3, "Sp", 11.0, 0.75, 0.0), // exactly enough room
     ];
     let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
-    assert!(lost_off(&fx, 1), "{fx:?}");
-    let fx = recoil(&t.ctx(&v), ElementId(2), None, false, true);
-    assert!(lost_off(&fx, 2), "{fx:?}");
+    assert!(!lost_off(&fx, 1) && !destroyed(&fx, 1), "{fx:?}");
+    let out = after(&v, &fx);
+    assert!(in_play(&out, 1));
+    assert!(close(pose_of(&out, 1).y, 0.375), "{:?}", pose_of(&out, 1));
     let out = after(&v, &recoil(&t.ctx(&v), ElementId(3), None, false, true));
     assert!(in_play(&out, 3));
     assert!(close(pose_of(&out, 3).y, 0.375));
+}
+
+#[test]
+fn recoil_already_touching_the_board_edge_is_destroyed() {
+    // DBA3.md §12.1, §17.66: one that must recoil while already touching the edge is destroyed,
+    // not lost over the edge.
+    let t = Table::open();
+    let v = vec![el(0, 2, "Sp", 8.0, 0.375, 0.0)]; // rear edge on the edge
+    let fx = recoil(&t.ctx(&v), ElementId(2), None, false, true);
+    assert!(destroyed(&fx, 2), "{fx:?}");
+    assert!(!lost_off(&fx, 2), "{fx:?}");
+    // The same for mounted recoiling on the west edge.
+    let v = vec![el(0, 4, "Cv", 0.75, 5.0, 90.0)]; // faces east, rear edge on x = 0
+    let fx = recoil(&t.ctx(&v), ElementId(4), None, false, true);
+    assert!(destroyed(&fx, 4) && !lost_off(&fx, 4), "{fx:?}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -318,17 +334,74 @@ fn push_back_chain() {
 }
 
 #[test]
-fn friend_pushed_over_the_board_edge_is_lost() {
-    // DBA3.md §12.2, §13.1: an element pushed back over a battlefield edge is lost.
+fn friend_pushed_to_the_board_edge_stops_there() {
+    // DBA3.md §12.2, §17.66: a friend pushed back to a battlefield edge stops there in play, and
+    // the recoiler stops against it.
     let t = Table::open();
     let v = vec![
         el(0, 1, "Sp", 5.0, 0.95, 0.0),
         el(0, 2, "Sp", 5.0, 0.575, 0.0), // rear edge 0.2 from the edge
     ];
     let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
-    assert!(lost_off(&fx, 2), "{fx:?}");
+    assert!(!lost_off(&fx, 2) && !destroyed(&fx, 2), "{fx:?}");
     let out = after(&v, &fx);
-    assert!(close(pose_of(&out, 1).y, 0.575));
+    assert!(close(pose_of(&out, 2).y, 0.375), "{:?}", pose_of(&out, 2));
+    assert!(close(pose_of(&out, 1).y, 0.75), "{:?}", pose_of(&out, 1));
+    assert_eq!(overlapping_pair(&out, &t.cfg), None);
+}
+
+#[test]
+fn friend_pushed_while_touching_the_board_edge_is_destroyed() {
+    // DBA3.md §12.2, §17.66: a friend that must be pushed back while already touching the edge
+    // is destroyed (not lost over the edge), and the recoil goes on.
+    let t = Table::open();
+    let v = vec![
+        el(0, 1, "Sp", 5.0, 0.75, 0.0),
+        el(0, 2, "Sp", 5.0, 0.375, 0.0), // rear edge on the edge
+    ];
+    let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
+    assert!(destroyed(&fx, 2) && !lost_off(&fx, 2), "{fx:?}");
+    let out = after(&v, &fx);
+    assert!(in_play(&out, 1));
+    assert!(close(pose_of(&out, 1).y, 0.375), "{:?}", pose_of(&out, 1));
+}
+
+#[test]
+fn pushed_psiloi_push_the_next_friend_and_never_jump_through_it() {
+    // DBA3.md §12.1, §12.2, §17.41: Ps may not pass Ps, so the recoiling Ps pushes the Ps behind
+    // it; that pushed Ps moves only the distance needed and pushes the Spear behind it in turn,
+    // rather than interpenetrating it as a recoiler would.
+    let t = Table::open();
+    let v = vec![
+        el(0, 1, "Ps", 5.0, 5.0, 0.0),
+        el(0, 2, "Ps", 5.0, 4.5, 0.0), // touching the recoiler's rear
+        el(0, 3, "Sp", 5.0, 4.0, 0.0), // touching the pushed Ps's rear
+    ];
+    let fx = recoil(&t.ctx(&v), ElementId(1), None, false, true);
+    let out = after(&v, &fx);
+    for (id, y) in [(1, 4.5), (2, 4.0), (3, 3.5)] {
+        assert!(
+            close(pose_of(&out, id).y, y),
+            "{id}: {:?}",
+            pose_of(&out, id)
+        );
+    }
+    assert_eq!(overlapping_pair(&out, &t.cfg), None);
+    // A Blade recoiling into Ps (which it may not pass) with Blades behind: the Ps are pushed and
+    // push the Blades, they do not jump through them.
+    let v = vec![
+        el(0, 1, "4Bd", 5.0, 5.0, 0.0),
+        el(0, 2, "Ps", 5.0, 4.625, 0.0),
+        el(0, 3, "4Bd", 5.0, 4.125, 0.0),
+    ];
+    let out = after(&v, &recoil(&t.ctx(&v), ElementId(1), None, false, true));
+    for (id, y) in [(1, 4.625), (2, 4.25), (3, 3.75)] {
+        assert!(
+            close(pose_of(&out, id).y, y),
+            "{id}: {:?}",
+            pose_of(&out, id)
+        );
+    }
 }
 
 #[test]

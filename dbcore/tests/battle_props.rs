@@ -95,7 +95,12 @@ fn action(b: &Battle, c: &Choice) -> Action {
             match b.awaiting() {
                 Some(DiceRequest::Combat { pairs }) if !pairs.is_empty() => {
                     let (a, t) = pairs[pick % pairs.len()];
-                    Action::Fight { a, b: t, dice }
+                    Action::Fight {
+                        a,
+                        b: t,
+                        dice,
+                        recoil_own_depth: Vec::new(),
+                    }
                 }
                 Some(DiceRequest::Shot { shooters }) if !shooters.is_empty() => {
                     let shooter = shooters[pick % shooters.len()];
@@ -111,6 +116,8 @@ fn action(b: &Battle, c: &Choice) -> Action {
                                 target: *t,
                                 support: vec![],
                                 dice,
+                                recoil_own_depth: Vec::new(),
+                                shoots_back: false,
                             })
                             .is_ok()
                         })
@@ -120,6 +127,8 @@ fn action(b: &Battle, c: &Choice) -> Action {
                         target,
                         support: vec![],
                         dice,
+                        recoil_own_depth: Vec::new(),
+                        shoots_back: false,
                     }
                 }
                 _ => Action::EndMovement,

@@ -69,6 +69,7 @@ fn fight(b: &mut Battle, a: ElementId, o: ElementId, dice: [u8; 2]) -> Vec<Event
         a,
         b: o,
         dice: [d(dice[0]), d(dice[1])],
+        recoil_own_depth: Vec::new(),
     })
     .unwrap()
 }
@@ -345,6 +346,8 @@ fn s4_2_denizens_destroyed_by_artillery_shooting_surrender_the_city() {
             target: dz,
             support: vec![],
             dice: [d(6), d(1)],
+            recoil_own_depth: Vec::new(),
+            shoots_back: false,
         })
         .unwrap();
     assert!(ev.contains(&Event::CitySurrendered { city: 0, to: 0 }));
@@ -606,9 +609,38 @@ fn s4_2_a_garrison_destroyed_by_shooting_leaves_no_denizens() {
             target: ElementId(101),
             support: vec![],
             dice: [d(6), d(1)],
+            recoil_own_depth: Vec::new(),
+            shoots_back: false,
         })
         .unwrap();
     assert!(ev.contains(&Event::DenizensDestroyed { city: 0 }), "{ev:?}");
     assert_eq!(b.cities()[0].controller, Some(1));
     assert!(b.held_strongholds().is_empty());
+}
+
+#[test]
+fn s4_6_a_camp_holding_only_an_allied_element_is_undefended() {
+    // DBA3.md §4.6: allied elements never defend the camp, so a camp holding only one (and no
+    // camp followers) is undefended: it projects no threat zone and is held by nobody.
+    use dbcore::battle::Battle;
+    let mut setup = battle_common::open_battle();
+    setup.armies[0].camp = Some(dbcore::geometry::Polygon::new(vec![
+        dbcore::geometry::Point::new(11.0, 0.5),
+        dbcore::geometry::Point::new(13.0, 0.5),
+        dbcore::geometry::Point::new(13.0, 2.0),
+        dbcore::geometry::Point::new(11.0, 2.0),
+    ]));
+    let mut ally = battle_common::el(7, "4Bd", 12.0, 1.5, 0.0);
+    ally.contingent = Some(1);
+    setup.armies[0].elements.push(ally);
+    let b = Battle::new(setup.clone()).unwrap();
+    assert!(
+        b.held_strongholds().is_empty(),
+        "{:?}",
+        b.held_strongholds()
+    );
+    // The same element not allied holds it.
+    setup.armies[0].elements.last_mut().unwrap().contingent = None;
+    let b = Battle::new(setup).unwrap();
+    assert_eq!(b.held_strongholds().len(), 1);
 }

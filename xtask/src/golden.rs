@@ -123,6 +123,7 @@ fn fight(b: &Battle) -> Action {
             a: pairs[0].0,
             b: pairs[0].1,
             dice: [one, one],
+            recoil_own_depth: Vec::new(),
         },
         other => panic!("expected a close combat to fight, the battle awaits {other:?}"),
     }

@@ -64,12 +64,26 @@ pub enum Action {
         #[serde(default)]
         support: Vec<ElementId>,
         dice: [DieScore; 2],
+        /// Mounted elements whose owner chooses, should they recoil from this shot, to recoil
+        /// their own base depth rather than the full 1 BW (§12.1, §17.40). Empty by default: the
+        /// full 1 BW. Naming an element that is not mounted, or whose depth is 1 BW or more,
+        /// changes nothing.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        recoil_own_depth: Vec<ElementId>,
+        /// The target shoots back at the shooter in the same exchange (§17.24): it must be an
+        /// eligible shooter that has not shot this bound and may choose the shooter as its
+        /// target; both then suffer their outcomes, and the target has shot.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        shoots_back: bool,
     },
     /// One close combat (§10): `dice[0]` is `a`'s die, `dice[1]` is `b`'s.
     Fight {
         a: ElementId,
         b: ElementId,
         dice: [DieScore; 2],
+        /// As for [`Action::Shoot`]: mounted elements recoiling their own depth (§12.1).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        recoil_own_depth: Vec<ElementId>,
     },
 }
 
@@ -135,8 +149,12 @@ pub enum Event {
         target: ElementId,
         support: Vec<ElementId>,
         result: CombatResult,
+        /// The target shot back in the same exchange (§17.24): it has shot this bound too.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        shot_back: bool,
     },
-    /// A close combat, with every factor of both totals (§10).
+    /// A close combat, with every factor of both totals (§10). Its result's `pursuit` is the
+    /// follow-up actually made: `None` when the table stopped it (§12.5).
     Fought {
         a: ElementId,
         b: ElementId,
@@ -213,8 +231,17 @@ pub enum BattleError {
         "§9.1: element {id} cannot shoot now: it is not an eligible shooter that has yet to shoot"
     )]
     CannotShoot { id: ElementId },
-    #[error("§9.2, §9.3: element {shooter} cannot shoot at {target} (out of its zone or range, blocked, or another target has priority)")]
+    /// The target could be shot at, but another of higher priority must be chosen first (§9.3).
+    /// A target out of range, outside the zone or out of sight is refused with the
+    /// [`EngagementError`] naming that reason instead.
+    #[error("§9.3: element {shooter} must shoot at a target of higher priority than {target} (an enemy in its threat zone, then one that shot at it)")]
     NotATarget {
+        shooter: ElementId,
+        target: ElementId,
+    },
+    /// Artillery shooting in the enemy's bound answers only enemy Artillery that shot at it (§9.1).
+    #[error("§9.1: in the enemy's bound Artillery {shooter} may shoot only at enemy Artillery that shot at it, not at {target}")]
+    ArtilleryAnswersOnly {
         shooter: ElementId,
         target: ElementId,
     },
@@ -242,6 +269,7 @@ impl ErrorInfo for BattleError {
             BattleError::Combat(e) => e.code(),
             BattleError::CannotShoot { .. }
             | BattleError::NotATarget { .. }
+            | BattleError::ArtilleryAnswersOnly { .. }
             | BattleError::NotInCombat { .. } => ErrorCode::IllegalSituation,
             BattleError::Dice(_) => ErrorCode::InvalidDie,
         }
@@ -257,7 +285,9 @@ impl ErrorInfo for BattleError {
             BattleError::Move(m) => move_rule(m),
             BattleError::Engagement(e) => e.rule(),
             BattleError::Combat(e) => e.rule(),
-            BattleError::CannotShoot { .. } => Some("§9.1"),
+            BattleError::CannotShoot { .. } | BattleError::ArtilleryAnswersOnly { .. } => {
+                Some("§9.1")
+            }
             BattleError::NotATarget { .. } => Some("§9.3"),
             BattleError::NotInCombat { .. } => Some("§10.2"),
             BattleError::Dice(_) => Some("§0.3"),
@@ -266,15 +296,15 @@ impl ErrorInfo for BattleError {
     }
 }
 
-/// The section a move refusal names (the leading `§…` of its message).
+/// The section a move refusal names ([`MoveError::rule`], which its message also leads with).
 fn move_rule(m: &MoveError) -> Option<&'static str> {
-    const SECTIONS: [&str; 22] = [
+    const SECTIONS: [&str; 26] = [
         "§3.4", "§3.5", "§3.6", "§5.4", "§6.3", "§7.1", "§7.2", "§7.3", "§7.4", "§7.5", "§7.6",
-        "§7.8", "§7.9", "§8.1", "§8.2", "§8.3", "§8.4", "§8.5", "§1.2", "§12.1", "§4.7", "§4.2",
+        "§7.7", "§7.8", "§7.9", "§8.1", "§8.2", "§8.3", "§8.4", "§8.5", "§1.2", "§12.1", "§4.7",
+        "§4.2", "§4.3", "§4.6", "§17.10",
     ];
-    let text = m.to_string();
-    let first = text.split([':', ',', ' ']).next().unwrap_or("");
-    SECTIONS.into_iter().find(|s| *s == first)
+    let rule = m.rule();
+    SECTIONS.into_iter().find(|s| *s == rule)
 }
 
 /// A saved battle: its set-up and every action applied, dice included. Replaying it gives the
@@ -514,13 +544,20 @@ impl Battle {
         let mut v: Vec<HeldStronghold> = Vec::new();
         for (army, a) in self.setup.armies.iter().enumerate() {
             let Some(camp) = &a.camp else { continue };
+            // §4.6: allied elements (and El, SCh) inside never defend the camp.
             let own_inside = self.elements.iter().any(|e| {
                 e.in_play()
                     && e.army == army
+                    && super::engagement::may_defend_camp(e)
+                    && e.rect(cfg).corners().iter().all(|c| camp.contains(*c))
+            });
+            let enemy_inside = self.elements.iter().any(|e| {
+                e.in_play()
+                    && e.army != army
                     && e.rect(cfg).corners().iter().all(|c| camp.contains(*c))
             });
             let followers = self.camp_followers.get(army).copied().unwrap_or(false);
-            if inside(camp).is_some() || followers {
+            if own_inside || enemy_inside || followers {
                 v.push(HeldStronghold {
                     army,
                     perimeter: camp.clone(),
@@ -781,17 +818,31 @@ impl Battle {
                 target,
                 support,
                 dice,
+                recoil_own_depth,
+                shoots_back,
             } => {
                 if self.phase != Phase::Shooting {
                     return Err(wrong("shooting"));
                 }
-                self.check_shot(*shooter, *target, support, *dice)
+                self.check_shot(
+                    *shooter,
+                    *target,
+                    support,
+                    *dice,
+                    recoil_own_depth,
+                    *shoots_back,
+                )
             }
-            Action::Fight { a, b, dice } => {
+            Action::Fight {
+                a,
+                b,
+                dice,
+                recoil_own_depth,
+            } => {
                 if self.phase != Phase::CloseCombat {
                     return Err(wrong("close combat"));
                 }
-                self.check_fight(*a, *b, *dice)
+                self.check_fight(*a, *b, *dice, recoil_own_depth)
             }
         }
     }
@@ -853,12 +904,17 @@ impl Battle {
                 shooter,
                 target,
                 support,
+                shot_back,
                 ..
             } => {
                 self.shot.push(*shooter);
                 self.shot.extend(support.iter().copied());
                 self.shots.push((*shooter, *target));
                 self.shots.extend(support.iter().map(|s| (*s, *target)));
+                if *shot_back {
+                    self.shot.push(*target);
+                    self.shots.push((*target, *shooter));
+                }
             }
             Event::Fought { a, b, .. } => {
                 self.fought.push(*a);

@@ -36,7 +36,10 @@
 //!   [`in_close_combat`] reads them); an offset front-to-front touch is no combat here.
 //! * **Flank and rear contacts** (§10.3, §10.4, §17.21): each of an element's two side edges and
 //!   its rear edge counts once when an enemy other than its frontal opponent overlaps it or has
-//!   its front edge against it; battlefield edges never count.
+//!   its front edge against it; battlefield edges never count, unless the §17.21 switch
+//!   [`crate::config::CombatRules::battlefield_edge_overlaps`] is on: then a side edge lying
+//!   along a battlefield edge counts as overlapped (not for Ps and SCh, never overlapped, nor for
+//!   Cv, LCh, LH and LCm, as TTS notes).
 //! * **Targets in close combat** may be shot at: §9 forbids only shooting *by* them.
 //! * **Sacking** (§4.2, §4.7): an element wholly inside an enemy army's camp, or named as a City's
 //!   [`super::movement::HeldStronghold::sacker`] by the battle (which records captures), is sacking
@@ -61,7 +64,7 @@ use crate::terrain::{AreaKind, Going as TableGoing, GoingContext, RiverState};
 use crate::troops::{BaseKind, ElementKind, TroopType};
 use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone, ZoneRelation};
 
-use super::movement::{in_close_combat, MoveContext};
+use super::movement::{in_close_combat, must_conform, MoveContext};
 use super::setup::ElementId;
 
 /// How the front edge of a combat's first element meets the second (§8.2 a–c, §4.7).
@@ -77,6 +80,9 @@ pub enum CombatContact {
     FrontToRear,
     /// `a`'s front edge against the perimeter of the place `b` defends (§4.7).
     Assault { place: Stronghold },
+    /// Front edges that touch but could not be lined up (§8.3): they fight as if in full front
+    /// contact, the contacted element (the one not of the moving army) counting as overlapped.
+    NotLinedUp,
 }
 
 /// One close combat to fight this bound (§10.2).
@@ -169,11 +175,18 @@ pub enum EngagementError {
     )]
     Sacking { id: ElementId },
     #[error(
-        "§9.2: element {target} is not within the shooting zone and range of element {shooter}"
+        "§9.2: element {target} is not within the shooting zone of element {shooter} (at least ½ BW of its nearest edge directly in front of the shooting edge, extended 1 BW to either side)"
     )]
     OutOfReach {
         shooter: ElementId,
         target: ElementId,
+    },
+    #[error("§9.1, §9.2: element {target} is {distance:.3} BW from element {shooter}, beyond its range of {range} BW")]
+    OutOfRange {
+        shooter: ElementId,
+        target: ElementId,
+        distance: f64,
+        range: f64,
     },
     #[error("§9.5: element {shooter} cannot see element {target}: {by}")]
     LineOfSight {
@@ -216,6 +229,7 @@ impl EngagementError {
             NotAShooter { .. } | InCloseCombat { .. } => "§9.1",
             Sacking { .. } => "§4.2",
             OutOfReach { .. } => "§9.2",
+            OutOfRange { .. } => "§9.1",
             LineOfSight { .. } => "§9.5",
             TooManySupportShooters { .. }
             | SupportRepeated { .. }
@@ -253,9 +267,13 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
         .map(|i| (i as u32, ctx.elements[i].army, v.rects[i]))
         .collect();
     let mut mutual: Vec<(usize, usize)> = Vec::new();
+    let mut unlined: Vec<(usize, usize)> = Vec::new();
     // (contactor, contacted, which edge of the contacted)
     let mut flank: Vec<(usize, usize, CombatContact)> = Vec::new();
     for r in scan_contacts(&live) {
+        if !r.same_side && must_conform(&r.contact) {
+            unlined.push((r.a as usize, r.b as usize));
+        }
         if r.same_side || !r.contact.lined_up {
             continue;
         }
@@ -281,6 +299,18 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
     }
     for &(x, _, _) in &flank {
         front_engaged[x] = true;
+    }
+    // §8.3: front edges that could not line up fight as if in full contact, when neither has a
+    // lined-up opponent.
+    for &(a, b) in &unlined {
+        if opponent[a].is_some() || opponent[b].is_some() {
+            continue;
+        }
+        opponent[a] = Some(b);
+        opponent[b] = Some(a);
+        front_engaged[a] = true;
+        front_engaged[b] = true;
+        pairs.push((a, b, CombatContact::NotLinedUp, false));
     }
     let id = |i: usize| ctx.elements[i].id;
     flank.sort_by_key(|&(x, y, _)| (id(y), id(x)));
@@ -325,7 +355,7 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
         .into_iter()
         .map(|(a, b, contact, turn)| {
             let (a, b) = match contact {
-                CombatContact::FrontToFront if id(b) < id(a) => (b, a),
+                CombatContact::FrontToFront | CombatContact::NotLinedUp if id(b) < id(a) => (b, a),
                 _ => (a, b),
             };
             CloseCombatPair {
@@ -846,10 +876,14 @@ impl<'c, 'a> View<'c, 'a> {
     /// The defender of stronghold `si`: the lowest-id element of its army wholly inside it.
     fn defender(&self, si: usize) -> Option<usize> {
         let s = &self.ctx.strongholds[si];
+        let camp = self.place(s) == Stronghold::Camp;
         (0..self.ctx.elements.len())
             .filter(|&i| {
                 let e = &self.ctx.elements[i];
-                e.in_play() && e.army == s.army && wholly_inside(&self.rects[i], &s.perimeter)
+                e.in_play()
+                    && e.army == s.army
+                    && wholly_inside(&self.rects[i], &s.perimeter)
+                    && (!camp || may_defend_camp(e))
             })
             .min_by_key(|&i| self.ctx.elements[i].id)
     }
@@ -982,7 +1016,30 @@ impl<'c, 'a> View<'c, 'a> {
                 }
             }
         }
-        edges.len() as u8
+        // §8.3: the contacted element of a pair that could not line up fights as if overlapped.
+        let not_lined_up =
+            classify_contact(ri, &self.rects[opponent]).is_some_and(|c| must_conform(&c));
+        let overlapped_as_contacted = not_lined_up && self.ctx.elements[i].army != self.ctx.army;
+        if self.ctx.config.combat.battlefield_edge_overlaps
+            && !ps_or_sch
+            && !matches!(t, TroopType::Cv | TroopType::LH)
+        {
+            let b = &self.ctx.battlefield.board;
+            for e in [Edge::Left, Edge::Right] {
+                let s = ri.edge(e);
+                let along = |f: fn(Point) -> f64, at: f64| {
+                    (f(s.a) - at).abs() <= TOLERANCE && (f(s.b) - at).abs() <= TOLERANCE
+                };
+                if along(|p| p.x, 0.0)
+                    || along(|p| p.x, b.width)
+                    || along(|p| p.y, 0.0)
+                    || along(|p| p.y, b.depth)
+                {
+                    edges.insert(e);
+                }
+            }
+        }
+        (edges.len() + usize::from(overlapped_as_contacted)).min(3) as u8
     }
 
     /// Entirely on land, against an opponent at least partly in a non-paltry river, off-road
@@ -1074,10 +1131,21 @@ impl<'c, 'a> View<'c, 'a> {
         let (rs, rt) = (&self.rects[s], &self.rects[t]);
         let all_round = me.kind.troop_type() == TroopType::WWg;
         let artillery = me.kind.troop_type() == TroopType::Art;
-        let shot = shot_geometry(rs, all_round, range, rt).ok_or(EngagementError::OutOfReach {
-            shooter: me.id,
-            target: them.id,
-        })?;
+        let Some(shot) = shot_geometry(rs, all_round, range, rt) else {
+            // Inside the zone's side lines but too far, or outside them (§9.2)?
+            return Err(match shot_geometry(rs, all_round, UNLIMITED_RANGE, rt) {
+                Some(g) => EngagementError::OutOfRange {
+                    shooter: me.id,
+                    target: them.id,
+                    distance: g.distance,
+                    range,
+                },
+                None => EngagementError::OutOfReach {
+                    shooter: me.id,
+                    target: them.id,
+                },
+            });
+        };
         let others: Vec<usize> = (0..self.ctx.elements.len())
             .filter(|&k| k != s && k != t && self.ctx.elements[k].in_play())
             .collect();
@@ -1110,6 +1178,15 @@ impl<'c, 'a> View<'c, 'a> {
         Ok(shot.distance)
     }
 }
+
+/// An element that may defend its own camp (§4.6): one not of an allied contingent, and not
+/// Elephants or Scythed Chariots. Others inside it do not defend it.
+pub fn may_defend_camp(e: &super::state::ElementState) -> bool {
+    e.contingent.is_none() && !matches!(e.kind.troop_type(), TroopType::El | TroopType::SCh)
+}
+
+/// A range longer than any table, to tell "out of range" from "outside the target zone" (§9.2).
+const UNLIMITED_RANGE: f64 = 1.0e4;
 
 /// Facing the same way (forward vectors within [`TOLERANCE`]).
 fn same_facing(a: &ElementRect, b: &ElementRect) -> bool {

@@ -17,7 +17,7 @@ use super::engagement::{
 };
 use super::movement::geom::angle_diff;
 use super::movement::HeldStronghold;
-use super::outcome::{enter_stronghold, flee, pursue, recoil, turn_to_face, Effect};
+use super::outcome::{conform, enter_stronghold, flee, pursue, recoil, turn_to_face, Effect};
 use super::setup::ElementId;
 use super::state::{Denizens, LossCause, Status};
 use super::victory::{losses, verdict};
@@ -26,15 +26,39 @@ use crate::terrain::TerrainFeature;
 impl Battle {
     /// Eligible shooters of both armies that have not shot this bound and have a target (§9.1).
     pub fn pending_shooters(&self) -> Vec<ElementId> {
+        self.eligible_shooters()
+            .into_iter()
+            .filter(|id| !self.shot.contains(id))
+            .filter(|id| !self.allowed_targets(*id).is_empty())
+            .collect()
+    }
+
+    /// Shooters of both armies eligible this bound, whether or not they have shot or have a
+    /// target (§9.1).
+    fn eligible_shooters(&self) -> Vec<ElementId> {
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
         let moved = |id: ElementId| self.element(id).map_or(0.0, |e| e.moved_this_bound);
         let answering = |id: ElementId| !self.artillery_that_shot_at(id).is_empty();
         shooters(&ctx, &moved, self.active, &answering)
-            .into_iter()
-            .filter(|id| !self.shot.contains(id))
-            .filter(|id| !self.allowed_targets(*id).is_empty())
-            .collect()
+    }
+
+    /// Why eligible `shooter` may not shoot at `target` now, naming the one reason with its
+    /// section: out of range (§9.1), outside the target zone (§9.2), out of sight (§9.5), sacking
+    /// (§4.2), Artillery answering only Artillery (§9.1), else a target of higher priority (§9.3).
+    fn why_not_a_target(&self, shooter: ElementId, target: ElementId) -> BattleError {
+        let strongholds = self.held_strongholds();
+        let ctx = self.move_context(&strongholds);
+        if let Err(e) = shot_situation(&ctx, shooter, target, &[], false) {
+            return BattleError::Engagement(e);
+        }
+        let answering_only = self
+            .element(shooter)
+            .is_some_and(|e| e.army != self.active && e.kind.troop_type() == TroopType::Art);
+        if answering_only && !self.artillery_that_shot_at(shooter).contains(&target) {
+            return BattleError::ArtilleryAnswersOnly { shooter, target };
+        }
+        BattleError::NotATarget { shooter, target }
     }
 
     /// Enemies that shot at `id` earlier this bound (§9.3's second priority, "an enemy shooting
@@ -70,9 +94,21 @@ impl Battle {
     }
 
     fn allowed_targets(&self, shooter: ElementId) -> Vec<ElementId> {
+        self.allowed_targets_given(shooter, None)
+    }
+
+    /// As [`Battle::shot_targets`], counting `also_shooting_at_it` among the enemies shooting at
+    /// `shooter` (the other side of a mutual exchange, §17.24).
+    fn allowed_targets_given(
+        &self,
+        shooter: ElementId,
+        also_shooting_at_it: Option<ElementId>,
+    ) -> Vec<ElementId> {
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
-        let Ok(targets) = shooting_targets(&ctx, shooter, &self.shooting_at(shooter)) else {
+        let mut at_it = self.shooting_at(shooter);
+        at_it.extend(also_shooting_at_it);
+        let Ok(targets) = shooting_targets(&ctx, shooter, &at_it) else {
             return Vec::new();
         };
         let answering_only = self
@@ -131,6 +167,9 @@ impl Battle {
             }
             return;
         }
+        // §8.3, §12.6: contacted elements, and elements still in front-edge contact when a
+        // combat ends, conform before the next combat.
+        self.conform_after_combat(events);
         if matches!(from, Phase::Shooting | Phase::CloseCombat)
             && !self.pending_combats().is_empty()
         {
@@ -183,6 +222,8 @@ impl Battle {
         target: ElementId,
         support: &[ElementId],
         dice: [DieScore; 2],
+        own_depth: &[ElementId],
+        shoots_back: bool,
     ) -> Result<Vec<Event>, BattleError> {
         let civilians = self
             .held_strongholds()
@@ -199,22 +240,41 @@ impl Battle {
                 return Err(BattleError::ElementLost { id: *id });
             }
         }
-        let pending = self.pending_shooters();
-        if !pending.contains(&shooter) || support.iter().any(|s| self.shot.contains(s)) {
+        if self.shot.contains(&shooter) || !self.eligible_shooters().contains(&shooter) {
             return Err(BattleError::CannotShoot { id: shooter });
+        }
+        if let Some(&s) = support.iter().find(|s| self.shot.contains(s)) {
+            return Err(BattleError::CannotShoot { id: s });
         }
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
-        // §9.3: the target must be of the first priority present.
+        // §9.2–§9.5: the target must be one it can shoot at, of the first priority present.
         if !self.allowed_targets(shooter).contains(&target) {
-            return Err(BattleError::NotATarget { shooter, target });
+            return Err(self.why_not_a_target(shooter, target));
         }
-        let situation = shot_situation(&ctx, shooter, target, support, false)
+        // §17.24: a target shooting back must be a shooter still to shoot this bound that may
+        // choose the shooter, counting the shooter as shooting at it (§9.3).
+        if shoots_back {
+            if civilians.is_some()
+                || self.shot.contains(&target)
+                || !self.eligible_shooters().contains(&target)
+            {
+                return Err(BattleError::CannotShoot { id: target });
+            }
+            if !self
+                .allowed_targets_given(target, Some(shooter))
+                .contains(&shooter)
+            {
+                return Err(self.why_not_a_target(target, shooter));
+            }
+        }
+        let situation = shot_situation(&ctx, shooter, target, support, shoots_back)
             .map_err(BattleError::Engagement)?;
         let result = resolve(&situation, dice, &self.setup.config).map_err(BattleError::Combat)?;
         let mut sim = self.clone();
         let mut events = Vec::new();
         let target_outcome = result.b.outcome;
+        let shooter_outcome = result.a.outcome;
         let from_behind = matches!(
             situation.engagement,
             crate::combat::Engagement::Shooting(s) if s.from_behind
@@ -225,6 +285,7 @@ impl Battle {
                 target,
                 support: support.to_vec(),
                 result,
+                shot_back: shoots_back,
             },
             &mut events,
         );
@@ -233,8 +294,21 @@ impl Battle {
             Some(shooter),
             target_outcome,
             from_behind,
+            own_depth,
             &mut events,
         );
+        // §17.24: shot back at, the shooter suffers its own outcome (turning first only when
+        // the target shot from behind it is not read here: it recoils straight back).
+        if shoots_back {
+            sim.outcome_of(
+                shooter,
+                Some(target),
+                shooter_outcome,
+                false,
+                own_depth,
+                &mut events,
+            );
+        }
         // §4.2: denizens destroyed by Artillery shooting: the City surrenders and is not sacked.
         if let (Some(h), Outcome::Destroyed) = (&civilians, target_outcome) {
             let to = self.element(shooter).map_or(0, |e| e.army);
@@ -253,6 +327,7 @@ impl Battle {
         a: ElementId,
         b: ElementId,
         dice: [DieScore; 2],
+        own_depth: &[ElementId],
     ) -> Result<Vec<Event>, BattleError> {
         let pair = self
             .pending_combats()
@@ -287,9 +362,10 @@ impl Battle {
                 .cloned()
         };
         let perimeters = [held_by(a), held_by(b)];
+        let fought_at = events.len();
         sim.emit(Event::Fought { a, b, result }, &mut events);
-        sim.outcome_of(a, Some(b), oa, false, &mut events);
-        sim.outcome_of(b, Some(a), ob, false, &mut events);
+        sim.outcome_of(a, Some(b), oa, false, own_depth, &mut events);
+        sim.outcome_of(b, Some(a), ob, false, own_depth, &mut events);
         for (id, o, held) in [(a, oa, &perimeters[0]), (b, ob, &perimeters[1])] {
             if o == Outcome::Destroyed {
                 if let Some(h) = held.as_ref().filter(|h| h.civilians == Some(id)) {
@@ -320,6 +396,10 @@ impl Battle {
                 };
                 if !effects.is_empty() {
                     sim.pursued.push(pursuer);
+                } else if let Some(Event::Fought { result, .. }) = events.get_mut(fought_at) {
+                    // §12.5: the follow-up was not made (an edge or bad going ahead, already in
+                    // a stronghold, Elephants not entering one...): the event must not report it.
+                    result.pursuit = None;
                 }
                 for effect in effects {
                     sim.emit(Event::Outcome { effect }, &mut events);
@@ -367,6 +447,43 @@ impl Battle {
         }
         sim.continue_bound(Phase::CloseCombat, &mut events);
         Ok(events)
+    }
+
+    /// §12.6, §8.3: elements in front-edge contact without lining up when the close combats begin,
+    /// or still so when a combat ends, conform: the one not of the moving army first (it is the contacted one, §8.3), else the
+    /// other. A pair where neither can fights as if in full front contact (see
+    /// [`super::engagement::CombatContact::NotLinedUp`]).
+    fn conform_after_combat(&mut self, events: &mut Vec<Event>) {
+        for _ in 0..self.elements.len() {
+            let strongholds = self.held_strongholds();
+            let ctx = self.move_context(&strongholds);
+            let cfg = &self.setup.config;
+            let live: Vec<(u32, usize, crate::geometry::ElementRect)> = (0..self.elements.len())
+                .filter(|&i| self.elements[i].in_play())
+                .map(|i| (i as u32, self.elements[i].army, self.elements[i].rect(cfg)))
+                .collect();
+            let mut pairs: Vec<(ElementId, ElementId)> = Vec::new();
+            for r in crate::contact::scan_contacts(&live) {
+                if r.same_side || !super::movement::must_conform(&r.contact) {
+                    continue;
+                }
+                let (a, b) = (&self.elements[r.a as usize], &self.elements[r.b as usize]);
+                let (x, y) = if a.army == self.active {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
+                pairs.push((x.id, y.id));
+            }
+            pairs.sort();
+            let effect = pairs
+                .iter()
+                .find_map(|&(x, y)| conform(&ctx, x, y).or_else(|| conform(&ctx, y, x)));
+            match effect {
+                Some(effect) => self.emit(Event::Outcome { effect }, events),
+                None => break,
+            }
+        }
     }
 
     /// The elements in column behind `id`, nearest first, each with the pose of the element in
@@ -495,6 +612,7 @@ impl Battle {
         opponent: Option<ElementId>,
         outcome: Outcome,
         shot_from_behind: bool,
+        own_depth: &[ElementId],
         events: &mut Vec<Event>,
     ) {
         if !self.element(id).is_some_and(|e| e.in_play()) {
@@ -508,9 +626,15 @@ impl Battle {
                 id,
                 reason: "§12.3: destroyed in combat".into(),
             }],
-            // §12.1: mounted recoil their full 1 BW unless the owner chooses their depth; the
-            // referee takes the full 1 BW.
-            Outcome::Recoil => recoil(&ctx, id, opponent, shot_from_behind, true),
+            // §12.1: mounted recoil their full 1 BW unless the owner chose their depth on the
+            // action that resolved the shot or combat.
+            Outcome::Recoil => recoil(
+                &ctx,
+                id,
+                opponent,
+                shot_from_behind,
+                !own_depth.contains(&id),
+            ),
             Outcome::Flee => {
                 let army = self.element(id).map_or(0, |e| e.army);
                 flee(&ctx, id, self.setup.armies[army].base_edge)

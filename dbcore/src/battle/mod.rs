@@ -21,14 +21,14 @@ pub use engagement::{
     CloseCombatPair, CombatContact, EngagementError, Obstruction, ShotTarget, TargetPriority,
 };
 pub use legal::{Legal, LegalMove, LegalShot};
-pub use movement::{in_close_combat, plan_move};
+pub use movement::{in_close_combat, must_conform, plan_move};
 pub use movement::{
     ContactWanted, ElementMove, Flank, GroupStep, HeldStronghold, MoveContext, MoveError,
     MoveOrder, MovePlan,
 };
 pub use outcome::{
-    apply_effects, enter_stronghold, flee, may_pass_in_flight, may_pass_in_recoil, pursue, recoil,
-    recoil_distance, turn_to_face, Effect,
+    apply_effects, conform, enter_stronghold, flee, may_pass_in_flight, may_pass_in_recoil, pursue,
+    recoil, recoil_distance, turn_to_face, Effect,
 };
 pub use setup::{
     validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError, SetupProblem, FORMAT,

@@ -26,7 +26,8 @@
 //!   while getting no further off to its side and no less squarely faced; or, for a camp, city
 //!   or fort, end touching it; or (b) go straight back, without turning, its full distance.
 //!   Reaching a zone's boundary with the very end of the move is allowed. Elements in close
-//!   combat project no zone (§17.15).
+//!   combat project no zone (§17.15; the switch
+//!   [`crate::config::MoveRules::close_combat_threat_zones`] gives them one).
 //! * **Interpenetration** (§7.6): "squarely behind/in front" means wholly beyond the friend's
 //!   rear/front edge line and within the lines of its sides.
 //! * **Contact** (§8.2–8.3): an end position touching an enemy must be lined up (front to front,
@@ -37,7 +38,8 @@
 //!   sideways, the rest counted against the move) onto the enemy's front edge.
 //! * **Into contact** for a group: every element keeps its place relative to the one that makes
 //!   the contact (tried nearest first), i.e. the group wheels and advances as one body.
-//! * **Second moves** (§7.5): Psiloi need to end partly in *bad* going (§17.50, seed reading).
+//! * **Second moves** (§7.5): Psiloi need to end partly in *bad* going (§17.50, seed reading;
+//!   the switch [`crate::config::MoveRules::psiloi_second_move_into_rough`] accepts rough too).
 //! * **Places held by the enemy** (§4.7, §8.4): CP, Lit, CWg, Art and WWg (save a mobile tower)
 //!   may not move into any contact with a city, fort or camp held by the enemy, nor SCh into
 //!   front-edge contact; at most 3 elements may be in front-edge contact with one.
@@ -63,7 +65,7 @@ use super::state::ElementState;
 mod engine;
 pub(crate) mod geom;
 
-pub use engine::{in_close_combat, plan_move};
+pub use engine::{in_close_combat, must_conform, plan_move};
 
 /// Everything a move may look at.
 #[derive(Debug, Clone, Copy)]
@@ -215,7 +217,7 @@ pub struct MovePlan {
 pub enum MoveError {
     #[error("{rule}: {message}")]
     Refused { rule: String, message: String },
-    #[error("§7.2, §7.3: the move is {asked:.3} BW but at most {allowed:.3} BW is allowed")]
+    #[error("§7.3: the move is {asked:.3} BW (measured as §7.2 says) but at most {allowed:.3} BW is allowed")]
     TooFar { asked: f64, allowed: f64 },
     #[error("§7.2: element {blocker} is in the way")]
     Blocked { blocker: ElementId },

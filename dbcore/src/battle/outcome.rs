@@ -9,14 +9,17 @@
 //! clear space first. Poses in effects are snapped to the storage grid ([`Pose::snapped`]).
 //!
 //! Readings chosen where the digest is silent (each repeated where it is applied):
-//! * An element whose recoil, push-back or flight would carry **any part** over a battlefield
-//!   edge is lost (§13.1), including one already touching that edge: a DBA player removes an
-//!   element that cannot complete its recoil because the table ends.
+//! * A recoil or push-back that meets a battlefield edge stops there and the element stays in
+//!   play; one that must recoil or be pushed back while already touching the edge is destroyed
+//!   (§12.1, §17.66). Only flight takes an element over an edge (§12.4, §13.1).
 //! * Recoil interpenetration puts the recoiler in the clear space immediately behind the friend
 //!   and ends the recoil there, even when that is further or shorter than its recoil distance
 //!   (§12.1 "to the clear space immediately behind the first friend met"). The space must be clear
 //!   and wholly on the table; otherwise the friend is pushed back instead. Only a single friend met
 //!   alone can be interpenetrated; two friends met at once are pushed (or block).
+//! * Only the recoiler interpenetrates. A pushed-back friend moves just the distance the recoiler
+//!   still needs and pushes the next friend in line in turn (§12.2, §17.41); it never jumps
+//!   through a friend behind it, whatever the two types.
 //! * A pushed-back friend that is merely blocked blocks the recoiler and is not destroyed (§17.41);
 //!   one with an enemy front edge on its side, rear or rear corner is destroyed instead of moving
 //!   (seed §12.1), and the recoiler goes on.
@@ -446,6 +449,64 @@ pub fn turn_to_face(ctx: &MoveContext, id: ElementId, contactor: ElementId) -> O
     })
 }
 
+/// Conforming (§8.3, §12.6): element `id`, whose front edge touches `other`'s front edge without
+/// lining up ([`super::movement::must_conform`]), turns and slides so that the two are in full
+/// mutual front contact, its front edge on `other`'s. `None` when it cannot: it is already lined
+/// up in front contact with another enemy, it stands in a camp, city or fort, the slide would be
+/// 1 BW or more (§8.3's limit for the contactor, read as the limit for any conforming), or the new
+/// place is not clear (other elements, the table edge, waterways, strongholds, bad going it may
+/// not enter).
+pub fn conform(ctx: &MoveContext, id: ElementId, other: ElementId) -> Option<Effect> {
+    let i = index(ctx, id)?;
+    let j = index(ctx, other)?;
+    let w = World::new(ctx);
+    if w.army(i) == w.army(j) {
+        return None;
+    }
+    let me = w.rect(i);
+    let them = w.rect(j);
+    if !classify_contact(&me, &them).is_some_and(|c| super::movement::must_conform(&c)) {
+        return None;
+    }
+    if in_any_stronghold(ctx, &me) {
+        return None;
+    }
+    let pinned = (0..ctx.elements.len()).any(|k| {
+        k != i
+            && k != j
+            && w.alive[k]
+            && w.army(k) != w.army(i)
+            && classify_contact(&me, &w.rect(k)).is_some_and(|c| {
+                c.lined_up
+                    && matches!(
+                        c.kind,
+                        crate::contact::ContactKind::FrontToFront
+                            | crate::contact::ContactKind::FrontToSide
+                            | crate::contact::ContactKind::FrontToRear
+                    )
+            })
+    });
+    if pinned {
+        return None;
+    }
+    let tp = them.pose;
+    let to = Pose::new(tp.x, tp.y, tp.facing + 180.0).snapped();
+    let (slide, _) = local(&me.pose, to.front_mid());
+    if slide.abs() >= 1.0 {
+        return None;
+    }
+    let r = ElementRect::new(to, 1.0, me.depth);
+    let terrain = terrain_obstacles(ctx, i, &me, Purpose::Recoil);
+    if !w.clear_at(i, &r, &[], &terrain) {
+        return None;
+    }
+    Some(Effect::Moved {
+        id,
+        from: ctx.elements[i].pose,
+        to,
+    })
+}
+
 // ---------------------------------------------------------------------------------------------
 // The scratch world an outcome move works on
 // ---------------------------------------------------------------------------------------------
@@ -660,8 +721,9 @@ impl<'c, 'a> World<'c, 'a> {
         })
     }
 
-    /// Recoil or push-back of `i` straight back up to `dist` (§12.1, §12.2); returns the distance
-    /// it moved. Marks it lost if it would go over a battlefield edge.
+    /// Recoil (`level` 0) or push-back (`level` above 0) of `i` straight back up to `dist`
+    /// (§12.1, §12.2); returns the distance it moved. A battlefield edge stops it; one already
+    /// touching the edge is destroyed (§17.66).
     fn back(&mut self, i: usize, dist: f64, level: usize) -> f64 {
         if level > 32 || !self.alive[i] {
             return 0.0;
@@ -683,9 +745,14 @@ impl<'c, 'a> World<'c, 'a> {
             }
             let rem = dist - moved;
             if out.met.iter().any(|m| board_edge_met(m).is_some()) {
-                // §13.1: any part going over the edge loses it.
-                if rem > TOLERANCE {
-                    self.lose(i);
+                // §12.1, §17.66: the edge stops it in play; already on it, it is destroyed.
+                // (Not moved at all yet in this outcome: a friend pushed to the edge and then
+                // met again by the recoiler only blocks it.)
+                if moved <= TOLERANCE && rem > TOLERANCE && self.last_move[i].is_none() {
+                    self.destroy(
+                        i,
+                        "§12.1, §17.66: it must recoil or be pushed back but already touches a battlefield edge",
+                    );
                 }
                 break;
             }
@@ -722,7 +789,7 @@ impl<'c, 'a> World<'c, 'a> {
                 continue;
             }
             let me = self.el(i);
-            if elems.len() == 1 {
+            if elems.len() == 1 && level == 0 {
                 let j = elems[0];
                 let f = self.el(j);
                 if f.army == me.army

@@ -150,6 +150,14 @@ pub enum SetupProblem {
         kind: ElementKind,
         into: ElementKind,
     },
+    #[error("§5.4, §17.36: element {id} ({kind}) may not start the battle inside a City or Fort: its initial garrison is one non-allied foot element")]
+    GarrisonNotEligible { id: ElementId, kind: ElementKind },
+    #[error("§4.2, §5.4: {count} elements start inside the City or Fort that is battlefield feature {feature}: at most one may garrison it")]
+    GarrisonTooLarge { feature: usize, count: usize },
+    #[error(
+        "§4.3: the Fort that is battlefield feature {feature} must begin the battle garrisoned"
+    )]
+    FortUngarrisoned { feature: usize },
     /// A terrain problem of §3; the message starts with its section.
     #[error("{message}")]
     Terrain { rule: String, message: String },
@@ -173,6 +181,9 @@ impl SetupProblem {
             SetupProblem::Dismount { .. } => Some("§2.3"),
             SetupProblem::VariantNotPlayed { .. } => Some("§14.4"),
             SetupProblem::NoSuchCityOwner { .. } => Some("§4.2"),
+            SetupProblem::GarrisonNotEligible { .. } => Some("§5.4"),
+            SetupProblem::GarrisonTooLarge { .. } => Some("§4.2"),
+            SetupProblem::FortUngarrisoned { .. } => Some("§4.3"),
             SetupProblem::Terrain { rule, .. } => Some(rule.as_str()),
             _ => None,
         }
@@ -197,9 +208,11 @@ impl ErrorInfo for SetupError {
             .first()
             .and_then(|p| p.rule_ref())
             .and_then(|r| {
-                ["§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§5.3", "§5.4"]
-                    .into_iter()
-                    .find(|s| *s == r)
+                [
+                    "§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§4.3", "§5.3", "§5.4",
+                ]
+                .into_iter()
+                .find(|s| *s == r)
             })
     }
 }
@@ -328,6 +341,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
             }
         }
     }
+    garrison_problems(setup, &mut v);
     if !setup.sandbox {
         for p in validate_terrain(&setup.battlefield, setup.variant) {
             v.push(SetupProblem::Terrain {
@@ -337,6 +351,47 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
         }
     }
     v
+}
+
+/// The initial garrisons of Cities and Forts (§4.2, §4.3, §5.4, §17.36): an element starting
+/// wholly inside one garrisons it and must be a foot element not of an allied contingent; at
+/// most one may; a Fort must have one. (Checked on sandbox tables too: they skip §3's terrain
+/// rules only.)
+fn garrison_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
+    let cfg = &setup.config;
+    for (feature, area) in setup.battlefield.areas() {
+        if !area.kind.is_fortified() {
+            continue;
+        }
+        let inside: Vec<&ElementSetup> = setup
+            .armies
+            .iter()
+            .flat_map(|a| a.elements.iter())
+            .filter(|e| {
+                ElementRect::new(e.pose, 1.0, cfg.depth(e.kind))
+                    .corners()
+                    .iter()
+                    .all(|c| area.outline.contains(*c))
+            })
+            .collect();
+        for e in &inside {
+            if !e.kind.is_foot() || e.contingent.is_some() {
+                v.push(SetupProblem::GarrisonNotEligible {
+                    id: e.id,
+                    kind: e.kind,
+                });
+            }
+        }
+        if inside.len() > 1 {
+            v.push(SetupProblem::GarrisonTooLarge {
+                feature,
+                count: inside.len(),
+            });
+        }
+        if inside.is_empty() && area.kind == crate::terrain::AreaKind::Fort {
+            v.push(SetupProblem::FortUngarrisoned { feature });
+        }
+    }
 }
 
 /// Two element rectangles overlap by more than the tolerance (touching is allowed).

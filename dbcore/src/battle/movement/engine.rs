@@ -30,8 +30,19 @@ pub fn in_close_combat(ctx: &MoveContext, idx: usize) -> bool {
         o.in_play()
             && o.army != me.army
             && classify_contact(&r, &o.rect(ctx.config))
-                .is_some_and(|c| c.lined_up && is_combat_contact(c.kind))
+                .is_some_and(|c| (c.lined_up && is_combat_contact(c.kind)) || must_conform(&c))
     })
+}
+
+/// Front edges (or a front corner and a front edge) that touch without lining up (§8.3): the two
+/// must conform, and if neither can they fight as if in full front contact.
+pub fn must_conform(c: &crate::contact::Contact) -> bool {
+    !c.lined_up
+        && match c.kind {
+            ContactKind::FrontToFront => true,
+            ContactKind::CornerToEdge | ContactKind::EdgeToCorner => is_front(c.a) && is_front(c.b),
+            _ => false,
+        }
 }
 
 fn is_combat_contact(k: ContactKind) -> bool {
@@ -505,7 +516,10 @@ enum Projector {
 fn enemy_zones(ctx: &MoveContext) -> Vec<(Projector, ThreatZone)> {
     let mut v = Vec::new();
     for (j, o) in ctx.elements.iter().enumerate() {
-        if !o.in_play() || o.army == ctx.army || in_close_combat(ctx, j) {
+        if !o.in_play()
+            || o.army == ctx.army
+            || (!ctx.config.moves.close_combat_threat_zones && in_close_combat(ctx, j))
+        {
             continue;
         }
         let all_round = o.kind.troop_type() == TroopType::WWg;
@@ -588,6 +602,55 @@ fn zone_entry(mover: &MoverPath, zones: &[(Projector, ThreatZone)]) -> Option<En
         }
     }
     None
+}
+
+/// Whether the mover meets every enemy zone, if at all, only at the very end of its move (§8.1,
+/// the module's reading): its legs before the last never reach one, the last is straight, and
+/// for each zone it ends in it ends on the outer boundary (within [`TOLERANCE`] of the gap, not
+/// of the distance along the path, so that the same tolerance holds whatever the angle of
+/// approach) and was closing on it all the way: the gap to a convex zone along a straight move
+/// is convex, so a gap still shrinking at the end was larger everywhere before.
+fn reaches_zones_only_at_end(m: &MoverPath, zones: &[(Projector, ThreatZone)]) -> bool {
+    let Some((last, before)) = m.legs.split_last() else {
+        return true;
+    };
+    let earlier = MoverPath {
+        idx: m.idx,
+        legs: before.to_vec(),
+    };
+    if !before.is_empty() && zone_entry(&earlier, zones).is_some() {
+        return false;
+    }
+    let len = last.shift().length();
+    if last.turns() || last.wheel.is_some() {
+        return zones.iter().all(|(_, z)| {
+            z.relation(&last.from) == ZoneRelation::Outside
+                && z.relation(&last.to) == ZoneRelation::Outside
+        });
+    }
+    let dir = last.shift();
+    let at = |t: f64| {
+        let c = last.from.pose.front_mid() + dir * (t / len.max(f64::MIN_POSITIVE));
+        ElementRect::new(
+            Pose::new(c.x, c.y, last.from.pose.facing),
+            1.0,
+            last.from.depth,
+        )
+    };
+    zones.iter().all(|(_, z)| {
+        let Some(t) = z.entry_distance(&last.from, dir, len) else {
+            return true;
+        };
+        if t >= len - TOLERANCE && z.relation(&last.to) != ZoneRelation::Inside {
+            return true;
+        }
+        if t <= 0.0 || z.relation(&last.to) != ZoneRelation::OnBoundary {
+            return false;
+        }
+        let end = z.gap(&last.to);
+        let step = (len - t).min(TOLERANCE);
+        z.gap(&at(len - step)) >= end - 1e-12 && z.gap(&at(t)) > end + 1e-9
+    })
 }
 
 /// §8.1 (b): every mover goes straight back, without turning, its full move distance.
@@ -684,10 +747,9 @@ fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), 
     }
     let m = &p.movers[k];
     // Reaching a zone's boundary with the very end of the move leaves nothing to restrict.
-    let last = m.legs.len() - 1;
-    if entry.leg == last
-        && !m.legs[last].turns()
-        && entry.t >= m.legs[last].shift().length() - TOLERANCE
+    if p.movers
+        .iter()
+        .all(|q| reaches_zones_only_at_end(q, &zones))
     {
         return Ok(());
     }
@@ -826,6 +888,12 @@ fn check_in_the_way(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
 // Second moves (§7.5)
 // ---------------------------------------------------------------------------------------------
 
+/// Whether a Psiloi second move may end in this going (§7.5): bad, or with the §17.50 switch
+/// rough as well.
+fn psiloi_second_move_end(ctx: &MoveContext, end: Going) -> bool {
+    end == Going::Bad || (ctx.config.moves.psiloi_second_move_into_rough && end == Going::Rough)
+}
+
 fn check_second_move(
     ctx: &MoveContext,
     p: &Proposal,
@@ -873,7 +941,7 @@ fn check_second_move(
             n < 2
                 && (ctx.first_bound_of_army
                     || (rect_going(ctx, m.idx, &m.start()) == Going::Good
-                        && rect_going(ctx, m.idx, &m.end()) == Going::Bad))
+                        && psiloi_second_move_end(ctx, rect_going(ctx, m.idx, &m.end()))))
         } else {
             false
         };
@@ -1159,15 +1227,18 @@ fn validate(ctx: &MoveContext, p: Proposal) -> Result<MovePlan, MoveError> {
     // §8.3: a group meeting a lone element makes it conform, unless it stands wholly in rough or
     // bad going; otherwise the mover conforms with its own move plus a slide of under 1 BW.
     let m = p.movers.iter().find(|m| m.idx == mover).expect("mover");
-    if p.shape != Shape::Single
-        && !in_a_group(ctx, enemy)
-        && !wholly_rough_or_bad(ctx, enemy)
-        && !in_close_combat(ctx, enemy)
-    {
+    // The contacted element conforming to the mover, if it is free to and has room (§8.3).
+    let enemy_conforms = || -> Option<ElementMove> {
+        if in_close_combat(ctx, enemy) {
+            return None;
+        }
         let e = &ctx.elements[enemy];
         let to = front_to_front(&m.end().pose).snapped();
         let new_rect = ElementRect::new(to, 1.0, ctx.config.depth(e.kind));
-        let clear = on_board(ctx, &new_rect)
+        let (slide_x, _) = local(&e.pose, to.front_mid());
+        let clear = slide_x.abs() < 1.0
+            && on_board(ctx, &new_rect)
+            && rect_going(ctx, enemy, &new_rect) != Going::Impassable
             && ctx.elements.iter().enumerate().all(|(k, o)| {
                 k == enemy
                     || !o.in_play()
@@ -1177,21 +1248,42 @@ fn validate(ctx: &MoveContext, p: Proposal) -> Result<MovePlan, MoveError> {
             && p.movers
                 .iter()
                 .all(|q| !overlaps(&new_rect.corners(), &q.end().corners()));
-        let extra = if clear {
-            vec![ElementMove {
-                id: e.id,
-                from: e.pose,
-                to,
-                becomes: None,
-            }]
-        } else {
-            // §8.3: it cannot conform, so it fights as if in full contact.
-            Vec::new()
-        };
+        clear.then_some(ElementMove {
+            id: e.id,
+            from: e.pose,
+            to,
+            becomes: None,
+        })
+    };
+    if p.shape != Shape::Single
+        && !in_a_group(ctx, enemy)
+        && !wholly_rough_or_bad(ctx, enemy)
+        && !in_close_combat(ctx, enemy)
+    {
+        // §8.3: if it cannot conform, the pair fights as if in full front contact, the
+        // contacted element counting as overlapped (see `battle::engagement`).
+        let extra = enemy_conforms().into_iter().collect();
         return finish(ctx, &p, &checked, extra);
     }
     // The movers conform: turn and slide the contacting element onto the enemy's front edge, and
-    // every other mover with it.
+    // every other mover with it. Where troops, terrain or the spacing of the enemy stop them,
+    // the contacted element conforms instead, or the pair fights as §8.3 says: the move stands.
+    match movers_conform(ctx, &p, m, enemy) {
+        Ok(plan) => Ok(plan),
+        Err(_) => {
+            let extra = enemy_conforms().into_iter().collect();
+            finish(ctx, &p, &checked, extra)
+        }
+    }
+}
+
+/// The movers lining up on `enemy` with their own move plus a slide of less than 1 BW (§8.3).
+fn movers_conform(
+    ctx: &MoveContext,
+    p: &Proposal,
+    m: &MoverPath,
+    enemy: usize,
+) -> Result<MovePlan, MoveError> {
     let want = front_to_front(&rect(ctx, enemy).pose);
     let have = m.end().pose;
     let turn = angle_diff(have.facing, want.facing);
@@ -1720,19 +1812,6 @@ fn plan_into_contact(
         }
         let from = ctx.elements[c].pose;
         let turn = angle_diff(from.facing, dest.facing);
-        let shift = dest.front_mid() - from.front_mid();
-        let movers: Vec<MoverPath> = v
-            .iter()
-            .map(|&i| {
-                let e = &ctx.elements[i];
-                let r = super::geom::rotate_pose(&e.pose, from.front_mid(), turn);
-                let to = Pose::new(r.x + shift.x, r.y + shift.y, r.facing).snapped();
-                MoverPath {
-                    idx: i,
-                    legs: vec![Leg::new(e.pose, to, 1.0, ctx.config.depth(e.kind))],
-                }
-            })
-            .collect();
         let shape = if v.len() == 1 {
             Shape::Single
         } else if is_column(ctx, &v) {
@@ -1740,9 +1819,37 @@ fn plan_into_contact(
         } else {
             Shape::Group
         };
-        let mut p = Proposal::new(shape, movers);
-        p.lining_up = true;
-        options.push((p.distance(), p));
+        // Straight to the contact, or, for a flank or rear (§8.4), first to a place standing off
+        // that edge and then straight in: the way round the enemy's corner that a player takes
+        // from a start partly beyond both of its lines.
+        let standoffs: &[f64] = if edge.is_some() {
+            &[0.0, 0.25, 0.5, 1.0, 1.5, 2.0]
+        } else {
+            &[0.0]
+        };
+        for &off in standoffs {
+            let via = dest.front_mid() - dest.forward() * off;
+            let shift = via - from.front_mid();
+            let back = dest.forward() * off;
+            let movers: Vec<MoverPath> = v
+                .iter()
+                .map(|&i| {
+                    let e = &ctx.elements[i];
+                    let depth = ctx.config.depth(e.kind);
+                    let r = super::geom::rotate_pose(&e.pose, from.front_mid(), turn);
+                    let mid = Pose::new(r.x + shift.x, r.y + shift.y, r.facing).snapped();
+                    let mut legs = vec![Leg::new(e.pose, mid, 1.0, depth)];
+                    if off > 0.0 {
+                        let to = Pose::new(mid.x + back.x, mid.y + back.y, mid.facing).snapped();
+                        legs.push(Leg::new(mid, to, 1.0, depth));
+                    }
+                    MoverPath { idx: i, legs }
+                })
+                .collect();
+            let mut p = Proposal::new(shape, movers);
+            p.lining_up = true;
+            options.push((p.distance(), p));
+        }
     }
     if options.is_empty() {
         return Err(MoveError::refused(
