@@ -32,6 +32,7 @@ pub mod dice;
 pub mod driver;
 pub mod error;
 pub mod geometry;
+pub mod limits;
 pub mod paths;
 pub mod svg;
 pub mod table;
