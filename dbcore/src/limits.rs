@@ -48,6 +48,8 @@ pub const MAX_FEATURE_WIDTH: f64 = 100.0;
 /// Most poses in one element's or column's path, most ids in one order and most steps of a
 /// group move.
 pub const MAX_ORDER_LENGTH: usize = 64;
+/// Most bounds the demonstration driver plays in one call (`driver::play`).
+pub const MAX_DRIVEN_BOUNDS: usize = 1000;
 /// Longest army name, bytes.
 pub const MAX_NAME_BYTES: usize = 256;
 /// Most problems a set-up error lists one by one; the rest are counted ("and N more").
