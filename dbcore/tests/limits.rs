@@ -481,3 +481,45 @@ fn s8_1_threat_zone_queries_on_a_full_table_are_near_linear() {
     let svg = t.svg(&cfg, true);
     assert!(svg.starts_with("<svg"));
 }
+
+#[test]
+fn the_largest_setup_validates_in_bounded_time() {
+    // Every size at its limit at once: the most features, each with its share of the most
+    // vertices, under the most elements, with the terrain rules of §3 checked too.
+    let per = MAX_TOTAL_VERTICES / MAX_FEATURES;
+    let features: Vec<TerrainFeature> = (0..MAX_FEATURES)
+        .map(|i| {
+            let c = Point::new(5.0 + (i % 8) as f64 * 12.0, 5.0 + (i / 8) as f64 * 12.0);
+            TerrainFeature::Area(AreaFeature::ellipse(AreaKind::Wood, c, 2.0, 1.5, 0.0, per))
+        })
+        .collect();
+    let mut bf = Battlefield::new(Board {
+        width: 100.0,
+        depth: 100.0,
+    });
+    bf.features = features;
+    let mut south: Vec<_> = (0..MAX_ELEMENTS as u32 - 1)
+        .map(|i| {
+            el(
+                i + 1,
+                "4Bd",
+                1.0 + (i % 90) as f64 * 1.1,
+                1.0 + (i / 90) as f64 * 1.1,
+                0.0,
+            )
+        })
+        .collect();
+    south[0].general = true;
+    let mut s = sandbox(
+        bf,
+        armies(south, vec![general(el(9999, "Cv", 99.0, 99.0, 180.0))]),
+    );
+    s.sandbox = std::env::var("HOSTILE_SANDBOX").is_ok();
+    let start = Instant::now();
+    let problems = setup_problems(s);
+    let took = start.elapsed();
+    eprintln!("largest set-up: {} problems in {took:?}", problems.len());
+    assert!(!is_limit(&problems));
+    assert!(problems.len() <= MAX_PROBLEMS + 1);
+    assert!(took < Duration::from_secs(60), "{took:?}");
+}
