@@ -13,14 +13,18 @@ use dbcore::table::Table;
 use dbcore::{ElementKind, RulesConfig};
 use serde::Deserialize;
 
+/// A target's check of one input.
+pub type Check = fn(&[u8]);
+
 /// Every target: its name (the directory of its corpus under `fuzz/corpus/`) and its check.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
     ("element_code", element_code),
     ("setup_json", setup_json),
     ("action_stream", action_stream),
     ("round_trips", round_trips),
     ("table_queries", table_queries),
     ("c_entry_points", c_entry_points),
+    ("action_bytes", action_bytes),
 ];
 
 /// Most actions one input may feed a battle, so that one input stays quick.
@@ -90,6 +94,182 @@ pub fn action_stream(data: &[u8]) {
     for v in stream.actions.into_iter().take(MAX_ACTIONS) {
         let Ok(action) = serde_json::from_value::<Action>(v) else {
             continue;
+        };
+        let checked = battle.check(&action);
+        let before = battle.clone();
+        match battle.apply(action) {
+            Ok(ev) => {
+                assert_eq!(checked.as_ref(), Ok(&ev), "check and apply disagree");
+                events.extend(ev);
+            }
+            Err(e) => {
+                assert!(battle == before, "a refusal ({e}) changed the battle");
+                assert_eq!(checked, Err(e), "check and apply disagree on a refusal");
+            }
+        }
+    }
+    let (replayed, again) = Battle::replay(&battle.record()).expect("accepted actions replay");
+    assert!(replayed == battle, "the replay differs from the battle");
+    assert_eq!(again, events);
+    state_round_trip(&battle);
+}
+
+/// The set-ups `action_bytes` plays on: the demonstration battle and an open sandbox.
+fn byte_setups() -> Vec<BattleSetup> {
+    let demo = dbcore::driver::demo_setup();
+    let mut open = demo.clone();
+    open.sandbox = true;
+    open.battlefield.features.clear();
+    vec![demo, open]
+}
+
+/// Reads small numbers off the input, then zeros.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn byte(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&b, rest)) => {
+                self.0 = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+    fn pick<T: Clone>(&mut self, from: &[T]) -> Option<T> {
+        if from.is_empty() {
+            None
+        } else {
+            Some(from[usize::from(self.byte()) % from.len()].clone())
+        }
+    }
+    /// A signed offset in BW, mostly small.
+    fn offset(&mut self) -> f64 {
+        f64::from(self.byte() as i8) / 16.0
+    }
+    fn die(&mut self) -> dbcore::DieScore {
+        dbcore::DieScore::new(self.byte() % 6 + 1).expect("1 to 6")
+    }
+}
+
+fn pick_id(b: &mut Bytes<'_>, ids: &[dbcore::battle::ElementId]) -> dbcore::battle::ElementId {
+    b.pick(ids).unwrap_or(dbcore::battle::ElementId(0))
+}
+
+/// A battle fed actions built from bytes (ids of its own elements, poses near where they
+/// stand, dice), which reach far deeper than mutated JSON: the same promises as
+/// [`action_stream`].
+pub fn action_bytes(data: &[u8]) {
+    use dbcore::battle::{ContactWanted, ElementId, Flank, GroupStep, MoveOrder};
+    use dbcore::geometry::Pose;
+    let mut b = Bytes(data);
+    let setups = byte_setups();
+    let setup = b.pick(&setups).expect("two set-ups");
+    let Ok(mut battle) = Battle::new(setup) else {
+        return;
+    };
+    let mut events = Vec::new();
+    let mut steps = 0;
+    while !b.0.is_empty() && steps < MAX_ACTIONS {
+        steps += 1;
+        let ids: Vec<ElementId> = battle.elements().iter().map(|e| e.id).collect();
+        let flank = |x: u8| {
+            if x % 2 == 0 {
+                Flank::Left
+            } else {
+                Flank::Right
+            }
+        };
+        let action = match b.byte() % 10 {
+            0 => Action::RollPips { die: b.die() },
+            1 => Action::DiceRiver { die: b.die() },
+            2 => Action::EndMovement,
+            3 | 4 => {
+                let who = pick_id(&mut b, &ids);
+                let Some(e) = battle.element(who) else {
+                    continue;
+                };
+                let mut pose = e.pose;
+                let mut path = Vec::new();
+                for _ in 0..(b.byte() % 3 + 1) {
+                    pose = Pose::new(
+                        pose.x + b.offset(),
+                        pose.y + b.offset(),
+                        pose.facing + f64::from(b.byte() as i8) * 3.0,
+                    );
+                    path.push(pose);
+                }
+                Action::Move {
+                    order: MoveOrder::Element { id: who, path },
+                }
+            }
+            5 => {
+                let ids: Vec<ElementId> = (0..(b.byte() % 4 + 1))
+                    .map(|_| pick_id(&mut b, &ids))
+                    .collect();
+                let step = if b.byte() % 2 == 0 {
+                    GroupStep::Advance {
+                        distance: b.offset(),
+                    }
+                } else {
+                    GroupStep::Wheel {
+                        pivot: flank(b.byte()),
+                        degrees: f64::from(b.byte() as i8),
+                    }
+                };
+                Action::Move {
+                    order: MoveOrder::Group {
+                        ids,
+                        steps: vec![step],
+                    },
+                }
+            }
+            6 => {
+                let movers: Vec<ElementId> = (0..(b.byte() % 3 + 1))
+                    .map(|_| pick_id(&mut b, &ids))
+                    .collect();
+                let contact = match b.byte() % 4 {
+                    0 => ContactWanted::Front,
+                    1 => ContactWanted::Rear,
+                    2 => ContactWanted::Flank(flank(b.byte())),
+                    _ => ContactWanted::Overlap(flank(b.byte())),
+                };
+                Action::Move {
+                    order: MoveOrder::IntoContact {
+                        ids: movers,
+                        target: pick_id(&mut b, &ids),
+                        contact,
+                    },
+                }
+            }
+            7 => {
+                let who = pick_id(&mut b, &ids);
+                let Some(e) = battle.element(who) else {
+                    continue;
+                };
+                let p = e.pose;
+                let ahead = Pose::new(p.x + b.offset(), p.y + b.offset(), p.facing);
+                let ids: Vec<ElementId> = std::iter::once(who)
+                    .chain((0..(b.byte() % 3)).map(|_| pick_id(&mut b, &ids)))
+                    .collect();
+                Action::Move {
+                    order: MoveOrder::Column {
+                        ids,
+                        path: vec![ahead],
+                    },
+                }
+            }
+            8 => Action::Shoot {
+                shooter: pick_id(&mut b, &ids),
+                target: pick_id(&mut b, &ids),
+                support: (0..(b.byte() % 3)).map(|_| pick_id(&mut b, &ids)).collect(),
+                dice: [b.die(), b.die()],
+            },
+            _ => Action::Fight {
+                a: pick_id(&mut b, &ids),
+                b: pick_id(&mut b, &ids),
+                dice: [b.die(), b.die()],
+            },
         };
         let checked = battle.check(&action);
         let before = battle.clone();
