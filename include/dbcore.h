@@ -9,7 +9,11 @@
  *   are used exclusively for the length of the call: one thread at a time per handle. A table
  *   (DbcoreTable) is only ever read, so every question takes it as `const DbcoreTable *`. A
  *   battle (DbcoreBattle) changes only through functions taking `DbcoreBattle *` (apply,
- *   roll_pips); its questions take `const DbcoreBattle *`.
+ *   roll_pips); its questions take `const DbcoreBattle *`. The library checks this: a call
+ *   that finds its handle in use the other way (a write beside any other call, a read beside a
+ *   write, a free beside either) returns DBCORE_STATUS_HANDLE_BUSY (105) and changes nothing,
+ *   instead of racing; a handle freed while in use is left alone. A free that comes first, and
+ *   a handle used after its free, remain the caller's to avoid.
  * - Battles speak JSON: set-ups, actions ({"action":"roll_pips","die":4}), events, records and
  *   states are dbcore's serde JSON, so new actions and events need no new functions.
  * - Every fallible function returns a DbcoreStatus (a uint32_t): DBCORE_STATUS_OK (0), or the
@@ -97,6 +101,11 @@ enum DbcoreStatus
      * An element id the battle or table does not have.
      */
     DBCORE_STATUS_UNKNOWN_ELEMENT = 104,
+    /**
+     * A handle was used by another call at the same time where one of them must have it alone
+     * (a `T *` call beside any other, a read during a free).
+     */
+    DBCORE_STATUS_HANDLE_BUSY = 105,
     /**
      * An element code could not be parsed (§2.1).
      */
@@ -424,13 +433,15 @@ typedef uint32_t DbcoreTerrainGoing;
 /**
  * A battle in progress (an opaque handle over `dbcore::battle::Battle`). Actions change it
  * through `DbcoreBattle *`, used by one thread at a time; questions read it through
- * `const DbcoreBattle *`, and may be asked from many threads at once while no action runs.
+ * `const DbcoreBattle *`, and may be asked from many threads at once while no action runs. A
+ * call that breaks this gets `DBCORE_STATUS_HANDLE_BUSY` rather than a race.
  */
 typedef struct DbcoreBattle DbcoreBattle;
 
 /**
  * A seeded source of die scores (an opaque handle over `dbcore::SeededDice`). The rules never
- * roll: a program rolls with this and passes the scores to `dbcore_resolve`.
+ * roll: a program rolls with this and passes the scores to `dbcore_resolve`. Two rolls at once
+ * on one handle: the second gets `DBCORE_STATUS_HANDLE_BUSY`.
  */
 typedef struct DbcoreDice DbcoreDice;
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of dbcore: Rust (format, lints, docs, unit/rules/property tests, header drift),
 # C (ASan+UBSan build, plain build under valgrind, C++ header check, the C example) and Python
-# (maturin build, pytest, mypy.stubtest). Installs what it needs itself. Exits non-zero if any
+# (maturin build, pytest, mypy.stubtest) and a short run of every fuzz target (fuzz/run.sh).
+# Installs what it needs itself. Exits non-zero if any
 # step fails and ends with one summary line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +39,7 @@ step "army lists are up to date" cargo run -q -p xtask -- armies --check
 step "C tests (ASan+UBSan, valgrind, C++ header, example)" bash tests/c/run.sh
 step "table-tool examples (TTS Lua over HTTP, Vassal Java over stdio)" bash tests/protocol/run_examples.sh
 step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$venv"
+step "fuzz targets, ${DBCORE_FUZZ_SECONDS:-20}s each (nightly, cargo-fuzz)" bash fuzz/run.sh "${DBCORE_FUZZ_SECONDS:-20}"
 
 echo
 echo "dbcore test run took $(( $(date +%s) - start ))s"

@@ -64,5 +64,47 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// What the handle guard costs a single thread: a dice roll bare, inside the guard alone, and
+/// through `dbcore_dice_roll` (NULL checks, guard, panic boundary); and a battle read.
+fn handle_guard(c: &mut Criterion) {
+    let mut bare = dbcore::SeededDice::new(1);
+    c.bench_function("dice roll, bare", |b| b.iter(|| black_box(bare.roll())));
+    let guarded = dbcore_ffi::boundary::Guarded::new(dbcore::SeededDice::new(1));
+    c.bench_function("dice roll, inside the guard", |b| {
+        b.iter(|| black_box(guarded.write(|d| Ok(d.roll())).unwrap()))
+    });
+    let mut h = ptr::null_mut();
+    assert_eq!(unsafe { dbcore_dice_new(1, &mut h) }, DbcoreStatus::Ok);
+    c.bench_function("dbcore_dice_roll", |b| {
+        let mut v = 0u8;
+        b.iter(|| {
+            let s = unsafe { dbcore_dice_roll(black_box(h), &mut v) };
+            assert_eq!(s, DbcoreStatus::Ok);
+        })
+    });
+    unsafe { dbcore_dice_free(h) };
+    let mut setup = ptr::null_mut();
+    assert_eq!(
+        unsafe { dbcore_demo_setup_json(&mut setup) },
+        DbcoreStatus::Ok
+    );
+    let mut battle = ptr::null_mut();
+    assert_eq!(
+        unsafe { dbcore_battle_new_json(setup, &mut battle) },
+        DbcoreStatus::Ok
+    );
+    c.bench_function("dbcore_battle_pips", |b| {
+        let mut v = 0u32;
+        b.iter(|| {
+            let s = unsafe { dbcore_battle_pips(black_box(battle), &mut v) };
+            assert_eq!(s, DbcoreStatus::Ok);
+        })
+    });
+    unsafe {
+        dbcore_battle_free(battle);
+        dbcore_string_free(setup);
+    }
+}
+
+criterion_group!(benches, bench, handle_guard);
 criterion_main!(benches);

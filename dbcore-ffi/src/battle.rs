@@ -4,15 +4,11 @@
 //! translates.
 
 use std::ffi::c_char;
-use std::sync::atomic::AtomicBool;
 
 use dbcore::battle::{Action, Battle, BattleRecord, BattleSetup, Event};
 use dbcore::ErrorCode;
 
-use crate::boundary::{
-    arg, arg_mut, arg_str, boundary, json_error, with_handle, with_shared_handle, FfiError, Out,
-    Poisonable, Quiet, SharedPoisonable,
-};
+use crate::boundary::{arg, arg_str, boundary, free_handle, json_error, FfiError, Guarded, Out};
 use crate::dice::DbcoreDice;
 use crate::json::to_c_string;
 use crate::table::DbcoreTable;
@@ -20,33 +16,18 @@ use crate::DbcoreStatus;
 
 /// A battle in progress (an opaque handle over `dbcore::battle::Battle`). Actions change it
 /// through `DbcoreBattle *`, used by one thread at a time; questions read it through
-/// `const DbcoreBattle *`, and may be asked from many threads at once while no action runs.
+/// `const DbcoreBattle *`, and may be asked from many threads at once while no action runs. A
+/// call that breaks this gets `DBCORE_STATUS_HANDLE_BUSY` rather than a race.
 #[derive(Debug)]
 pub struct DbcoreBattle {
-    poisoned: AtomicBool,
-    battle: Battle,
+    guard: Guarded<Battle>,
 }
 
 impl DbcoreBattle {
     fn boxed(battle: Battle) -> *mut DbcoreBattle {
         Box::into_raw(Box::new(DbcoreBattle {
-            poisoned: AtomicBool::new(false),
-            battle,
+            guard: Guarded::new(battle),
         }))
-    }
-}
-
-impl Poisonable for DbcoreBattle {
-    type Inner = Battle;
-    fn parts(&mut self) -> (&mut bool, &mut Battle) {
-        (self.poisoned.get_mut(), &mut self.battle)
-    }
-}
-
-impl SharedPoisonable for DbcoreBattle {
-    type Inner = Battle;
-    fn shared_parts(&self) -> (&AtomicBool, &Battle) {
-        (&self.poisoned, &self.battle)
     }
 }
 
@@ -60,20 +41,21 @@ unsafe fn ask<T>(
 ) -> Result<T, FfiError> {
     // SAFETY: the caller's contract on `battle`.
     let handle = unsafe { arg(battle, "battle") }?;
-    with_shared_handle(handle, f)
+    handle.guard.read(f)
 }
 
 /// Change a live battle handle.
 ///
 /// # Safety
-/// If non-NULL, `battle` must be a live battle handle used by no one else meanwhile.
+/// If non-NULL, `battle` must be a live battle handle (another call using it meanwhile gives
+/// `DBCORE_STATUS_HANDLE_BUSY`).
 unsafe fn change<T>(
     battle: *mut DbcoreBattle,
     f: impl FnOnce(&mut Battle) -> Result<T, FfiError>,
 ) -> Result<T, FfiError> {
     // SAFETY: the caller's contract on `battle`.
-    let handle = unsafe { arg_mut(battle, "battle") }?;
-    with_handle(handle, f)
+    let handle = unsafe { arg(battle.cast_const(), "battle") }?;
+    handle.guard.write(f)
 }
 
 /// Read a JSON argument as a dbcore value.
@@ -159,11 +141,9 @@ pub unsafe extern "C" fn dbcore_battle_new_json(
 #[no_mangle]
 pub unsafe extern "C" fn dbcore_battle_free(battle: *mut DbcoreBattle) {
     boundary(|| {
-        if !battle.is_null() {
-            // SAFETY: `battle` came from `Box::into_raw` in this file (the caller's contract).
-            drop(unsafe { Box::from_raw(battle) });
-        }
-        Ok(Quiet(()))
+        // SAFETY: `battle` is NULL or came from `Box::into_raw` in this file (the caller's
+        // contract).
+        unsafe { free_handle(battle, |h| &h.guard) }
     })
 }
 
@@ -317,11 +297,11 @@ pub unsafe extern "C" fn dbcore_battle_roll_pips(
     boundary(|| {
         let out = Out::new(out_events_json, "out_events_json")?;
         // SAFETY: the caller's contract on `dice`.
-        let dice = unsafe { arg_mut(dice, "dice") }?;
+        let dice = unsafe { arg(dice.cast_const(), "dice") }?;
         // SAFETY: the caller's contract on `battle`.
         let json = unsafe {
             change(battle, |b| {
-                with_handle(dice, |d| {
+                dice.guard().write(|d| {
                     let mut next = d.clone();
                     let die = next.roll();
                     let json = apply(b, Action::RollPips { die })?;

@@ -6,9 +6,10 @@
 //! sources and fails if an exported body does anything else.
 
 use std::any::Any;
-use std::cell::RefCell;
+use std::cell::{RefCell, UnsafeCell};
 use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use dbcore::{ErrorCode, ErrorInfo};
 
@@ -30,6 +31,9 @@ pub enum DbcoreStatus {
     InvalidArgument = 103,
     /// An element id the battle or table does not have.
     UnknownElement = 104,
+    /// A handle was used by another call at the same time where one of them must have it alone
+    /// (a `T *` call beside any other, a read during a free).
+    HandleBusy = 105,
     /// An element code could not be parsed (§2.1).
     ElementCode = 110,
     /// The combat situation breaks the rules.
@@ -63,6 +67,7 @@ impl DbcoreStatus {
             ErrorCode::InvalidJson => DbcoreStatus::InvalidJson,
             ErrorCode::InvalidArgument => DbcoreStatus::InvalidArgument,
             ErrorCode::UnknownElement => DbcoreStatus::UnknownElement,
+            ErrorCode::HandleBusy => DbcoreStatus::HandleBusy,
             ErrorCode::ElementCode => DbcoreStatus::ElementCode,
             ErrorCode::IllegalSituation => DbcoreStatus::IllegalSituation,
             ErrorCode::WrongPhase => DbcoreStatus::WrongPhase,
@@ -86,6 +91,7 @@ impl DbcoreStatus {
             DbcoreStatus::InvalidJson => c"DBCORE_STATUS_INVALID_JSON",
             DbcoreStatus::InvalidArgument => c"DBCORE_STATUS_INVALID_ARGUMENT",
             DbcoreStatus::UnknownElement => c"DBCORE_STATUS_UNKNOWN_ELEMENT",
+            DbcoreStatus::HandleBusy => c"DBCORE_STATUS_HANDLE_BUSY",
             DbcoreStatus::ElementCode => c"DBCORE_STATUS_ELEMENT_CODE",
             DbcoreStatus::IllegalSituation => c"DBCORE_STATUS_ILLEGAL_SITUATION",
             DbcoreStatus::WrongPhase => c"DBCORE_STATUS_WRONG_PHASE",
@@ -269,61 +275,152 @@ pub fn boundary<R: Returns>(f: impl FnOnce() -> Result<R, FfiError>) -> R::C {
     }
 }
 
-/// A handle that a panic inside one of its methods poisons.
-pub trait Poisonable {
-    type Inner;
-    fn parts(&mut self) -> (&mut bool, &mut Self::Inner);
+/// The contents of a C handle behind its guard: a poison flag, and a use count that makes the
+/// header's sharing rule (`T *` exclusive, `const T *` shared by readers) something the library
+/// checks rather than trusts. A writer takes the whole handle for the call, readers share it;
+/// a call that finds the handle taken the other way returns `DBCORE_STATUS_HANDLE_BUSY` and
+/// touches nothing, instead of racing. One compare-and-swap and one release store per call.
+#[derive(Debug)]
+pub struct Guarded<T> {
+    /// 0: free; [`WRITER`]: one writer; otherwise the number of readers.
+    uses: AtomicU32,
+    poisoned: AtomicBool,
+    inner: UnsafeCell<T>,
 }
 
-/// Run `f` on a handle's contents, refusing a poisoned handle and poisoning it if `f` panics (the
-/// panic then goes on to [`boundary`], which reports it).
-pub fn with_handle<H: Poisonable, T>(
-    handle: &mut H,
-    f: impl FnOnce(&mut H::Inner) -> Result<T, FfiError>,
-) -> Result<T, FfiError> {
-    let (poisoned, inner) = handle.parts();
-    if *poisoned {
-        return Err(FfiError::new(
-            ErrorCode::Poisoned,
-            "this handle was poisoned by an earlier panic; free it",
-        ));
-    }
-    match catch_unwind(AssertUnwindSafe(|| f(inner))) {
-        Ok(r) => r,
-        Err(payload) => {
-            *poisoned = true;
-            resume_unwind(payload)
+/// The use count of a handle held by a writer (or being freed).
+const WRITER: u32 = u32::MAX;
+
+// SAFETY: the use count gives `inner` either to one writer or to readers only, as a `RwLock`
+// does, so the handle may be shared and sent between threads when `T` may.
+unsafe impl<T: Send> Send for Guarded<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send + Sync> Sync for Guarded<T> {}
+
+fn busy() -> FfiError {
+    FfiError::new(
+        ErrorCode::HandleBusy,
+        "this handle is in use by another call (a `T *` handle is for one thread at a time, \
+         and a `const T *` one may not be read while it is written or freed)",
+    )
+}
+
+fn poisoned() -> FfiError {
+    FfiError::new(
+        ErrorCode::Poisoned,
+        "this handle was poisoned by an earlier panic; free it",
+    )
+}
+
+/// Gives the handle back when the call ends, a panic included.
+struct Release<'a> {
+    uses: &'a AtomicU32,
+    writer: bool,
+}
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        if self.writer {
+            self.uses.store(0, Ordering::Release);
+        } else {
+            self.uses.fetch_sub(1, Ordering::Release);
         }
     }
 }
 
-/// A handle read through `const T*`: shared between threads, so its poison flag is atomic.
-pub trait SharedPoisonable {
-    type Inner;
-    fn shared_parts(&self) -> (&std::sync::atomic::AtomicBool, &Self::Inner);
-}
-
-/// Run `f` on a shared handle's contents, as [`with_handle`] does for an exclusive one: refuse a
-/// poisoned handle, and poison it if `f` panics.
-pub fn with_shared_handle<H: SharedPoisonable, T>(
-    handle: &H,
-    f: impl FnOnce(&H::Inner) -> Result<T, FfiError>,
-) -> Result<T, FfiError> {
-    use std::sync::atomic::Ordering;
-    let (poisoned, inner) = handle.shared_parts();
-    if poisoned.load(Ordering::Acquire) {
-        return Err(FfiError::new(
-            ErrorCode::Poisoned,
-            "this handle was poisoned by an earlier panic; free it",
-        ));
-    }
-    match catch_unwind(AssertUnwindSafe(|| f(inner))) {
-        Ok(r) => r,
-        Err(payload) => {
-            poisoned.store(true, Ordering::Release);
-            resume_unwind(payload)
+impl<T> Guarded<T> {
+    pub fn new(inner: T) -> Guarded<T> {
+        Guarded {
+            uses: AtomicU32::new(0),
+            poisoned: AtomicBool::new(false),
+            inner: UnsafeCell::new(inner),
         }
     }
+
+    fn run<R, U>(
+        &self,
+        release: Release<'_>,
+        inner: U,
+        f: impl FnOnce(U) -> Result<R, FfiError>,
+    ) -> Result<R, FfiError> {
+        if self.poisoned.load(Ordering::Acquire) {
+            return Err(poisoned());
+        }
+        let result = catch_unwind(AssertUnwindSafe(|| f(inner)));
+        drop(release);
+        match result {
+            Ok(r) => r,
+            Err(payload) => {
+                self.poisoned.store(true, Ordering::Release);
+                resume_unwind(payload)
+            }
+        }
+    }
+
+    /// Run `f` with the contents alone: refused while any other call reads or writes them.
+    pub fn write<R>(&self, f: impl FnOnce(&mut T) -> Result<R, FfiError>) -> Result<R, FfiError> {
+        self.uses
+            .compare_exchange(0, WRITER, Ordering::Acquire, Ordering::Relaxed)
+            .map_err(|_| busy())?;
+        let release = Release {
+            uses: &self.uses,
+            writer: true,
+        };
+        // SAFETY: the use count is WRITER until `release` drops: no other reference exists.
+        let inner = unsafe { &mut *self.inner.get() };
+        self.run(release, inner, f)
+    }
+
+    /// Run `f` reading the contents, with other readers: refused while a call writes them.
+    pub fn read<R>(&self, f: impl FnOnce(&T) -> Result<R, FfiError>) -> Result<R, FfiError> {
+        let mut n = self.uses.load(Ordering::Relaxed);
+        loop {
+            if n >= WRITER - 1 {
+                return Err(busy());
+            }
+            match self
+                .uses
+                .compare_exchange_weak(n, n + 1, Ordering::Acquire, Ordering::Relaxed)
+            {
+                Ok(_) => break,
+                Err(now) => n = now,
+            }
+        }
+        let release = Release {
+            uses: &self.uses,
+            writer: false,
+        };
+        // SAFETY: the use count counts this reader until `release` drops: no writer exists.
+        let inner = unsafe { &*self.inner.get() };
+        self.run(release, inner, f)
+    }
+
+    /// Take the handle for good, before it is freed: refused while any call uses it (the
+    /// handle is then left alone rather than freed under that call).
+    pub fn claim_for_free(&self) -> Result<(), FfiError> {
+        self.uses
+            .compare_exchange(0, WRITER, Ordering::Acquire, Ordering::Relaxed)
+            .map(|_| ())
+            .map_err(|_| busy())
+    }
+}
+
+/// Free a boxed handle whose guard `guard` finds, unless a call is using it.
+///
+/// # Safety
+/// `p` must be NULL or a pointer from `Box::into_raw` not freed before.
+pub unsafe fn free_handle<H, T>(
+    p: *mut H,
+    guard: impl FnOnce(&H) -> &Guarded<T>,
+) -> Result<Quiet<()>, FfiError> {
+    if p.is_null() {
+        return Ok(Quiet(()));
+    }
+    // SAFETY: non-NULL; live by the caller's contract.
+    guard(unsafe { &*p }).claim_for_free()?;
+    // SAFETY: from `Box::into_raw` (the caller's contract); no call uses it any more.
+    drop(unsafe { Box::from_raw(p) });
+    Ok(Quiet(()))
 }
 
 /// A read-only pointer argument, checked for NULL and alignment.
@@ -337,18 +434,6 @@ pub unsafe fn arg<'a, T>(p: *const T, what: &str) -> Result<&'a T, FfiError> {
     }
     // SAFETY: non-NULL and aligned; validity is the caller's contract.
     Ok(unsafe { &*p })
-}
-
-/// An exclusive handle argument, checked for NULL and alignment.
-///
-/// # Safety
-/// If non-NULL and aligned, `p` must point to a valid `T` used by no one else meanwhile.
-pub unsafe fn arg_mut<'a, T>(p: *mut T, what: &str) -> Result<&'a mut T, FfiError> {
-    if p.is_null() || !p.is_aligned() {
-        return Err(FfiError::null(what));
-    }
-    // SAFETY: non-NULL and aligned; exclusivity is the caller's contract.
-    Ok(unsafe { &mut *p })
 }
 
 /// An out-parameter, checked before any work is done so that a failure writes nothing.
@@ -518,6 +603,30 @@ mod tests {
             b"\xc2\xa71"
         );
         assert_eq!(buf[3], 0);
+    }
+
+    #[test]
+    fn an_exclusive_handle_refuses_a_second_user_and_readers_share() {
+        let g = Guarded::new(5u32);
+        // A reader beside a reader: both run.
+        let r = g.read(|a| g.read(|b| Ok(a + b)));
+        assert_eq!(r, Ok(10));
+        // A writer beside a reader, a reader beside a writer, a writer beside a writer: busy.
+        let busy = |r: Result<u32, FfiError>| r.unwrap_err().code == ErrorCode::HandleBusy;
+        assert!(g.read(|_| Ok(busy(g.write(|v| Ok(*v))))).unwrap());
+        assert!(g.write(|_| Ok(busy(g.read(|v| Ok(*v))))).unwrap());
+        assert!(g.write(|_| Ok(busy(g.write(|v| Ok(*v))))).unwrap());
+        // Nor may it be freed while in use.
+        assert!(g
+            .read(|_| Ok(g.claim_for_free().unwrap_err().code == ErrorCode::HandleBusy))
+            .unwrap());
+        // Each use gives the handle back, a refusal and a panic included.
+        assert_eq!(g.write(|v| Ok(*v)), Ok(5));
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            g.write(|_| -> Result<(), FfiError> { panic!("x") })
+        }));
+        assert_eq!(g.read(|v| Ok(*v)).unwrap_err().code, ErrorCode::Poisoned);
+        assert!(g.claim_for_free().is_ok());
     }
 
     #[test]

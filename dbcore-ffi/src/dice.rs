@@ -2,21 +2,20 @@
 
 use dbcore::SeededDice;
 
-use crate::boundary::{arg_mut, boundary, with_handle, Out, Poisonable, Quiet};
+use crate::boundary::{arg, boundary, free_handle, Guarded, Out};
 use crate::DbcoreStatus;
 
 /// A seeded source of die scores (an opaque handle over `dbcore::SeededDice`). The rules never
-/// roll: a program rolls with this and passes the scores to `dbcore_resolve`.
+/// roll: a program rolls with this and passes the scores to `dbcore_resolve`. Two rolls at once
+/// on one handle: the second gets `DBCORE_STATUS_HANDLE_BUSY`.
 #[derive(Debug)]
 pub struct DbcoreDice {
-    poisoned: bool,
-    dice: SeededDice,
+    guard: Guarded<SeededDice>,
 }
 
-impl Poisonable for DbcoreDice {
-    type Inner = SeededDice;
-    fn parts(&mut self) -> (&mut bool, &mut SeededDice) {
-        (&mut self.poisoned, &mut self.dice)
+impl DbcoreDice {
+    pub(crate) fn guard(&self) -> &Guarded<SeededDice> {
+        &self.guard
     }
 }
 
@@ -35,8 +34,7 @@ pub unsafe extern "C" fn dbcore_dice_new(seed: u64, out: *mut *mut DbcoreDice) -
     boundary(|| {
         let out = Out::new(out, "out")?;
         let handle = Box::new(DbcoreDice {
-            poisoned: false,
-            dice: SeededDice::new(seed),
+            guard: Guarded::new(SeededDice::new(seed)),
         });
         // SAFETY: the caller's contract on `out`.
         unsafe { out.write(Box::into_raw(handle)) };
@@ -65,8 +63,8 @@ pub unsafe extern "C" fn dbcore_dice_roll(dice: *mut DbcoreDice, out: *mut u8) -
     boundary(|| {
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `dice`.
-        let handle = unsafe { arg_mut(dice, "dice") }?;
-        let score = with_handle(handle, |d| Ok(d.roll()))?;
+        let handle = unsafe { arg(dice.cast_const(), "dice") }?;
+        let score = handle.guard.write(|d| Ok(d.roll()))?;
         // SAFETY: the caller's contract on `out`.
         unsafe { out.write(score.get()) };
         Ok(())
@@ -86,12 +84,9 @@ pub unsafe extern "C" fn dbcore_dice_roll(dice: *mut DbcoreDice, out: *mut u8) -
 #[no_mangle]
 pub unsafe extern "C" fn dbcore_dice_free(dice: *mut DbcoreDice) {
     boundary(|| {
-        if !dice.is_null() {
-            // SAFETY: `dice` came from `Box::into_raw` in `dbcore_dice_new` (the caller's
-            // contract).
-            drop(unsafe { Box::from_raw(dice) });
-        }
-        Ok(Quiet(()))
+        // SAFETY: `dice` is NULL or came from `Box::into_raw` in `dbcore_dice_new` (the
+        // caller's contract).
+        unsafe { free_handle(dice, |h| &h.guard) }
     })
 }
 
@@ -114,14 +109,36 @@ mod tests {
     }
 
     #[test]
+    fn a_handle_rolled_during_another_roll_is_busy_and_unchanged() {
+        let mut h = std::ptr::null_mut();
+        assert_eq!(unsafe { dbcore_dice_new(3, &mut h) }, DbcoreStatus::Ok);
+        let mut inner = DbcoreStatus::Ok;
+        let outer = boundary(|| {
+            let handle = unsafe { arg(h.cast_const(), "dice") }?;
+            handle.guard.write(|_| {
+                let mut v = 0u8;
+                inner = unsafe { dbcore_dice_roll(h, &mut v) };
+                Ok(())
+            })
+        });
+        assert_eq!(outer, DbcoreStatus::Ok);
+        assert_eq!(inner, DbcoreStatus::HandleBusy);
+        // The refused roll drew nothing: the next score is the seed's first.
+        let mut v = 0u8;
+        assert_eq!(unsafe { dbcore_dice_roll(h, &mut v) }, DbcoreStatus::Ok);
+        assert_eq!(v, SeededDice::new(3).roll().get());
+        unsafe { dbcore_dice_free(h) };
+    }
+
+    #[test]
     fn a_panic_inside_a_handle_poisons_it() {
         let mut h = std::ptr::null_mut();
         assert_eq!(unsafe { dbcore_dice_new(1, &mut h) }, DbcoreStatus::Ok);
         let status = boundary(|| {
-            let handle = unsafe { arg_mut(h, "dice") }?;
-            with_handle(handle, |_| -> Result<(), FfiError> {
-                panic!("inside the handle")
-            })
+            let handle = unsafe { arg(h.cast_const(), "dice") }?;
+            handle
+                .guard
+                .write(|_| -> Result<(), FfiError> { panic!("inside the handle") })
         });
         assert_eq!(status, DbcoreStatus::Panic);
         let mut v = 0u8;

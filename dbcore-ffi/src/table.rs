@@ -3,7 +3,6 @@
 //! going, distance and a picture. Every answer is dbcore's; this file only translates.
 
 use std::ffi::{c_char, CString};
-use std::sync::atomic::AtomicBool;
 
 use dbcore::geometry::Point;
 use dbcore::table::{ShootingTarget, ShotBlocked, Table};
@@ -11,8 +10,7 @@ use dbcore::terrain::Going;
 use serde::Serialize;
 
 use crate::boundary::{
-    arg, arg_str, boundary, flag, json_error, to_flag, with_shared_handle, FfiError, Field, Out,
-    Quiet, SharedPoisonable,
+    arg, arg_str, boundary, flag, free_handle, json_error, to_flag, FfiError, Field, Guarded, Out,
 };
 use crate::json::to_c_string;
 use crate::kind::DbcoreElementKind;
@@ -23,23 +21,14 @@ use crate::DbcoreStatus;
 /// may be asked from many threads at once.
 #[derive(Debug)]
 pub struct DbcoreTable {
-    poisoned: AtomicBool,
-    table: Table,
+    guard: Guarded<Table>,
 }
 
 impl DbcoreTable {
     pub(crate) fn boxed(table: Table) -> *mut DbcoreTable {
         Box::into_raw(Box::new(DbcoreTable {
-            poisoned: AtomicBool::new(false),
-            table,
+            guard: Guarded::new(table),
         }))
-    }
-}
-
-impl SharedPoisonable for DbcoreTable {
-    type Inner = Table;
-    fn shared_parts(&self) -> (&AtomicBool, &Table) {
-        (&self.poisoned, &self.table)
     }
 }
 
@@ -98,7 +87,7 @@ unsafe fn ask<T>(
 ) -> Result<T, FfiError> {
     // SAFETY: the caller's contract on `table`.
     let handle = unsafe { arg(table, "table") }?;
-    with_shared_handle(handle, f)
+    handle.guard.read(f)
 }
 
 /// Write a string C owns into an out-parameter.
@@ -159,11 +148,9 @@ pub unsafe extern "C" fn dbcore_table_new_json(
 #[no_mangle]
 pub unsafe extern "C" fn dbcore_table_free(table: *mut DbcoreTable) {
     boundary(|| {
-        if !table.is_null() {
-            // SAFETY: `table` came from `Box::into_raw` in this file (the caller's contract).
-            drop(unsafe { Box::from_raw(table) });
-        }
-        Ok(Quiet(()))
+        // SAFETY: `table` is NULL or came from `Box::into_raw` in this file (the caller's
+        // contract).
+        unsafe { free_handle(table, |h| &h.guard) }
     })
 }
 
@@ -663,7 +650,6 @@ pub unsafe extern "C" fn dbcore_table_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::boundary::with_shared_handle;
 
     #[test]
     fn terrain_going_numbers_follow_dbcores_order() {
@@ -690,7 +676,9 @@ mod tests {
         let h = DbcoreTable::boxed(table_from_json(json).unwrap());
         let status = boundary(|| {
             let handle = unsafe { arg(h.cast_const(), "table") }?;
-            with_shared_handle(handle, |_| -> Result<(), FfiError> { panic!("inside") })
+            handle
+                .guard
+                .read(|_| -> Result<(), FfiError> { panic!("inside") })
         });
         assert_eq!(status, DbcoreStatus::Panic);
         let mut out = std::ptr::null_mut();

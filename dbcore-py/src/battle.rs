@@ -12,14 +12,14 @@ use serde::de::DeserializeOwned;
 use crate::dice::Dice;
 use crate::errors;
 use crate::kinds::RulesConfig;
-use crate::names::{to_json, to_py};
+use crate::names::{to_json, to_py, AnyInt};
 use crate::table::Table;
 
 /// Read a dbcore value given as JSON text or as plain Python data (turned into JSON text by
 /// `json.dumps`); `what` names it in the error.
 pub(crate) fn from_py<T: DeserializeOwned>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
     let text: String = if let Ok(s) = obj.cast::<PyString>() {
-        s.to_str()?.to_owned()
+        crate::names::utf8(s)?.0
     } else {
         let json = obj.py().import("json")?;
         match json.call_method1("dumps", (obj,)) {
@@ -223,8 +223,8 @@ impl Battle {
     }
 
     /// The element with this id, as a dict (ArgumentError, code 104, if there is none).
-    fn element<'py>(&self, py: Python<'py>, id: i64) -> PyResult<Bound<'py, PyAny>> {
-        let found = u32::try_from(id)
+    fn element<'py>(&self, py: Python<'py>, id: AnyInt) -> PyResult<Bound<'py, PyAny>> {
+        let found = u32::try_from(id.0)
             .ok()
             .and_then(|i| self.0.element(dbcore::battle::ElementId(i)));
         match found {
@@ -232,7 +232,7 @@ impl Battle {
             None => Err(errors::raise(
                 ErrorCode::UnknownElement,
                 None,
-                format!("there is no element {id}"),
+                format!("there is no element {}", id.shown()),
             )),
         }
     }
@@ -300,13 +300,18 @@ impl Battle {
 /// `demo_setup()`; dice come from `seed`, so the same arguments give the same battle in Rust, C
 /// and Python.
 #[pyfunction]
-#[pyo3(signature = (setup=None, seed=0, max_bounds=40))]
+#[pyo3(
+    signature = (setup=None, seed=AnyInt(0), max_bounds=AnyInt(40)),
+    text_signature = "(setup=None, seed=0, max_bounds=40)"
+)]
 pub fn play<'py>(
     py: Python<'py>,
     setup: Option<&Bound<'py, PyAny>>,
-    seed: u64,
-    max_bounds: u32,
+    seed: AnyInt,
+    max_bounds: AnyInt,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let seed: u64 = seed.to("seed", "0 to 2**64-1")?;
+    let max_bounds: u32 = max_bounds.to("max_bounds", "0 to 2**32-1")?;
     let setup: BattleSetup = match setup {
         Some(s) => from_py(s, "setup")?,
         None => dbcore::driver::demo_setup(),

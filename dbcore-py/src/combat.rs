@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors;
 use crate::kinds::{default_config, kind_arg, ElementKind, RulesConfig};
-use crate::names::{json_pymethods, name_of, parse, small_count};
+use crate::names::{json_pymethods, name_of, parse, small_count, AnyInt, Text};
 
 /// A side supporter given as a kind, or as a (kind, going) pair.
 fn supporter_arg(obj: &Bound<'_, PyAny>) -> PyResult<Supporter> {
@@ -22,10 +22,10 @@ fn supporter_arg(obj: &Bound<'_, PyAny>) -> PyResult<Supporter> {
             )));
         }
         let kind = kind_arg(&t.get_item(0)?)?;
-        let going: String = t.get_item(1)?.extract()?;
+        let going: Text = t.get_item(1)?.extract()?;
         return Ok(Supporter {
             kind,
-            going: parse("going", &going)?,
+            going: parse("going", &going.0)?,
         });
     }
     Ok(Supporter::new(kind_arg(obj)?))
@@ -51,12 +51,12 @@ fn holding_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Holding> {
     if !(2..=3).contains(&t.len()) {
         return Err(bad());
     }
-    let role: String = t.get_item(0)?.extract()?;
-    let place: String = t.get_item(1)?.extract()?;
+    let Text(role) = t.get_item(0)?.extract()?;
+    let Text(place) = t.get_item(1)?.extract()?;
     let place: Stronghold = parse("holding place", &place)?;
     let mut v = serde_json::json!({ "role": role, "place": place });
     if t.len() == 3 {
-        let n: i64 = t.get_item(2)?.extract()?;
+        let n: AnyInt = t.get_item(2)?.extract()?;
         v["extra_assaulters"] = small_count("extra_assaulters", n)?.into();
     }
     let h: Holding =
@@ -130,29 +130,30 @@ fn combatant_arg(obj: &Bound<'_, PyAny>) -> PyResult<dbcore::Combatant> {
 json_pymethods! { Combatant, "Combatant";
     #[new]
     #[pyo3(signature = (
-        kind, *, general=false, cinc_bonus=false, going="good", uphill=false,
+        kind, *, general=false, cinc_bonus=false, going=Text(String::from("good")), uphill=false,
         defending_bank=false, holding=None, side_supporters=Vec::new(), rear_supporter=None,
-        flank_rear_contacts=0, demoralised=false
-    ))]
+        flank_rear_contacts=AnyInt(0), demoralised=false
+    ),
+    text_signature = "(kind, *, general=False, cinc_bonus=False, going='good', uphill=False, defending_bank=False, holding=None, side_supporters=..., rear_supporter=None, flank_rear_contacts=0, demoralised=False)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         kind: &Bound<'_, PyAny>,
         general: bool,
         cinc_bonus: bool,
-        going: &str,
+        going: Text,
         uphill: bool,
         defending_bank: bool,
         holding: Option<&Bound<'_, PyAny>>,
         side_supporters: Vec<Bound<'_, PyAny>>,
         rear_supporter: Option<&Bound<'_, PyAny>>,
-        flank_rear_contacts: i64,
+        flank_rear_contacts: AnyInt,
         demoralised: bool,
     ) -> PyResult<Self> {
         Ok(Combatant(dbcore::Combatant {
             kind: kind_arg(kind)?,
             general,
             cinc_bonus,
-            going: parse::<Going>("going", going)?,
+            going: parse::<Going>("going", &going.0)?,
             uphill,
             defending_bank,
             holding: holding_arg(holding)?,
@@ -241,7 +242,7 @@ json_pymethods! { Combatant, "Combatant";
         let mut kind = c.kind().into_pyobject(py)?.into_any();
         if let Some(changes) = changes {
             for (k, v) in changes.iter() {
-                if k.extract::<&str>()? == "kind" {
+                if k.extract::<Text>()?.0 == "kind" {
                     kind = v;
                 } else {
                     kwargs.set_item(k, v)?;
@@ -322,11 +323,14 @@ json_pymethods! { Situation, "Situation";
     /// the target is itself shooting at the shooter, which can then suffer too (§17.24);
     /// `from_behind` when the shooter is beyond the line of the target's rear edge.
     #[staticmethod]
-    #[pyo3(signature = (shooter, target, support_shooters=0, target_shoots_back=false, from_behind=false))]
+    #[pyo3(
+        signature = (shooter, target, support_shooters=AnyInt(0), target_shoots_back=false, from_behind=false),
+        text_signature = "(shooter, target, support_shooters=0, target_shoots_back=False, from_behind=False)"
+    )]
     fn shooting(
         shooter: &Bound<'_, PyAny>,
         target: &Bound<'_, PyAny>,
-        support_shooters: i64,
+        support_shooters: AnyInt,
         target_shoots_back: bool,
         from_behind: bool,
     ) -> PyResult<Self> {
@@ -688,9 +692,9 @@ json_pymethods! { Odds, "Odds";
     /// How many of the 36 dice pairs give `a` the outcome `a` (any if None) and `b` the
     /// outcome `b` (any if None).
     #[pyo3(signature = (a=None, b=None))]
-    fn count(&self, a: Option<&str>, b: Option<&str>) -> PyResult<u32> {
-        let a: Option<Outcome> = a.map(|s| parse("outcome", s)).transpose()?;
-        let b: Option<Outcome> = b.map(|s| parse("outcome", s)).transpose()?;
+    fn count(&self, a: Option<Text>, b: Option<Text>) -> PyResult<u32> {
+        let a: Option<Outcome> = a.map(|s| parse("outcome", &s.0)).transpose()?;
+        let b: Option<Outcome> = b.map(|s| parse("outcome", &s.0)).transpose()?;
         Ok(self
             .0
             .outcomes
@@ -701,7 +705,7 @@ json_pymethods! { Odds, "Odds";
     }
     /// `count(a, b) / 36`.
     #[pyo3(signature = (a=None, b=None))]
-    fn probability(&self, a: Option<&str>, b: Option<&str>) -> PyResult<f64> {
+    fn probability(&self, a: Option<Text>, b: Option<Text>) -> PyResult<f64> {
         Ok(f64::from(self.count(a, b)?) / 36.0)
     }
     /// The odds as a text table.

@@ -4,6 +4,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 use rand_core::RngCore;
 
+use crate::names::AnyInt;
+
 /// Counts the 32-bit draws taken from the generator, so a `Dice` can be pickled as its seed and
 /// how far it has run.
 struct Counting<'a> {
@@ -43,6 +45,13 @@ pub struct Dice {
 }
 
 impl Dice {
+    fn seeded(seed: u64) -> Self {
+        Dice {
+            seed,
+            draws: 0,
+            dice: dbcore::SeededDice::new(seed),
+        }
+    }
     /// The score the next `roll` will give, without drawing it: a battle checks the roll
     /// before the dice move on, so a refused roll leaves the dice as they were.
     pub(crate) fn next_score(&self) -> dbcore::DieScore {
@@ -66,12 +75,8 @@ impl Dice {
 #[pymethods]
 impl Dice {
     #[new]
-    fn new(seed: u64) -> Self {
-        Dice {
-            seed,
-            draws: 0,
-            dice: dbcore::SeededDice::new(seed),
-        }
+    fn new(seed: AnyInt) -> PyResult<Self> {
+        Ok(Dice::seeded(seed.to("seed", "0 to 2**64-1")?))
     }
     /// The seed.
     #[getter]
@@ -87,15 +92,18 @@ impl Dice {
         let [a, b] = self.counting(|c| dbcore::dice::roll_n::<_, 2>(c));
         (a.get(), b.get())
     }
-    /// Dice with `seed` that have already taken `draws` 32-bit draws (used by pickling).
+    /// Dice with `seed` that have already taken `draws` 32-bit draws (used by pickling). The
+    /// generator jumps straight there (`SeededDice::advanced`), so even a forged count of 2**64
+    /// draws restores at once.
     #[classmethod]
-    fn _restore(_cls: &Bound<'_, PyType>, seed: u64, draws: u64) -> Self {
-        let mut d = Dice::new(seed);
-        for _ in 0..draws {
-            d.dice.next_u32();
-        }
-        d.draws = draws;
-        d
+    fn _restore(_cls: &Bound<'_, PyType>, seed: AnyInt, draws: AnyInt) -> PyResult<Self> {
+        let seed: u64 = seed.to("seed", "0 to 2**64-1")?;
+        let draws: u64 = draws.to("draws", "0 to 2**64-1")?;
+        Ok(Dice {
+            seed,
+            draws,
+            dice: dbcore::SeededDice::advanced(seed, draws),
+        })
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u64, u64))> {
         let d = slf.borrow();

@@ -19,8 +19,11 @@ pub fn kind_arg(obj: &Bound<'_, PyAny>) -> PyResult<dbcore::ElementKind> {
     if let Ok(k) = obj.cast::<ElementKind>() {
         return Ok(k.get().0);
     }
-    if let Ok(s) = obj.extract::<String>() {
-        return s.parse().map_err(|e| errors::from_info(&e));
+    if let Ok(s) = obj.cast::<pyo3::types::PyString>() {
+        return crate::names::utf8(s)?
+            .0
+            .parse()
+            .map_err(|e| errors::from_info(&e));
     }
     Err(pyo3::exceptions::PyTypeError::new_err(format!(
         "an element kind must be an ElementKind or a code such as '4Bd', not {}",
@@ -40,8 +43,9 @@ pub struct ElementKind(pub dbcore::ElementKind);
 #[pymethods]
 impl ElementKind {
     #[new]
-    fn new(code: &str) -> PyResult<Self> {
-        code.parse()
+    fn new(code: crate::names::Text) -> PyResult<Self> {
+        code.0
+            .parse()
             .map(ElementKind)
             .map_err(|e: dbcore::ParseKindError| errors::from_info(&e))
     }
@@ -194,8 +198,8 @@ impl ElementKind {
     }
     /// Read the JSON form.
     #[classmethod]
-    fn from_json(_cls: &Bound<'_, PyType>, s: &str) -> PyResult<Self> {
-        from_json("ElementKind", s).map(ElementKind)
+    fn from_json(_cls: &Bound<'_, PyType>, s: crate::names::Text) -> PyResult<Self> {
+        from_json("ElementKind", &s.0).map(ElementKind)
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((
@@ -241,8 +245,8 @@ impl RulesConfig {
     }
     /// Read and check a configuration.
     #[classmethod]
-    fn from_json(_cls: &Bound<'_, PyType>, s: &str) -> PyResult<Self> {
-        let cfg: dbcore::RulesConfig = from_json("RulesConfig", s)?;
+    fn from_json(_cls: &Bound<'_, PyType>, s: crate::names::Text) -> PyResult<Self> {
+        let cfg: dbcore::RulesConfig = from_json("RulesConfig", &s.0)?;
         cfg.validate().map_err(|e| errors::from_info(&e))?;
         Ok(RulesConfig(cfg))
     }

@@ -2,7 +2,9 @@
 //! (`"no_effect"`, `"rough"`, `"Kn"`), so Python, JSON and the C layer share one vocabulary and
 //! this crate keeps no table of its own.
 
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -35,11 +37,71 @@ pub fn from_json<T: DeserializeOwned>(what: &str, s: &str) -> PyResult<T> {
     serde_json::from_str(s).map_err(|e| errors::invalid_json(what, &e))
 }
 
+/// A Python `int` of any size, saturated into an `i128`: a value too big for a Rust integer
+/// then fails the range check that follows like any other value out of range, raising the
+/// `dbcore` error that check raises instead of `OverflowError`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnyInt(pub i128);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for AnyInt {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<i128>() {
+            Ok(v) => Ok(AnyInt(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                Ok(AnyInt(if obj.lt(0)? { i128::MIN } else { i128::MAX }))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl AnyInt {
+    /// The value as `T`, or `ArgumentError` (code 103) saying what range `what` has.
+    pub fn to<T: TryFrom<i128>>(self, what: &str, range: &str) -> PyResult<T> {
+        T::try_from(self.0).map_err(|_| {
+            errors::invalid_argument(format!("{what} must be {range}, not {}", self.shown()))
+        })
+    }
+    /// The value as a message shows it (a saturated value is shown as out of range).
+    pub fn shown(self) -> String {
+        match self.0 {
+            i128::MAX => "a larger integer".to_owned(),
+            i128::MIN => "a more negative integer".to_owned(),
+            v => v.to_string(),
+        }
+    }
+}
+
+/// A Python `str` as UTF-8. A string holding a lone surrogate (`"\ud800"`) cannot be UTF-8:
+/// it raises `ArgumentError` with code 101, as text that is not UTF-8 does in C, instead of
+/// `UnicodeEncodeError`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text(pub String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = obj.cast::<PyString>()?;
+        utf8(&s)
+    }
+}
+
+/// The text of a Python `str`, as [`Text`] reads it.
+pub fn utf8(s: &Bound<'_, PyString>) -> PyResult<Text> {
+    match s.to_str() {
+        Ok(t) => Ok(Text(t.to_owned())),
+        Err(_) => Err(errors::raise(
+            dbcore::ErrorCode::InvalidUtf8,
+            None,
+            "text is not valid UTF-8 (it holds a lone surrogate)".to_owned(),
+        )),
+    }
+}
+
 /// A count given from Python as a small non-negative integer.
-pub fn small_count(what: &str, n: i64) -> PyResult<u8> {
-    u8::try_from(n).map_err(|_| {
-        errors::invalid_argument(format!("{what} must be a count from 0 to 255, not {n}"))
-    })
+pub fn small_count(what: &str, n: AnyInt) -> PyResult<u8> {
+    n.to(what, "a count from 0 to 255")
 }
 
 /// `#[pymethods]` for a class wrapping a dbcore value, plus `to_json`, `from_json` and a
@@ -56,8 +118,11 @@ macro_rules! json_pymethods {
             }
             /// Read the JSON form (ArgumentError, code 102, if it cannot be read).
             #[classmethod]
-            fn from_json(_cls: &Bound<'_, pyo3::types::PyType>, s: &str) -> PyResult<Self> {
-                $crate::names::from_json($what, s).map($ty)
+            fn from_json(
+                _cls: &Bound<'_, pyo3::types::PyType>,
+                s: $crate::names::Text,
+            ) -> PyResult<Self> {
+                $crate::names::from_json($what, &s.0).map($ty)
             }
             fn __reduce__<'py>(
                 slf: &Bound<'py, Self>,

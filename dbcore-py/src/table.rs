@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyList, PyType};
 
 use crate::errors;
 use crate::kinds::{default_config, kind_arg, ElementKind, RulesConfig};
-use crate::names::{from_json, json_pymethods, name_of, to_json, to_py};
+use crate::names::{from_json, json_pymethods, name_of, to_json, to_py, AnyInt, Text};
 
 fn config_of<'a>(config: Option<&'a Bound<'_, RulesConfig>>) -> &'a dbcore::RulesConfig {
     match config {
@@ -39,16 +39,21 @@ fn going_name(g: dbcore::terrain::Going) -> String {
 pub struct PlacedElement(pub dbcore::table::PlacedElement);
 
 /// Read a side number.
-fn side_arg(side: i64) -> PyResult<u8> {
-    u8::try_from(side)
-        .map_err(|_| errors::invalid_argument(format!("side must be 0 to 255, not {side}")))
+fn side_arg(side: AnyInt) -> PyResult<u8> {
+    side.to("side", "0 to 255")
 }
 
 /// Read an element id.
-fn id_arg(id: i64) -> PyResult<u32> {
-    u32::try_from(id).map_err(|_| {
-        errors::invalid_argument(format!("an element id must be 0 to 2**32-1, not {id}"))
-    })
+fn id_arg(id: AnyInt) -> PyResult<u32> {
+    id.to("an element id", "0 to 2**32-1")
+}
+
+/// A pose within `dbcore::limits` (finite, on or near the table, a facing within a turn).
+fn pose_arg(x: f64, y: f64, facing: f64) -> PyResult<Pose> {
+    let pose = Pose::new(x, y, facing);
+    dbcore::limits::check_pose(&|| "the element's pose".into(), &pose)
+        .map_err(|e| errors::from_info(&e))?;
+    Ok(pose)
 }
 
 /// An element given as a `PlacedElement`, or a dict with the same keys as its constructor.
@@ -69,7 +74,7 @@ fn placed_arg(obj: &Bound<'_, PyAny>) -> PyResult<dbcore::table::PlacedElement> 
         })
     };
     for key in d.keys() {
-        let k: String = key.extract()?;
+        let Text(k) = key.extract()?;
         if !["id", "side", "kind", "x", "y", "facing", "general"].contains(&k.as_str()) {
             return Err(errors::invalid_argument(format!(
                 "an element dict has no key '{k}' (id, side, kind, x, y, facing, general)"
@@ -80,11 +85,11 @@ fn placed_arg(obj: &Bound<'_, PyAny>) -> PyResult<dbcore::table::PlacedElement> 
         id: id_arg(need("id")?.extract()?)?,
         side: side_arg(need("side")?.extract()?)?,
         kind: kind_arg(&need("kind")?)?,
-        pose: Pose::new(
+        pose: pose_arg(
             need("x")?.extract()?,
             need("y")?.extract()?,
             need("facing")?.extract()?,
-        ),
+        )?,
         general: match d.get_item("general")? {
             Some(g) => g.extract()?,
             None => false,
@@ -96,8 +101,8 @@ json_pymethods! { PlacedElement, "PlacedElement";
     #[new]
     #[pyo3(signature = (id, side, kind, x, y, facing, general=false))]
     fn new(
-        id: i64,
-        side: i64,
+        id: AnyInt,
+        side: AnyInt,
         kind: &Bound<'_, PyAny>,
         x: f64,
         y: f64,
@@ -108,7 +113,7 @@ json_pymethods! { PlacedElement, "PlacedElement";
             id: id_arg(id)?,
             side: side_arg(side)?,
             kind: kind_arg(kind)?,
-            pose: Pose::new(x, y, facing),
+            pose: pose_arg(x, y, facing)?,
             general,
         }))
     }
@@ -218,7 +223,7 @@ impl Table {
         self.0.plough_is_rough
     }
     /// The element with this id.
-    fn element(&self, id: i64) -> PyResult<PlacedElement> {
+    fn element(&self, id: AnyInt) -> PyResult<PlacedElement> {
         self.0
             .element(id_arg(id)?)
             .cloned()
@@ -233,7 +238,7 @@ impl Table {
     fn contacts<'py>(
         &self,
         py: Python<'py>,
-        id: i64,
+        id: AnyInt,
         config: Option<&Bound<'py, RulesConfig>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let contacts = errors::guard(|| {
@@ -257,7 +262,11 @@ impl Table {
     /// Whether element `id` is in close combat: its front edge lined up against an enemy, or an
     /// enemy's front edge lined up against it (§8.2 a–c, §10.2).
     #[pyo3(signature = (id, config=None))]
-    fn in_close_combat(&self, id: i64, config: Option<&Bound<'_, RulesConfig>>) -> PyResult<bool> {
+    fn in_close_combat(
+        &self,
+        id: AnyInt,
+        config: Option<&Bound<'_, RulesConfig>>,
+    ) -> PyResult<bool> {
         errors::guard(|| {
             self.0
                 .in_close_combat(id_arg(id)?, config_of(config))
@@ -270,7 +279,7 @@ impl Table {
     #[pyo3(signature = (id, config=None))]
     fn threat_zones_on(
         &self,
-        id: i64,
+        id: AnyInt,
         config: Option<&Bound<'_, RulesConfig>>,
     ) -> PyResult<Vec<u32>> {
         errors::guard(|| {
@@ -284,7 +293,7 @@ impl Table {
     #[pyo3(signature = (id, config=None))]
     fn in_enemy_threat_zone(
         &self,
-        id: i64,
+        id: AnyInt,
         config: Option<&Bound<'_, RulesConfig>>,
     ) -> PyResult<bool> {
         errors::guard(|| {
@@ -303,7 +312,7 @@ impl Table {
     fn shooting_targets<'py>(
         &self,
         py: Python<'py>,
-        id: i64,
+        id: AnyInt,
         config: Option<&Bound<'py, RulesConfig>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyList>)> {
         let (targets, blocked) = errors::guard(|| {
@@ -329,7 +338,7 @@ impl Table {
     /// The going element `id` is in: the worst it touches (§3.1), with dunes and oasis good for
     /// camels: 'good', 'rough', 'bad' or 'impassable'.
     #[pyo3(signature = (id, config=None))]
-    fn going_under(&self, id: i64, config: Option<&Bound<'_, RulesConfig>>) -> PyResult<String> {
+    fn going_under(&self, id: AnyInt, config: Option<&Bound<'_, RulesConfig>>) -> PyResult<String> {
         errors::guard(|| {
             self.0
                 .going_under(id_arg(id)?, config_of(config))
@@ -350,7 +359,12 @@ impl Table {
 
     /// The least distance between elements `a` and `b`, in BW (0 when they touch).
     #[pyo3(signature = (a, b, config=None))]
-    fn distance(&self, a: i64, b: i64, config: Option<&Bound<'_, RulesConfig>>) -> PyResult<f64> {
+    fn distance(
+        &self,
+        a: AnyInt,
+        b: AnyInt,
+        config: Option<&Bound<'_, RulesConfig>>,
+    ) -> PyResult<f64> {
         errors::guard(|| {
             self.0
                 .distance(id_arg(a)?, id_arg(b)?, config_of(config))
@@ -377,8 +391,8 @@ impl Table {
     /// Read the JSON form (ArgumentError: code 102 if it cannot be read, 103 for an id used
     /// twice).
     #[classmethod]
-    fn from_json(_cls: &Bound<'_, PyType>, s: &str) -> PyResult<Self> {
-        checked(from_json("Table", s)?).map(Table)
+    fn from_json(_cls: &Bound<'_, PyType>, s: Text) -> PyResult<Self> {
+        checked(from_json("Table", &s.0)?).map(Table)
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((

@@ -129,6 +129,9 @@ pub enum ConfigError {
         expected: &'static str,
         value: f64,
     },
+    /// A number outside the ranges of [`crate::limits::check_config`].
+    #[error("rules configuration: {0}")]
+    Limit(crate::limits::LimitError),
 }
 
 impl ErrorInfo for ConfigError {
@@ -230,8 +233,8 @@ impl Default for RulesConfig {
 }
 
 impl RulesConfig {
-    /// Check that every kind has an entry and every distance is positive, reporting the first
-    /// problem.
+    /// Check that every kind has an entry, every distance is positive and every number is within
+    /// the ranges of [`crate::limits::check_config`], reporting the first problem.
     pub fn validate(&self) -> Result<(), ConfigError> {
         for b in BaseKind::ALL {
             let r = self.kinds.get(&b).ok_or(ConfigError::MissingKind(b))?;
@@ -266,7 +269,7 @@ impl RulesConfig {
                 });
             }
         }
-        Ok(())
+        crate::limits::check_config(self).map_err(ConfigError::Limit)
     }
 
     /// The numbers of a base kind, falling back to the default table if the entry is missing.

@@ -114,6 +114,14 @@ impl SeededDice {
         use rand_core::SeedableRng;
         SeededDice(rand_pcg::Pcg64Mcg::seed_from_u64(seed))
     }
+    /// The dice of `seed` after `draws` draws from the generator (a `next_u32` or `next_u64`
+    /// each, as `roll` takes them), reached by jumping ahead rather than drawing: restoring a
+    /// saved position costs the same for any count.
+    pub fn advanced(seed: u64, draws: u64) -> Self {
+        let mut d = SeededDice::new(seed);
+        d.0.advance(u128::from(draws));
+        d
+    }
     /// One die score.
     pub fn roll(&mut self) -> DieScore {
         roll(&mut self.0)
@@ -172,6 +180,21 @@ mod tests {
         let b: Vec<u8> = (0..20).map(|_| d.roll().get()).collect();
         assert_eq!(a, b);
         assert!(a.iter().all(|v| (1..=6).contains(v)));
+    }
+
+    #[test]
+    fn advancing_equals_drawing() {
+        for n in [0u64, 1, 2, 7, 1000] {
+            let mut drawn = SeededDice::new(42);
+            for _ in 0..n {
+                drawn.next_u32();
+            }
+            let mut jumped = SeededDice::advanced(42, n);
+            assert_eq!(jumped, drawn, "{n}");
+            assert_eq!(jumped.roll(), drawn.roll());
+        }
+        // Any count restores at once.
+        let _ = SeededDice::advanced(1, u64::MAX).roll();
     }
 
     #[test]

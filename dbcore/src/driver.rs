@@ -28,6 +28,19 @@ pub struct DrivenBattle {
 
 /// Play `setup` with dice from `seed` until an army loses or `max_bounds` bounds have begun.
 pub fn play(setup: BattleSetup, seed: u64, max_bounds: u32) -> Result<DrivenBattle, SetupError> {
+    // A stalemate played for 2^32 bounds would never return.
+    if let Err(e) = crate::limits::check_range(
+        &|| "max_bounds".into(),
+        f64::from(max_bounds),
+        0.0,
+        crate::limits::MAX_DRIVEN_BOUNDS as f64,
+    ) {
+        return Err(SetupError {
+            problems: vec![crate::battle::SetupProblem::Limit {
+                message: e.to_string(),
+            }],
+        });
+    }
     let mut battle = Battle::new(setup)?;
     let mut dice = SeededDice::new(seed);
     let mut events = Vec::new();

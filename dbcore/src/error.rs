@@ -23,6 +23,8 @@ pub enum ErrorCode {
     InvalidArgument = 103,
     /// An element id the battle or table does not have.
     UnknownElement = 104,
+    /// A C handle was used by two calls at once where one must have it alone (C ABI only).
+    HandleBusy = 105,
     /// An element code could not be parsed (§2.1).
     ElementCode = 110,
     /// A described combat situation breaks the rules (who may fight, shoot or defend).
@@ -60,12 +62,13 @@ pub enum ErrorFamily {
 
 impl ErrorCode {
     /// Every code, for bindings that mirror them.
-    pub const ALL: [ErrorCode; 16] = [
+    pub const ALL: [ErrorCode; 17] = [
         ErrorCode::NullArgument,
         ErrorCode::InvalidUtf8,
         ErrorCode::InvalidJson,
         ErrorCode::InvalidArgument,
         ErrorCode::UnknownElement,
+        ErrorCode::HandleBusy,
         ErrorCode::ElementCode,
         ErrorCode::IllegalSituation,
         ErrorCode::WrongPhase,

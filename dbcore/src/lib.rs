@@ -34,6 +34,7 @@ pub mod dice;
 pub mod driver;
 pub mod error;
 pub mod geometry;
+pub mod limits;
 pub mod outline;
 pub mod paths;
 #[cfg(feature = "schema")]

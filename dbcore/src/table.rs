@@ -51,13 +51,16 @@ pub enum TableError {
     UnknownElement(u32),
     #[error("element id {0} is used twice")]
     DuplicateId(u32),
+    /// A size or number outside `crate::limits`.
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
 }
 
 impl ErrorInfo for TableError {
     fn code(&self) -> ErrorCode {
         match self {
             TableError::UnknownElement(_) => ErrorCode::UnknownElement,
-            TableError::DuplicateId(_) => ErrorCode::InvalidArgument,
+            TableError::DuplicateId(_) | TableError::Limit(_) => ErrorCode::InvalidArgument,
         }
     }
     fn rule(&self) -> Option<&'static str> {
@@ -100,11 +103,21 @@ pub enum ShotBlocked {
 }
 
 impl Table {
-    /// A table, refusing duplicate element ids.
+    /// A table, refusing duplicate element ids and sizes or numbers outside
+    /// [`crate::limits::check_table`] (a NaN coordinate, a board 10¹⁶ BW wide).
     pub fn new(
         battlefield: Battlefield,
         elements: Vec<PlacedElement>,
     ) -> Result<Table, TableError> {
+        crate::limits::check_battlefield(&battlefield)?;
+        crate::limits::check_len(
+            &|| "elements".into(),
+            elements.len(),
+            crate::limits::MAX_ELEMENTS,
+        )?;
+        for (i, e) in elements.iter().enumerate() {
+            crate::limits::check_pose(&|| format!("elements[{i}].pose"), &e.pose)?;
+        }
         let mut ids: Vec<u32> = elements.iter().map(|e| e.id).collect();
         ids.sort_unstable();
         if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
@@ -136,29 +149,49 @@ impl Table {
         id: u32,
         cfg: &RulesConfig,
     ) -> Result<Vec<ElementContact>, TableError> {
-        let me = self.element(id)?;
-        let r = rect_of(me, cfg);
-        Ok(self
-            .elements
+        let near = NearIndex::new(self, cfg);
+        let i = self.index_of(id)?;
+        Ok(self.contacts_at(i, &near))
+    }
+
+    fn index_of(&self, id: u32) -> Result<usize, TableError> {
+        self.elements
             .iter()
-            .filter(|o| o.id != id)
-            .filter_map(|o| {
-                classify_contact(&r, &rect_of(o, cfg)).map(|contact| ElementContact {
+            .position(|e| e.id == id)
+            .ok_or(TableError::UnknownElement(id))
+    }
+
+    /// The contacts of the element at index `i`, looking only at its neighbours in `near`.
+    fn contacts_at(&self, i: usize, near: &NearIndex) -> Vec<ElementContact> {
+        let me = &self.elements[i];
+        let r = &near.rects[i];
+        near.around(i, CONTACT_REACH)
+            .into_iter()
+            .filter(|&j| self.elements[j].id != me.id)
+            .filter_map(|j| {
+                let o = &self.elements[j];
+                classify_contact(r, &near.rects[j]).map(|contact| ElementContact {
                     other: o.id,
                     friend: o.side == me.side,
                     contact,
                 })
             })
-            .collect())
+            .collect()
+    }
+
+    /// Whether the element at index `i` is in close combat (see [`Table::in_close_combat`]).
+    fn in_close_combat_at(&self, i: usize, near: &NearIndex) -> bool {
+        self.contacts_at(i, near)
+            .iter()
+            .any(|c| !c.friend && c.contact.lined_up && is_combat_contact(c.contact.kind))
     }
 
     /// Whether the element is in close combat: its front edge in a lined-up contact with an enemy
     /// (§8.2 a–c, §10.2), or an enemy's front edge lined up against it.
     pub fn in_close_combat(&self, id: u32, cfg: &RulesConfig) -> Result<bool, TableError> {
-        Ok(self
-            .contacts_of(id, cfg)?
-            .iter()
-            .any(|c| !c.friend && c.contact.lined_up && is_combat_contact(c.contact.kind)))
+        let near = NearIndex::new(self, cfg);
+        let i = self.index_of(id)?;
+        Ok(self.in_close_combat_at(i, &near))
     }
 
     /// Enemy elements whose threat zone the element is in or on the boundary of (§8.1). Elements
@@ -168,16 +201,19 @@ impl Table {
         id: u32,
         cfg: &RulesConfig,
     ) -> Result<Vec<u32>, TableError> {
-        let me = self.element(id)?;
-        let r = rect_of(me, cfg);
+        let near = NearIndex::new(self, cfg);
+        let i = self.index_of(id)?;
+        let me = &self.elements[i];
+        let r = &near.rects[i];
         let mut v = Vec::new();
-        for o in self.elements.iter().filter(|o| o.side != me.side) {
-            if self.in_close_combat(o.id, cfg)? {
+        // Only enemies within a threat zone's depth of the element can hold it in one.
+        for j in near.around(i, ZONE_REACH) {
+            let o = &self.elements[j];
+            if o.side == me.side || self.in_close_combat_at(j, &near) {
                 continue;
             }
-            let tz =
-                ThreatZone::of_element(&rect_of(o, cfg), o.kind.troop_type() == TroopType::WWg);
-            if tz.relation(&r) != ZoneRelation::Outside {
+            let tz = ThreatZone::of_element(&near.rects[j], o.kind.troop_type() == TroopType::WWg);
+            if tz.relation(r) != ZoneRelation::Outside {
                 v.push(o.id);
             }
         }
@@ -204,21 +240,31 @@ impl Table {
         let Some(range) = cfg.shooting_range(me.kind) else {
             return Ok((ok, blocked));
         };
-        if self.in_close_combat(id, cfg)? {
+        let near = NearIndex::new(self, cfg);
+        let i = self.index_of(id)?;
+        if self.in_close_combat_at(i, &near) {
             return Ok((ok, blocked));
         }
-        let r = rect_of(me, cfg);
+        let r = near.rects[i];
         let all_round = me.kind.troop_type() == TroopType::WWg;
         let artillery = me.kind.troop_type() == TroopType::Art;
         let own_tz = ThreatZone::of_element(&r, all_round);
-        for t in self.elements.iter().filter(|t| t.side != me.side) {
-            let tr = rect_of(t, cfg);
+        // Only enemies within range can be targets, and only elements inside the box of the
+        // shooter and its target can stand in the way.
+        for ti in near.around(i, range + CONTACT_REACH) {
+            let t = &self.elements[ti];
+            if t.side == me.side {
+                continue;
+            }
+            let tr = near.rects[ti];
             let Some(shot) = shot_geometry(&r, all_round, range, &tr) else {
                 continue;
             };
-            let others: Vec<(u32, ShotBlocker)> = self
-                .elements
-                .iter()
+            let (lo, hi) = union_box(near.boxes[i], near.boxes[ti]);
+            let others: Vec<(u32, ShotBlocker)> = near
+                .in_box(lo, hi, CONTACT_REACH)
+                .into_iter()
+                .map(|j| &self.elements[j])
                 .filter(|o| o.id != me.id && o.id != t.id)
                 .map(|o| {
                     (
@@ -299,11 +345,12 @@ impl Table {
             ..SvgOptions::default()
         };
         if threat_zones {
-            for e in &self.elements {
-                if self.in_close_combat(e.id, cfg).unwrap_or(false) {
+            let near = NearIndex::new(self, cfg);
+            for (i, e) in self.elements.iter().enumerate() {
+                if self.in_close_combat_at(i, &near) {
                     continue;
                 }
-                let r = rect_of(e, cfg);
+                let r = near.rects[i];
                 let all_round = e.kind.troop_type() == TroopType::WWg;
                 if let ThreatZone::Edges(edges) = ThreatZone::of_element(&r, all_round) {
                     for s in edges {
@@ -366,4 +413,113 @@ fn is_combat_contact(k: ContactKind) -> bool {
             | ContactKind::FrontToSide
             | ContactKind::SideToFront
     )
+}
+
+/// Bounding boxes further apart than this cannot be in contact (§8.2 uses [`TOLERANCE`]).
+const CONTACT_REACH: f64 = 4.0 * TOLERANCE;
+/// Bounding boxes further apart than this cannot be in one another's threat zone (§8.1).
+const ZONE_REACH: f64 = crate::zones::THREAT_ZONE_DEPTH + 4.0 * TOLERANCE;
+
+/// The box covering two boxes.
+fn union_box(a: (Point, Point), b: (Point, Point)) -> (Point, Point) {
+    (
+        Point::new(a.0.x.min(b.0.x), a.0.y.min(b.0.y)),
+        Point::new(a.1.x.max(b.1.x), a.1.y.max(b.1.y)),
+    )
+}
+
+/// The elements' rectangles with their bounding boxes bucketed on a square grid by centre, so
+/// that "who is within `d` of this" looks at a few cells rather than the whole table: each query
+/// is near linear in the table however many elements it holds. Results come back in table
+/// order, so answers do not depend on the bucketing.
+#[derive(Debug)]
+pub(crate) struct NearIndex {
+    pub(crate) rects: Vec<ElementRect>,
+    pub(crate) boxes: Vec<(Point, Point)>,
+    /// Side of a cell: at least the largest box's extent, so a box's centre is never more
+    /// than one cell from any point of it.
+    cell: f64,
+    /// Largest half-extent of any box.
+    half: f64,
+    /// (cell column, cell row, index), sorted.
+    order: Vec<(i64, i64, usize)>,
+}
+
+impl NearIndex {
+    pub(crate) fn new(table: &Table, cfg: &RulesConfig) -> NearIndex {
+        NearIndex::of_rects(table.elements.iter().map(|e| rect_of(e, cfg)).collect())
+    }
+
+    pub(crate) fn of_rects(rects: Vec<ElementRect>) -> NearIndex {
+        let boxes: Vec<(Point, Point)> = rects
+            .iter()
+            .map(|r| crate::geometry::Polygon::new(r.corners().to_vec()).bounds())
+            .collect();
+        let half = boxes
+            .iter()
+            .map(|(lo, hi)| (hi.x - lo.x).max(hi.y - lo.y) * 0.5)
+            .filter(|h| h.is_finite())
+            .fold(0.0, f64::max);
+        let cell = (2.0 * half).max(1.0);
+        let mut order: Vec<(i64, i64, usize)> = boxes
+            .iter()
+            .enumerate()
+            .map(|(i, (lo, hi))| {
+                let (cx, cy) = Self::cell_of(cell, (lo.x + hi.x) * 0.5, (lo.y + hi.y) * 0.5);
+                (cx, cy, i)
+            })
+            .collect();
+        order.sort_unstable();
+        NearIndex {
+            rects,
+            boxes,
+            cell,
+            half,
+            order,
+        }
+    }
+
+    fn cell_of(cell: f64, x: f64, y: f64) -> (i64, i64) {
+        // Coordinates are within `limits::MAX_COORDINATE`, so the casts cannot saturate in
+        // practice; `as` saturates (NaN gives 0) rather than failing if they somehow did.
+        ((x / cell).floor() as i64, (y / cell).floor() as i64)
+    }
+
+    /// Indices of the boxes within `reach` of box `i` (itself included), in table order.
+    pub(crate) fn around(&self, i: usize, reach: f64) -> Vec<usize> {
+        let (lo, hi) = self.boxes[i];
+        self.in_box(lo, hi, reach)
+    }
+
+    /// Indices of the boxes within `reach` of the box `lo..hi`, in table order.
+    pub(crate) fn in_box(&self, lo: Point, hi: Point, reach: f64) -> Vec<usize> {
+        let grow = reach + self.half;
+        let (x0, y0) = Self::cell_of(self.cell, lo.x - grow, lo.y - grow);
+        let (x1, y1) = Self::cell_of(self.cell, hi.x + grow, hi.y + grow);
+        let mut out = Vec::new();
+        let within = |j: usize| {
+            let (blo, bhi) = self.boxes[j];
+            let gap_x = (blo.x - hi.x).max(lo.x - bhi.x);
+            let gap_y = (blo.y - hi.y).max(lo.y - bhi.y);
+            gap_x <= reach && gap_y <= reach
+        };
+        // A reach wider than the table has elements (a huge range from a configuration that was
+        // never validated): one pass over every box is cheaper than walking the columns.
+        if x1.saturating_sub(x0) >= self.order.len() as i64 {
+            return (0..self.boxes.len()).filter(|&j| within(j)).collect();
+        }
+        for cx in x0..=x1 {
+            let start = self.order.partition_point(|&(x, y, _)| (x, y) < (cx, y0));
+            for &(x, y, j) in &self.order[start..] {
+                if x != cx || y > y1 {
+                    break;
+                }
+                if within(j) {
+                    out.push(j);
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
 }

@@ -762,6 +762,12 @@ pub fn polygons_intersect(a: &Polygon, b: &Polygon) -> bool {
     if a.points.is_empty() || b.points.is_empty() {
         return false;
     }
+    // Shapes whose bounding boxes are apart share no point: skip the edge-by-edge test, which
+    // dominates set-up validation on a table with many elements and detailed outlines.
+    let ((alo, ahi), (blo, bhi)) = (a.bounds(), b.bounds());
+    if alo.x > bhi.x || blo.x > ahi.x || alo.y > bhi.y || blo.y > ahi.y {
+        return false;
+    }
     a.points.iter().any(|&p| b.contains_strictly(p))
         || b.points.iter().any(|&p| a.contains_strictly(p))
         || a.edges().any(|e| b.edges().any(|f| e.intersects(&f)))
@@ -1199,6 +1205,14 @@ pub fn validate_terrain(bf: &Battlefield, variant: Variant) -> Vec<TerrainProble
     // §3.8 gaps.
     for (n, &(i, a)) in areas.iter().enumerate() {
         for &(j, b) in &areas[n + 1..] {
+            // Bounding boxes a full gap apart: the outlines are too (the box distance is a lower
+            // bound), so the vertex-by-vertex distance is not needed.
+            let ((alo, ahi), (blo, bhi)) = (a.outline.bounds(), b.outline.bounds());
+            let dx = (blo.x - ahi.x).max(alo.x - bhi.x).max(0.0);
+            let dy = (blo.y - ahi.y).max(alo.y - bhi.y).max(0.0);
+            if dx.hypot(dy) >= 1.0 {
+                continue;
+            }
             if fort_on_hill(a, b) || fort_on_hill(b, a) {
                 continue;
             }

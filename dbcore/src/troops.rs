@@ -683,7 +683,7 @@ impl fmt::Display for BaseKind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("§2.1: `{text}` is not an element code: expected {expected}")]
 pub struct ParseKindError {
-    /// The text that was given.
+    /// The text that was given (cut to `crate::limits::MAX_QUOTED_CHARS` characters).
     pub text: String,
     /// What was expected instead.
     pub expected: &'static str,
@@ -709,15 +709,20 @@ impl FromStr for ElementKind {
     /// Parse a code, ignoring ASCII case and surrounding white space.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let text = s.trim();
-        if text.len() > 4 && text[..4].eq_ignore_ascii_case("Mtd-") {
-            let rest = &text[4..];
+        // `get`: the fifth byte may fall inside a character of a non-ASCII text.
+        if let Some(rest) = text
+            .get(..4)
+            .filter(|p| p.eq_ignore_ascii_case("Mtd-"))
+            .and_then(|_| text.get(4..))
+            .filter(|r| !r.is_empty())
+        {
             return match BaseKind::parse(rest) {
                 Some(b) => ElementKind::mounted_infantry(b).map_err(|mut e| {
-                    e.text = text.to_string();
+                    e.text = crate::limits::quote(text);
                     e
                 }),
                 None => Err(ParseKindError {
-                    text: text.to_string(),
+                    text: crate::limits::quote(text),
                     expected: "Mtd- followed by a single foot code of Sp, Pk, Bd, Ax, Bw, Lb, Cb, Ps or Wb (e.g. Mtd-4Bw)",
                 }),
             };
@@ -725,7 +730,7 @@ impl FromStr for ElementKind {
         BaseKind::parse(text)
             .map(ElementKind::new)
             .ok_or_else(|| ParseKindError {
-                text: text.to_string(),
+                text: crate::limits::quote(text),
                 expected: EXPECTED_CODES,
             })
     }
@@ -755,7 +760,7 @@ impl<'de> Deserialize<'de> for BaseKind {
         let s = String::deserialize(d)?;
         BaseKind::parse(s.trim()).ok_or_else(|| {
             serde::de::Error::custom(ParseKindError {
-                text: s.clone(),
+                text: crate::limits::quote(&s),
                 expected: EXPECTED_CODES,
             })
         })

@@ -1431,6 +1431,147 @@ static void buf_add(Buf *b, const char *s) {
     b->len += n;
 }
 
+/* ---- Hostile input (issue #9) ---------------------------------------------------------------- */
+
+static void test_hostile_element_codes(void) {
+    /* DBA3.md §2.1: a non-ASCII code is refused as an element code, not a panic (status 900). */
+    DbcoreElementKind k;
+    DbcoreTable *t = NULL;
+    CHECK_STATUS(dbcore_element_kind_parse("Mtd\xc3\xa9" "4Bw", &k), DBCORE_STATUS_ELEMENT_CODE);
+    CHECK_STATUS(dbcore_element_kind_parse("Mt\xc3\xa9-4Bw", &k), DBCORE_STATUS_ELEMENT_CODE);
+    CHECK_STATUS(dbcore_element_kind_parse("\xf0\x9f\x98\x80\xf0\x9f\x98\x80", &k),
+                 DBCORE_STATUS_ELEMENT_CODE);
+    /* The same code as a table element's "kind": bad JSON, not a panic. */
+    CHECK_STATUS(dbcore_table_new_json("{\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},"
+                                       "\"features\":[]},\"elements\":[{\"id\":1,\"side\":0,"
+                                       "\"kind\":\"Mtd\xc3\xa9" "4Bw\",\"pose\":{\"x\":1,\"y\":1,"
+                                       "\"facing\":0}}]}",
+                                       &t),
+                 DBCORE_STATUS_INVALID_JSON);
+    CHECK(t == NULL);
+}
+
+static void test_hostile_sizes(void) {
+    DbcoreTable *t = NULL;
+    DbcoreBattle *b = NULL;
+    char msg[256];
+    /* A board 10^16 BW wide once made drawing it loop for ever. */
+    CHECK_STATUS(dbcore_table_new_json("{\"battlefield\":{\"board\":{\"width\":1e16,\"depth\":15},"
+                                       "\"features\":[]},\"elements\":[]}",
+                                       &t),
+                 DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK(t == NULL);
+    dbcore_last_error_message(msg, sizeof msg);
+    CHECK(strstr(msg, "board.width") != NULL);
+    /* A facing of 1e307 is refused on the way in. */
+    CHECK_STATUS(dbcore_table_new_json("{\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},"
+                                       "\"features\":[]},\"elements\":[{\"id\":1,\"side\":0,"
+                                       "\"kind\":\"4Bd\",\"pose\":{\"x\":1,\"y\":1,"
+                                       "\"facing\":1e307}}]}",
+                                       &t),
+                 DBCORE_STATUS_INVALID_ARGUMENT);
+    /* A sandbox battle 10^9 BW wide is a set-up problem. */
+    CHECK_STATUS(dbcore_battle_new_json(
+                     "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"Standard\","
+                     "\"battlefield\":{\"board\":{\"width\":1e9,\"depth\":15},\"features\":[]},"
+                     "\"sandbox\":true,\"armies\":[]}",
+                     &b),
+                 DBCORE_STATUS_INVALID_SETUP);
+    CHECK(b == NULL);
+}
+
+static void test_hostile_setup_pile(void) {
+    /* 1,999 elements at one spot: the problems are capped and the message stays short. */
+    Buf json = {NULL, 0, 0};
+    DbcoreBattle *b = NULL;
+    char item[160];
+    int i;
+    size_t len;
+    buf_add(&json, "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"Standard\","
+                   "\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":[]},"
+                   "\"sandbox\":true,\"armies\":[{\"name\":\"Pile\",\"base_edge\":\"South\","
+                   "\"elements\":[");
+    for (i = 1; i <= 1999; i++) {
+        snprintf(item, sizeof item,
+                 "%s{\"id\":%d,\"kind\":\"4Bd\",\"pose\":{\"x\":7.5,\"y\":7.5,\"facing\":0}%s}",
+                 i == 1 ? "" : ",", i, i == 1 ? ",\"general\":true" : "");
+        buf_add(&json, item);
+    }
+    buf_add(&json, "]},{\"name\":\"Other\",\"base_edge\":\"North\",\"elements\":[{\"id\":5000,"
+                   "\"kind\":\"Cv\",\"pose\":{\"x\":7.5,\"y\":13,\"facing\":180},"
+                   "\"general\":true}]}]}");
+    CHECK(json.text != NULL);
+    if (!json.text) return;
+    CHECK_STATUS(dbcore_battle_new_json(json.text, &b), DBCORE_STATUS_INVALID_SETUP);
+    CHECK(b == NULL);
+    len = dbcore_last_error_message(NULL, 0);
+    CHECK(len > 0 && len < 16 * 1024);
+    free(json.text);
+}
+
+#ifndef __STDC_NO_THREADS__
+typedef struct {
+    DbcoreBattle *battle;
+    int ok, busy, other;
+} Race;
+
+static int race_reader(void *arg) {
+    Race *r = (Race *)arg;
+    int i;
+    for (i = 0; i < 200; i++) {
+        char *state = NULL;
+        DbcoreStatus s = dbcore_battle_state_json(r->battle, &state);
+        if (s == DBCORE_STATUS_OK) r->ok++;
+        else if (s == DBCORE_STATUS_HANDLE_BUSY) r->busy++;
+        else r->other++;
+        dbcore_string_free(state);
+    }
+    return 0;
+}
+
+static int race_writer(void *arg) {
+    Race *r = (Race *)arg;
+    int i;
+    for (i = 0; i < 200; i++) {
+        char *events = NULL;
+        /* Refused by the rules or refused as busy: either way nothing changes. */
+        DbcoreStatus s = dbcore_battle_apply_json(r->battle, MOVE_2, &events);
+        if (s == DBCORE_STATUS_HANDLE_BUSY) r->busy++;
+        else if (s == DBCORE_STATUS_OK || s == DBCORE_STATUS_WRONG_PHASE) r->ok++;
+        else r->other++;
+        dbcore_string_free(events);
+    }
+    return 0;
+}
+#endif
+
+static void test_hostile_shared_writer(void) {
+#ifndef __STDC_NO_THREADS__
+    /* A DbcoreBattle * written while others read it: every call either runs alone or is
+     * refused with DBCORE_STATUS_HANDLE_BUSY; never a race (ASan and valgrind watch this). */
+    DbcoreBattle *b = new_battle();
+    Race races[3];
+    thrd_t threads[3];
+    int i;
+    if (!b) return;
+    memset(races, 0, sizeof races);
+    for (i = 0; i < 3; i++) {
+        races[i].battle = b;
+        CHECK(thrd_create(&threads[i], i == 0 ? race_writer : race_reader, &races[i]) ==
+              thrd_success);
+    }
+    for (i = 0; i < 3; i++) CHECK(thrd_join(threads[i], NULL) == thrd_success);
+    for (i = 0; i < 3; i++) {
+        CHECK(races[i].other == 0);
+        CHECK(races[i].ok + races[i].busy == 200);
+    }
+    dbcore_battle_free(b);
+    CHECK(DBCORE_STATUS_HANDLE_BUSY == 105);
+    CHECK(strcmp(dbcore_status_name(105), "DBCORE_STATUS_HANDLE_BUSY") == 0);
+#endif
+}
+
+
 /* The whole file, NUL-terminated, or NULL. */
 static char *read_text(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -1619,6 +1760,10 @@ int main(int argc, char **argv) {
     test_battle_roll_pips_from_dice();
     test_battle_record_state_and_table();
     test_battle_shared_between_threads();
+    test_hostile_element_codes();
+    test_hostile_sizes();
+    test_hostile_setup_pile();
+    test_hostile_shared_writer();
     test_golden_traces(argc, argv);
     test_driver(argc, argv);
     printf("%d passed, %d failed\n", passed, failed);

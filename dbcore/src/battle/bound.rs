@@ -249,6 +249,9 @@ pub enum BattleError {
     NotInCombat { a: ElementId, b: ElementId },
     #[error(transparent)]
     Dice(#[from] DiceError),
+    /// A path, list or number outside `crate::limits` (checked before any rule).
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
 }
 
 impl ErrorInfo for BattleError {
@@ -272,6 +275,7 @@ impl ErrorInfo for BattleError {
             | BattleError::ArtilleryAnswersOnly { .. }
             | BattleError::NotInCombat { .. } => ErrorCode::IllegalSituation,
             BattleError::Dice(_) => ErrorCode::InvalidDie,
+            BattleError::Limit(_) => ErrorCode::InvalidArgument,
         }
     }
     fn rule(&self) -> Option<&'static str> {
@@ -291,7 +295,7 @@ impl ErrorInfo for BattleError {
             BattleError::NotATarget { .. } => Some("§9.3"),
             BattleError::NotInCombat { .. } => Some("§10.2"),
             BattleError::Dice(_) => Some("§0.3"),
-            BattleError::UnknownElement { .. } => None,
+            BattleError::UnknownElement { .. } | BattleError::Limit(_) => None,
         }
     }
 }
@@ -707,6 +711,7 @@ impl Battle {
 
     /// The events `action` would cause, or why it is refused. Changes nothing.
     pub fn check(&self, action: &Action) -> Result<Vec<Event>, BattleError> {
+        crate::limits::check_action(action)?;
         if let Phase::Finished { .. } = self.phase {
             return Err(BattleError::Finished);
         }

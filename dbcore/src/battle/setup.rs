@@ -167,6 +167,18 @@ pub enum SetupProblem {
     VariantNotPlayed { variant: Variant },
     #[error("the rules configuration cannot be used: {message}")]
     Config { message: String },
+    /// A size or number outside `crate::limits`; nothing else is checked.
+    #[error("{message}")]
+    Limit { message: String },
+    /// Problems past [`crate::limits::MAX_PROBLEMS`], counted rather than listed. With
+    /// `uncounted`, elements piled so thickly that the overlap check stopped early have further
+    /// overlaps that are not in `count`.
+    #[error("and {count} more{}", more_suffix(*.uncounted))]
+    More {
+        count: usize,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        uncounted: bool,
+    },
 }
 
 impl SetupProblem {
@@ -222,9 +234,15 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
     let mut v = Vec::new();
     if setup.format != FORMAT || setup.version != FORMAT_VERSION {
         v.push(SetupProblem::Format {
-            found: setup.format.clone(),
+            found: crate::limits::quote(&setup.format),
             version: setup.version,
         });
+    }
+    if let Err(e) = crate::limits::check_setup(setup) {
+        v.push(SetupProblem::Limit {
+            message: e.to_string(),
+        });
+        return v;
     }
     if let Err(e) = setup.config.validate() {
         v.push(SetupProblem::Config {
@@ -323,11 +341,21 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
             });
         }
     }
+    // Only neighbours on a grid of cells are compared, so the check is near linear in the
+    // number of elements; pairs are reported in set-up order as a double loop would.
+    let mut uncounted = false;
+    let near = crate::table::NearIndex::of_rects(all.iter().map(|(_, _, r)| *r).collect());
     for (i, (a, _, ra)) in all.iter().enumerate() {
-        for (b, _, rb) in &all[i + 1..] {
-            if overlapping(ra, rb) {
-                v.push(SetupProblem::Overlap { a: *a, b: *b });
+        for j in near.around(i, 2.0 * TOLERANCE) {
+            if j > i && overlapping(ra, &all[j].2) {
+                v.push(SetupProblem::Overlap { a: *a, b: all[j].0 });
             }
+        }
+        // A pile of elements at one spot: every further pair is another problem that would only
+        // be counted, so stop comparing once the report is well past full.
+        if v.len() > 4 * crate::limits::MAX_PROBLEMS {
+            uncounted = i + 1 < all.len();
+            break;
         }
     }
     for e in setup.armies.iter().flat_map(|a| a.elements.iter()) {
@@ -349,6 +377,25 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
                 message: p.to_string(),
             });
         }
+    }
+    cap_problems(v, uncounted)
+}
+
+fn more_suffix(uncounted: bool) -> &'static str {
+    if uncounted {
+        " (and further overlaps, not counted)"
+    } else {
+        ""
+    }
+}
+
+/// At most [`crate::limits::MAX_PROBLEMS`] problems, then one that counts the rest.
+fn cap_problems(mut v: Vec<SetupProblem>, uncounted: bool) -> Vec<SetupProblem> {
+    let max = crate::limits::MAX_PROBLEMS;
+    if v.len() > max || uncounted {
+        let count = v.len().saturating_sub(max);
+        v.truncate(max);
+        v.push(SetupProblem::More { count, uncounted });
     }
     v
 }

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Run every cargo-fuzz target for a short bounded time from the committed corpus:
+#
+#   bash fuzz/run.sh [SECONDS_PER_TARGET]     (default 20)
+#
+# Installs what it needs first: the nightly toolchain (minimal profile) and cargo-fuzz. New
+# inputs the fuzzers find go to a scratch directory, never into fuzz/corpus (minimise and commit
+# them by hand: `cargo +nightly fuzz cmin TARGET`). A crash leaves its input in
+# fuzz/artifacts/TARGET/ and fails the run; commit it under fuzz/regressions/TARGET/ with the
+# fix, where `dbcore-ffi/tests/fuzz_corpus.rs` replays it on stable.
+set -euo pipefail
+
+seconds=${1:-20}
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root/fuzz"
+
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+    echo "== installing the nightly toolchain"
+    rustup toolchain install nightly --profile minimal
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "== installing cargo-fuzz"
+    cargo install cargo-fuzz --locked
+fi
+
+target_dir="${CARGO_TARGET_DIR:-$root/target}/fuzz"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+echo "== building the fuzz targets (nightly, AddressSanitizer)"
+cargo +nightly fuzz build --target-dir "$target_dir"
+
+status=0
+for t in $(cargo +nightly fuzz list); do
+    mkdir -p "$scratch/$t" "artifacts/$t"
+    echo "== fuzzing $t for ${seconds}s"
+    log="$scratch/$t.log"
+    if cargo +nightly fuzz run --target-dir "$target_dir" "$t" "$scratch/$t" "corpus/$t" -- \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="artifacts/$t/" >"$log" 2>&1; then
+        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+        echo "$t: ok, ${runs:-?} runs, corpus $(ls "corpus/$t" | wc -l) committed + $(ls "$scratch/$t" | wc -l) new"
+    else
+        status=1
+        tail -n 40 "$log"
+        echo "$t: FAILED (the input is in fuzz/artifacts/$t/)"
+    fi
+done
+exit $status
