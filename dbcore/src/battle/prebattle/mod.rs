@@ -1325,12 +1325,14 @@ impl Prebattle {
         }
         let owner = self.defender.unwrap_or(0);
         let mut garrison = None;
+        let mut in_stronghold = false;
         for (f, area) in bf.areas() {
             if !area.kind.is_fortified() {
                 continue;
             }
             let inside = corners.iter().all(|&c| area.outline.contains(c));
             if inside {
+                in_stronghold = true;
                 let eligible = army == owner && kind.is_foot() && entry.contingent.is_none();
                 if !eligible {
                     p.push(DeploymentProblem::NotAGarrison {
@@ -1358,7 +1360,7 @@ impl Prebattle {
                 }
             }
         }
-        if garrison.is_none() {
+        if !in_stronghold {
             if let Some(base) = self.base_edges[army] {
                 let half = board.across(base) * 0.5;
                 let far = corners
