@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
+pub mod armies;
 pub mod battle;
 pub mod battlefield;
 pub mod combat;

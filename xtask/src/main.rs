@@ -1,8 +1,10 @@
 //! Project chores. `cargo run -p xtask -- header` regenerates `include/dbcore.h` from dbcore-ffi
 //! with the cbindgen pinned in `xtask/Cargo.toml`; `-- header --check` fails if the committed
 //! header differs from what would be generated. `-- golden [--check]` does the same for the golden
-//! traces in `tests/golden/`.
+//! traces in `tests/golden/`, and `-- armies [--check]` for the bundled army lists
+//! (`dbcore/src/armies/lists.json` and its `corrections.csv`, from `../shared/data`).
 
+mod armies;
 mod golden;
 
 use std::fs;
@@ -112,7 +114,12 @@ fn main() -> ExitCode {
         ["header", "--check"] => header(true),
         ["golden"] => golden::write(&root().join("tests").join("golden"), false),
         ["golden", "--check"] => golden::write(&root().join("tests").join("golden"), true),
-        _ => Err("usage: cargo run -p xtask -- header [--check] | golden [--check]".to_string()),
+        ["armies"] => armies::write(&root(), false),
+        ["armies", "--check"] => armies::write(&root(), true),
+        _ => Err(
+            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check]"
+                .to_string(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -140,6 +147,11 @@ mod tests {
     #[test]
     fn committed_golden_traces_match_the_generator() {
         golden::write(&root().join("tests").join("golden"), true).unwrap();
+    }
+
+    #[test]
+    fn committed_army_lists_match_the_generator() {
+        armies::write(&root(), true).unwrap();
     }
 
     #[test]

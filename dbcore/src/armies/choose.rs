@@ -1,0 +1,547 @@
+//! Choosing an army from its list (DBA3.md §2.3, §2.5, §15.3, §16.1, §16.4).
+//!
+//! An [`ArmyChoice`] names the list and, for every troop entry in order, the package taken and
+//! how each element is fielded; optionally one allied contingent of 3 elements, or two of 2 from
+//! different lists (§16.4), each given the same way against its own list. [`choose`] checks it
+//! and reports every problem at once; the result, an [`Army`], is 12 elements ready to deploy.
+//!
+//! Readings where the lists and the digest are silent:
+//! - Notes on a choice (`(if Olympias)`, `(from 704BC)`) are not enforced: the referee does not
+//!   know which sub-list or year the players mean.
+//! - `A//B` elements are set mounted or dismounted one by one (§15.3 says they may be set at the
+//!   start of each game; only `A/B` is required to be all alike, §2.3).
+//! - A contingent's general is its list's `(Gen)` entry; "the entry that allows the most
+//!   elements" is judged among the other entries, by the size of their largest package.
+//! - Elements the main army gives up for its contingents may come from any entry but the
+//!   general's (§16.4: never the main army's general).
+//! - A War Wagon whose note mentions a tower is a mobile tower (§4.7).
+
+use serde::{Deserialize, Serialize};
+
+use super::entry::{Fielded, Package, Troop, TroopEntry};
+use super::{list, ArmyList, HomeTopography, ListId};
+use crate::battle::{ElementId, ElementSetup};
+use crate::error::{ErrorCode, ErrorInfo};
+use crate::geometry::Pose;
+use crate::troops::ElementKind;
+
+/// What the player takes from one troop entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct EntryChoice {
+    /// Which of the entry's `or` packages (0 for the first).
+    #[serde(default)]
+    pub package: usize,
+    /// One per element taken: `"4Bd"`, or `"3Kn//4Bd"` for a mounted element that may dismount.
+    #[serde(default)]
+    pub elements: Vec<Fielded>,
+}
+
+/// An allied contingent (§16.4): elements from the entries of its own list, in the order of
+/// that list's entries (entries left out give no elements).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct ContingentChoice {
+    pub list: ListId,
+    pub entries: Vec<EntryChoice>,
+}
+
+/// A chosen army: its list, one choice per troop entry, and any allied contingents.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct ArmyChoice {
+    pub list: ListId,
+    pub entries: Vec<EntryChoice>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allies: Vec<ContingentChoice>,
+}
+
+/// One element of a chosen army, as a battle set-up needs it (without a position).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct ChosenElement {
+    pub kind: ElementKind,
+    /// The general's element; in a contingent, its general, who does not act as one (§16.4).
+    pub general: bool,
+    /// Allied contingent number (1 or 2), if any.
+    #[serde(default)]
+    pub contingent: Option<u8>,
+    #[serde(default)]
+    pub dismounts_as: Option<ElementKind>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mobile_tower: bool,
+}
+
+impl ChosenElement {
+    /// The battle set-up of this element at `pose`.
+    pub fn to_setup(&self, id: ElementId, pose: Pose) -> ElementSetup {
+        ElementSetup {
+            id,
+            kind: self.kind,
+            pose,
+            general: self.general,
+            contingent: self.contingent,
+            dismounts_as: self.dismounts_as,
+            mobile_tower: self.mobile_tower,
+        }
+    }
+}
+
+/// A valid army: 12 elements with what the pre-battle sequence needs of its list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct Army {
+    pub list: ListId,
+    pub name: String,
+    pub aggression: u8,
+    pub home: HomeTopography,
+    pub elements: Vec<ChosenElement>,
+}
+
+/// Where a problem is: the main army (`contingent` none) or a contingent, and the entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct EntryRef {
+    pub list: ListId,
+    /// Contingent number (1 or 2) when the entry is an ally's.
+    #[serde(default)]
+    pub contingent: Option<u8>,
+    /// The entry's index (0-based) in its list.
+    pub index: usize,
+    /// The entry as the list writes it.
+    pub text: String,
+}
+
+/// One thing wrong with an army choice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case", tag = "problem")]
+pub enum ArmyProblem {
+    #[error("§16: no bundled army list `{list}`")]
+    UnknownList { list: ListId },
+    #[error("§16: list {list} has {entries} troop entries, but {given} were chosen")]
+    TooManyEntries {
+        list: ListId,
+        entries: usize,
+        given: usize,
+    },
+    #[error("§16.1: entry {} `{}` has {packages} alternatives, not an alternative number {package}", entry.index, entry.text)]
+    NoSuchPackage {
+        entry: EntryRef,
+        package: usize,
+        packages: usize,
+    },
+    #[error("§16.1: entry {} `{}` allows {allowed} elements, {given} were taken", entry.index, entry.text)]
+    TooManyElements {
+        entry: EntryRef,
+        allowed: u32,
+        given: usize,
+    },
+    #[error("§16.1: entry {} `{}` does not allow `{element}` (or not that many of it)", entry.index, entry.text)]
+    NotAllowed { entry: EntryRef, element: Fielded },
+    #[error("§2.3: entry {} `{}` fields `{a}` and `{b}` together, but A/B elements are all one or all the other", entry.index, entry.text)]
+    MixedEither {
+        entry: EntryRef,
+        a: ElementKind,
+        b: ElementKind,
+    },
+    #[error("§2.5: the general's entry {} `{}` must give its elements (the general is never replaced by allies)", entry.index, entry.text)]
+    GeneralMissing { entry: EntryRef },
+    #[error("§2.5: list {list} has no entry marked (Gen)")]
+    NoGeneralEntry { list: ListId },
+    #[error("§2.5: an army has 12 elements, this one {main} of its own and {allied} allied")]
+    WrongTotal { main: usize, allied: usize },
+    #[error("§16.4: at most two allied contingents, not {count}")]
+    TooManyContingents { count: usize },
+    #[error("§16.4: list {list} is not among the allies of {army}")]
+    AllyNotAllowed { army: ListId, list: ListId },
+    #[error("§16.4: two contingents must come from different armies, both are from {list}")]
+    SameAllyTwice { list: ListId },
+    #[error("§16.4: allied contingent {contingent} has {given} elements, it must have exactly {required}")]
+    ContingentSize {
+        contingent: u8,
+        given: usize,
+        required: usize,
+    },
+    #[error("§16.4: allied contingent {contingent} must include its own general's element")]
+    ContingentWithoutGeneral { contingent: u8 },
+    #[error("§16.4: allied contingent {contingent} must include an element from its list's largest entry ({})", entries.join(" or "))]
+    ContingentWithoutLargestEntry {
+        contingent: u8,
+        entries: Vec<String>,
+    },
+}
+
+impl ArmyProblem {
+    /// The rules section that refuses it.
+    pub fn rule(&self) -> &'static str {
+        use ArmyProblem::*;
+        match self {
+            UnknownList { .. } => "§16",
+            TooManyEntries { .. } | NoSuchPackage { .. } | TooManyElements { .. } => "§16.1",
+            NotAllowed { .. } => "§16.1",
+            MixedEither { .. } => "§2.3",
+            GeneralMissing { .. } | NoGeneralEntry { .. } | WrongTotal { .. } => "§2.5",
+            _ => "§16.4",
+        }
+    }
+}
+
+/// A refused army choice.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArmyError {
+    /// The list id names no bundled list.
+    #[error("§16: no bundled army list `{0}`")]
+    UnknownList(ListId),
+    /// Every problem with the choice, in the order of the lists' entries.
+    #[error("the army breaks its list: {}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Invalid(Vec<ArmyProblem>),
+}
+
+impl ErrorInfo for ArmyError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            ArmyError::UnknownList(_) => ErrorCode::InvalidArgument,
+            ArmyError::Invalid(_) => ErrorCode::InvalidSetup,
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            ArmyError::UnknownList(_) => Some("§16"),
+            ArmyError::Invalid(p) => p.first().map(ArmyProblem::rule),
+        }
+    }
+}
+
+/// Validate `choice` against its list (and its allies' lists) and build the army.
+pub fn choose(choice: &ArmyChoice) -> Result<Army, ArmyError> {
+    let main = list(&choice.list).ok_or(ArmyError::UnknownList(choice.list))?;
+    let mut problems = Vec::new();
+    let mut elements = Vec::new();
+
+    let Some((gen_index, _)) = main.general_entry() else {
+        return Err(ArmyError::Invalid(vec![ArmyProblem::NoGeneralEntry {
+            list: main.id,
+        }]));
+    };
+    take_entries(main, None, &choice.entries, &mut elements, &mut problems);
+    let main_count = elements.len();
+    let given_gen = choice
+        .entries
+        .get(gen_index)
+        .map_or(0, |e| e.elements.len());
+    let gen_entry = &main.troops[gen_index];
+    if given_gen < gen_entry.elements() as usize {
+        problems.push(ArmyProblem::GeneralMissing {
+            entry: entry_ref(main, None, gen_index),
+        });
+    }
+
+    let allies = &choice.allies;
+    if allies.len() > 2 {
+        problems.push(ArmyProblem::TooManyContingents {
+            count: allies.len(),
+        });
+    }
+    if allies.len() == 2 && allies[0].list == allies[1].list {
+        problems.push(ArmyProblem::SameAllyTwice {
+            list: allies[0].list,
+        });
+    }
+    let required = if allies.len() >= 2 { 2 } else { 3 };
+    let mut allied = 0;
+    for (i, c) in allies.iter().enumerate() {
+        let number = (i + 1) as u8;
+        let Some(ally) = list(&c.list) else {
+            problems.push(ArmyProblem::UnknownList { list: c.list });
+            allied += c.entries.iter().map(|e| e.elements.len()).sum::<usize>();
+            continue;
+        };
+        if !main.allows_ally(ally.id) {
+            problems.push(ArmyProblem::AllyNotAllowed {
+                army: main.id,
+                list: ally.id,
+            });
+        }
+        let before = elements.len();
+        take_entries(ally, Some(number), &c.entries, &mut elements, &mut problems);
+        let given = elements.len() - before;
+        allied += given;
+        if given != required {
+            problems.push(ArmyProblem::ContingentSize {
+                contingent: number,
+                given,
+                required,
+            });
+        }
+        contingent_rules(ally, number, c, &mut problems);
+    }
+    if allies.len() == 2 && !two_allowed_together(main, allies[0].list, allies[1].list) {
+        problems.push(ArmyProblem::AllyNotAllowed {
+            army: main.id,
+            list: allies[1].list,
+        });
+    }
+    if main_count + allied != 12 {
+        problems.push(ArmyProblem::WrongTotal {
+            main: main_count,
+            allied,
+        });
+    }
+    if !problems.is_empty() {
+        return Err(ArmyError::Invalid(problems));
+    }
+    Ok(Army {
+        list: main.id,
+        name: main.name.clone(),
+        aggression: main.aggression,
+        home: main.home.clone(),
+        elements,
+    })
+}
+
+/// The first legal choice of every entry: its first package, every element the first way its
+/// first choice may be fielded (`A//B` mounted, `A/B` as A). No allies.
+pub fn default_army(list_id: &ListId) -> Result<Army, ArmyError> {
+    let l = list(list_id).ok_or(ArmyError::UnknownList(*list_id))?;
+    choose(&default_choice(l))
+}
+
+/// The choice [`default_army`] makes for `l`.
+pub fn default_choice(l: &ArmyList) -> ArmyChoice {
+    ArmyChoice {
+        list: l.id,
+        entries: l.troops.iter().map(default_entry).collect(),
+        allies: Vec::new(),
+    }
+}
+
+fn default_entry(e: &TroopEntry) -> EntryChoice {
+    let mut elements = Vec::new();
+    if let Some(p) = e.packages.first() {
+        for part in &p.parts {
+            let f = part.choices[0].troop.fieldings()[0];
+            elements.extend(std::iter::repeat_n(f, usize::from(part.count)));
+        }
+    }
+    EntryChoice {
+        package: 0,
+        elements,
+    }
+}
+
+fn entry_ref(l: &ArmyList, contingent: Option<u8>, index: usize) -> EntryRef {
+    EntryRef {
+        list: l.id,
+        contingent,
+        index,
+        text: l.troops[index].to_string(),
+    }
+}
+
+/// Check each entry's choice and add its elements.
+fn take_entries(
+    l: &ArmyList,
+    contingent: Option<u8>,
+    choices: &[EntryChoice],
+    out: &mut Vec<ChosenElement>,
+    problems: &mut Vec<ArmyProblem>,
+) {
+    if choices.len() > l.troops.len() {
+        problems.push(ArmyProblem::TooManyEntries {
+            list: l.id,
+            entries: l.troops.len(),
+            given: choices.len(),
+        });
+    }
+    for (index, (entry, c)) in l.troops.iter().zip(choices).enumerate() {
+        if c.elements.is_empty() {
+            continue;
+        }
+        let here = || entry_ref(l, contingent, index);
+        let Some(package) = entry.packages.get(c.package) else {
+            problems.push(ArmyProblem::NoSuchPackage {
+                entry: here(),
+                package: c.package,
+                packages: entry.packages.len(),
+            });
+            continue;
+        };
+        let allowed = package.elements();
+        if c.elements.len() > allowed as usize {
+            problems.push(ArmyProblem::TooManyElements {
+                entry: here(),
+                allowed,
+                given: c.elements.len(),
+            });
+            continue;
+        }
+        match assign(package, &c.elements) {
+            Err(bad) => problems.push(ArmyProblem::NotAllowed {
+                entry: here(),
+                element: bad,
+            }),
+            Ok(slots) => {
+                if let Some((a, b)) = mixed_either(package, &c.elements) {
+                    problems.push(ArmyProblem::MixedEither {
+                        entry: here(),
+                        a,
+                        b,
+                    });
+                }
+                for (f, slot) in c.elements.iter().zip(slots) {
+                    let note = slot.note.unwrap_or("");
+                    out.push(ChosenElement {
+                        kind: f.kind,
+                        general: entry.general && !out_has_general(out, contingent),
+                        contingent,
+                        dismounts_as: f.dismounts_as,
+                        mobile_tower: f.kind.troop_type() == crate::TroopType::WWg
+                            && note.to_lowercase().contains("tower"),
+                    });
+                }
+            }
+        }
+    }
+}
+
+fn out_has_general(out: &[ChosenElement], contingent: Option<u8>) -> bool {
+    out.iter().any(|e| e.general && e.contingent == contingent)
+}
+
+/// A slot of a package that one element fills.
+#[derive(Clone, Copy)]
+struct Slot<'a> {
+    note: Option<&'a str>,
+}
+
+/// Assign each fielded element to a distinct slot of the package that allows it (a bipartite
+/// matching, so that `1x4Pk, 1x4Pk or 4Bw` takes 4Bw and 4Pk in either order). On failure, the
+/// first element that found no slot.
+fn assign<'a>(package: &'a Package, elements: &[Fielded]) -> Result<Vec<Slot<'a>>, Fielded> {
+    // Slots: (part index, the ways it may be fielded with each way's note).
+    let mut slots: Vec<Vec<(Fielded, Option<&'a str>)>> = Vec::new();
+    for part in &package.parts {
+        let ways: Vec<(Fielded, Option<&'a str>)> = part
+            .choices
+            .iter()
+            .flat_map(|c| {
+                c.troop
+                    .fieldings()
+                    .into_iter()
+                    .map(move |f| (f, c.note.as_deref()))
+            })
+            .collect();
+        for _ in 0..part.count {
+            slots.push(ways.clone());
+        }
+    }
+    let fits = |e: usize, s: usize| slots[s].iter().any(|(f, _)| *f == elements[e]);
+    let mut owner: Vec<Option<usize>> = vec![None; slots.len()];
+    fn augment(
+        e: usize,
+        seen: &mut [bool],
+        owner: &mut [Option<usize>],
+        fits: &dyn Fn(usize, usize) -> bool,
+    ) -> bool {
+        for s in 0..owner.len() {
+            if !seen[s] && fits(e, s) {
+                seen[s] = true;
+                if owner[s].is_none_or(|o| augment(o, seen, owner, fits)) {
+                    owner[s] = Some(e);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    for (e, &element) in elements.iter().enumerate() {
+        let mut seen = vec![false; slots.len()];
+        if !augment(e, &mut seen, &mut owner, &fits) {
+            return Err(element);
+        }
+    }
+    let mut result: Vec<Option<Slot<'a>>> = vec![None; elements.len()];
+    for (s, o) in owner.iter().enumerate() {
+        if let Some(e) = *o {
+            let note = slots[s]
+                .iter()
+                .find(|(f, _)| *f == elements[e])
+                .and_then(|(_, n)| *n);
+            result[e] = Some(Slot { note });
+        }
+    }
+    Ok(result
+        .into_iter()
+        .map(|s| s.unwrap_or(Slot { note: None }))
+        .collect())
+}
+
+/// An `A/B` troop of the package whose two kinds are both fielded, when no other choice of the
+/// package offers either of them on its own.
+fn mixed_either(package: &Package, elements: &[Fielded]) -> Option<(ElementKind, ElementKind)> {
+    let troops: Vec<Troop> = package
+        .parts
+        .iter()
+        .flat_map(|p| p.choices.iter().map(|c| c.troop))
+        .collect();
+    troops.iter().find_map(|t| match *t {
+        Troop::Either(a, b) => {
+            let has = |k: ElementKind| elements.iter().any(|f| f.kind == k);
+            let elsewhere = |k: ElementKind| {
+                troops
+                    .iter()
+                    .filter(|o| *o != t)
+                    .any(|o| o.fieldings().iter().any(|f| f.kind == k))
+            };
+            (has(a) && has(b) && !elsewhere(a) && !elsewhere(b)).then_some((a, b))
+        }
+        _ => None,
+    })
+}
+
+/// The contingent's own rules (§16.4): its general and an element of its largest entry.
+fn contingent_rules(
+    ally: &ArmyList,
+    number: u8,
+    c: &ContingentChoice,
+    problems: &mut Vec<ArmyProblem>,
+) {
+    let taken = |i: usize| c.entries.get(i).is_some_and(|e| !e.elements.is_empty());
+    match ally.general_entry() {
+        Some((gi, _)) if taken(gi) => {}
+        _ => problems.push(ArmyProblem::ContingentWithoutGeneral { contingent: number }),
+    }
+    let size = |e: &TroopEntry| e.packages.iter().map(Package::elements).max().unwrap_or(0);
+    let largest = ally
+        .troops
+        .iter()
+        .filter(|e| !e.general)
+        .map(size)
+        .max()
+        .unwrap_or(0);
+    let biggest: Vec<usize> = ally
+        .troops
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !e.general && size(e) == largest)
+        .map(|(i, _)| i)
+        .collect();
+    if !biggest.is_empty() && !biggest.iter().any(|&i| taken(i)) {
+        problems.push(ArmyProblem::ContingentWithoutLargestEntry {
+            contingent: number,
+            entries: biggest
+                .iter()
+                .map(|&i| ally.troops[i].to_string())
+                .collect(),
+        });
+    }
+}
+
+/// Two contingents need an ally option naming both lists ("A and/or B").
+fn two_allowed_together(main: &ArmyList, a: ListId, b: ListId) -> bool {
+    main.allies.iter().any(|o| {
+        o.lists.len() >= 2
+            && o.lists.iter().any(|r| r.covers(a))
+            && o.lists.iter().any(|r| r.covers(b))
+    })
+}
