@@ -62,6 +62,8 @@ pub enum GameError {
     Prebattle(#[from] PrebattleError),
     #[error(transparent)]
     Setup(#[from] SetupError),
+    #[error(transparent)]
+    Lists(#[from] crate::battle::prebattle::ListsError),
     #[error("the driver's pre-battle did not finish")]
     Unfinished,
 }
@@ -71,6 +73,7 @@ impl crate::error::ErrorInfo for GameError {
         match self {
             GameError::Prebattle(e) => e.code(),
             GameError::Setup(e) => e.code(),
+            GameError::Lists(e) => e.code(),
             GameError::Unfinished => crate::error::ErrorCode::Internal,
         }
     }
@@ -78,6 +81,7 @@ impl crate::error::ErrorInfo for GameError {
         match self {
             GameError::Prebattle(e) => e.rule(),
             GameError::Setup(e) => e.rule(),
+            GameError::Lists(e) => e.rule(),
             GameError::Unfinished => None,
         }
     }
@@ -108,6 +112,17 @@ pub fn play_game(
         bounds: d.bounds,
         verdict: d.verdict,
     })
+}
+
+/// Play a whole game between the default armies of two bundled lists named by id (`"II/56"`),
+/// as [`play_game`] does.
+pub fn play_lists(
+    first: &str,
+    second: &str,
+    seed: u64,
+    max_bounds: u32,
+) -> Result<DrivenGame, GameError> {
+    play_game(PrebattleSetup::from_lists(first, second)?, seed, max_bounds)
 }
 
 /// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun.

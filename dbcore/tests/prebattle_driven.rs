@@ -57,3 +57,31 @@ fn a_whole_game_replays_identically() {
     assert_eq!(r.events, g.events);
     assert_eq!(r.battle.setup(), &g.setup);
 }
+
+// DBA3.md §5, §16.2: from two list ids to a valid set-up, over a spread of the bundled lists.
+#[test]
+fn driver_prebattles_from_bundled_lists_yield_valid_setups() {
+    let all = dbcore::armies::lists();
+    let step = std::env::var("PREBATTLE_LIST_STEP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    for (n, pair) in all.chunks(2).step_by(step / 2).enumerate() {
+        let [a, b] = pair else { continue };
+        let s = PrebattleSetup::from_lists(&a.id.to_string(), &b.id.to_string())
+            .unwrap_or_else(|e| panic!("{} v {}: {e}", a.id, b.id));
+        let mut pre = Prebattle::new(s).unwrap();
+        let mut dice = SeededDice::new(n as u64);
+        play_prebattle(&mut pre, &mut dice).unwrap_or_else(|e| panic!("{} v {}: {e}", a.id, b.id));
+        let setup = pre.battle_setup().expect("finished");
+        assert_eq!(validate(&setup), vec![], "{} v {}", a.id, b.id);
+    }
+}
+
+// A whole game from two list ids (the README's demonstration).
+#[test]
+fn a_whole_game_from_two_list_ids() {
+    let g = dbcore::driver::play_lists("II/56", "II/53", 3, 20).unwrap();
+    assert!(g.record.replay().is_ok());
+    assert!(dbcore::driver::play_lists("II/999", "II/53", 3, 20).is_err());
+}

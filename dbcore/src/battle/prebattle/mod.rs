@@ -110,6 +110,54 @@ impl EntryElement {
     }
 }
 
+impl ArmyEntry {
+    /// An army chosen from a bundled list (§16.2): its list's name and id, aggression, home
+    /// terrain (the list's own, not its alternatives) and whether it may land from the sea.
+    pub fn from_army(army: &crate::armies::Army) -> ArmyEntry {
+        ArmyEntry {
+            name: format!("{} ({})", army.name, army.list),
+            aggression: army.aggression,
+            home_terrain: army.home.terrain,
+            littoral: army.home.littoral,
+            elements: army
+                .elements
+                .iter()
+                .map(|e| EntryElement {
+                    kind: e.kind,
+                    general: e.general,
+                    contingent: e.contingent,
+                    dismounts_as: e.dismounts_as,
+                    mobile_tower: e.mobile_tower,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Why a pre-battle could not be set up from list ids.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ListsError {
+    #[error(transparent)]
+    ListId(#[from] crate::armies::ParseListIdError),
+    #[error(transparent)]
+    Army(#[from] crate::armies::ArmyError),
+}
+
+impl ErrorInfo for ListsError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            ListsError::ListId(e) => e.code(),
+            ListsError::Army(e) => e.code(),
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            ListsError::ListId(e) => e.rule(),
+            ListsError::Army(e) => e.rule(),
+        }
+    }
+}
+
 fn default_side() -> f64 {
     Board::DEFAULT_SIDE
 }
@@ -136,6 +184,18 @@ impl PrebattleSetup {
             board_side: Board::DEFAULT_SIDE,
             armies,
         }
+    }
+}
+
+impl PrebattleSetup {
+    /// A standard game between the default armies ([`crate::armies::default_army`]) of two
+    /// bundled lists, named by id (`"II/56"`).
+    pub fn from_lists(first: &str, second: &str) -> Result<PrebattleSetup, ListsError> {
+        let entry = |id: &str| -> Result<ArmyEntry, ListsError> {
+            let id: crate::armies::ListId = id.trim().parse()?;
+            Ok(ArmyEntry::from_army(&crate::armies::default_army(&id)?))
+        };
+        Ok(PrebattleSetup::new(vec![entry(first)?, entry(second)?]))
     }
 }
 
