@@ -1528,3 +1528,90 @@ pub fn side_edge_limit(kind: ElementKind) -> f64 {
         4.0
     }
 }
+
+/// One line of plain English for a pre-battle event, naming armies by their names in `setup`.
+pub fn describe(setup: &PrebattleSetup, e: &PrebattleEvent) -> String {
+    let name = |a: usize| {
+        setup
+            .armies
+            .get(a)
+            .map_or_else(|| format!("army {a}"), |x| x.name.clone())
+    };
+    match e {
+        PrebattleEvent::AggressionRolled { dice, totals } => {
+            let parts: Vec<String> = dice
+                .iter()
+                .zip(totals)
+                .enumerate()
+                .map(|(a, (d, t))| format!("{} rolls {d} (total {t})", name(a)))
+                .collect();
+            format!("Aggression: {}", parts.join(", "))
+        }
+        PrebattleEvent::AggressionTied => "Equal totals: both roll again".to_string(),
+        PrebattleEvent::RolesDecided { defender, invader } => {
+            format!("{} defend, {} invade", name(*defender), name(*invader))
+        }
+        PrebattleEvent::FeaturesChosen { order } => {
+            format!("The defender chooses, in placing order: {order:?}")
+        }
+        PrebattleEvent::PlacementRolled {
+            feature,
+            die,
+            quarter,
+            chooser,
+        } => match (quarter, chooser) {
+            (Some(q), _) => format!("{feature:?}: placement die {die}, quarter {}", q.0),
+            (None, Some(c)) => format!(
+                "{feature:?}: placement die {die}, {} choose the quarter",
+                name(*c)
+            ),
+            (None, None) => format!("{feature:?}: placement die {die}"),
+        },
+        PrebattleEvent::QuarterChosen { by, quarter } => {
+            format!("{} choose quarter {}", name(*by), quarter.0)
+        }
+        PrebattleEvent::FeaturePlaced {
+            feature, quarter, ..
+        } => {
+            format!(
+                "{:?} placed in quarter {}",
+                feature.feature_type(),
+                quarter.0
+            )
+        }
+        PrebattleEvent::FeatureDiscarded { feature, quarter } => {
+            format!("{feature:?} cannot go in quarter {}: discarded", quarter.0)
+        }
+        PrebattleEvent::PlacementRepeated { feature } => {
+            format!("The table still needs difficult terrain: the {feature:?} is rolled for again")
+        }
+        PrebattleEvent::BaseEdgesChosen { invader, defender } => {
+            format!("The invader takes the {invader:?} edge, the defender the {defender:?} edge")
+        }
+        PrebattleEvent::CampPlaced {
+            army,
+            camp_followers,
+            ..
+        } => format!(
+            "{} pitch camp{}",
+            name(*army),
+            if *camp_followers {
+                ", defended by camp followers"
+            } else {
+                ""
+            }
+        ),
+        PrebattleEvent::CampOmitted { army } => format!("{} go without a camp", name(*army)),
+        PrebattleEvent::ElementDeployed {
+            army,
+            id,
+            garrison: Some(f),
+            ..
+        } => format!("{} garrison feature {f} with {id}", name(*army)),
+        PrebattleEvent::ElementDeployed { .. } => String::new(),
+        PrebattleEvent::DeploymentEnded { army } => format!("{} have deployed", name(*army)),
+        PrebattleEvent::BattleReady { first } => {
+            format!("The battle begins with {}' bound", name(*first))
+        }
+    }
+}
