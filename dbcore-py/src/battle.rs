@@ -17,7 +17,7 @@ use crate::table::Table;
 
 /// Read a dbcore value given as JSON text or as plain Python data (turned into JSON text by
 /// `json.dumps`); `what` names it in the error.
-fn from_py<T: DeserializeOwned>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+pub(crate) fn from_py<T: DeserializeOwned>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
     let text: String = if let Ok(s) = obj.cast::<PyString>() {
         s.to_str()?.to_owned()
     } else {
