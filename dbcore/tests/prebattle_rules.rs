@@ -677,7 +677,7 @@ fn a_feature_that_cannot_be_placed_is_discarded() {
 }
 
 #[test]
-fn a_discard_that_leaves_no_difficult_feature_is_rolled_again() {
+fn a_discard_that_leaves_no_difficult_feature_is_placed_again() {
     // DBA3.md §3.7 with §3.8 item 5 (our reading): the table still needs a difficult feature.
     let mut pre = defended(HomeTerrain::Steppe);
     pre.apply(A::ChooseFeatures {
@@ -708,7 +708,7 @@ fn a_discard_that_leaves_no_difficult_feature_is_rolled_again() {
         })
         .unwrap();
     assert_eq!(ev.last(), Some(&E::PlacementRepeated { feature: F::Rocky }));
-    assert_eq!(pre.step(), Step::PlacementDie { feature: 3 });
+    assert_eq!(pre.step(), Step::ChooseQuarter { feature: 3, by: 0 });
 }
 
 // ---------------------------------------------------------------------------------------------

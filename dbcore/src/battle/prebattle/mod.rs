@@ -45,8 +45,10 @@
 //! * element ids are given by the army and its list position: army `a`'s element `i` is
 //!   `a × 100 + i + 1`;
 //! * if, after the last feature, the table has no bad-going, rough-going, river or waterway
-//!   feature (every such feature chosen was discarded), the last one discarded is rolled for again
-//!   until it is placed: §3.7 demands one, and §3.8 item 5 alone would leave the table illegal;
+//!   feature (every such feature chosen was discarded), the last one discarded that still fits in
+//!   some quarter is placed again, in a quarter of the defender's choice (no die): §3.7 demands
+//!   one, and §3.8 item 5 alone would leave the table illegal. If none fits anywhere the table
+//!   stays without one and the battle's validation refuses it (not seen in the driver's sweeps);
 //! * littoral landings (§5.5) are not offered yet: every element deploys before the battle.
 
 pub mod placement;
@@ -302,7 +304,8 @@ pub enum PrebattleEvent {
         quarter: Quarter,
     },
     /// The placing left the table without a bad-going, rough-going, river or waterway feature
-    /// (§3.7), so the last such feature discarded is rolled for again (see the module docs).
+    /// (§3.7), so the last such feature discarded that still fits somewhere is placed again, in
+    /// a quarter the defender chooses (see the module docs).
     PlacementRepeated { feature: FeatureType },
     /// The base edges (§5.2).
     BaseEdgesChosen {
@@ -1111,13 +1114,40 @@ impl Prebattle {
         if self.battlefield.features.iter().chain(placed).any(hard) {
             return;
         }
+        // The most recently discarded such feature that still fits in some quarter.
+        let table = match placed {
+            Some(f) => {
+                let mut t = self.battlefield.clone();
+                t.features.push(f.clone());
+                t
+            }
+            None => self.battlefield.clone(),
+        };
+        let mut tried = Vec::new();
         let again = self
             .discarded
             .iter()
             .copied()
             .chain(discarding)
             .rev()
-            .find(|&t| difficult(t));
+            .filter(|&t| difficult(t))
+            .find(|&t| {
+                if tried.contains(&t) {
+                    return false;
+                }
+                tried.push(t);
+                (1..=4).any(|q| {
+                    find_placement(
+                        &table,
+                        t,
+                        AreaKind::Hamlet,
+                        Quarter(q),
+                        self.setup.variant,
+                        0,
+                    )
+                    .is_some()
+                })
+            });
         if let Some(t) = again {
             ev.push(PrebattleEvent::PlacementRepeated { feature: t });
         }
@@ -1200,8 +1230,9 @@ impl Prebattle {
             }
             E::PlacementRepeated { feature } => {
                 self.features.push(*feature);
-                self.step = Step::PlacementDie {
+                self.step = Step::ChooseQuarter {
                     feature: self.features.len() - 1,
+                    by: defender,
                 };
             }
             E::BaseEdgesChosen {
@@ -1583,7 +1614,7 @@ pub fn describe(setup: &PrebattleSetup, e: &PrebattleEvent) -> String {
             format!("{feature:?} cannot go in quarter {}: discarded", quarter.0)
         }
         PrebattleEvent::PlacementRepeated { feature } => {
-            format!("The table still needs difficult terrain: the {feature:?} is rolled for again")
+            format!("The table still needs difficult terrain: the {feature:?} is placed again, in a quarter the defender chooses")
         }
         PrebattleEvent::BaseEdgesChosen { invader, defender } => {
             format!("The invader takes the {invader:?} edge, the defender the {defender:?} edge")
