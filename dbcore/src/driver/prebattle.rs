@@ -220,8 +220,8 @@ fn bearing(v: Point) -> f64 {
 }
 
 /// The next element's place: a garrison for an empty friendly City or Fort first, then the
-/// line (4 BW kinds from the centre outwards, then 2 BW kinds on the wings, the general behind the
-/// centre), row after row back from 3 BW short of the centre line.
+/// line (Artillery and War Wagons first, then 4 BW kinds from the centre outwards, then 2 BW kinds
+/// on the wings, the general behind the centre), row after row back from 3 BW short of the centre line.
 fn deploy_next(
     pre: &Prebattle,
     army: usize,
@@ -268,12 +268,16 @@ fn deploy_next(
         .filter_map(|&id| {
             let i = index_of(id)?;
             let e = &entry.elements[i];
+            // Artillery and War Wagons first: they are the hardest to place (no bad going).
+            let t = e.kind.troop_type();
             let rank = if e.general {
-                2
-            } else if side_edge_limit(e.kind) < 4.0 {
-                1
-            } else {
+                3
+            } else if t == crate::troops::TroopType::Art || t == crate::troops::TroopType::WWg {
                 0
+            } else if side_edge_limit(e.kind) < 4.0 {
+                2
+            } else {
+                1
             };
             Some((rank, i, id))
         })
@@ -298,7 +302,7 @@ fn deploy_next(
         .map(|r| half - 3.05 - 1.5 * r as f64)
         .filter(|&f| f - depth > 0.01)
         .collect();
-    let rows: Vec<f64> = if rank == 2 && rows.len() > 1 {
+    let rows: Vec<f64> = if rank == 3 && rows.len() > 1 {
         rows[1..].iter().chain(&rows[..1]).copied().collect()
     } else {
         rows
