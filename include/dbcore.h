@@ -785,6 +785,133 @@ extern "C" {
 const char *dbcore_version(void);
 
 /**
+ * The bundled army lists that meet a query, as a JSON array of lists in id order. The query
+ * is a JSON object whose members are all optional and must all hold: `"id"` (`"II/56"`, or
+ * `"I/4"` for every variant), `"name"` (a fragment, any case), `"year"` (BC negative),
+ * `"topography"` (`"Arable"` …), `"enemy_of"` and `"ally_of"` (a list id). NULL or `{}` finds
+ * every list. Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `query_json` must be NULL or a NUL-terminated string; `out_json` must be valid for writes
+ * (NULL gives `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON` (also for an unknown member).
+ *
+ * # Example
+ * ```c
+ * char *found = NULL;
+ * uint32_t n = 0;
+ * if (dbcore_army_lists_find_json("{\"name\": \"roman\", \"year\": 100}", &found) == DBCORE_STATUS_OK
+ *     && dbcore_json_array_len(found, &n) == DBCORE_STATUS_OK)
+ *     printf("%u lists\n", (unsigned)n);
+ * dbcore_string_free(found);
+ * ```
+ */
+DbcoreStatus dbcore_army_lists_find_json(const char *query_json,
+                                         char **out_json);
+
+/**
+ * One bundled army list by its exact id (`"II/56"`, `"I/1a"`), as JSON: id, name, dates,
+ * home topography, aggression, troop entries as the lists write them, enemies and allies.
+ * Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `id` must be a NUL-terminated string and `out_json` valid for writes (either NULL gives
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`; `DBCORE_STATUS_INVALID_ARGUMENT` for text that is not a list id
+ * or an id no bundled list has (rule `§16`).
+ *
+ * # Example
+ * ```c
+ * char *list = NULL;
+ * if (dbcore_army_list_json("II/56", &list) == DBCORE_STATUS_OK) puts(list);
+ * dbcore_string_free(list);
+ * ```
+ */
+DbcoreStatus dbcore_army_list_json(const char *id, char **out_json);
+
+/**
+ * Check a chosen army against its list and make it: `choice_json` is a JSON
+ * `dbcore::armies::ArmyChoice` (`{"list": "I/1a", "entries": [{"package": 0, "elements":
+ * ["3Bd"]}, ...], "allies": [...]}`); `*out_army_json` becomes the army (list, name,
+ * aggression, home topography and its 12 elements with kind, general, contingent and
+ * dismounts_as). Free it with `dbcore_string_free`.
+ *
+ * # Safety
+ * `choice_json` must be a NUL-terminated string and `out_army_json` valid for writes (either
+ * NULL gives `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_ARGUMENT`
+ * for an unknown list; `DBCORE_STATUS_INVALID_SETUP` when the army breaks its list: the last
+ * error's message lists every problem and its rule is the first one's
+ * (`dbcore_army_problems_json` gives them as JSON).
+ *
+ * # Example
+ * ```c
+ * char *army = NULL;
+ * if (dbcore_army_choose_json(choice, &army) != DBCORE_STATUS_OK) {
+ *     char msg[1024];
+ *     dbcore_last_error_message(msg, sizeof msg);
+ *     fprintf(stderr, "%s\n", msg);
+ * }
+ * dbcore_string_free(army);
+ * ```
+ */
+DbcoreStatus dbcore_army_choose_json(const char *choice_json, char **out_army_json);
+
+/**
+ * Every problem of a chosen army, as a JSON array (empty when the army is legal). Each
+ * problem is an object with `"problem"` (its kind, e.g. `"too_many_elements"`), `"rule"`,
+ * `"message"` and the kind's own members (`"entry"` names the list, contingent, index and
+ * text of the entry). Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `choice_json` must be a NUL-terminated string and `out_json` valid for writes (either NULL
+ * gives `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_ARGUMENT`
+ * for an unknown list.
+ *
+ * # Example
+ * ```c
+ * char *problems = NULL;
+ * uint32_t n = 0;
+ * if (dbcore_army_problems_json(choice, &problems) == DBCORE_STATUS_OK
+ *     && dbcore_json_array_len(problems, &n) == DBCORE_STATUS_OK && n == 0)
+ *     puts("a legal army");
+ * dbcore_string_free(problems);
+ * ```
+ */
+DbcoreStatus dbcore_army_problems_json(const char *choice_json, char **out_json);
+
+/**
+ * The default army of a list: the first choice of every entry, no allies (what
+ * demonstrations use), as the JSON army `dbcore_army_choose_json` gives. Free `*out_json`
+ * with `dbcore_string_free`.
+ *
+ * # Safety
+ * `id` must be a NUL-terminated string and `out_json` valid for writes (either NULL gives
+ * `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`; `DBCORE_STATUS_INVALID_ARGUMENT` for text that is not a list id
+ * or an id no bundled list has.
+ *
+ * # Example
+ * ```c
+ * char *army = NULL;
+ * if (dbcore_army_default_json("II/56", &army) == DBCORE_STATUS_OK) puts(army);
+ * dbcore_string_free(army);
+ * ```
+ */
+DbcoreStatus dbcore_army_default_json(const char *id, char **out_json);
+
+/**
  * Start a battle from a JSON `dbcore::battle::BattleSetup` (`{"format":"dbcore-battle",
  * "version":1,"variant":"Standard","battlefield":{...},"armies":[...],"first":0}`): the first
  * army's first bound, awaiting its PIP die. Free it with `dbcore_battle_free`.

@@ -34,6 +34,7 @@ step "cargo clippy -D warnings" cargo clippy --workspace --all-targets -- -D war
 step "cargo doc -D warnings (dbcore)" env RUSTDOCFLAGS="-D warnings" cargo doc -p dbcore --no-deps
 step "cargo test --workspace" cargo test --workspace
 step "header is up to date" cargo run -q -p xtask -- header --check
+step "army lists are up to date" cargo run -q -p xtask -- armies --check
 step "C tests (ASan+UBSan, valgrind, C++ header, example)" bash tests/c/run.sh
 step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$venv"
 

@@ -31,6 +31,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_debug_implementations)]
 
+pub mod armies;
 pub mod battle;
 pub mod boundary;
 pub mod combat;
@@ -44,6 +45,10 @@ pub mod table;
 
 use std::ffi::c_char;
 
+pub use armies::{
+    dbcore_army_choose_json, dbcore_army_default_json, dbcore_army_list_json,
+    dbcore_army_lists_find_json, dbcore_army_problems_json,
+};
 pub use battle::{
     dbcore_battle_active_army, dbcore_battle_apply_json, dbcore_battle_awaiting_json,
     dbcore_battle_bound, dbcore_battle_check_json, dbcore_battle_clone, dbcore_battle_free,

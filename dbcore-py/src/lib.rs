@@ -8,6 +8,7 @@
 
 use pyo3::prelude::*;
 
+mod armies;
 mod battle;
 mod combat;
 mod dice;
@@ -27,6 +28,7 @@ fn version() -> &'static str {
 #[pymodule]
 fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
+    armies::register(m)?;
     m.add_class::<kinds::ElementKind>()?;
     m.add_class::<kinds::RulesConfig>()?;
     m.add_class::<combat::Combatant>()?;

@@ -697,3 +697,176 @@ mod props {
         }
     }
 }
+
+#[test]
+fn a_query_combines_look_ups() {
+    // DBA3.md §16, §16.3: name, year, topography and enemies together.
+    let q = armies::ListQuery {
+        name: Some("sumerian".into()),
+        year: Some(-2900),
+        ..Default::default()
+    };
+    let found: Vec<_> = armies::find(&q).iter().map(|l| l.id).collect();
+    assert_eq!(found, vec![id("I/1a")]);
+    let q = armies::ListQuery {
+        enemy_of: Some(id("I/1a")),
+        ..Default::default()
+    };
+    let enemies: Vec<_> = armies::find(&q).iter().map(|l| l.id).collect();
+    let direct: Vec<_> = armies::list(&id("I/1a"))
+        .unwrap()
+        .enemy_lists()
+        .iter()
+        .map(|l| l.id)
+        .collect();
+    let mut sorted = direct.clone();
+    sorted.sort();
+    assert_eq!(enemies, sorted);
+    assert_eq!(
+        armies::find(&armies::ListQuery::default()).len(),
+        armies::lists().len()
+    );
+    let q: armies::ListQuery =
+        serde_json::from_str(r#"{"topography": "Dry", "year": 100}"#).unwrap();
+    assert!(armies::find(&q)
+        .iter()
+        .all(|l| l.home.all().contains(&HomeTerrain::Dry)));
+    assert!(serde_json::from_str::<armies::ListQuery>(r#"{"nmae": "x"}"#).is_err());
+}
+
+/// A contingent of `n` elements from `ally`: its general and then elements of its largest
+/// entry (the first such entry), each the first way the entry offers.
+fn contingent(ally: &armies::ArmyList, n: usize) -> ContingentChoice {
+    let mut entries = vec![
+        EntryChoice {
+            package: 0,
+            elements: vec![]
+        };
+        ally.troops.len()
+    ];
+    let (gi, g) = ally.general_entry().unwrap();
+    entries[gi].elements = vec![g.packages[0].parts[0].choices[0].troop.fieldings()[0]];
+    let largest = (0..ally.troops.len())
+        .filter(|&i| i != gi)
+        .max_by_key(|&i| (ally.troops[i].elements(), std::cmp::Reverse(i)))
+        .unwrap();
+    let f = ally.troops[largest].packages[0].parts[0].choices[0]
+        .troop
+        .fieldings()[0];
+    entries[largest].elements = vec![f; n - 1];
+    ContingentChoice {
+        list: ally.id,
+        entries,
+    }
+}
+
+/// The default choice of `l` with `n` elements given up from its last entries (never its
+/// general's).
+fn main_without(l: &armies::ArmyList, mut n: usize) -> ArmyChoice {
+    let mut c = armies::choose::default_choice(l);
+    for (i, e) in c.entries.iter_mut().enumerate().rev() {
+        if l.troops[i].general || l.troops[i].packages.len() > 1 {
+            continue;
+        }
+        while n > 0 && !e.elements.is_empty() {
+            e.elements.pop();
+            n -= 1;
+        }
+    }
+    c
+}
+
+#[test]
+fn two_contingents_of_two() {
+    // DBA3.md §16.4: two contingents from different armies named together, each exactly 2.
+    let (l, a, b) = armies::lists()
+        .iter()
+        .find_map(|l| {
+            l.allies.iter().find_map(|o| {
+                let lists: Vec<_> = o.lists.iter().flat_map(|r| armies::resolve(*r)).collect();
+                let a = *lists.first()?;
+                let b = *lists.iter().find(|x| x.id.list() != a.id.list())?;
+                (a.troops.iter().any(|e| !e.general) && b.troops.iter().any(|e| !e.general))
+                    .then_some((l, a, b))
+            })
+        })
+        .expect("a list with two allies named together");
+    let mut c = main_without(l, 4);
+    c.allies = vec![contingent(a, 2), contingent(b, 2)];
+    let army = choose(&c).unwrap_or_else(|e| panic!("{}: {e}", l.id));
+    assert_eq!(
+        army.elements
+            .iter()
+            .filter(|e| e.contingent == Some(1))
+            .count(),
+        2
+    );
+    assert_eq!(
+        army.elements
+            .iter()
+            .filter(|e| e.contingent == Some(2))
+            .count(),
+        2
+    );
+    // Three each is one too many when there are two (§16.4).
+    c = main_without(l, 6);
+    c.allies = vec![contingent(a, 3), contingent(b, 3)];
+    let ArmyError::Invalid(p) = choose(&c).unwrap_err() else {
+        panic!()
+    };
+    assert!(
+        p.iter().any(|p| matches!(
+            p,
+            ArmyProblem::ContingentSize {
+                given: 3,
+                required: 2,
+                ..
+            }
+        )),
+        "{p:?}"
+    );
+    // The same army twice is refused (§16.4: "from different armies").
+    c = main_without(l, 4);
+    c.allies = vec![contingent(a, 2), contingent(a, 2)];
+    let ArmyError::Invalid(p) = choose(&c).unwrap_err() else {
+        panic!()
+    };
+    assert!(
+        p.iter()
+            .any(|p| matches!(p, ArmyProblem::SameAllyTwice { .. })),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn the_main_general_is_never_replaced() {
+    // DBA3.md §16.4: contingent elements replace main-army elements, never its general.
+    let l = armies::list(&id("I/1a")).unwrap();
+    let ally = armies::list(&id("I/4a")).unwrap();
+    let mut c = main_without(l, 2);
+    c.entries[0].elements.clear();
+    c.allies = vec![contingent(ally, 3)];
+    let ArmyError::Invalid(p) = choose(&c).unwrap_err() else {
+        panic!()
+    };
+    assert!(
+        p.iter()
+            .any(|p| matches!(p, ArmyProblem::GeneralMissing { .. })),
+        "{p:?}"
+    );
+    // More than two contingents is refused.
+    c = main_without(l, 3);
+    c.allies = vec![
+        contingent(ally, 1),
+        contingent(ally, 1),
+        contingent(ally, 1),
+    ];
+    let ArmyError::Invalid(p) = choose(&c).unwrap_err() else {
+        panic!()
+    };
+    assert!(
+        p.iter()
+            .any(|p| matches!(p, ArmyProblem::TooManyContingents { count: 3 })),
+        "{p:?}"
+    );
+}

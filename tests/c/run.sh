@@ -63,6 +63,15 @@ fi
 valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
     "$build/test_dbcore" "${golden[@]}"
 
+step "army-list tests under ASan + UBSan, then valgrind"
+"$CC" "${CFLAGS[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -fno-omit-frame-pointer "$root/tests/c/test_armies.c" "$lib" "${LIBS[@]}" \
+    -o "$build/test_armies_asan"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$build/test_armies_asan"
+"$CC" "${CFLAGS[@]}" -O1 "$root/tests/c/test_armies.c" "$lib" "${LIBS[@]}" -o "$build/test_armies"
+valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
+    "$build/test_armies"
+
 step "examples/c/odds.c"
 "$CC" "${CFLAGS[@]}" "$root/examples/c/odds.c" "$lib" "${LIBS[@]}" -o "$build/odds"
 "$build/odds" 4Bd 4Wb

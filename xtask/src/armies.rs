@@ -385,7 +385,10 @@ fn pick_records(
                 wanted.is_some() && check_troops(&r.troops).ok().map(|t| canonical(&t)) == wanted
             })
             .unwrap_or(0);
+        let first_name = recs[0].1.name.clone();
         let (_, mut chosen) = recs.remove(pos);
+        // The first record names the variant; later ones name one of its options.
+        chosen.name = first_name;
         // The records of one variant together cover its whole span of years (the JSON splits
         // some variants by date, as `110-85BC` and `84-47BC`).
         let spans: Vec<Dates> = std::iter::once(&chosen)
@@ -419,12 +422,67 @@ fn pick_records(
                 json: format!("{key}: {}: {}", r.name, r.troops.join(", ")),
                 csv: String::new(),
                 chosen: "merged".into(),
-                reason: "a second JSON record of the same variant (one of its options): the record agreeing with the CSV, or the first, is used".into(),
+                reason: "a second JSON record of the same variant (one of its options): the record agreeing with the CSV, or the first, gives the troops; the first gives the name".into(),
             });
         }
         out.insert(id, chosen);
     }
     Ok(out)
+}
+
+/// The JSON often cuts a list's title where its dates begin (`Avar Army 553-557AD &` with the
+/// dates `632-826AD`, `Suevi:`, `Ariovistus's Army in` `58BC`). Mend the title and take the
+/// dates as the whole span of years the title and the dates name.
+fn tidy_name_dates(name: &str, dates: &Dates) -> (String, Dates) {
+    let year_of = |w: &str| {
+        let w = w.trim_matches(|c: char| matches!(c, ',' | ':' | '(' | ')' | '.'));
+        Dates::parse(w.strip_prefix("circa").unwrap_or(w))
+    };
+    let full = compact_dates(&format!("{name} {}", dates.text));
+    let spans: Vec<Dates> = full.split_whitespace().filter_map(year_of).collect();
+    let from = spans.iter().map(|d| d.from).min().unwrap_or(dates.from);
+    let to = spans.iter().map(|d| d.to).max().unwrap_or(dates.to);
+    let span = if (from, to) == (dates.from, dates.to) {
+        dates.clone()
+    } else {
+        Dates::parse(&year_text(from, to)).unwrap_or_else(|| dates.clone())
+    };
+
+    let trimmed = name.trim();
+    let name_words: Vec<String> = compact_dates(trimmed)
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let last = name_words.last().map(String::as_str).unwrap_or("");
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    let is_connector = |w: &str| matches!(w, "&" | "and" | "or") || w.ends_with(',');
+    let new_name = if is_connector(last) {
+        // Words before the title's first date, without a dangling connector.
+        let mut kept: Vec<&str> = name_words
+            .iter()
+            .map(String::as_str)
+            .take_while(|w| year_of(w).is_none())
+            .collect();
+        while kept.last().is_some_and(|w| is_connector(w)) {
+            kept.pop();
+        }
+        kept.join(" ").trim_end_matches([',', ':']).to_string()
+    } else if let Some(stripped) = trimmed.strip_suffix(':') {
+        stripped.trim().to_string()
+    } else if matches!(last, "in" | "at" | "before" | "after" | "from" | "circa") {
+        format!("{trimmed} {}", dates.text)
+    } else if last
+        .strip_prefix("circa")
+        .unwrap_or(last)
+        .starts_with(|c: char| c.is_ascii_digit())
+        && digits(last) == digits(&dates.text)
+    {
+        // The dates repeated at the end of the title.
+        name_words[..name_words.len() - 1].join(" ")
+    } else {
+        trimmed.to_string()
+    };
+    (new_name, span)
 }
 
 /// `-110, -47` → `110-47BC`; `-20, 30` → `20BC-30AD`.
@@ -866,6 +924,30 @@ pub fn generate(root: &Path) -> Result<Generated, String> {
             problems.push(format!("{id}: no readable dates (add a `dates` override)"));
             continue;
         };
+        let (name, dates) = if get("name").is_none() && get("dates").is_none() {
+            let (tidy_name, tidy_dates) = tidy_name_dates(&name, &dates);
+            if tidy_name != name {
+                note(
+                    "name",
+                    &name,
+                    &ct(|r| r.name.clone()),
+                    &tidy_name,
+                    "the JSON cut the list's title at its dates: the title is mended",
+                );
+            }
+            if tidy_dates != dates {
+                note(
+                    "dates",
+                    &dates.text,
+                    &ct(|r| r.dates.clone().unwrap_or_default()),
+                    &tidy_dates.text,
+                    "the title names more years than the dates field: the whole span is kept",
+                );
+            }
+            (tidy_name, tidy_dates)
+        } else {
+            (name, dates)
+        };
 
         // Aggression.
         let (ja, ca) = (j.and_then(|r| r.aggression), c.and_then(|r| r.aggression));
@@ -1017,6 +1099,7 @@ pub fn generate(root: &Path) -> Result<Generated, String> {
             let (options, junk) = parse_refs(text);
             let mut out = Vec::new();
             let mut dropped: Vec<String> = junk;
+            let mut unlettered: Vec<String> = Vec::new();
             for o in options {
                 let mut g = Vec::new();
                 for r in o {
@@ -1026,12 +1109,29 @@ pub fn generate(root: &Path) -> Result<Generated, String> {
                                 g.push(id)
                             }
                         }
+                        // `II/43b` for a list that has no variants: the list itself.
+                        Ok(id) if id.variant.is_some() && known.contains(&id.list()) => {
+                            unlettered.push(r.clone());
+                            if !g.contains(&id.list()) {
+                                g.push(id.list())
+                            }
+                        }
                         _ => dropped.push(r),
                     }
                 }
                 if !g.is_empty() {
                     out.push(g);
                 }
+            }
+            if !unlettered.is_empty() {
+                corr.push(Correction {
+                    id: l.id.to_string(),
+                    field: field.into(),
+                    json: String::new(),
+                    csv: text.into(),
+                    chosen: format!("read {} without the letter", unlettered.join(" ")),
+                    reason: "a variant letter on a list that has no variants".into(),
+                });
             }
             if !dropped.is_empty() {
                 corr.push(Correction {

@@ -36,7 +36,7 @@ here), every class pickles through that JSON, and every error is a ``DbcoreError
 ``.code``, ``.rule`` and ``.detail``.
 """
 
-from . import actions
+from . import actions, armies
 from ._dbcore import (
     OUTCOMES,
     ArgumentError,
@@ -142,6 +142,7 @@ __all__ = [
     "TroopType",
     "__version__",
     "actions",
+    "armies",
     "demo_armies",
     "demo_setup",
     "odds",

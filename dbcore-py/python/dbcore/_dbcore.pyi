@@ -61,6 +61,13 @@ __all__ = [
     "replay_game",
     "version",
     "_factor_names",
+    "_army_find",
+    "_army_list",
+    "_army_choose",
+    "_army_problems",
+    "_army_default_choice",
+    "_army_default",
+    "_army_entry",
     "__version__",
     "OUTCOMES",
 ]
@@ -661,3 +668,12 @@ def prebattle_step(
 def demo_armies() -> dict[str, Any]:
     """The demonstration armies before the battle (Romans and Ancient Britons)."""
     ...
+
+# The native half of ``dbcore.armies`` (use that module: it types what these return).
+def _army_find(query: dict[str, Any] | str | None = None) -> Any: ...
+def _army_list(id: str) -> Any: ...
+def _army_choose(choice: Any) -> Any: ...
+def _army_problems(choice: Any) -> Any: ...
+def _army_default_choice(id: str) -> Any: ...
+def _army_default(id: str) -> Any: ...
+def _army_entry(text: str) -> str: ...

@@ -545,3 +545,19 @@ fn two_allowed_together(main: &ArmyList, a: ListId, b: ListId) -> bool {
             && o.lists.iter().any(|r| r.covers(b))
     })
 }
+
+/// Problems as JSON objects, each with its `rule` and `message` added to its own members, as
+/// the C and Python layers hand them out.
+pub fn problems_json(problems: &[ArmyProblem]) -> Vec<serde_json::Value> {
+    problems
+        .iter()
+        .map(|p| {
+            let mut v = serde_json::to_value(p).unwrap_or(serde_json::Value::Null);
+            if let serde_json::Value::Object(m) = &mut v {
+                m.insert("rule".into(), p.rule().into());
+                m.insert("message".into(), p.to_string().into());
+            }
+            v
+        })
+        .collect()
+}

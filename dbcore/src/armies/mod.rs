@@ -369,3 +369,60 @@ pub fn by_topography(terrain: HomeTerrain) -> Vec<&'static ArmyList> {
         .filter(|l| l.home.all().contains(&terrain))
         .collect()
 }
+
+/// A look-up over the bundled lists: every given condition must hold (an empty query finds
+/// every list). The same query is what the C and Python look-ups take as JSON.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub struct ListQuery {
+    /// The list id, or a list written without its variant letter (every variant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<ListId>,
+    /// A fragment of the name, ignoring case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// In existence in this year (BC negative).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+    /// May use this home topography.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topography: Option<HomeTerrain>,
+    /// Among the historical enemies of this list (§16.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enemy_of: Option<ListId>,
+    /// Among the allowed allies of this list (§16.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ally_of: Option<ListId>,
+}
+
+impl ListQuery {
+    /// Whether `l` meets every condition.
+    pub fn matches(&self, l: &ArmyList) -> bool {
+        let named_by = |of: Option<ListId>, refs: fn(&ArmyList) -> Vec<ListId>| {
+            of.is_none_or(|of| {
+                resolve(of)
+                    .iter()
+                    .any(|o| refs(o).iter().any(|r| r.covers(l.id)))
+            })
+        };
+        self.id.is_none_or(|id| id.covers(l.id))
+            && self
+                .name
+                .as_ref()
+                .is_none_or(|n| l.name.to_lowercase().contains(&n.trim().to_lowercase()))
+            && self.year.is_none_or(|y| l.dates.contains(y))
+            && self.topography.is_none_or(|t| l.home.all().contains(&t))
+            && named_by(self.enemy_of, |o| o.enemies.clone())
+            && named_by(self.ally_of, |o| {
+                o.allies
+                    .iter()
+                    .flat_map(|a| a.lists.iter().copied())
+                    .collect()
+            })
+    }
+}
+
+/// The bundled lists that meet `query`, in id order.
+pub fn find(query: &ListQuery) -> Vec<&'static ArmyList> {
+    lists().iter().filter(|l| query.matches(l)).collect()
+}
