@@ -1,48 +1,66 @@
-//! The referee at work: two armies fight a whole DBA 3.0 battle, both sides played by the
-//! demonstration driver, with a readable account bound by bound and a picture of the end.
+//! The referee at work: a whole DBA 3.0 game between two army lists, both sides played by the
+//! demonstration driver: aggression, terrain diced and placed, base edges, camps, deployment,
+//! then the battle bound by bound, and a picture of the end on the diced table.
 //!
 //! ```text
-//! cargo run --release --example battle                 # seed 1, picture in battle.svg
-//! cargo run --release --example battle -- 42 end.svg   # another seed, another file
+//! cargo run --release --example battle                           # II/56 v II/53, seed 1
+//! cargo run --release --example battle -- I/52 II/33 42 end.svg  # two lists, a seed, a file
 //! ```
 
-use dbcore::battle::{narrate, Battle, Event};
-use dbcore::driver::{demo_setup, play};
+use dbcore::battle::prebattle::describe as describe_prebattle;
+use dbcore::battle::{narrate, Event};
+use dbcore::driver::play_lists;
 use dbcore::table::{PlacedElement, Table};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let seed: u64 = match args.first().map(|s| s.parse()) {
-        None => 1,
-        Some(Ok(s)) => s,
-        Some(Err(_)) => {
-            eprintln!("usage: battle [SEED] [SVG-PATH]");
+    let mut lists: Vec<String> = Vec::new();
+    let mut seed: u64 = 1;
+    let mut svg_path = "battle.svg".to_string();
+    for a in std::env::args().skip(1) {
+        if a.contains('/') && !a.ends_with(".svg") {
+            lists.push(a);
+        } else if let Ok(s) = a.parse() {
+            seed = s;
+        } else if a.ends_with(".svg") {
+            svg_path = a;
+        } else {
+            eprintln!("usage: battle [LIST-ID LIST-ID] [SEED] [SVG-PATH]   (e.g. II/56 II/53 1 battle.svg)");
             return ExitCode::from(2);
         }
-    };
-    let svg_path = args.get(1).cloned().unwrap_or_else(|| "battle.svg".into());
-    let setup = demo_setup();
-    let driven = match play(setup.clone(), seed, 60) {
-        Ok(d) => d,
+    }
+    let first = lists.first().map_or("II/56", String::as_str);
+    let second = lists.get(1).map_or("II/53", String::as_str);
+    let game = match play_lists(first, second, seed, 60) {
+        Ok(g) => g,
         Err(e) => {
             eprintln!("battle: {e}");
             return ExitCode::FAILURE;
         }
     };
+    let entries = &game.record.prebattle.setup;
     println!(
         "DBA 3.0: {} against {}, seed {seed}\n",
-        setup.armies[0].name, setup.armies[1].name
+        entries.armies[0].name, entries.armies[1].name
     );
-    for e in &driven.events {
-        let line = narrate::describe(&setup, e);
+    for e in &game.prebattle_events {
+        let line = describe_prebattle(entries, e);
+        if !line.is_empty() {
+            println!("{line}");
+        }
+    }
+    println!();
+    let setup = &game.setup;
+    for e in &game.events {
+        let line = narrate::describe(setup, e);
         if matches!(e, Event::PipsSpent { .. }) || line.is_empty() {
             continue;
         }
         println!("{line}");
     }
-    // The final table, drawn from the replayed battle.
-    let (battle, _) = Battle::replay(&driven.record).expect("a driven battle replays");
+    // The final table, drawn from the replayed game on the terrain that was diced.
+    let replayed = game.record.replay().expect("a driven game replays");
+    let battle = &replayed.battle;
     let elements = battle
         .elements()
         .iter()
@@ -65,16 +83,16 @@ fn main() -> ExitCode {
     for (i, (alive, lost)) in counts.iter().enumerate() {
         println!("{}: {alive} in play, {lost} lost", setup.armies[i].name);
     }
-    match &driven.verdict {
+    match &game.verdict {
         Some(v) => println!(
             "after {} bounds: {}",
-            driven.bounds,
+            game.bounds,
             v.winner.map_or("no winner".to_string(), |w| format!(
                 "{} win",
                 setup.armies[w].name
             ))
         ),
-        None => println!("no decision after {} bounds", driven.bounds),
+        None => println!("no decision after {} bounds", game.bounds),
     }
     println!("picture of the final table: {svg_path}");
     ExitCode::SUCCESS

@@ -1807,6 +1807,132 @@ DbcoreStatus dbcore_element_kind_json(const char *code, char **out_json);
 void dbcore_string_free(char *s);
 
 /**
+ * Play a whole game with dbcore's demonstration driver: the pre-battle (aggression, terrain,
+ * base edges, camps, deployment) and then the battle, dice and choices drawn from `seed`, until
+ * an army loses or `max_bounds` bounds have begun. `setup_json` is a JSON
+ * `dbcore::battle::prebattle::PrebattleSetup` (`{"variant":"Standard","armies":[{"name":...,
+ * "aggression":3,"home_terrain":"Arable","elements":[{"kind":"4Bd"},...]},...]}`), or NULL
+ * for the demonstration armies. `*out_json` becomes `{"record": {"prebattle": ...,
+ * "battle": [...]}, "prebattle_events": [...], "setup": ..., "events": [...], "bounds": n,
+ * "verdict": ... or null}`. Free it with `dbcore_string_free`.
+ *
+ * # Safety
+ * `setup_json` must be NULL or a NUL-terminated string; `out_json` must be valid for writes
+ * (NULL gives `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`, `DBCORE_STATUS_INVALID_SETUP`.
+ *
+ * # Example
+ * ```c
+ * char *game = NULL;
+ * if (dbcore_play_game_json(NULL, 42, 40, &game) == DBCORE_STATUS_OK) puts(game);
+ * dbcore_string_free(game);
+ * ```
+ */
+DbcoreStatus dbcore_play_game_json(const char *setup_json,
+                                   uint64_t seed,
+                                   uint32_t max_bounds,
+                                   char **out_json);
+
+/**
+ * As `dbcore_play_game_json`, between the default armies of two bundled army lists named by
+ * id (`"II/56"`, `"II/53"`).
+ *
+ * # Safety
+ * `first` and `second` must be NUL-terminated strings; `out_json` must be valid for writes.
+ * NULL gives `DBCORE_STATUS_NULL_ARGUMENT`.
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`; `DBCORE_STATUS_INVALID_ARGUMENT` for an id that is malformed
+ * or names no bundled list.
+ *
+ * # Example
+ * ```c
+ * char *game = NULL;
+ * dbcore_play_lists_json("II/56", "II/53", 1, 60, &game);
+ * dbcore_string_free(game);
+ * ```
+ */
+DbcoreStatus dbcore_play_lists_json(const char *first,
+                                    const char *second,
+                                    uint64_t seed,
+                                    uint32_t max_bounds,
+                                    char **out_json);
+
+/**
+ * Replay a whole game's record (`{"prebattle": {"setup": ..., "actions": [...]}, "battle":
+ * [...]}`): `*out_json` becomes `{"prebattle_events": [...], "setup": ..., "events": [...]}`,
+ * the events of the pre-battle, the set-up it produced and the battle's events. Free it with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `record_json` must be a NUL-terminated string and `out_json` valid for writes; NULL gives
+ * `DBCORE_STATUS_NULL_ARGUMENT`.
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; the refusal of the first action
+ * that does not replay (its rule in the last error).
+ *
+ * # Example
+ * ```c
+ * char *replayed = NULL;
+ * dbcore_game_replay_json(record, &replayed);
+ * dbcore_string_free(replayed);
+ * ```
+ */
+DbcoreStatus dbcore_game_replay_json(const char *record_json, char **out_json);
+
+/**
+ * One pre-battle step: replay `record_json` (a `PrebattleRecord`, `{"setup": ..., "actions":
+ * [...]}`; an empty action list starts a new pre-battle), then check `action_json` (a
+ * `PrebattleAction` such as `{"action":"roll_aggression","dice":[3,5]}`) and, when `apply` is
+ * non-zero, apply it. `*out_json` becomes `{"record": ..., "events": [...], "awaiting": ... or
+ * null, "setup": BattleSetup or null}`: the record with the action (when applied), the events
+ * it causes, what is wanted next, and the battle set-up once the pre-battle is done. A NULL
+ * `action_json` only reports where the record stands. A refusal names its rule in the last
+ * error and changes nothing.
+ *
+ * # Safety
+ * `record_json` must be a NUL-terminated string, `action_json` NULL or one, `out_json` valid
+ * for writes.
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`, `DBCORE_STATUS_INVALID_SETUP`
+ * for entering armies that break the rules, and the refusal's status for an illegal action.
+ *
+ * # Example
+ * ```c
+ * char *step = NULL;
+ * dbcore_prebattle_step_json(record, "{\"action\":\"roll_aggression\",\"dice\":[2,5]}", 1, &step);
+ * dbcore_string_free(step);
+ * ```
+ */
+DbcoreStatus dbcore_prebattle_step_json(const char *record_json,
+                                        const char *action_json,
+                                        uint32_t apply,
+                                        char **out_json);
+
+/**
+ * The demonstration armies before the battle (a `PrebattleSetup`: Romans and Ancient Britons,
+ * no positions) as JSON. Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `out_json` must be valid for writes (NULL gives `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_NULL_ARGUMENT`.
+ *
+ * # Example
+ * ```c
+ * char *armies = NULL;
+ * dbcore_demo_armies_json(&armies);
+ * dbcore_string_free(armies);
+ * ```
+ */
+DbcoreStatus dbcore_demo_armies_json(char **out_json);
+
+/**
  * Create a table from a JSON `dbcore::table::Table`:
  * `{"battlefield":{"board":{"width":15,"depth":15},"features":[]},"elements":[{"id":1,"side":0,
  * "kind":"4Bd","pose":{"x":7.5,"y":7,"facing":0}}]}` (`pose` is the midpoint of the front edge

@@ -40,6 +40,7 @@ pub mod driver;
 pub mod error;
 pub mod json;
 pub mod kind;
+pub mod prebattle;
 pub mod table;
 
 use std::ffi::c_char;
@@ -76,6 +77,10 @@ pub use kind::{
     dbcore_element_kind_json, dbcore_element_kind_parse, dbcore_element_kind_print,
     dbcore_string_free, DbcoreElementKind, DbcoreElementKindInfo, DbcoreFootClass,
     DbcorePursuitRule,
+};
+pub use prebattle::{
+    dbcore_demo_armies_json, dbcore_game_replay_json, dbcore_play_game_json,
+    dbcore_play_lists_json, dbcore_prebattle_step_json,
 };
 pub use table::{
     dbcore_table_clone, dbcore_table_contacts_json, dbcore_table_distance, dbcore_table_element_at,

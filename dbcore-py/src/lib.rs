@@ -15,6 +15,7 @@ mod dice;
 mod errors;
 mod kinds;
 mod names;
+mod prebattle;
 mod table;
 
 /// The crate version, as `dbcore.__version__` reports it.
@@ -46,6 +47,11 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(combat::odds, m)?)?;
     m.add_function(wrap_pyfunction!(battle::play, m)?)?;
     m.add_function(wrap_pyfunction!(battle::demo_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(prebattle::play_game, m)?)?;
+    m.add_function(wrap_pyfunction!(prebattle::play_lists, m)?)?;
+    m.add_function(wrap_pyfunction!(prebattle::replay_game, m)?)?;
+    m.add_function(wrap_pyfunction!(prebattle::prebattle_step, m)?)?;
+    m.add_function(wrap_pyfunction!(prebattle::demo_armies, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(_factor_names, m)?)?;
     m.add("__version__", dbcore::VERSION)?;

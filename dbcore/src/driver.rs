@@ -6,12 +6,19 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::battle::prebattle::{
+    ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleError, PrebattleEvent, PrebattleSetup,
+};
 use crate::battle::{
     Action, Battle, BattleRecord, BattleSetup, ContactWanted, DiceRequest, ElementId, Event,
     MoveOrder, Phase, SetupError, Verdict,
 };
 use crate::dice::SeededDice;
 use crate::geometry::{Point, Pose};
+use crate::terrain::HomeTerrain;
+
+mod prebattle;
+pub use prebattle::play_prebattle;
 
 /// How a driven battle ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,23 +33,119 @@ pub struct DrivenBattle {
     pub verdict: Option<Verdict>,
 }
 
-/// Play `setup` with dice from `seed` until an army loses or `max_bounds` bounds have begun.
-pub fn play(setup: BattleSetup, seed: u64, max_bounds: u32) -> Result<DrivenBattle, SetupError> {
-    // A stalemate played for 2^32 bounds would never return.
-    if let Err(e) = crate::limits::check_range(
+/// Refuses a bound limit beyond [`crate::limits::MAX_DRIVEN_BOUNDS`]: a stalemate played for
+/// 2^32 bounds would never return.
+fn check_max_bounds(max_bounds: u32) -> Result<(), SetupError> {
+    crate::limits::check_range(
         &|| "max_bounds".into(),
         f64::from(max_bounds),
         0.0,
         crate::limits::MAX_DRIVEN_BOUNDS as f64,
-    ) {
-        return Err(SetupError {
-            problems: vec![crate::battle::SetupProblem::Limit {
-                message: e.to_string(),
-            }],
-        });
-    }
-    let mut battle = Battle::new(setup)?;
+    )
+    .map_err(|e| SetupError {
+        problems: vec![crate::battle::SetupProblem::Limit {
+            message: e.to_string(),
+        }],
+    })
+}
+
+/// Play `setup` with dice from `seed` until an army loses or `max_bounds` bounds have begun.
+pub fn play(setup: BattleSetup, seed: u64, max_bounds: u32) -> Result<DrivenBattle, SetupError> {
+    check_max_bounds(max_bounds)?;
+    let battle = Battle::new(setup)?;
     let mut dice = SeededDice::new(seed);
+    Ok(play_battle(battle, &mut dice, max_bounds))
+}
+
+/// A whole game played by the driver: the pre-battle and the battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DrivenGame {
+    /// The two armies, every pre-battle action and every battle action: replaying it gives the
+    /// same events ([`GameRecord::replay`]).
+    pub record: GameRecord,
+    pub prebattle_events: Vec<PrebattleEvent>,
+    /// The set-up the pre-battle produced.
+    pub setup: BattleSetup,
+    pub events: Vec<Event>,
+    /// Bounds begun.
+    pub bounds: u32,
+    /// Set when an army lost (§13.2); `None` when the bound limit came first.
+    pub verdict: Option<Verdict>,
+}
+
+/// Why a driven game could not be played.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GameError {
+    #[error(transparent)]
+    Prebattle(#[from] PrebattleError),
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    Lists(#[from] crate::battle::prebattle::ListsError),
+    #[error("the driver's pre-battle did not finish")]
+    Unfinished,
+}
+
+impl crate::error::ErrorInfo for GameError {
+    fn code(&self) -> crate::error::ErrorCode {
+        match self {
+            GameError::Prebattle(e) => e.code(),
+            GameError::Setup(e) => e.code(),
+            GameError::Lists(e) => e.code(),
+            GameError::Unfinished => crate::error::ErrorCode::Internal,
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            GameError::Prebattle(e) => e.rule(),
+            GameError::Setup(e) => e.rule(),
+            GameError::Lists(e) => e.rule(),
+            GameError::Unfinished => None,
+        }
+    }
+}
+
+/// Play a whole game from two armies: the pre-battle (aggression, terrain, edges, camps,
+/// deployment), then the battle until an army loses or `max_bounds` bounds have begun, all with
+/// dice and choices from `seed`.
+pub fn play_game(
+    setup: PrebattleSetup,
+    seed: u64,
+    max_bounds: u32,
+) -> Result<DrivenGame, GameError> {
+    check_max_bounds(max_bounds)?;
+    let mut pre = Prebattle::new(setup)?;
+    let mut dice = SeededDice::new(seed);
+    let prebattle_events = play_prebattle(&mut pre, &mut dice)?;
+    let battle_setup = pre.battle_setup().ok_or(GameError::Unfinished)?;
+    let battle = Battle::new(battle_setup.clone())?;
+    let d = play_battle(battle, &mut dice, max_bounds);
+    Ok(DrivenGame {
+        record: GameRecord {
+            prebattle: pre.record(),
+            battle: d.record.actions,
+        },
+        prebattle_events,
+        setup: battle_setup,
+        events: d.events,
+        bounds: d.bounds,
+        verdict: d.verdict,
+    })
+}
+
+/// Play a whole game between the default armies of two bundled lists named by id (`"II/56"`),
+/// as [`play_game`] does.
+pub fn play_lists(
+    first: &str,
+    second: &str,
+    seed: u64,
+    max_bounds: u32,
+) -> Result<DrivenGame, GameError> {
+    play_game(PrebattleSetup::from_lists(first, second)?, seed, max_bounds)
+}
+
+/// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun.
+pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -> DrivenBattle {
     let mut events = Vec::new();
     let mut verdict = None;
     // Every step either applies an action or ends a phase, so the loop ends; the cap is a guard.
@@ -67,7 +170,7 @@ pub fn play(setup: BattleSetup, seed: u64, max_bounds: u32) -> Result<DrivenBatt
                 events.extend(ev);
             }
             Phase::Shooting | Phase::CloseCombat => {
-                let Some(action) = next_fire_or_fight(&battle, &mut dice) else {
+                let Some(action) = next_fire_or_fight(&battle, dice) else {
                     break;
                 };
                 match battle.apply(action) {
@@ -80,12 +183,12 @@ pub fn play(setup: BattleSetup, seed: u64, max_bounds: u32) -> Result<DrivenBatt
             verdict = Some(v.clone());
         }
     }
-    Ok(DrivenBattle {
+    DrivenBattle {
         record: battle.record(),
         bounds: battle.bound(),
         events,
         verdict,
-    })
+    }
 }
 
 /// The nearest enemy in play to `id`, with the distance between front-edge midpoints.
@@ -283,4 +386,30 @@ pub fn demo_setup() -> BattleSetup {
         },
     ];
     BattleSetup::new(Variant::Standard, bf, armies)
+}
+
+/// The two armies of the demonstration game before the battle: a Roman army (aggression 3,
+/// arable) and Ancient Britons (aggression 1, forest), twelve elements each, for
+/// [`play_game`]. The elements are those of [`demo_setup`] without their positions.
+pub fn demo_armies() -> PrebattleSetup {
+    let entry =
+        |name: &str, aggression, home_terrain, setup: &crate::battle::ArmySetup| ArmyEntry {
+            name: name.to_string(),
+            aggression,
+            home_terrain,
+            littoral: false,
+            elements: setup
+                .elements
+                .iter()
+                .map(|e| EntryElement {
+                    general: e.general,
+                    ..EntryElement::new(e.kind)
+                })
+                .collect(),
+        };
+    let s = demo_setup();
+    PrebattleSetup::new(vec![
+        entry("Romans", 3, HomeTerrain::Arable, &s.armies[0]),
+        entry("Britons", 1, HomeTerrain::Forest, &s.armies[1]),
+    ])
 }

@@ -1709,11 +1709,111 @@ static void test_driver(int argc, char **argv) {
     dbcore_string_free(setup);
 }
 
+/* A golden whole game (one with a "game" member): the two armies, the pre-battle actions and the
+ * battle actions replay to the file's pre-battle events, set-up and battle events (DBA3.md §5).
+ * Returns 1 when the file is a whole game. */
+static int check_golden_game(const char *path) {
+    char *text = read_text(path), *game = NULL, *replayed = NULL, *got = NULL, *want = NULL;
+    char *record = NULL, *prebattle = NULL, *entries = NULL, *actions = NULL, *step = NULL;
+    char *first = NULL, *rec0 = NULL;
+    int is_game = 0;
+    const char *keys[3][2] = {{"prebattle_events", "prebattle_events"}, {"events", "events"},
+                              {"setup", NULL}};
+    int k;
+    if (!text) return 0;
+    if (dbcore_json_get(text, "game", &game) != DBCORE_STATUS_OK) goto done;
+    is_game = 1;
+    CHECK_STATUS(dbcore_game_replay_json(game, &replayed), DBCORE_STATUS_OK);
+    for (k = 0; replayed && k < 3; k++) {
+        CHECK_STATUS(dbcore_json_get(replayed, keys[k][0], &got), DBCORE_STATUS_OK);
+        if (keys[k][1]) {
+            CHECK_STATUS(dbcore_json_get(text, keys[k][1], &want), DBCORE_STATUS_OK);
+        } else {
+            CHECK_STATUS(dbcore_json_get(text, "record", &record), DBCORE_STATUS_OK);
+            if (record) CHECK_STATUS(dbcore_json_get(record, "setup", &want), DBCORE_STATUS_OK);
+        }
+        if (!got || !want || !json_equal(got, want)) {
+            fprintf(stderr, "%s: the replayed game's %s differ from the file's\n", path,
+                    keys[k][0]);
+            CHECK(0);
+        }
+        dbcore_string_free(got);
+        dbcore_string_free(want);
+        got = want = NULL;
+    }
+    /* Step by step: the first pre-battle action applied to an empty record gives the file's
+     * first events, and a refused action (a second aggression roll after the roles are decided
+     * is out of step, §5.3) is refused with its status. */
+    CHECK_STATUS(dbcore_json_get(game, "prebattle", &prebattle), DBCORE_STATUS_OK);
+    if (prebattle) {
+        CHECK_STATUS(dbcore_json_get(prebattle, "setup", &entries), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_json_get(prebattle, "actions", &actions), DBCORE_STATUS_OK);
+        if (actions) CHECK_STATUS(dbcore_json_array_at(actions, 0, &first), DBCORE_STATUS_OK);
+    }
+    if (entries && first) {
+        Buf r = {NULL, 0, 0};
+        buf_add(&r, "{\"setup\":");
+        buf_add(&r, entries);
+        buf_add(&r, ",\"actions\":[]}");
+        CHECK_STATUS(dbcore_prebattle_step_json(r.text, first, 0, &step), DBCORE_STATUS_OK);
+        dbcore_string_free(step);
+        step = NULL;
+        CHECK_STATUS(dbcore_prebattle_step_json(r.text, first, 1, &step), DBCORE_STATUS_OK);
+        if (step) CHECK_STATUS(dbcore_json_get(step, "record", &rec0), DBCORE_STATUS_OK);
+        dbcore_string_free(step);
+        step = NULL;
+        CHECK_STATUS(dbcore_prebattle_step_json(r.text, "{\"action\":\"no_camp\"}", 1, &step),
+                     DBCORE_STATUS_WRONG_PHASE);
+        CHECK(step == NULL);
+        CHECK_STATUS(dbcore_prebattle_step_json(r.text, "{\"action\":", 1, &step),
+                     DBCORE_STATUS_INVALID_JSON);
+        free(r.text);
+    }
+done:
+    free(text);
+    dbcore_string_free(game);
+    dbcore_string_free(replayed);
+    dbcore_string_free(record);
+    dbcore_string_free(prebattle);
+    dbcore_string_free(entries);
+    dbcore_string_free(actions);
+    dbcore_string_free(first);
+    dbcore_string_free(rec0);
+    return is_game;
+}
+
 /* Every golden trace named on the command line (run.sh passes every tests/golden JSON file). */
 static void test_golden_traces(int argc, char **argv) {
-    int i;
+    int i, games = 0;
     CHECK(argc > 1); /* no golden traces given: run.sh passes them */
-    for (i = 1; i < argc; i++) check_golden(argv[i]);
+    for (i = 1; i < argc; i++) {
+        check_golden(argv[i]);
+        games += check_golden_game(argv[i]);
+    }
+    CHECK(games >= 2); /* at least two whole games from list ids */
+}
+
+/* A whole game from two list ids, and from the demonstration armies (DBA3.md §5). */
+static void test_whole_games(void) {
+    char *game = NULL, *record = NULL, *replayed = NULL, *armies = NULL;
+    CHECK_STATUS(dbcore_play_lists_json("II/56", NULL, 1, 5, &game), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_play_lists_json("II/999", "II/53", 1, 5, &game),
+                 DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK(game == NULL);
+    CHECK_STATUS(dbcore_play_lists_json("II/56", "II/53", 1, 5, &game), DBCORE_STATUS_OK);
+    if (game) CHECK_STATUS(dbcore_json_get(game, "record", &record), DBCORE_STATUS_OK);
+    if (record) CHECK_STATUS(dbcore_game_replay_json(record, &replayed), DBCORE_STATUS_OK);
+    dbcore_string_free(game);
+    dbcore_string_free(record);
+    dbcore_string_free(replayed);
+    game = NULL;
+    CHECK_STATUS(dbcore_demo_armies_json(&armies), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_play_game_json(armies, 2, 5, &game), DBCORE_STATUS_OK);
+    dbcore_string_free(game);
+    game = NULL;
+    CHECK_STATUS(dbcore_play_game_json(NULL, 2, 5, &game), DBCORE_STATUS_OK);
+    dbcore_string_free(game);
+    dbcore_string_free(armies);
 }
 
 int main(int argc, char **argv) {
@@ -1766,6 +1866,7 @@ int main(int argc, char **argv) {
     test_hostile_shared_writer();
     test_golden_traces(argc, argv);
     test_driver(argc, argv);
+    test_whole_games();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

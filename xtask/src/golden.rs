@@ -22,6 +22,13 @@ pub struct Golden {
     pub description: String,
     pub record: BattleRecord,
     pub events: Vec<Event>,
+    /// Whole games only: the two armies, the pre-battle actions and the battle actions
+    /// (`record` is then the battle the pre-battle set up).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<dbcore::battle::GameRecord>,
+    /// Whole games only: the pre-battle's events.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prebattle_events: Vec<dbcore::battle::PrebattleEvent>,
 }
 
 fn el(id: u32, code: &str, x: f64, y: f64, facing: f64, general: bool) -> ElementSetup {
@@ -102,6 +109,8 @@ fn play(
         description: description.to_string(),
         record: b.record(),
         events,
+        game: None,
+        prebattle_events: Vec::new(),
     })
 }
 
@@ -145,6 +154,38 @@ fn driven(name: &str, seed: u64) -> Result<Golden, String> {
         ),
         record: d.record,
         events: d.events,
+        game: None,
+        prebattle_events: Vec::new(),
+    })
+}
+
+/// A whole game between the default armies of two bundled lists, pre-battle included, played by
+/// the demonstration driver.
+fn whole_game(name: &str, first: &str, second: &str, seed: u64) -> Result<Golden, String> {
+    let g =
+        dbcore::driver::play_lists(first, second, seed, 40).map_err(|e| format!("{name}: {e}"))?;
+    let names: Vec<String> = g.setup.armies.iter().map(|a| a.name.clone()).collect();
+    Ok(Golden {
+        name: name.to_string(),
+        description: format!(
+            "A whole game from the list ids {first} and {second} with seed {seed}: aggression, \
+             terrain, base edges, camps and deployment by the demonstration driver, then {} \
+             bounds, {}.",
+            g.bounds,
+            match &g.verdict {
+                Some(v) => v
+                    .winner
+                    .map_or("no winner".to_string(), |w| format!("{} win", names[w])),
+                None => "no decision".to_string(),
+            }
+        ),
+        record: BattleRecord {
+            setup: g.setup,
+            actions: g.record.battle.clone(),
+        },
+        events: g.events,
+        game: Some(g.record),
+        prebattle_events: g.prebattle_events,
     })
 }
 
@@ -253,6 +294,8 @@ pub fn all() -> Result<Vec<Golden>, String> {
     for seed in [1, 2, 3] {
         v.push(driven(&format!("whole_battle_seed_{seed}"), seed)?);
     }
+    v.push(whole_game("whole_game_II_56_v_II_53", "II/56", "II/53", 1)?);
+    v.push(whole_game("whole_game_I_2a_v_I_6a", "I/2a", "I/6a", 5)?);
     Ok(v)
 }
 

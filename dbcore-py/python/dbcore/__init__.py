@@ -26,6 +26,10 @@ as dicts (``dbcore.actions`` builds them: ``roll_pips``, ``move_element``, ``int
 ``end_movement``) and returns the events as dicts; ``Battle.replay(record)`` plays a saved
 battle again. See examples/python/bound.py.
 
+Play a whole game from two army lists, pre-battle included (aggression, terrain, base edges,
+camps, deployment): ``dbcore.play_lists("II/56", "II/53", seed=1)``; ``dbcore.replay_game``
+replays its record and ``dbcore.prebattle_step`` plays a pre-battle one action at a time.
+
 The rules live in the Rust crate ``dbcore``; this package only translates. Enum values are
 plain strings spelled as dbcore's JSON spells them (see the ``Literal`` aliases re-exported
 here), every class pickles through that JSON, and every error is a ``DbcoreError`` carrying
@@ -57,9 +61,14 @@ from ._dbcore import (
     Situation,
     Table,
     __version__,
+    demo_armies,
     demo_setup,
     odds,
     play,
+    play_game,
+    play_lists,
+    prebattle_step,
+    replay_game,
     resolve,
     version,
 )
@@ -134,9 +143,14 @@ __all__ = [
     "__version__",
     "actions",
     "armies",
+    "demo_armies",
     "demo_setup",
     "odds",
     "play",
+    "play_game",
+    "play_lists",
+    "prebattle_step",
+    "replay_game",
     "resolve",
     "version",
 ]

@@ -52,8 +52,13 @@ __all__ = [
     "Battle",
     "resolve",
     "demo_setup",
+    "demo_armies",
     "odds",
     "play",
+    "play_game",
+    "play_lists",
+    "prebattle_step",
+    "replay_game",
     "version",
     "_factor_names",
     "_army_find",
@@ -633,6 +638,37 @@ def play(
 
 def demo_setup() -> BattleData:
     """The set-up of the demonstration battle (Romans against Ancient Britons)."""
+    ...
+
+def play_game(
+    armies: dict[str, Any] | str | None = None, seed: int = 0, max_bounds: int = 40
+) -> dict[str, Any]:
+    """Play a whole game (pre-battle and battle) with dbcore's demonstration driver from two
+    entering armies (default: demo_armies()) and return its record, pre-battle events, set-up,
+    events, bounds and verdict."""
+    ...
+
+def play_lists(
+    first: str, second: str, seed: int = 0, max_bounds: int = 40
+) -> dict[str, Any]:
+    """As play_game, between the default armies of two bundled lists named by id ("II/56")."""
+    ...
+
+def replay_game(record: dict[str, Any] | str) -> dict[str, Any]:
+    """Replay a whole game's record: its pre-battle events, set-up and battle events."""
+    ...
+
+def prebattle_step(
+    record: dict[str, Any] | str,
+    action: dict[str, Any] | str | None = None,
+    apply: bool = True,
+) -> dict[str, Any]:
+    """Replay a pre-battle record, then check (and with apply, apply) one action: the record,
+    the events, what is awaited next and, once done, the battle set-up."""
+    ...
+
+def demo_armies() -> dict[str, Any]:
+    """The demonstration armies before the battle (Romans and Ancient Britons)."""
     ...
 
 # The native half of ``dbcore.armies`` (use that module: it types what these return).

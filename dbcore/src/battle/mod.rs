@@ -7,6 +7,7 @@ pub mod legal;
 pub mod movement;
 pub mod narrate;
 pub mod outcome;
+pub mod prebattle;
 pub mod setup;
 pub mod state;
 pub mod victory;
@@ -29,6 +30,10 @@ pub use movement::{
 pub use outcome::{
     apply_effects, conform, enter_stronghold, flee, may_pass_in_flight, may_pass_in_recoil, pursue,
     recoil, recoil_distance, turn_to_face, Effect,
+};
+pub use prebattle::{
+    ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleAction, PrebattleError,
+    PrebattleEvent, PrebattleRecord, PrebattleRequest, PrebattleSetup,
 };
 pub use setup::{
     validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError, SetupProblem, FORMAT,

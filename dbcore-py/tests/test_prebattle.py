@@ -1,0 +1,62 @@
+"""The pre-battle and whole games through Python (DBA3.md §3.7, §3.8, §4.6, §5)."""
+
+import json
+import pathlib
+
+import pytest
+
+import dbcore
+
+GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "tests" / "golden"
+
+
+def whole_games() -> list[pathlib.Path]:
+    files = sorted(GOLDEN.glob("whole_game_*.json"))
+    assert len(files) >= 2, f"expected two golden whole games in {GOLDEN}"
+    return files
+
+
+@pytest.mark.parametrize("path", whole_games(), ids=lambda p: p.stem)
+def test_golden_whole_games_replay_from_their_armies(path: pathlib.Path) -> None:
+    # DBA3.md §5: the two armies and the dice replay the pre-battle and the battle.
+    golden = json.loads(path.read_text(encoding="utf-8"))
+    r = dbcore.replay_game(golden["game"])
+    assert r["prebattle_events"] == golden["prebattle_events"]
+    assert r["events"] == golden["events"]
+    assert r["setup"] == golden["record"]["setup"]
+
+
+def test_a_whole_game_from_two_list_ids_is_the_golden_one() -> None:
+    golden = json.loads((GOLDEN / "whole_game_II_56_v_II_53.json").read_text(encoding="utf-8"))
+    g = dbcore.play_lists("II/56", "II/53", seed=1, max_bounds=40)
+    assert g["record"] == golden["game"]
+    assert g["events"] == golden["events"]
+
+
+def test_unknown_lists_are_argument_errors() -> None:
+    with pytest.raises(dbcore.ArgumentError):
+        dbcore.play_lists("II/999", "II/53")
+
+
+def test_prebattle_one_step_at_a_time() -> None:
+    # DBA3.md §5.1: the lower total defends; a refusal names its rule and changes nothing.
+    record = {"setup": dbcore.demo_armies(), "actions": []}
+    start = dbcore.prebattle_step(record)
+    assert start["awaiting"] == {"for": "aggression_dice", "armies": 2}
+    with pytest.raises(dbcore.RuleError) as e:
+        dbcore.prebattle_step(record, {"action": "no_camp"})
+    assert e.value.rule == "§5.3"
+    checked = dbcore.prebattle_step(record, {"action": "roll_aggression", "dice": [1, 6]}, False)
+    assert checked["record"]["actions"] == []
+    step = dbcore.prebattle_step(record, {"action": "roll_aggression", "dice": [1, 6]})
+    # Romans 1 + 3 = 4, Britons 6 + 1 = 7.
+    assert step["events"][-1] == {"event": "roles_decided", "defender": 0, "invader": 1}
+    assert step["awaiting"]["for"] == "features"
+    assert step["setup"] is None
+
+
+def test_play_game_yields_a_battle_that_starts_with_the_defender() -> None:
+    g = dbcore.play_game(seed=3, max_bounds=2)
+    ready = [e for e in g["prebattle_events"] if e["event"] == "battle_ready"]
+    assert ready and g["setup"]["first"] == ready[0]["first"]
+    dbcore.Battle(g["setup"])

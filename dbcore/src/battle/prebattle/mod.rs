@@ -1,0 +1,1648 @@
+//! Before the battle: aggression, terrain, base edges, camps and deployment as typed transitions
+//! (DBA3.md §3.7, §3.8, §4.6, §5).
+//!
+//! A [`Prebattle`] starts from two [`ArmyEntry`]s (name, aggression, home terrain, elements
+//! without positions) and ends with a [`BattleSetup`] that passes [`super::validate`] and starts a
+//! [`super::Battle`] with the defender's bound. It follows the conventions of the battle:
+//! [`Prebattle::check`] is pure and returns the [`PrebattleEvent`]s an action would cause,
+//! [`Prebattle::apply`] commits exactly those, a refusal names its rule and changes nothing,
+//! [`Prebattle::awaiting`] says which die or choice is wanted, and a [`PrebattleRecord`] (set-up +
+//! actions) replays identically. [`GameRecord`] joins the pre-battle and the battle that follows.
+//!
+//! The steps, one action each:
+//! 1. [`PrebattleAction::RollAggression`]: a die per army plus its aggression; the lower total
+//!    defends, a tie rolls again (§5.1).
+//! 2. [`PrebattleAction::ChooseFeatures`]: the defender's compulsory and optional features from its
+//!    home terrain (§3.7, checked by [`crate::terrain::check_home_terrain`]).
+//! 3. For each feature, waterway first, then compulsory, then optional (§3.8):
+//!    [`PrebattleAction::RollPlacement`] (1–4 that quarter; 5 the defender chooses, 6 the invader
+//!    chooses with [`PrebattleAction::ChooseQuarter`]), then [`PrebattleAction::PlaceFeature`]
+//!    (checked by [`crate::terrain::check_quarter_placement`] and
+//!    [`crate::terrain::validate_terrain`]) or [`PrebattleAction::DiscardFeature`], accepted only
+//!    when the referee's own search ([`placement::find_placement`]) finds no legal spot.
+//! 4. [`PrebattleAction::ChooseBaseEdge`] by the invader (§5.2, §17.53, §17.56).
+//! 5. Camps, defender first (§4.6, §5.3): [`PrebattleAction::PlaceCamp`] or, where a camp is
+//!    optional, [`PrebattleAction::NoCamp`].
+//! 6. Deployment, defender then invader (§5.3, §5.4): [`PrebattleAction::Deploy`] per element (a
+//!    foot element wholly inside a friendly City or Fort is its garrison), then
+//!    [`PrebattleAction::EndDeployment`].
+//!
+//! The river's state and whether Plough turns rough are diced in the battle, when the rules say
+//! (§3.5 at the first off-road crossing, §17.13 at the first PIP die), by the existing battle
+//! actions.
+//!
+//! Readings where the digest is silent:
+//! * quarters are numbered from [`placement::PLACEMENT_SEAT`] (the south edge): the defender lays
+//!   out the table before anyone's base edge is known;
+//! * every City and Fort belongs to the defender, who chose it from its home terrain: its camp is
+//!   then optional (§4.6), it may garrison the City and must garrison the Fort (§4.3, §5.4), and the
+//!   invader keeps 3 BW from them;
+//! * the §3.7 need for a bad-going, rough-going, river or waterway feature is checked on the
+//!   chosen types; a BUA counts only once placed (its kind, hence its going, is chosen then);
+//! * a camp is in good going when it overlaps no area feature other than a gentle hill and no
+//!   river (roads are allowed); it stands on its rear edge when it touches its base edge or the
+//!   shore of a waterway lying along it;
+//! * element ids are given by the army and its list position: army `a`'s element `i` is
+//!   `a × 100 + i + 1`;
+//! * if, after the last feature, the table has no bad-going, rough-going, river or waterway
+//!   feature (every such feature chosen was discarded), the last one discarded that still fits in
+//!   some quarter is placed again, in a quarter of the defender's choice (no die): §3.7 demands
+//!   one, and §3.8 item 5 alone would leave the table illegal. If none fits anywhere the table
+//!   stays without one and the battle's validation refuses it (not seen in the driver's sweeps);
+//! * littoral landings (§5.5) are not offered yet: every element deploys before the battle.
+
+pub mod placement;
+
+use serde::{Deserialize, Serialize};
+
+use crate::battlefield::{Battlefield, Board, BoardEdge, Quarter, Variant};
+use crate::config::RulesConfig;
+use crate::dice::DieScore;
+use crate::error::{ErrorCode, ErrorInfo};
+use crate::geometry::{ElementRect, Polygon, Pose, TOLERANCE};
+use crate::terrain::{
+    check_home_terrain, measure, polygons_intersect, polyline_distance_to_polygon, AreaKind,
+    FeatureType, Going, GoingContext, HomeTerrain, HomeTerrainProblem, TerrainFeature,
+};
+use crate::troops::{ElementKind, TroopType};
+
+use super::bound::{Action, Battle, Event, ReplayError};
+use super::setup::{overlapping, ArmySetup, BattleSetup, ElementId, ElementSetup};
+use placement::{find_placement, placement_problems, FeatureProblem, BUA_KINDS};
+
+/// An army entering the pre-battle: what its list gives (§16.2), with its chosen elements.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct ArmyEntry {
+    pub name: String,
+    /// The list's aggression, 0 to 4 (§5.1, §16.2).
+    pub aggression: u8,
+    pub home_terrain: HomeTerrain,
+    /// The list allows a littoral landing (§5.5).
+    #[serde(default)]
+    pub littoral: bool,
+    pub elements: Vec<EntryElement>,
+}
+
+/// An element of an entering army: everything of [`ElementSetup`] but its id and pose.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct EntryElement {
+    pub kind: ElementKind,
+    #[serde(default)]
+    pub general: bool,
+    #[serde(default)]
+    pub contingent: Option<u8>,
+    #[serde(default)]
+    pub dismounts_as: Option<ElementKind>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mobile_tower: bool,
+}
+
+impl EntryElement {
+    /// A plain element of `kind`.
+    pub fn new(kind: ElementKind) -> Self {
+        EntryElement {
+            kind,
+            general: false,
+            contingent: None,
+            dismounts_as: None,
+            mobile_tower: false,
+        }
+    }
+}
+
+impl ArmyEntry {
+    /// An army chosen from a bundled list (§16.2): its list's name and id, aggression, home
+    /// terrain (the list's own, not its alternatives) and whether it may land from the sea.
+    pub fn from_army(army: &crate::armies::Army) -> ArmyEntry {
+        ArmyEntry {
+            name: format!("{} ({})", army.name, army.list),
+            aggression: army.aggression,
+            home_terrain: army.home.terrain,
+            littoral: army.home.littoral,
+            elements: army
+                .elements
+                .iter()
+                .map(|e| EntryElement {
+                    kind: e.kind,
+                    general: e.general,
+                    contingent: e.contingent,
+                    dismounts_as: e.dismounts_as,
+                    mobile_tower: e.mobile_tower,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Why a pre-battle could not be set up from list ids.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ListsError {
+    #[error(transparent)]
+    ListId(#[from] crate::armies::ParseListIdError),
+    #[error(transparent)]
+    Army(#[from] crate::armies::ArmyError),
+}
+
+impl ErrorInfo for ListsError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            ListsError::ListId(e) => e.code(),
+            ListsError::Army(e) => e.code(),
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            ListsError::ListId(e) => e.rule(),
+            ListsError::Army(e) => e.rule(),
+        }
+    }
+}
+
+fn default_side() -> f64 {
+    Board::DEFAULT_SIDE
+}
+
+/// Everything the pre-battle starts from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct PrebattleSetup {
+    pub variant: Variant,
+    #[serde(default)]
+    pub config: RulesConfig,
+    /// The board's side in BW (15 to 20, §1.2).
+    #[serde(default = "default_side")]
+    pub board_side: f64,
+    pub armies: Vec<ArmyEntry>,
+}
+
+impl PrebattleSetup {
+    /// A standard game on the default board.
+    pub fn new(armies: Vec<ArmyEntry>) -> Self {
+        PrebattleSetup {
+            variant: Variant::Standard,
+            config: RulesConfig::default(),
+            board_side: Board::DEFAULT_SIDE,
+            armies,
+        }
+    }
+}
+
+impl PrebattleSetup {
+    /// A standard game between the default armies ([`crate::armies::default_army`]) of two
+    /// bundled lists, named by id (`"II/56"`).
+    pub fn from_lists(first: &str, second: &str) -> Result<PrebattleSetup, ListsError> {
+        let entry = |id: &str| -> Result<ArmyEntry, ListsError> {
+            let id: crate::armies::ListId = id.trim().parse()?;
+            Ok(ArmyEntry::from_army(&crate::armies::default_army(&id)?))
+        };
+        Ok(PrebattleSetup::new(vec![entry(first)?, entry(second)?]))
+    }
+}
+
+/// The id army `army`'s element at list position `index` gets.
+pub fn element_id(army: usize, index: usize) -> ElementId {
+    ElementId(army as u32 * 100 + index as u32 + 1)
+}
+
+/// Most elements an entering army may have (ids are `army × 100 + position`).
+pub const MAX_ENTRY_ELEMENTS: usize = 99;
+
+/// Where the pre-battle stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "step")]
+pub enum Step {
+    /// Both aggression dice are wanted (§5.1).
+    Aggression,
+    /// The defender chooses its features (§3.7).
+    ChooseFeatures { defender: usize },
+    /// The placement die of feature `feature` (index into [`Prebattle::features`], §3.8).
+    PlacementDie { feature: usize },
+    /// Army `by` chooses the quarter (die 5: defender, 6: invader, §3.8).
+    ChooseQuarter { feature: usize, by: usize },
+    /// The defender places the feature in `quarter` or discards it (§3.8).
+    PlaceFeature { feature: usize, quarter: Quarter },
+    /// The invader chooses its base edge (§5.2).
+    BaseEdge { invader: usize },
+    /// Army `army` places its camp (§4.6).
+    Camp { army: usize },
+    /// Army `army` deploys (§5.3, §5.4).
+    Deployment { army: usize },
+    /// The battle may begin.
+    Done,
+}
+
+/// What a player does before the battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "action")]
+pub enum PrebattleAction {
+    /// One die per army, in army order (§5.1).
+    RollAggression { dice: Vec<DieScore> },
+    /// The defender's features (§3.7).
+    ChooseFeatures {
+        compulsory: Vec<FeatureType>,
+        optional: Vec<FeatureType>,
+    },
+    /// The placement die of the next feature (§3.8).
+    RollPlacement { die: DieScore },
+    /// The quarter chosen after a 5 or a 6 (§3.8).
+    ChooseQuarter { quarter: Quarter },
+    /// The feature as laid on the table (§3.8).
+    PlaceFeature { feature: TerrainFeature },
+    /// The feature cannot legally be placed in its quarter and is discarded (§3.8 item 5).
+    DiscardFeature,
+    /// The invader's base edge; the defender's is the opposite one (§5.2).
+    ChooseBaseEdge { edge: BoardEdge },
+    /// The moving army's camp (§4.6), defended by camp followers or not.
+    PlaceCamp {
+        outline: Polygon,
+        #[serde(default)]
+        camp_followers: bool,
+    },
+    /// No camp: allowed only where it is optional (§4.6).
+    NoCamp,
+    /// One element placed (§5.4).
+    Deploy { id: ElementId, pose: Pose },
+    /// The army has deployed every element (§5.3).
+    EndDeployment,
+}
+
+/// What happened before the battle. Events carry everything needed to update the state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "event")]
+pub enum PrebattleEvent {
+    /// The aggression dice and each army's total (§5.1).
+    AggressionRolled {
+        dice: Vec<DieScore>,
+        totals: Vec<u8>,
+    },
+    /// Equal totals: roll again (§5.1).
+    AggressionTied,
+    /// Who defends and who invades (§5.1).
+    RolesDecided { defender: usize, invader: usize },
+    /// The features, in the order they will be placed (§3.8: waterway first).
+    FeaturesChosen { order: Vec<FeatureType> },
+    /// A placement die: the quarter, or who chooses it (§3.8).
+    PlacementRolled {
+        feature: FeatureType,
+        die: DieScore,
+        quarter: Option<Quarter>,
+        chooser: Option<usize>,
+    },
+    /// The quarter chosen after a 5 or 6 (§3.8).
+    QuarterChosen { by: usize, quarter: Quarter },
+    /// A feature is on the table as battlefield feature `index` (§3.8).
+    FeaturePlaced {
+        index: usize,
+        quarter: Quarter,
+        feature: TerrainFeature,
+    },
+    /// A feature could not legally go in its quarter and is discarded (§3.8).
+    FeatureDiscarded {
+        feature: FeatureType,
+        quarter: Quarter,
+    },
+    /// The placing left the table without a bad-going, rough-going, river or waterway feature
+    /// (§3.7), so the last such feature discarded that still fits somewhere is placed again, in
+    /// a quarter the defender chooses (see the module docs).
+    PlacementRepeated { feature: FeatureType },
+    /// The base edges (§5.2).
+    BaseEdgesChosen {
+        invader: BoardEdge,
+        defender: BoardEdge,
+    },
+    /// A camp (§4.6).
+    CampPlaced {
+        army: usize,
+        outline: Polygon,
+        camp_followers: bool,
+    },
+    /// An army goes without its optional camp (§4.6).
+    CampOmitted { army: usize },
+    /// An element is deployed; `garrison` names the City or Fort it garrisons (§4.2, §5.4).
+    ElementDeployed {
+        army: usize,
+        id: ElementId,
+        pose: Pose,
+        garrison: Option<usize>,
+    },
+    /// An army has deployed (§5.3).
+    DeploymentEnded { army: usize },
+    /// Everything is ready: the first bound is army `first`'s, the defender's (§5.3).
+    BattleReady { first: usize },
+}
+
+/// One problem of an element's deployment, naming its rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case", tag = "problem")]
+pub enum DeploymentProblem {
+    #[error("§1.2: element {id} is not wholly on the battlefield")]
+    OffTable { id: ElementId },
+    #[error("§3.4: element {id} stands in the waterway")]
+    Impassable { id: ElementId },
+    #[error("element {id} overlaps element {other}")]
+    Overlap { id: ElementId, other: ElementId },
+    #[error("§5.4: element {id} is {distance:.3} BW from the centre line; at least 3 BW on its own side are needed")]
+    CentreLine { id: ElementId, distance: f64 },
+    #[error(
+        "§5.4: element {id} ({kind}) is {distance:.3} BW from a side edge; it needs {limit} BW"
+    )]
+    SideEdge {
+        id: ElementId,
+        kind: ElementKind,
+        distance: f64,
+        limit: f64,
+    },
+    #[error("§5.4: element {id} is {distance:.3} BW from the enemy City or Fort {feature}; at least 3 BW are needed")]
+    EnemyStronghold {
+        id: ElementId,
+        feature: usize,
+        distance: f64,
+    },
+    #[error("§5.4: {kind} element {id} may not deploy off-road in bad going")]
+    BadGoing { id: ElementId, kind: ElementKind },
+    #[error("§4.2, §5.4: element {id} is partly inside City or Fort {feature}; only its garrison deploys there, wholly inside")]
+    InWalls { id: ElementId, feature: usize },
+    #[error("§4.2, §5.4: element {id} ({kind}) cannot garrison {feature}: a garrison is one non-allied foot element of the army owning it")]
+    NotAGarrison {
+        id: ElementId,
+        kind: ElementKind,
+        feature: usize,
+    },
+    #[error("§4.2: City or Fort {feature} already has its garrison")]
+    Garrisoned { feature: usize },
+}
+
+/// A problem of the armies the pre-battle starts from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case", tag = "problem")]
+pub enum EntryProblem {
+    #[error("§5.1: the pre-battle is played by two armies, not {count}")]
+    ArmyCount { count: usize },
+    #[error("§5.1, §16.2: army `{army}` has aggression {aggression}; lists give 0 to 4")]
+    Aggression { army: String, aggression: u8 },
+    #[error("army `{army}` has {count} elements; it needs 1 to {MAX_ENTRY_ELEMENTS}")]
+    ElementCount { army: String, count: usize },
+    #[error("§2.5: army `{army}` must have exactly one general's element outside its allied contingents, not {count}")]
+    Generals { army: String, count: usize },
+    #[error("§1.2: the board's side is {side} BW; it must be 15 to 20")]
+    BoardSide { side: f64 },
+    #[error("§14.4: the pre-battle of {variant:?} games is not yet played by the referee")]
+    Variant { variant: Variant },
+    #[error("the rules configuration cannot be used: {message}")]
+    Config { message: String },
+}
+
+/// A refused pre-battle action: the rule that forbids it. The state is unchanged.
+#[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
+#[serde(rename_all = "snake_case", tag = "error")]
+pub enum PrebattleError {
+    #[error("the pre-battle cannot start: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+    Entries { problems: Vec<EntryProblem> },
+    #[error("§5.3: {action} is not possible now: the pre-battle awaits {step:?}")]
+    WrongStep { action: String, step: Step },
+    #[error("§5.1: {given} aggression dice given; one per army ({armies}) is needed")]
+    DiceCount { given: usize, armies: usize },
+    #[error("§3.7: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+    HomeTerrain { problems: Vec<HomeTerrainProblem> },
+    #[error("§3.7: the table needs at least one bad-going, rough-going, river or waterway feature among {chosen:?}")]
+    NoDifficultTerrain { chosen: Vec<FeatureType> },
+    #[error("§3.8: quarter {quarter:?} does not exist (quarters are 1 to 4)")]
+    NoSuchQuarter { quarter: Quarter },
+    #[error("§3.8: the feature to place is a {expected:?}, not a {given:?}")]
+    WrongFeature {
+        expected: FeatureType,
+        given: FeatureType,
+    },
+    #[error("{}", problems.iter().map(|p| p.message.clone()).collect::<Vec<_>>().join("; "))]
+    Placement { problems: Vec<FeatureProblem> },
+    #[error("§3.8: the {feature:?} can still be placed legally in quarter {quarter:?}, so it is not discarded")]
+    CanBePlaced {
+        feature: FeatureType,
+        quarter: Quarter,
+    },
+    #[error("§5.2: the invader may not take the {edge:?} edge; it may take {allowed:?}")]
+    BaseEdge {
+        edge: BoardEdge,
+        allowed: Vec<BoardEdge>,
+    },
+    #[error("§4.6: {}", reasons.join("; "))]
+    Camp { reasons: Vec<String> },
+    #[error("§4.6: army {army}'s camp is compulsory (it has no City and at most 2 War Wagons)")]
+    CampCompulsory { army: usize },
+    #[error("there is no element {id} in army {army}")]
+    UnknownElement { id: ElementId, army: usize },
+    #[error("§5.4: element {id} is already deployed")]
+    AlreadyDeployed { id: ElementId },
+    #[error("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+    Deployment { problems: Vec<DeploymentProblem> },
+    #[error("§5.3: elements {ids:?} are not yet deployed")]
+    NotAllDeployed { ids: Vec<ElementId> },
+    #[error("§4.3, §5.4: Fort {feature} must begin the battle garrisoned by a foot element")]
+    FortUngarrisoned { feature: usize },
+}
+
+impl PrebattleError {
+    fn section(&self) -> Option<&'static str> {
+        use PrebattleError::*;
+        Some(match self {
+            Entries { .. } | UnknownElement { .. } => return None,
+            WrongStep { .. } | NotAllDeployed { .. } => "§5.3",
+            DiceCount { .. } => "§5.1",
+            HomeTerrain { .. } | NoDifficultTerrain { .. } => "§3.7",
+            NoSuchQuarter { .. } | WrongFeature { .. } | CanBePlaced { .. } => "§3.8",
+            Placement { problems } => {
+                let r = problems.first().map(|p| p.rule.as_str()).unwrap_or("§3.8");
+                [
+                    "§1.2", "§3.2", "§3.3", "§3.4", "§3.5", "§3.6", "§3.7", "§4.2", "§14.2",
+                ]
+                .into_iter()
+                .find(|s| *s == r)
+                .unwrap_or("§3.8")
+            }
+            BaseEdge { .. } => "§5.2",
+            Camp { .. } | CampCompulsory { .. } => "§4.6",
+            AlreadyDeployed { .. } => "§5.4",
+            Deployment { problems } => match problems.first() {
+                Some(DeploymentProblem::OffTable { .. }) => "§1.2",
+                Some(DeploymentProblem::Impassable { .. }) => "§3.4",
+                Some(DeploymentProblem::Garrisoned { .. }) => "§4.2",
+                _ => "§5.4",
+            },
+            FortUngarrisoned { .. } => "§4.3",
+        })
+    }
+}
+
+impl ErrorInfo for PrebattleError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            PrebattleError::Entries { .. } => ErrorCode::InvalidSetup,
+            PrebattleError::WrongStep { .. } => ErrorCode::WrongPhase,
+            PrebattleError::DiceCount { .. } | PrebattleError::NoSuchQuarter { .. } => {
+                ErrorCode::InvalidArgument
+            }
+            PrebattleError::UnknownElement { .. } => ErrorCode::UnknownElement,
+            _ => ErrorCode::IllegalMove,
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        self.section()
+    }
+}
+
+/// A saved pre-battle: set-up and every action. Replaying it gives the same events.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct PrebattleRecord {
+    pub setup: PrebattleSetup,
+    pub actions: Vec<PrebattleAction>,
+}
+
+/// A whole game: the pre-battle from two armies and its dice, then the battle's actions. Replays
+/// identically from nothing else.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct GameRecord {
+    pub prebattle: PrebattleRecord,
+    pub battle: Vec<Action>,
+}
+
+/// Replaying a record failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GameReplayError {
+    #[error("pre-battle action {index} was refused: {error}")]
+    Prebattle { index: usize, error: PrebattleError },
+    #[error("the pre-battle cannot start: {0}")]
+    Entries(PrebattleError),
+    #[error("the pre-battle did not finish: it awaits {0:?}")]
+    Unfinished(Step),
+    #[error(transparent)]
+    Battle(#[from] ReplayError),
+}
+
+impl ErrorInfo for GameReplayError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            GameReplayError::Prebattle { error, .. } | GameReplayError::Entries(error) => {
+                error.code()
+            }
+            GameReplayError::Unfinished(_) => ErrorCode::WrongPhase,
+            GameReplayError::Battle(e) => e.code(),
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            GameReplayError::Prebattle { error, .. } | GameReplayError::Entries(error) => {
+                error.rule()
+            }
+            GameReplayError::Unfinished(_) => Some("§5.3"),
+            GameReplayError::Battle(e) => e.rule(),
+        }
+    }
+}
+
+/// A replayed game: the finished pre-battle, the battle, and the events of each.
+#[derive(Debug, Clone)]
+pub struct ReplayedGame {
+    pub prebattle: Prebattle,
+    pub prebattle_events: Vec<PrebattleEvent>,
+    pub battle: Battle,
+    pub events: Vec<Event>,
+}
+
+impl GameRecord {
+    /// Replay the pre-battle, start the battle from its set-up and replay the battle's actions.
+    pub fn replay(&self) -> Result<ReplayedGame, GameReplayError> {
+        let (prebattle, prebattle_events) = Prebattle::replay(&self.prebattle)?;
+        let setup = prebattle
+            .battle_setup()
+            .ok_or(GameReplayError::Unfinished(prebattle.step))?;
+        let (battle, events) = Battle::replay(&super::bound::BattleRecord {
+            setup,
+            actions: self.battle.clone(),
+        })?;
+        Ok(ReplayedGame {
+            prebattle,
+            prebattle_events,
+            battle,
+            events,
+        })
+    }
+}
+
+/// The dice or choice the pre-battle waits for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "for")]
+pub enum PrebattleRequest {
+    /// One aggression die per army ([`PrebattleAction::RollAggression`]).
+    AggressionDice { armies: usize },
+    /// The defender's features from its home terrain ([`PrebattleAction::ChooseFeatures`]).
+    Features {
+        army: usize,
+        home_terrain: HomeTerrain,
+    },
+    /// The placement die of the next feature ([`PrebattleAction::RollPlacement`]).
+    PlacementDie { feature: FeatureType },
+    /// Army `army` chooses the feature's quarter ([`PrebattleAction::ChooseQuarter`]).
+    Quarter { army: usize, feature: FeatureType },
+    /// The defender places the feature or discards it.
+    Placement {
+        army: usize,
+        feature: FeatureType,
+        quarter: Quarter,
+    },
+    /// The invader's base edge, one of `allowed`.
+    BaseEdge {
+        army: usize,
+        allowed: Vec<BoardEdge>,
+    },
+    /// Army `army`'s camp; `compulsory` says whether [`PrebattleAction::NoCamp`] is refused.
+    Camp { army: usize, compulsory: bool },
+    /// Army `army` deploys `remaining`, then ends its deployment.
+    Deployment {
+        army: usize,
+        remaining: Vec<ElementId>,
+    },
+}
+
+/// The pre-battle in progress.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prebattle {
+    setup: PrebattleSetup,
+    step: Step,
+    actions: Vec<PrebattleAction>,
+    defender: Option<usize>,
+    features: Vec<FeatureType>,
+    /// Features discarded so far, in order (§3.8).
+    #[serde(default)]
+    discarded: Vec<FeatureType>,
+    battlefield: Battlefield,
+    base_edges: Vec<Option<BoardEdge>>,
+    camps: Vec<Option<Polygon>>,
+    camp_followers: Vec<bool>,
+    /// Each army's elements' poses once deployed, in list order.
+    poses: Vec<Vec<Option<Pose>>>,
+    /// Battlefield feature garrisoned by each element, if any.
+    garrisons: Vec<(ElementId, usize)>,
+}
+
+fn difficult(t: FeatureType) -> bool {
+    !matches!(
+        t,
+        FeatureType::GentleHill | FeatureType::Plough | FeatureType::Road | FeatureType::Bua
+    )
+}
+
+fn action_name(a: &PrebattleAction) -> String {
+    let s = serde_json::to_value(a).ok();
+    s.and_then(|v| v.get("action").and_then(|n| n.as_str()).map(str::to_string))
+        .unwrap_or_else(|| "action".into())
+}
+
+impl Prebattle {
+    /// Start the pre-battle: every problem of the entering armies is reported at once.
+    pub fn new(setup: PrebattleSetup) -> Result<Prebattle, PrebattleError> {
+        let mut problems = Vec::new();
+        if setup.armies.len() != 2 {
+            problems.push(EntryProblem::ArmyCount {
+                count: setup.armies.len(),
+            });
+        }
+        if setup.variant != Variant::Standard {
+            problems.push(EntryProblem::Variant {
+                variant: setup.variant,
+            });
+        }
+        if let Err(e) = setup.config.validate() {
+            problems.push(EntryProblem::Config {
+                message: e.to_string(),
+            });
+        }
+        let board = Board::standard(setup.board_side);
+        if board.is_err() {
+            problems.push(EntryProblem::BoardSide {
+                side: setup.board_side,
+            });
+        }
+        for a in &setup.armies {
+            if a.aggression > 4 {
+                problems.push(EntryProblem::Aggression {
+                    army: a.name.clone(),
+                    aggression: a.aggression,
+                });
+            }
+            if a.elements.is_empty() || a.elements.len() > MAX_ENTRY_ELEMENTS {
+                problems.push(EntryProblem::ElementCount {
+                    army: a.name.clone(),
+                    count: a.elements.len(),
+                });
+            }
+            let generals = a
+                .elements
+                .iter()
+                .filter(|e| e.general && e.contingent.is_none())
+                .count();
+            if generals != 1 {
+                problems.push(EntryProblem::Generals {
+                    army: a.name.clone(),
+                    count: generals,
+                });
+            }
+        }
+        let Ok(board) = board else {
+            return Err(PrebattleError::Entries { problems });
+        };
+        if !problems.is_empty() {
+            return Err(PrebattleError::Entries { problems });
+        }
+        let n = setup.armies.len();
+        Ok(Prebattle {
+            step: Step::Aggression,
+            actions: Vec::new(),
+            defender: None,
+            features: Vec::new(),
+            discarded: Vec::new(),
+            battlefield: Battlefield::new(board),
+            base_edges: vec![None; n],
+            camps: vec![None; n],
+            camp_followers: vec![false; n],
+            poses: setup
+                .armies
+                .iter()
+                .map(|a| vec![None; a.elements.len()])
+                .collect(),
+            garrisons: Vec::new(),
+            setup,
+        })
+    }
+
+    /// Replay a saved pre-battle, returning it and every event.
+    pub fn replay(
+        record: &PrebattleRecord,
+    ) -> Result<(Prebattle, Vec<PrebattleEvent>), GameReplayError> {
+        let mut p = Prebattle::new(record.setup.clone()).map_err(GameReplayError::Entries)?;
+        let mut events = Vec::new();
+        for (index, a) in record.actions.iter().enumerate() {
+            let e = p
+                .apply(a.clone())
+                .map_err(|error| GameReplayError::Prebattle { index, error })?;
+            events.extend(e);
+        }
+        Ok((p, events))
+    }
+
+    /// The set-up and every action so far.
+    pub fn record(&self) -> PrebattleRecord {
+        PrebattleRecord {
+            setup: self.setup.clone(),
+            actions: self.actions.clone(),
+        }
+    }
+
+    pub fn setup(&self) -> &PrebattleSetup {
+        &self.setup
+    }
+    pub fn step(&self) -> Step {
+        self.step
+    }
+    pub fn actions(&self) -> &[PrebattleAction] {
+        &self.actions
+    }
+    /// The defender, once the aggression dice have decided (§5.1).
+    pub fn defender(&self) -> Option<usize> {
+        self.defender
+    }
+    /// The invader, once decided.
+    pub fn invader(&self) -> Option<usize> {
+        self.defender.map(|d| 1 - d)
+    }
+    /// The chosen features in placing order (§3.8).
+    pub fn features(&self) -> &[FeatureType] {
+        &self.features
+    }
+    /// The table as laid out so far.
+    pub fn battlefield(&self) -> &Battlefield {
+        &self.battlefield
+    }
+    /// Army `army`'s base edge, once chosen.
+    pub fn base_edge(&self, army: usize) -> Option<BoardEdge> {
+        self.base_edges.get(army).copied().flatten()
+    }
+    /// Army `army`'s camp, once placed.
+    pub fn camp(&self, army: usize) -> Option<&Polygon> {
+        self.camps.get(army).and_then(|c| c.as_ref())
+    }
+    /// The pose of element `index` of army `army`, once deployed.
+    pub fn pose(&self, army: usize, index: usize) -> Option<Pose> {
+        self.poses.get(army)?.get(index).copied().flatten()
+    }
+
+    /// What the pre-battle waits for; `None` once it is done.
+    pub fn awaiting(&self) -> Option<PrebattleRequest> {
+        Some(match self.step {
+            Step::Aggression => PrebattleRequest::AggressionDice {
+                armies: self.setup.armies.len(),
+            },
+            Step::ChooseFeatures { defender } => PrebattleRequest::Features {
+                army: defender,
+                home_terrain: self.setup.armies[defender].home_terrain,
+            },
+            Step::PlacementDie { feature } => PrebattleRequest::PlacementDie {
+                feature: self.features[feature],
+            },
+            Step::ChooseQuarter { feature, by } => PrebattleRequest::Quarter {
+                army: by,
+                feature: self.features[feature],
+            },
+            Step::PlaceFeature { feature, quarter } => PrebattleRequest::Placement {
+                army: self.defender.unwrap_or(0),
+                feature: self.features[feature],
+                quarter,
+            },
+            Step::BaseEdge { invader } => PrebattleRequest::BaseEdge {
+                army: invader,
+                allowed: self.allowed_base_edges(),
+            },
+            Step::Camp { army } => PrebattleRequest::Camp {
+                army,
+                compulsory: self.camp_compulsory(army),
+            },
+            Step::Deployment { army } => PrebattleRequest::Deployment {
+                army,
+                remaining: self.remaining(army),
+            },
+            Step::Done => return None,
+        })
+    }
+
+    /// The edges the invader may take (§5.2): those a road reaches when there is one (§17.56),
+    /// otherwise any but the one opposite a waterway (§17.53).
+    pub fn allowed_base_edges(&self) -> Vec<BoardEdge> {
+        let board = &self.battlefield.board;
+        let mut by_road: Vec<BoardEdge> = self
+            .battlefield
+            .features
+            .iter()
+            .filter_map(|f| match f {
+                TerrainFeature::Road(r) => Some(r),
+                _ => None,
+            })
+            .flat_map(|r| [r.path.first().copied(), r.path.last().copied()])
+            .flatten()
+            .filter_map(|p| board.edge_at(p))
+            .collect();
+        by_road.sort();
+        by_road.dedup();
+        let possible = board.possible_base_edges(self.setup.variant);
+        by_road.retain(|e| possible.contains(e));
+        if !by_road.is_empty() {
+            return by_road;
+        }
+        let facing_water: Vec<BoardEdge> = self
+            .battlefield
+            .features
+            .iter()
+            .filter_map(|f| match f {
+                TerrainFeature::Waterway(w) => Some(w.edge.opposite()),
+                _ => None,
+            })
+            .collect();
+        possible
+            .into_iter()
+            .filter(|e| !facing_water.contains(e))
+            .collect()
+    }
+
+    /// Whether army `army` must have a camp (§4.6): unless it has a City or more than 2 WWg.
+    pub fn camp_compulsory(&self, army: usize) -> bool {
+        let has_city = Some(army) == self.defender
+            && self
+                .battlefield
+                .areas()
+                .any(|(_, a)| a.kind == AreaKind::City);
+        let wwg = self.setup.armies[army]
+            .elements
+            .iter()
+            .filter(|e| e.kind.troop_type() == TroopType::WWg)
+            .count();
+        !(has_city || wwg > 2)
+    }
+
+    fn remaining(&self, army: usize) -> Vec<ElementId> {
+        self.poses[army]
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_none())
+            .map(|(i, _)| element_id(army, i))
+            .collect()
+    }
+
+    fn wrong(&self, a: &PrebattleAction) -> PrebattleError {
+        PrebattleError::WrongStep {
+            action: action_name(a),
+            step: self.step,
+        }
+    }
+
+    /// The events `action` would cause; changes nothing.
+    pub fn check(&self, action: &PrebattleAction) -> Result<Vec<PrebattleEvent>, PrebattleError> {
+        use PrebattleAction as A;
+        use PrebattleEvent as E;
+        let defender = self.defender.unwrap_or(0);
+        let invader = 1 - defender;
+        match (action, self.step) {
+            (A::RollAggression { dice }, Step::Aggression) => {
+                let n = self.setup.armies.len();
+                if dice.len() != n {
+                    return Err(PrebattleError::DiceCount {
+                        given: dice.len(),
+                        armies: n,
+                    });
+                }
+                let totals: Vec<u8> = dice
+                    .iter()
+                    .zip(&self.setup.armies)
+                    .map(|(d, a)| d.get() + a.aggression)
+                    .collect();
+                let mut ev = vec![E::AggressionRolled {
+                    dice: dice.clone(),
+                    totals: totals.clone(),
+                }];
+                if totals[0] == totals[1] {
+                    ev.push(E::AggressionTied);
+                } else {
+                    let d = if totals[0] < totals[1] { 0 } else { 1 };
+                    ev.push(E::RolesDecided {
+                        defender: d,
+                        invader: 1 - d,
+                    });
+                }
+                Ok(ev)
+            }
+            (
+                A::ChooseFeatures {
+                    compulsory,
+                    optional,
+                },
+                Step::ChooseFeatures { defender },
+            ) => {
+                let home = self.setup.armies[defender].home_terrain;
+                let problems = check_home_terrain(home, self.setup.variant, compulsory, optional);
+                if !problems.is_empty() {
+                    return Err(PrebattleError::HomeTerrain { problems });
+                }
+                let chosen: Vec<FeatureType> = compulsory.iter().chain(optional).copied().collect();
+                if !chosen.iter().any(|&t| difficult(t)) {
+                    return Err(PrebattleError::NoDifficultTerrain { chosen });
+                }
+                let mut order: Vec<FeatureType> = chosen
+                    .iter()
+                    .copied()
+                    .filter(|&t| t == FeatureType::Waterway)
+                    .collect();
+                order.extend(
+                    chosen
+                        .iter()
+                        .copied()
+                        .filter(|&t| t != FeatureType::Waterway),
+                );
+                Ok(vec![E::FeaturesChosen { order }])
+            }
+            (A::RollPlacement { die }, Step::PlacementDie { feature }) => {
+                let (quarter, chooser) = match die.get() {
+                    d @ 1..=4 => (Some(Quarter(d)), None),
+                    5 => (None, Some(defender)),
+                    _ => (None, Some(invader)),
+                };
+                Ok(vec![E::PlacementRolled {
+                    feature: self.features[feature],
+                    die: *die,
+                    quarter,
+                    chooser,
+                }])
+            }
+            (A::ChooseQuarter { quarter }, Step::ChooseQuarter { by, .. }) => {
+                if !(1..=4).contains(&quarter.0) {
+                    return Err(PrebattleError::NoSuchQuarter { quarter: *quarter });
+                }
+                Ok(vec![E::QuarterChosen {
+                    by,
+                    quarter: *quarter,
+                }])
+            }
+            (A::PlaceFeature { feature: f }, Step::PlaceFeature { feature, quarter }) => {
+                let expected = self.features[feature];
+                if f.feature_type() != expected {
+                    return Err(PrebattleError::WrongFeature {
+                        expected,
+                        given: f.feature_type(),
+                    });
+                }
+                let problems =
+                    placement_problems(&self.battlefield, f, quarter, self.setup.variant);
+                if !problems.is_empty() {
+                    return Err(PrebattleError::Placement { problems });
+                }
+                let mut ev = vec![E::FeaturePlaced {
+                    index: self.battlefield.features.len(),
+                    quarter,
+                    feature: f.clone(),
+                }];
+                self.repeat_if_needed(feature, Some(f), None, &mut ev);
+                Ok(ev)
+            }
+            (A::DiscardFeature, Step::PlaceFeature { feature, quarter }) => {
+                let t = self.features[feature];
+                let kinds: &[AreaKind] = if t == FeatureType::Bua {
+                    &BUA_KINDS
+                } else {
+                    &[AreaKind::Hamlet]
+                };
+                for &k in kinds {
+                    if find_placement(&self.battlefield, t, k, quarter, self.setup.variant, 0)
+                        .is_some()
+                    {
+                        return Err(PrebattleError::CanBePlaced {
+                            feature: t,
+                            quarter,
+                        });
+                    }
+                }
+                let mut ev = vec![E::FeatureDiscarded {
+                    feature: t,
+                    quarter,
+                }];
+                self.repeat_if_needed(feature, None, Some(t), &mut ev);
+                Ok(ev)
+            }
+            (A::ChooseBaseEdge { edge }, Step::BaseEdge { .. }) => {
+                let allowed = self.allowed_base_edges();
+                if !allowed.contains(edge) {
+                    return Err(PrebattleError::BaseEdge {
+                        edge: *edge,
+                        allowed,
+                    });
+                }
+                Ok(vec![E::BaseEdgesChosen {
+                    invader: *edge,
+                    defender: edge.opposite(),
+                }])
+            }
+            (
+                A::PlaceCamp {
+                    outline,
+                    camp_followers,
+                },
+                Step::Camp { army },
+            ) => {
+                let reasons = self.camp_problems(army, outline);
+                if !reasons.is_empty() {
+                    return Err(PrebattleError::Camp { reasons });
+                }
+                Ok(vec![E::CampPlaced {
+                    army,
+                    outline: outline.clone(),
+                    camp_followers: *camp_followers,
+                }])
+            }
+            (A::NoCamp, Step::Camp { army }) => {
+                if self.camp_compulsory(army) {
+                    return Err(PrebattleError::CampCompulsory { army });
+                }
+                Ok(vec![E::CampOmitted { army }])
+            }
+            (A::Deploy { id, pose }, Step::Deployment { army }) => {
+                let index = (0..self.poses[army].len())
+                    .find(|&i| element_id(army, i) == *id)
+                    .ok_or(PrebattleError::UnknownElement { id: *id, army })?;
+                if self.poses[army][index].is_some() {
+                    return Err(PrebattleError::AlreadyDeployed { id: *id });
+                }
+                let pose = pose.snapped();
+                let garrison = self.deployment_check(army, index, pose)?;
+                Ok(vec![E::ElementDeployed {
+                    army,
+                    id: *id,
+                    pose,
+                    garrison,
+                }])
+            }
+            (A::EndDeployment, Step::Deployment { army }) => {
+                let ids = self.remaining(army);
+                if !ids.is_empty() {
+                    return Err(PrebattleError::NotAllDeployed { ids });
+                }
+                if Some(army) == self.defender {
+                    for (i, a) in self.battlefield.areas() {
+                        if a.kind == AreaKind::Fort && !self.garrisons.iter().any(|g| g.1 == i) {
+                            return Err(PrebattleError::FortUngarrisoned { feature: i });
+                        }
+                    }
+                }
+                let mut ev = vec![E::DeploymentEnded { army }];
+                if army == invader {
+                    ev.push(E::BattleReady { first: defender });
+                }
+                Ok(ev)
+            }
+            (a, _) => Err(self.wrong(a)),
+        }
+    }
+
+    /// After the last feature: when the table (with `placed`) has no bad-going, rough-going,
+    /// river or waterway feature, the last such feature discarded (with `discarding`) is rolled
+    /// for again.
+    fn repeat_if_needed(
+        &self,
+        feature: usize,
+        placed: Option<&TerrainFeature>,
+        discarding: Option<FeatureType>,
+        ev: &mut Vec<PrebattleEvent>,
+    ) {
+        if feature + 1 < self.features.len() {
+            return;
+        }
+        let hard = |f: &TerrainFeature| match f {
+            TerrainFeature::Area(a) => matches!(
+                a.kind.going(GoingContext::default()),
+                Some(Going::Rough | Going::Bad)
+            ),
+            _ => !matches!(f, TerrainFeature::Road(_)),
+        };
+        if self.battlefield.features.iter().chain(placed).any(hard) {
+            return;
+        }
+        // The most recently discarded such feature that still fits in some quarter.
+        let table = match placed {
+            Some(f) => {
+                let mut t = self.battlefield.clone();
+                t.features.push(f.clone());
+                t
+            }
+            None => self.battlefield.clone(),
+        };
+        let mut tried = Vec::new();
+        let again = self
+            .discarded
+            .iter()
+            .copied()
+            .chain(discarding)
+            .rev()
+            .filter(|&t| difficult(t))
+            .find(|&t| {
+                if tried.contains(&t) {
+                    return false;
+                }
+                tried.push(t);
+                (1..=4).any(|q| {
+                    find_placement(
+                        &table,
+                        t,
+                        AreaKind::Hamlet,
+                        Quarter(q),
+                        self.setup.variant,
+                        0,
+                    )
+                    .is_some()
+                })
+            });
+        if let Some(t) = again {
+            ev.push(PrebattleEvent::PlacementRepeated { feature: t });
+        }
+    }
+
+    /// Commit `action`: [`Prebattle::check`] and then its events.
+    pub fn apply(
+        &mut self,
+        action: PrebattleAction,
+    ) -> Result<Vec<PrebattleEvent>, PrebattleError> {
+        let events = self.check(&action)?;
+        for e in &events {
+            self.commit(e);
+        }
+        self.actions.push(action);
+        Ok(events)
+    }
+
+    fn next_feature_step(&self, done: usize) -> Step {
+        if done + 1 < self.features.len() {
+            Step::PlacementDie { feature: done + 1 }
+        } else {
+            Step::BaseEdge {
+                invader: 1 - self.defender.unwrap_or(0),
+            }
+        }
+    }
+
+    fn commit(&mut self, e: &PrebattleEvent) {
+        use PrebattleEvent as E;
+        let defender = self.defender.unwrap_or(0);
+        match e {
+            E::AggressionRolled { .. } | E::AggressionTied => {}
+            E::RolesDecided { defender, .. } => {
+                self.defender = Some(*defender);
+                self.step = Step::ChooseFeatures {
+                    defender: *defender,
+                };
+            }
+            E::FeaturesChosen { order } => {
+                self.features = order.clone();
+                self.step = Step::PlacementDie { feature: 0 };
+            }
+            E::PlacementRolled {
+                quarter, chooser, ..
+            } => {
+                let Step::PlacementDie { feature } = self.step else {
+                    return;
+                };
+                self.step = match (quarter, chooser) {
+                    (Some(q), _) => Step::PlaceFeature {
+                        feature,
+                        quarter: *q,
+                    },
+                    (None, by) => Step::ChooseQuarter {
+                        feature,
+                        by: by.unwrap_or(defender),
+                    },
+                };
+            }
+            E::QuarterChosen { quarter, .. } => {
+                if let Step::ChooseQuarter { feature, .. } = self.step {
+                    self.step = Step::PlaceFeature {
+                        feature,
+                        quarter: *quarter,
+                    };
+                }
+            }
+            E::FeaturePlaced { feature, .. } => {
+                self.battlefield.features.push(feature.clone());
+                if let Step::PlaceFeature { feature, .. } = self.step {
+                    self.step = self.next_feature_step(feature);
+                }
+            }
+            E::FeatureDiscarded { feature: t, .. } => {
+                self.discarded.push(*t);
+                if let Step::PlaceFeature { feature, .. } = self.step {
+                    self.step = self.next_feature_step(feature);
+                }
+            }
+            E::PlacementRepeated { feature } => {
+                self.features.push(*feature);
+                self.step = Step::ChooseQuarter {
+                    feature: self.features.len() - 1,
+                    by: defender,
+                };
+            }
+            E::BaseEdgesChosen {
+                invader: i_edge,
+                defender: d_edge,
+            } => {
+                self.base_edges[1 - defender] = Some(*i_edge);
+                self.base_edges[defender] = Some(*d_edge);
+                self.step = Step::Camp { army: defender };
+            }
+            E::CampPlaced {
+                army,
+                outline,
+                camp_followers,
+            } => {
+                self.camps[*army] = Some(outline.clone());
+                self.camp_followers[*army] = *camp_followers;
+                self.step = self.after_camp(*army);
+            }
+            E::CampOmitted { army } => {
+                self.step = self.after_camp(*army);
+            }
+            E::ElementDeployed {
+                army,
+                id,
+                pose,
+                garrison,
+            } => {
+                if let Some(i) = (0..self.poses[*army].len()).find(|&i| element_id(*army, i) == *id)
+                {
+                    self.poses[*army][i] = Some(*pose);
+                }
+                if let Some(g) = garrison {
+                    self.garrisons.push((*id, *g));
+                }
+            }
+            E::DeploymentEnded { army } => {
+                self.step = if *army == defender {
+                    Step::Deployment { army: 1 - defender }
+                } else {
+                    Step::Done
+                };
+            }
+            E::BattleReady { .. } => self.step = Step::Done,
+        }
+    }
+
+    fn after_camp(&self, army: usize) -> Step {
+        let defender = self.defender.unwrap_or(0);
+        if army == defender {
+            Step::Camp { army: 1 - defender }
+        } else {
+            Step::Deployment { army: defender }
+        }
+    }
+
+    /// Every reason `outline` cannot be army `army`'s camp (§4.6).
+    pub fn camp_problems(&self, army: usize, outline: &Polygon) -> Vec<String> {
+        let mut v = Vec::new();
+        let board = &self.battlefield.board;
+        if outline.points.len() < 3 || outline.area() < 1e-9 {
+            v.push("the camp's outline has no area".to_string());
+            return v;
+        }
+        let size = measure(outline);
+        if size.length < 1.0 - TOLERANCE || size.breadth < 0.5 - TOLERANCE {
+            v.push(format!(
+                "the camp is {:.3} × {:.3} BW; it must be at least 1 × ½ BW",
+                size.length, size.breadth
+            ));
+        }
+        if size.length + size.breadth > 4.0 + TOLERANCE {
+            v.push(format!(
+                "the camp needs a rectangle with length + width {:.3} BW; at most 4",
+                size.length + size.breadth
+            ));
+        }
+        let on_board = board.polygon();
+        if !outline.points.iter().all(|&p| on_board.contains(p)) {
+            v.push("the camp is not wholly on the battlefield".to_string());
+        }
+        let Some(base) = self.base_edges[army] else {
+            return v;
+        };
+        let on_edge = outline
+            .points
+            .iter()
+            .any(|&p| board.distance_to_edge(p, base).abs() <= TOLERANCE);
+        let mut on_shore = false;
+        for f in &self.battlefield.features {
+            match f {
+                TerrainFeature::Waterway(w) => {
+                    let water = w.water_polygon(board);
+                    let wet = |p: crate::geometry::Point| {
+                        water.contains_strictly(p)
+                            && water.edges().all(|e| e.distance_to_point(p) > TOLERANCE)
+                    };
+                    if outline.points.iter().any(|&p| wet(p))
+                        || wet(crate::terrain::centroid(outline))
+                    {
+                        v.push("the camp lies in the waterway".to_string());
+                    }
+                    if w.edge == base && outline.distance_to_polygon(&water) <= TOLERANCE {
+                        on_shore = true;
+                    }
+                }
+                TerrainFeature::Area(a) => {
+                    if a.kind != AreaKind::GentleHill && polygons_intersect(outline, &a.outline) {
+                        v.push(format!(
+                            "the camp overlaps a {:?}; it must be in good going other than Plough",
+                            a.kind
+                        ));
+                    }
+                }
+                TerrainFeature::River(r) => {
+                    if polyline_distance_to_polygon(&r.course, outline) < r.width * 0.5 {
+                        v.push("the camp lies in a river".to_string());
+                    }
+                }
+                TerrainFeature::Road(_) => {}
+            }
+        }
+        if !on_edge && !on_shore {
+            v.push(format!(
+                "the camp must stand on the army's rear edge ({base:?}) or the shore along it"
+            ));
+        }
+        for (other, c) in self.camps.iter().enumerate() {
+            if let Some(c) = c {
+                if other != army && polygons_intersect(outline, c) {
+                    v.push("the camp overlaps the other camp".to_string());
+                }
+            }
+        }
+        v
+    }
+
+    /// The rectangle of an entering element at `pose`.
+    fn rect_of(&self, kind: ElementKind, pose: Pose) -> ElementRect {
+        ElementRect::new(pose, 1.0, self.setup.config.depth(kind))
+    }
+
+    /// The checks of §5.4 for element `index` of `army` at `pose`: every problem at once, or the
+    /// City or Fort it would garrison.
+    fn deployment_check(
+        &self,
+        army: usize,
+        index: usize,
+        pose: Pose,
+    ) -> Result<Option<usize>, PrebattleError> {
+        let entry = &self.setup.armies[army].elements[index];
+        let id = element_id(army, index);
+        let kind = entry.kind;
+        let rect = self.rect_of(kind, pose);
+        let corners = rect.corners();
+        let board = &self.battlefield.board;
+        let bf = &self.battlefield;
+        let mut p = Vec::new();
+        if !corners.iter().all(|&c| board.polygon().contains(c)) {
+            p.push(DeploymentProblem::OffTable { id });
+        }
+        let ctx = GoingContext {
+            camel_mounted: kind.is_camel_mounted(),
+            plough_is_rough: false,
+        };
+        let going = bf.going_under(&rect, ctx);
+        if going == Going::Impassable {
+            p.push(DeploymentProblem::Impassable { id });
+        }
+        for (a, poses) in self.poses.iter().enumerate() {
+            for (i, q) in poses.iter().enumerate() {
+                let Some(q) = q else { continue };
+                let other = self.rect_of(self.setup.armies[a].elements[i].kind, *q);
+                if overlapping(&rect, &other) {
+                    p.push(DeploymentProblem::Overlap {
+                        id,
+                        other: element_id(a, i),
+                    });
+                }
+            }
+        }
+        let owner = self.defender.unwrap_or(0);
+        let mut garrison = None;
+        let mut in_stronghold = false;
+        for (f, area) in bf.areas() {
+            if !area.kind.is_fortified() {
+                continue;
+            }
+            let inside = corners.iter().all(|&c| area.outline.contains(c));
+            if inside {
+                in_stronghold = true;
+                let eligible = army == owner && kind.is_foot() && entry.contingent.is_none();
+                if !eligible {
+                    p.push(DeploymentProblem::NotAGarrison {
+                        id,
+                        kind,
+                        feature: f,
+                    });
+                } else if self.garrisons.iter().any(|g| g.1 == f) {
+                    p.push(DeploymentProblem::Garrisoned { feature: f });
+                } else {
+                    garrison = Some(f);
+                }
+            } else if polygons_intersect(&Polygon::new(corners.to_vec()), &area.outline) {
+                p.push(DeploymentProblem::InWalls { id, feature: f });
+            } else if army != owner {
+                let d = area
+                    .outline
+                    .distance_to_polygon(&Polygon::new(corners.to_vec()));
+                if d < 3.0 - TOLERANCE {
+                    p.push(DeploymentProblem::EnemyStronghold {
+                        id,
+                        feature: f,
+                        distance: d,
+                    });
+                }
+            }
+        }
+        if !in_stronghold {
+            if let Some(base) = self.base_edges[army] {
+                let half = board.across(base) * 0.5;
+                let far = corners
+                    .iter()
+                    .map(|&c| board.distance_to_edge(c, base))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                if far > half - 3.0 + TOLERANCE {
+                    p.push(DeploymentProblem::CentreLine {
+                        id,
+                        distance: half - far,
+                    });
+                }
+                let limit = side_edge_limit(kind);
+                for side in base.sides() {
+                    let near = corners
+                        .iter()
+                        .map(|&c| board.distance_to_edge(c, side))
+                        .fold(f64::INFINITY, f64::min);
+                    if near < limit - TOLERANCE {
+                        p.push(DeploymentProblem::SideEdge {
+                            id,
+                            kind,
+                            distance: near,
+                            limit,
+                        });
+                    }
+                }
+            }
+            let t = kind.troop_type();
+            if (t == TroopType::Art || t == TroopType::WWg)
+                && going == Going::Bad
+                && !bf.move_along_road(&[pose.front_mid()])
+            {
+                p.push(DeploymentProblem::BadGoing { id, kind });
+            }
+        }
+        if p.is_empty() {
+            Ok(garrison)
+        } else {
+            Err(PrebattleError::Deployment { problems: p })
+        }
+    }
+
+    /// The set-up the pre-battle produced, once it is done: the defender has the first bound
+    /// (§5.3) and owns the Cities (see the module docs).
+    pub fn battle_setup(&self) -> Option<BattleSetup> {
+        if self.step != Step::Done {
+            return None;
+        }
+        let defender = self.defender?;
+        let armies = self
+            .setup
+            .armies
+            .iter()
+            .enumerate()
+            .map(|(a, entry)| {
+                Some(ArmySetup {
+                    name: entry.name.clone(),
+                    base_edge: self.base_edges[a]?,
+                    elements: entry
+                        .elements
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| {
+                            Some(ElementSetup {
+                                id: element_id(a, i),
+                                kind: e.kind,
+                                pose: self.poses[a][i]?,
+                                general: e.general,
+                                contingent: e.contingent,
+                                dismounts_as: e.dismounts_as,
+                                mobile_tower: e.mobile_tower,
+                            })
+                        })
+                        .collect::<Option<Vec<_>>>()?,
+                    camp: self.camps[a].clone(),
+                    camp_followers: self.camps[a].is_some() && self.camp_followers[a],
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let mut s = BattleSetup::new(self.setup.variant, self.battlefield.clone(), armies);
+        s.config = self.setup.config.clone();
+        s.first = defender;
+        if self
+            .battlefield
+            .areas()
+            .any(|(_, a)| a.kind == AreaKind::City)
+        {
+            s.city_owner = Some(defender);
+        }
+        Some(s)
+    }
+}
+
+/// The least distance from a side edge at which `kind` deploys (§5.4, §17.45): 2 BW for Cv, LH,
+/// Ax and Ps (LCh and LCm by their types), 4 BW for every other kind, mounted infantry included.
+pub fn side_edge_limit(kind: ElementKind) -> f64 {
+    let light = matches!(
+        kind.troop_type(),
+        TroopType::Cv | TroopType::LH | TroopType::Ax | TroopType::Ps
+    );
+    if light && !kind.is_mounted_infantry() {
+        2.0
+    } else {
+        4.0
+    }
+}
+
+/// One line of plain English for a pre-battle event, naming armies by their names in `setup`.
+pub fn describe(setup: &PrebattleSetup, e: &PrebattleEvent) -> String {
+    let name = |a: usize| {
+        setup
+            .armies
+            .get(a)
+            .map_or_else(|| format!("army {a}"), |x| x.name.clone())
+    };
+    match e {
+        PrebattleEvent::AggressionRolled { dice, totals } => {
+            let parts: Vec<String> = dice
+                .iter()
+                .zip(totals)
+                .enumerate()
+                .map(|(a, (d, t))| format!("{} rolls {d} (total {t})", name(a)))
+                .collect();
+            format!("Aggression: {}", parts.join(", "))
+        }
+        PrebattleEvent::AggressionTied => "Equal totals: both roll again".to_string(),
+        PrebattleEvent::RolesDecided { defender, invader } => {
+            format!("{} defend, {} invade", name(*defender), name(*invader))
+        }
+        PrebattleEvent::FeaturesChosen { order } => {
+            format!("The defender chooses, in placing order: {order:?}")
+        }
+        PrebattleEvent::PlacementRolled {
+            feature,
+            die,
+            quarter,
+            chooser,
+        } => match (quarter, chooser) {
+            (Some(q), _) => format!("{feature:?}: placement die {die}, quarter {}", q.0),
+            (None, Some(c)) => format!(
+                "{feature:?}: placement die {die}, {} choose the quarter",
+                name(*c)
+            ),
+            (None, None) => format!("{feature:?}: placement die {die}"),
+        },
+        PrebattleEvent::QuarterChosen { by, quarter } => {
+            format!("{} choose quarter {}", name(*by), quarter.0)
+        }
+        PrebattleEvent::FeaturePlaced {
+            feature, quarter, ..
+        } => {
+            format!(
+                "{:?} placed in quarter {}",
+                feature.feature_type(),
+                quarter.0
+            )
+        }
+        PrebattleEvent::FeatureDiscarded { feature, quarter } => {
+            format!("{feature:?} cannot go in quarter {}: discarded", quarter.0)
+        }
+        PrebattleEvent::PlacementRepeated { feature } => {
+            format!("The table still needs difficult terrain: the {feature:?} is placed again, in a quarter the defender chooses")
+        }
+        PrebattleEvent::BaseEdgesChosen { invader, defender } => {
+            format!("The invader takes the {invader:?} edge, the defender the {defender:?} edge")
+        }
+        PrebattleEvent::CampPlaced {
+            army,
+            camp_followers,
+            ..
+        } => format!(
+            "{} pitch camp{}",
+            name(*army),
+            if *camp_followers {
+                ", defended by camp followers"
+            } else {
+                ""
+            }
+        ),
+        PrebattleEvent::CampOmitted { army } => format!("{} go without a camp", name(*army)),
+        PrebattleEvent::ElementDeployed {
+            army,
+            id,
+            garrison: Some(f),
+            ..
+        } => format!("{} garrison feature {f} with {id}", name(*army)),
+        PrebattleEvent::ElementDeployed { .. } => String::new(),
+        PrebattleEvent::DeploymentEnded { army } => format!("{} have deployed", name(*army)),
+        PrebattleEvent::BattleReady { first } => {
+            format!("The battle begins with {}' bound", name(*first))
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! The demonstration driver's pre-battle (DBA3.md §3.7, §3.8, §4.6, §5): it chooses features from
+//! the defender's home terrain, places them where the referee's search finds room, picks a base
+//! edge, pitches camps on the base edges and deploys each army as a line facing the enemy (heavy
+//! troops in the centre, light troops on the wings, the general behind the centre, a garrison in
+//! a friendly City or Fort). Every choice goes through [`Prebattle::check`]/[`Prebattle::apply`].
+
+use rand_core::RngCore;
+
+use crate::battle::prebattle::placement::{camp_outline, find_placement, BUA_KINDS};
+use crate::battle::prebattle::{
+    element_id, side_edge_limit, Prebattle, PrebattleAction, PrebattleError, PrebattleEvent,
+    PrebattleRequest,
+};
+use crate::battlefield::{BoardEdge, Quarter};
+use crate::dice::SeededDice;
+use crate::geometry::{ElementRect, Point, Polygon, Pose};
+use crate::terrain::{
+    centroid, check_home_terrain, polygons_intersect, FeatureType, TerrainFeature, TerrainLimits,
+};
+
+fn pick(dice: &mut SeededDice, n: usize) -> usize {
+    if n == 0 {
+        0
+    } else {
+        (dice.next_u64() % n as u64) as usize
+    }
+}
+
+/// Play the whole pre-battle with dice and choices from `dice`, returning its events.
+pub fn play_prebattle(
+    pre: &mut Prebattle,
+    dice: &mut SeededDice,
+) -> Result<Vec<PrebattleEvent>, PrebattleError> {
+    let mut events = Vec::new();
+    // Every request is answered by one action; the cap guards against a driver bug.
+    for _ in 0..10_000 {
+        let Some(req) = pre.awaiting() else {
+            return Ok(events);
+        };
+        let action = choose(pre, &req, dice)?;
+        events.extend(pre.apply(action)?);
+    }
+    Ok(events)
+}
+
+fn choose(
+    pre: &Prebattle,
+    req: &PrebattleRequest,
+    dice: &mut SeededDice,
+) -> Result<PrebattleAction, PrebattleError> {
+    Ok(match req {
+        PrebattleRequest::AggressionDice { armies } => PrebattleAction::RollAggression {
+            dice: (0..*armies).map(|_| dice.roll()).collect(),
+        },
+        PrebattleRequest::Features { .. } => choose_features(pre, dice),
+        PrebattleRequest::PlacementDie { .. } => {
+            PrebattleAction::RollPlacement { die: dice.roll() }
+        }
+        PrebattleRequest::Quarter { army, feature } => {
+            let placeable: Vec<Quarter> = (1..=4)
+                .map(Quarter)
+                .filter(|&q| {
+                    find_placement(
+                        pre.battlefield(),
+                        *feature,
+                        BUA_KINDS[0],
+                        q,
+                        pre.setup().variant,
+                        0,
+                    )
+                    .is_some()
+                })
+                .collect();
+            let defender = Some(*army) == pre.defender();
+            let quarter = if defender && !placeable.is_empty() {
+                placeable[pick(dice, placeable.len())]
+            } else if !defender && placeable.len() < 4 {
+                // The invader prefers a quarter where the feature cannot go.
+                let v: Vec<Quarter> = (1..=4)
+                    .map(Quarter)
+                    .filter(|q| !placeable.contains(q))
+                    .collect();
+                v[pick(dice, v.len())]
+            } else {
+                Quarter(1 + pick(dice, 4) as u8)
+            };
+            PrebattleAction::ChooseQuarter { quarter }
+        }
+        PrebattleRequest::Placement {
+            feature, quarter, ..
+        } => {
+            let bua = BUA_KINDS[pick(dice, BUA_KINDS.len())];
+            let start = pick(dice, 1000);
+            match find_placement(
+                pre.battlefield(),
+                *feature,
+                bua,
+                *quarter,
+                pre.setup().variant,
+                start,
+            ) {
+                Some(f) => PrebattleAction::PlaceFeature { feature: f },
+                None => PrebattleAction::DiscardFeature,
+            }
+        }
+        PrebattleRequest::BaseEdge { allowed, .. } => PrebattleAction::ChooseBaseEdge {
+            edge: allowed[pick(dice, allowed.len())],
+        },
+        PrebattleRequest::Camp { army, compulsory } => {
+            match find_camp(pre, *army) {
+                Some(outline) => PrebattleAction::PlaceCamp {
+                    outline,
+                    camp_followers: true,
+                },
+                None if !compulsory => PrebattleAction::NoCamp,
+                // Nowhere legal: offer the plain one and let the referee say why.
+                None => PrebattleAction::PlaceCamp {
+                    outline: camp_outline(
+                        &pre.battlefield().board,
+                        pre.base_edge(*army).unwrap_or(BoardEdge::South),
+                        6.5,
+                        2.0,
+                        1.0,
+                        0.0,
+                    ),
+                    camp_followers: true,
+                },
+            }
+        }
+        PrebattleRequest::Deployment { army, remaining } => match remaining.first() {
+            None => PrebattleAction::EndDeployment,
+            Some(_) => deploy_next(pre, *army, remaining),
+        },
+    })
+}
+
+/// Compulsory features from one of the home terrain's options and two or three optional ones,
+/// within every limit of §3.7 and with at least one difficult feature.
+fn choose_features(pre: &Prebattle, dice: &mut SeededDice) -> PrebattleAction {
+    let defender = pre.defender().unwrap_or(0);
+    let home = pre.setup().armies[defender].home_terrain;
+    let variant = pre.setup().variant;
+    let list = home.list();
+    let limits = TerrainLimits::for_variant(variant);
+    let mut last = None;
+    for _ in 0..200 {
+        let opt = &list.compulsory[pick(dice, list.compulsory.len())];
+        let max = opt.max.min(limits.compulsory.1);
+        let n = opt.min as usize + pick(dice, (max - opt.min) as usize + 1);
+        let compulsory: Vec<FeatureType> = (0..n)
+            .map(|_| opt.types[pick(dice, opt.types.len())])
+            .collect();
+        let k = limits.optional.0 as usize
+            + pick(dice, (limits.optional.1 - limits.optional.0) as usize + 1);
+        let optional: Vec<FeatureType> = (0..k)
+            .map(|_| list.optional[pick(dice, list.optional.len())])
+            .collect();
+        let ok = check_home_terrain(home, variant, &compulsory, &optional).is_empty();
+        let action = PrebattleAction::ChooseFeatures {
+            compulsory,
+            optional,
+        };
+        if ok && pre.check(&action).is_ok() {
+            return action;
+        }
+        last = Some(action);
+    }
+    last.unwrap_or(PrebattleAction::ChooseFeatures {
+        compulsory: Vec::new(),
+        optional: Vec::new(),
+    })
+}
+
+/// A 2 × 1 BW camp on the army's base edge (or the shore along it), as central as it can be.
+fn find_camp(pre: &Prebattle, army: usize) -> Option<Polygon> {
+    let board = &pre.battlefield().board;
+    let base = pre.base_edge(army)?;
+    let shore = pre
+        .battlefield()
+        .features
+        .iter()
+        .filter_map(|f| match f {
+            TerrainFeature::Waterway(w) if w.edge == base => {
+                Some(w.depths.iter().copied().fold(0.0, f64::max))
+            }
+            _ => None,
+        })
+        .next();
+    let len = board.edge_length(base);
+    let mut along: Vec<f64> = Vec::new();
+    let mut d = 0.0;
+    while d <= len * 0.5 {
+        along.push(len * 0.5 - 1.0 - d);
+        along.push(len * 0.5 - 1.0 + d);
+        d += 0.5;
+    }
+    for (l, w) in [(2.0, 1.0), (1.5, 0.75), (1.0, 0.5)] {
+        for &a in &along {
+            if a < 0.0 || a + l > len {
+                continue;
+            }
+            let offsets: Vec<f64> = match shore {
+                Some(s) => (0..=8).map(|i| s + i as f64 * 0.25).collect(),
+                None => vec![0.0],
+            };
+            for off in offsets {
+                let outline = camp_outline(board, base, a, l, w, off);
+                if pre.camp_problems(army, &outline).is_empty() {
+                    return Some(outline);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The bearing of a direction (0 = +y, clockwise).
+fn bearing(v: Point) -> f64 {
+    v.x.atan2(v.y).to_degrees().rem_euclid(360.0)
+}
+
+/// The next element's place: a garrison for an empty friendly City or Fort first, then the
+/// line (Artillery and War Wagons first, then 4 BW kinds from the centre outwards, then 2 BW kinds
+/// on the wings, the general behind the centre), row after row back from 3 BW short of the centre line.
+fn deploy_next(
+    pre: &Prebattle,
+    army: usize,
+    remaining: &[crate::battle::ElementId],
+) -> PrebattleAction {
+    let entry = &pre.setup().armies[army];
+    let board = &pre.battlefield().board;
+    let Some(base) = pre.base_edge(army) else {
+        return PrebattleAction::EndDeployment;
+    };
+    let index_of = |id: crate::battle::ElementId| {
+        (0..entry.elements.len()).find(|&i| element_id(army, i) == id)
+    };
+    let n = board.inward(base);
+    let facing = bearing(n);
+    // Garrisons: the defender's empty Cities and Forts.
+    if Some(army) == pre.defender() {
+        for (_, area) in pre.battlefield().areas() {
+            if !area.kind.is_fortified() {
+                continue;
+            }
+            let c = centroid(&area.outline);
+            for &id in remaining {
+                let Some(i) = index_of(id) else { continue };
+                let e = &entry.elements[i];
+                if !e.kind.is_foot() || e.general || e.contingent.is_some() {
+                    continue;
+                }
+                let depth = pre.setup().config.depth(e.kind);
+                let p = c + n * (depth * 0.5);
+                let action = PrebattleAction::Deploy {
+                    id,
+                    pose: Pose::new(p.x, p.y, facing),
+                };
+                if pre.check(&action).is_ok() {
+                    return action;
+                }
+            }
+        }
+    }
+    // Heavy kinds first, then light kinds, then the general.
+    let mut order: Vec<(u8, usize, crate::battle::ElementId)> = remaining
+        .iter()
+        .filter_map(|&id| {
+            let i = index_of(id)?;
+            let e = &entry.elements[i];
+            // Artillery and War Wagons first: they are the hardest to place (no bad going).
+            let t = e.kind.troop_type();
+            let rank = if e.general {
+                3
+            } else if t == crate::troops::TroopType::Art || t == crate::troops::TroopType::WWg {
+                0
+            } else if side_edge_limit(e.kind) < 4.0 {
+                2
+            } else {
+                1
+            };
+            Some((rank, i, id))
+        })
+        .collect();
+    order.sort();
+    let (rank, i, id) = order[0];
+    let kind = entry.elements[i].kind;
+    let depth = pre.setup().config.depth(kind);
+    let (a, b) = board.edge_segment(base);
+    let len = board.edge_length(base);
+    let u = (b - a) * (1.0 / len);
+    let half = board.across(base) * 0.5;
+    let camp = pre.camp(army).cloned();
+    let mut lats = vec![0.0];
+    let mut k = 1.0;
+    while k < len * 0.5 {
+        lats.push(-k);
+        lats.push(k);
+        k += 1.0;
+    }
+    let rows: Vec<f64> = (0..6)
+        .map(|r| half - 3.05 - 1.5 * r as f64)
+        .filter(|&f| f - depth > 0.01)
+        .collect();
+    let rows: Vec<f64> = if rank == 3 && rows.len() > 1 {
+        rows[1..].iter().chain(&rows[..1]).copied().collect()
+    } else {
+        rows
+    };
+    for f in rows {
+        for &lat in &lats {
+            let p = a + u * (len * 0.5 + lat) + n * f;
+            let pose = Pose::new(p.x, p.y, facing);
+            if let Some(c) = &camp {
+                let r = ElementRect::new(pose, 1.0, depth);
+                if polygons_intersect(&Polygon::new(r.corners().to_vec()), c) {
+                    continue;
+                }
+            }
+            let action = PrebattleAction::Deploy { id, pose };
+            if pre.check(&action).is_ok() {
+                return action;
+            }
+        }
+    }
+    // Anywhere legal on the army's side, on a ½ BW grid, nearest the centre of its line first.
+    let mut spots = Vec::new();
+    let mut f = half - 3.0;
+    while f > depth {
+        let mut l = 0.0;
+        while l < len {
+            spots.push((f, l));
+            l += 0.5;
+        }
+        f -= 0.5;
+    }
+    for (f, l) in spots {
+        let p = a + u * l + n * f;
+        let action = PrebattleAction::Deploy {
+            id,
+            pose: Pose::new(p.x, p.y, facing),
+        };
+        if pre.check(&action).is_ok() {
+            return action;
+        }
+    }
+    PrebattleAction::Deploy {
+        id,
+        pose: Pose::new(0.0, 0.0, facing),
+    }
+}
