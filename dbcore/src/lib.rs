@@ -30,6 +30,7 @@ pub mod battlefield;
 pub mod combat;
 pub mod config;
 pub mod contact;
+pub mod dbaix;
 pub mod dice;
 pub mod driver;
 pub mod error;
