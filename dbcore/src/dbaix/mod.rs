@@ -24,7 +24,10 @@ pub mod driver;
 mod rules;
 pub mod svg;
 
-pub use bound::{Action, Battle, BattleRecord, DbaixError, DiceRequest, Event, Phase, ReplayError};
+pub use bound::{
+    Action, Battle, BattleRecord, DbaixError, DiceRequest, Event, FighterScore, Music, Phase,
+    ReplayError,
+};
 pub use rules::{
     combat_factor, odds, results, DbaixOdds, FigureResult, OddsEntry, PipAddOn, PipCost,
     TacticalFactor,
