@@ -511,6 +511,25 @@ impl Battle {
         v
     }
 
+    /// Pairs of figures on the table whose bases overlap, and figures off its edges: empty after
+    /// every legal transition (a test invariant, DBAIX.md §3).
+    pub fn misplaced(&self) -> Vec<(FigureId, Option<FigureId>)> {
+        let cfg = &self.setup.config;
+        let on: Vec<&FigureState> = self.figures.iter().filter(|f| f.on_table()).collect();
+        let mut v = Vec::new();
+        for (i, a) in on.iter().enumerate() {
+            if !self.on_board(&a.rect(cfg)) {
+                v.push((a.id, None));
+            }
+            for b in &on[i + 1..] {
+                if overlaps(&a.rect(cfg), &b.rect(cfg)) {
+                    v.push((a.id, Some(b.id)));
+                }
+            }
+        }
+        v
+    }
+
     // ---- helpers -----------------------------------------------------------------------
 
     fn index(&self, id: FigureId) -> Result<usize, DbaixError> {
