@@ -34,6 +34,7 @@ pub mod dbaix;
 pub mod dice;
 pub mod driver;
 pub mod error;
+pub mod game;
 pub mod geometry;
 pub mod paths;
 pub mod svg;
