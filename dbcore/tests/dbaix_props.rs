@@ -1,4 +1,4 @@
-//! Property tests of the DBAix state machine (DBAIX.md §2, §3): refusals leave the state equal,
+//! Property tests of the DBAix state machine (DBAIX.md §2, DBAIX.md §3): refusals leave the state equal,
 //! `check` equals `apply`, records replay identically through JSON, and no figure overlaps another
 //! or the table edge after any legal transition.
 

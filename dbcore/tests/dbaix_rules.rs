@@ -178,7 +178,7 @@ fn gauls(extra: Vec<FigureSetup>) -> Battle {
     b
 }
 
-// DBAIX.md §3.1, §11.3: a Gaul group straight ahead costs 1 (our reading), otherwise 2; a
+// DBAIX.md §3.1, DBAIX.md §11.3: a Gaul group straight ahead costs 1 (our reading), otherwise 2; a
 // single Gaul 2.
 #[test]
 fn gaul_group_straight_ahead_costs_one_by_our_reading() {
@@ -213,7 +213,7 @@ fn gaul_far_from_the_chief_pays_one_more_but_not_asterix() {
     assert_eq!(cost(&b, &mv(&[14], 180.0, 4.0)).total, 2);
 }
 
-// DBAIX.md §3.1, §11.4: a Gallic woman far from her husband and from the chief pays +1 +1.
+// DBAIX.md §3.1, DBAIX.md §11.4: a Gallic woman far from her husband and from the chief pays +1 +1.
 #[test]
 fn gallic_woman_far_from_husband_and_chief_pays_both() {
     let mut w = f(15, GallicWoman, 25.5, 30.0, 180.0);
@@ -383,7 +383,7 @@ fn scores(events: &[Event]) -> (dbcore::dbaix::FighterScore, dbcore::dbaix::Figh
         .expect("a combat")
 }
 
-// DBAIX.md §6.1, §6.3: front-to-front figures fight; Roman side support +1, overlap -1.
+// DBAIX.md §6.1, DBAIX.md §6.3: front-to-front figures fight; Roman side support +1, overlap -1.
 #[test]
 fn tactical_factors_side_support_and_overlap() {
     let mut b = fight_setup(vec![]);
@@ -419,7 +419,7 @@ fn flank_attacker_costs_one() {
     );
 }
 
-// DBAIX.md §7, §11.15: a Roman beaten but not by half recoils one base depth; the Gaul that beat
+// DBAIX.md §7, DBAIX.md §11.15: a Roman beaten but not by half recoils one base depth; the Gaul that beat
 // it follows up one base depth.
 #[test]
 fn roman_recoils_and_gaul_follows_up() {
@@ -429,7 +429,7 @@ fn roman_recoils_and_gaul_follows_up() {
     assert_eq!(b.figure(FigureId(11)).unwrap().pose.y, 19.0);
 }
 
-// DBAIX.md §7, §8.2: a Roman beaten by half or more goes back to camp; a Gaul is removed.
+// DBAIX.md §7, DBAIX.md §8.2: a Roman beaten by half or more goes back to camp; a Gaul is removed.
 #[test]
 fn roman_to_camp_and_gaul_removed() {
     let mut b = fight_setup(vec![]);
@@ -440,7 +440,7 @@ fn roman_to_camp_and_gaul_removed() {
     assert_eq!(b.figure(FigureId(11)).unwrap().status, Status::Removed);
 }
 
-// DBAIX.md §8.1, §11.11: Getafix beaten by half is captured, the winner guards him and he may
+// DBAIX.md §8.1, DBAIX.md §11.11: Getafix beaten by half is captured, the winner guards him and he may
 // not move; Obelix beating the guard frees him.
 #[test]
 fn capture_and_rescue() {
@@ -490,7 +490,7 @@ fn capture_and_rescue() {
     assert_eq!(b.figure(FigureId(2)).unwrap().status, Status::InCamp);
 }
 
-// DBAIX.md §8.2, §11.12: reinforcements need an officer in camp and cost 1 + 3 PIPs.
+// DBAIX.md §8.2, DBAIX.md §11.12: reinforcements need an officer in camp and cost 1 + 3 PIPs.
 #[test]
 fn reinforcements_need_an_officer_and_cost_three_more() {
     let mut b = fight_setup(vec![
@@ -522,7 +522,7 @@ fn reinforcements_need_an_officer_and_cost_three_more() {
     assert!(b.figure(FigureId(4)).unwrap().on_table());
 }
 
-// DBAIX.md §5, §11.7: the Gauls drink in their first bound; +2 for all but Obelix; it wears
+// DBAIX.md §5, DBAIX.md §11.7: the Gauls drink in their first bound; +2 for all but Obelix; it wears
 // off after four more Gaul bounds.
 #[test]
 fn potion_lasts_five_gaul_bounds_and_not_for_obelix() {
@@ -539,7 +539,7 @@ fn potion_lasts_five_gaul_bounds_and_not_for_obelix() {
     assert!(!b.potion_active());
 }
 
-// DBAIX.md §4, §11.5, §11.6: the Gauls' third six sets Cacofonix singing: enemies within 8 in
+// DBAIX.md §4, DBAIX.md §11.5, DBAIX.md §11.6: the Gauls' third six sets Cacofonix singing: enemies within 8 in
 // flee a full move, the three nearest Gauls must bind him, the others may not move; binding
 // costs nothing, and three binders touching him silence him.
 #[test]

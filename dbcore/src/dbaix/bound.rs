@@ -47,7 +47,7 @@ pub enum Action {
         #[serde(default)]
         face: Option<f64>,
     },
-    /// Romans in camp come back as reinforcements led by an officer (DBAIX.md §8.2, §11.12):
+    /// Romans in camp come back as reinforcements led by an officer (DBAIX.md §8.2, DBAIX.md §11.12):
     /// they enter side by side facing north, the first figure's left edge at `x`, their front
     /// edges `distance` inches in from the Roman (south) edge.
     Reinforce {
@@ -89,7 +89,7 @@ pub enum Event {
         die: DieScore,
     },
     /// Every Gaul has drunk the potion; it works until `until_gaul_bounds` Gaul bounds are over
-    /// (DBAIX.md §5, §11.7).
+    /// (DBAIX.md §5, DBAIX.md §11.7).
     PotionDrunk {
         until_gaul_bounds: u32,
     },
@@ -147,7 +147,7 @@ pub enum Event {
         figure: FigureId,
         guard: FigureId,
     },
-    /// Freed from its guard (DBAIX.md §8.1, §11.11).
+    /// Freed from its guard (DBAIX.md §8.1, DBAIX.md §11.11).
     Freed {
         figure: FigureId,
         pose: Pose,
@@ -263,7 +263,7 @@ pub enum DiceRequest {
     Combat { pairs: Vec<(FigureId, FigureId)> },
 }
 
-/// Cacofonix singing (DBAIX.md §4, §11.6).
+/// Cacofonix singing (DBAIX.md §4, DBAIX.md §11.6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Music {
     pub binders: Vec<FigureId>,
@@ -457,7 +457,7 @@ impl Battle {
     pub fn music(&self) -> Option<&Music> {
         self.music.as_ref()
     }
-    /// Whether the Gauls' magic potion works now (DBAIX.md §5, §11.7).
+    /// Whether the Gauls' magic potion works now (DBAIX.md §5, DBAIX.md §11.7).
     pub fn potion_active(&self) -> bool {
         self.potion_until.is_some_and(|u| self.gaul_bounds_done < u)
     }
@@ -609,7 +609,7 @@ impl Battle {
         self.figures.iter().find(|f| f.class == class)
     }
 
-    /// Whether figure `f` is beyond its command distance (DBAIX.md §3.1, §11.13).
+    /// Whether figure `f` is beyond its command distance (DBAIX.md §3.1, DBAIX.md §11.13).
     fn far_add_on(&self, f: &FigureState) -> Option<PipAddOn> {
         use FigureClass::*;
         let cfg = &self.setup.config;

@@ -58,7 +58,7 @@ impl Side {
     }
 }
 
-/// What a figure is: its name, or its class for the unnamed ones (DBAIX.md §1, §6.2).
+/// What a figure is: its name, or its class for the unnamed ones (DBAIX.md §1, DBAIX.md §6.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FigureClass {
@@ -124,7 +124,7 @@ pub struct FigureSetup {
     pub husband: Option<FigureId>,
 }
 
-/// The numbers and switches of DBAix (DBAIX.md §9, §11). Defaults are the readings of §11.
+/// The numbers and switches of DBAix (DBAIX.md §9, DBAIX.md §11). Defaults are the readings of §11.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DbaixConfig {
@@ -217,7 +217,7 @@ pub enum Status {
     Removed,
     /// A Roman sent back to camp (DBAIX.md §8.2).
     InCamp,
-    /// A Pirate fled off the table, for good (DBAIX.md §7, §11.16).
+    /// A Pirate fled off the table, for good (DBAIX.md §7, DBAIX.md §11.16).
     FledOff,
 }
 
