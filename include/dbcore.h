@@ -914,7 +914,9 @@ DbcoreStatus dbcore_army_default_json(const char *id, char **out_json);
 /**
  * Start a battle from a JSON `dbcore::battle::BattleSetup` (`{"format":"dbcore-battle",
  * "version":1,"variant":"Standard","battlefield":{...},"armies":[...],"first":0}`): the first
- * army's first bound, awaiting its PIP die. Free it with `dbcore_battle_free`.
+ * army's first bound, awaiting its PIP die. A `dbcore::dbaix::DbaixSetup`
+ * (`{"format":"dbcore-dbaix","variant":"Dbaix","figures":[...]}`) starts a DBAix game instead
+ * (DBAIX.md §2). Free it with `dbcore_battle_free`.
  *
  * # Safety
  * `setup_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL

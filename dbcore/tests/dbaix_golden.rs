@@ -73,3 +73,27 @@ fn any_battle_dispatches_by_variant_tag() {
     assert!(matches!(e, GameError::WrongGame { .. }));
     assert_eq!(b2, b);
 }
+
+// DBAIX.md §0, §1: the picture of a DBAix table, in inches, three sides in three colours,
+// figures labelled by name.
+#[test]
+fn dbaix_table_svg_has_three_colours_and_names() {
+    let p = dbcore::dbaix::driver::play(dbcore::dbaix::driver::demo_setup(), 1, 30).unwrap();
+    let (b, _) = Battle::replay(&p.record).unwrap();
+    let svg = dbcore::dbaix::svg::table_svg(&b);
+    assert!(svg.starts_with("<svg"));
+    // 36 in at 20 px an inch.
+    assert!(svg.contains(r#"width="720.000""#), "{svg}");
+    for colour in ["#b22222", "#2e7d32", "#1f4e9c"] {
+        assert!(svg.contains(colour), "{colour}");
+    }
+    for name in [
+        "Dubius Status",
+        "Obelix",
+        "Cacofonix",
+        "The Captain",
+        "Pegleg",
+    ] {
+        assert!(svg.contains(&format!(">{name}</text>")), "{name}");
+    }
+}
