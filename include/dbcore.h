@@ -1083,7 +1083,7 @@ DbcoreStatus dbcore_battle_awaiting_json(const struct DbcoreBattle *battle, char
 
 /**
  * The battle's whole state as JSON (a `dbcore::battle::Battle`: set-up, elements, bound, phase,
- * PIPs, the actions so far), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
+ * PIPs, the actions so far; for a DBAix game a `dbcore::dbaix::Battle`), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
  * with `dbcore_string_free`.
  *
  * # Safety
@@ -1101,7 +1101,8 @@ DbcoreStatus dbcore_battle_awaiting_json(const struct DbcoreBattle *battle, char
  * dbcore_string_free(state);
  * ```
  */
-DbcoreStatus dbcore_battle_state_json(const struct DbcoreBattle *battle, char **out_json);
+DbcoreStatus dbcore_battle_state_json(const struct DbcoreBattle *battle,
+                                      char **out_json);
 
 /**
  * A battle from its state JSON (as `dbcore_battle_state_json` writes it). The state is

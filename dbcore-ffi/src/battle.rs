@@ -6,8 +6,9 @@
 //! The handle holds a battle of either game the project plays (`dbcore::game::AnyBattle`): a
 //! set-up or record whose `variant` is `"Dbaix"` starts the three-sided Asterix variant
 //! (`dbcore::dbaix`, DBAIX.md §2), any other a DBA 3.0 battle. Set-up, actions, events, records,
-//! the dice awaited, the phase, PIPs and bound then cross the same functions; the few questions
-//! only a DBA battle can answer (its table, a saved state) refuse a DBAix battle.
+//! the dice awaited, the state, the phase, PIPs and bound then cross the same functions; the
+//! questions only a DBA battle can answer (its table; a battle rebuilt from a saved state) refuse
+//! or do not make a DBAix battle.
 
 use std::ffi::c_char;
 use std::sync::atomic::AtomicBool;
@@ -452,7 +453,7 @@ pub unsafe extern "C" fn dbcore_battle_awaiting_json(
 }
 
 /// The battle's whole state as JSON (a `dbcore::battle::Battle`: set-up, elements, bound, phase,
-/// PIPs, the actions so far), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
+/// PIPs, the actions so far; for a DBAix game a `dbcore::dbaix::Battle`), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
 /// with `dbcore_string_free`.
 ///
 /// # Safety
@@ -477,7 +478,7 @@ pub unsafe extern "C" fn dbcore_battle_state_json(
     boundary(|| {
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `battle`.
-        let json = unsafe { ask(battle, to_c_string) }?;
+        let json = unsafe { ask_any(battle, to_c_string) }?;
         // SAFETY: the caller's contract on `out_json`.
         unsafe { out.write(json) };
         Ok(())
@@ -879,10 +880,17 @@ mod tests {
         );
         let ev: serde_json::Value = serde_json::from_str(&take(ev)).unwrap();
         assert_eq!(ev[0], g["events"][0]);
-        // A DBA-only question is refused, not answered wrongly.
+        // Its state is the DBAix game's own JSON; a DBA-only question (its table) is refused.
         let mut state = std::ptr::null_mut();
         assert_eq!(
             unsafe { dbcore_battle_state_json(h2, &mut state) },
+            DbcoreStatus::Ok
+        );
+        let state: serde_json::Value = serde_json::from_str(&take(state)).unwrap();
+        assert_eq!(state["setup"], g["record"]["setup"]);
+        let mut table = std::ptr::null_mut();
+        assert_eq!(
+            unsafe { dbcore_battle_table(h2, &mut table) },
             DbcoreStatus::InvalidArgument
         );
         unsafe {
