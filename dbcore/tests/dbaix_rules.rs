@@ -405,11 +405,10 @@ fn tactical_factors_side_support_and_overlap() {
 // DBAIX.md §6.3: -1 for each enemy front edge against a side or the rear.
 #[test]
 fn flank_attacker_costs_one() {
-    // A second Gaul facing west with its front edge on Legionary 2's... the rear-left is
-    // taken by nobody: put it against Legionary 2's left edge (x = 10, y 19..20).
-    let b = fight_setup(vec![f(12, Gaul, 10.0, 19.5, 90.0)]);
-    let mut b2 = b.clone();
-    let e = fight(&mut b2, 2, 11, 3, 3);
+    // A second Gaul facing east with its front edge against Legionary 2's left edge (x = 10,
+    // y 19..20).
+    let mut b = fight_setup(vec![f(12, Gaul, 10.0, 19.5, 90.0)]);
+    let e = fight(&mut b, 2, 11, 3, 3);
     let (r, _) = scores(&e);
     assert!(
         r.tactical

@@ -997,10 +997,10 @@ impl Battle {
             }
             idx.push(i);
         }
+        // DBAIX.md §4: while the music plays only the binders move, and for nothing.
         let binding = match (&self.music, side) {
             (Some(m), Side::Gauls) => {
-                if let Some(id) = ids.iter().find(|id| !m.binders.contains(id)) {
-                    let _ = id;
+                if ids.iter().any(|id| !m.binders.contains(id)) {
                     return Err(DbaixError::HandsOverEars {
                         binders: m.binders.clone(),
                     });
@@ -1279,7 +1279,7 @@ impl Battle {
         let (cfb, tb, totb) = score(ib, ia, dice[1]);
         let (ra, rb) = results(self.figures[ia].class, tota, self.figures[ib].class, totb);
         events.push(Event::Fought {
-            a: super::bound::FighterScore {
+            a: FighterScore {
                 id: a,
                 die: dice[0],
                 combat_factor: cfa,

@@ -145,7 +145,6 @@ fn moves(b: &mut Battle, events: &mut Vec<Event>) {
         if let Some(c) = caco {
             for id in m.binders {
                 for _ in 0..2 {
-                    let r = c.rect(&cfg);
                     let fwd = c.pose.forward();
                     let right = fwd.right();
                     let spots = [
@@ -154,7 +153,6 @@ fn moves(b: &mut Battle, events: &mut Vec<Event>) {
                         c.pose.front_mid() - right * cfg.base_width,
                         c.pose.front_mid() - fwd * cfg.base_depth,
                     ];
-                    let _ = r;
                     let done = spots.iter().any(|p| {
                         move_to(b, id, Pose::new(p.x, p.y, c.pose.facing), cfg.move_distance)
                             .is_some_and(|a| try_apply(b, a, events))
