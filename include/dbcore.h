@@ -925,7 +925,9 @@ DbcoreStatus dbcore_army_default_json(const char *id, char **out_json);
 /**
  * Start a battle from a JSON `dbcore::battle::BattleSetup` (`{"format":"dbcore-battle",
  * "version":1,"variant":"Standard","battlefield":{...},"armies":[...],"first":0}`): the first
- * army's first bound, awaiting its PIP die. Free it with `dbcore_battle_free`.
+ * army's first bound, awaiting its PIP die. A `dbcore::dbaix::DbaixSetup`
+ * (`{"format":"dbcore-dbaix","variant":"Dbaix","figures":[...]}`) starts a DBAix game instead
+ * (DBAIX.md §2). Free it with `dbcore_battle_free`.
  *
  * # Safety
  * `setup_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
@@ -1114,7 +1116,7 @@ DbcoreStatus dbcore_battle_legal_json(const struct DbcoreBattle *battle, char **
 
 /**
  * The battle's whole state as JSON (a `dbcore::battle::Battle`: set-up, elements, bound, phase,
- * PIPs, the actions so far), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
+ * PIPs, the actions so far; for a DBAix game a `dbcore::dbaix::Battle`), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
  * with `dbcore_string_free`.
  *
  * # Safety
@@ -1132,7 +1134,8 @@ DbcoreStatus dbcore_battle_legal_json(const struct DbcoreBattle *battle, char **
  * dbcore_string_free(state);
  * ```
  */
-DbcoreStatus dbcore_battle_state_json(const struct DbcoreBattle *battle, char **out_json);
+DbcoreStatus dbcore_battle_state_json(const struct DbcoreBattle *battle,
+                                      char **out_json);
 
 /**
  * A battle from its state JSON (as `dbcore_battle_state_json` writes it). The state is

@@ -2,10 +2,19 @@
 //! events, records and the whole state cross as dbcore's serde JSON, so an action or event the
 //! rules add later passes through this file untouched. Every rule is dbcore's; this file only
 //! translates.
+//!
+//! The handle holds a battle of either game the project plays (`dbcore::game::AnyBattle`): a
+//! set-up or record whose `variant` is `"Dbaix"` starts the three-sided Asterix variant
+//! (`dbcore::dbaix`, DBAIX.md §2), any other a DBA 3.0 battle. Set-up, actions, events, records,
+//! the dice awaited, the state, the phase, PIPs and bound then cross the same functions; the
+//! questions only a DBA battle can answer (its table; a battle rebuilt from a saved state) refuse
+//! or do not make a DBAix battle.
 
 use std::ffi::c_char;
 
 use dbcore::battle::{Action, Battle, BattleRecord, BattleSetup, Event};
+use dbcore::dbaix;
+use dbcore::game::{AnyBattle, AnyRecord, GameError};
 use dbcore::ErrorCode;
 
 use crate::boundary::{arg, arg_str, boundary, free_handle, json_error, FfiError, Guarded, Out};
@@ -20,18 +29,48 @@ use crate::DbcoreStatus;
 /// call that breaks this gets `DBCORE_STATUS_HANDLE_BUSY` rather than a race.
 #[derive(Debug)]
 pub struct DbcoreBattle {
-    guard: Guarded<Battle>,
+    guard: Guarded<AnyBattle>,
 }
 
 impl DbcoreBattle {
     fn boxed(battle: Battle) -> *mut DbcoreBattle {
+        DbcoreBattle::boxed_any(AnyBattle::Dba(Box::new(battle)))
+    }
+    fn boxed_any(battle: AnyBattle) -> *mut DbcoreBattle {
         Box::into_raw(Box::new(DbcoreBattle {
             guard: Guarded::new(battle),
         }))
     }
 }
 
-/// Ask a question of a live battle handle.
+/// The refusal of a DBA-only question put to a DBAix battle.
+fn dba_only() -> FfiError {
+    FfiError::invalid("this function answers for a DBA battle; the handle holds a DBAix game")
+}
+
+/// Whether a JSON set-up (or, with `in_setup`, a record) is of the DBAix variant.
+fn is_dbaix(text: &str, in_setup: bool) -> bool {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
+        return false;
+    };
+    let s = if in_setup { v.get("setup") } else { Some(&v) };
+    s.and_then(|s| s.get("variant")).and_then(|t| t.as_str()) == Some("Dbaix")
+}
+
+/// Ask a question of a live battle handle, of either game.
+///
+/// # Safety
+/// If non-NULL, `battle` must be a live battle handle.
+unsafe fn ask_any<T>(
+    battle: *const DbcoreBattle,
+    f: impl FnOnce(&AnyBattle) -> Result<T, FfiError>,
+) -> Result<T, FfiError> {
+    // SAFETY: the caller's contract on `battle`.
+    let handle = unsafe { arg(battle, "battle") }?;
+    handle.guard.read(f)
+}
+
+/// Ask a question only a DBA battle answers.
 ///
 /// # Safety
 /// If non-NULL, `battle` must be a live battle handle.
@@ -40,35 +79,44 @@ unsafe fn ask<T>(
     f: impl FnOnce(&Battle) -> Result<T, FfiError>,
 ) -> Result<T, FfiError> {
     // SAFETY: the caller's contract on `battle`.
-    let handle = unsafe { arg(battle, "battle") }?;
-    handle.guard.read(f)
+    unsafe {
+        ask_any(battle, |g| match g {
+            AnyBattle::Dba(b) => f(b),
+            AnyBattle::Dbaix(_) => Err(dba_only()),
+        })
+    }
 }
 
-/// Change a live battle handle.
+/// Change a live battle handle, of either game.
 ///
 /// # Safety
 /// If non-NULL, `battle` must be a live battle handle (another call using it meanwhile gives
 /// `DBCORE_STATUS_HANDLE_BUSY`).
-unsafe fn change<T>(
+unsafe fn change_any<T>(
     battle: *mut DbcoreBattle,
-    f: impl FnOnce(&mut Battle) -> Result<T, FfiError>,
+    f: impl FnOnce(&mut AnyBattle) -> Result<T, FfiError>,
 ) -> Result<T, FfiError> {
     // SAFETY: the caller's contract on `battle`.
     let handle = unsafe { arg(battle.cast_const(), "battle") }?;
     handle.guard.write(f)
 }
 
-/// Read a JSON argument as a dbcore value.
+/// Change a DBA battle.
 ///
 /// # Safety
-/// If non-NULL, `p` must point to a NUL-terminated string.
-unsafe fn json_arg<T: serde::de::DeserializeOwned>(
-    p: *const c_char,
-    what: &str,
+/// If non-NULL, `battle` must be a live battle handle used by no one else meanwhile.
+#[cfg(test)]
+unsafe fn change<T>(
+    battle: *mut DbcoreBattle,
+    f: impl FnOnce(&mut Battle) -> Result<T, FfiError>,
 ) -> Result<T, FfiError> {
-    // SAFETY: the caller's contract on `p`.
-    let text = unsafe { arg_str(p, what) }?;
-    serde_json::from_str(text).map_err(json_error)
+    // SAFETY: the caller's contract on `battle`.
+    unsafe {
+        change_any(battle, |g| match g {
+            AnyBattle::Dba(b) => f(b),
+            AnyBattle::Dbaix(_) => Err(dba_only()),
+        })
+    }
 }
 
 /// A battle from its saved state, accepted only when replaying the record inside it gives that
@@ -91,7 +139,9 @@ pub(crate) fn battle_from_state(text: &str) -> Result<Battle, FfiError> {
 
 /// Start a battle from a JSON `dbcore::battle::BattleSetup` (`{"format":"dbcore-battle",
 /// "version":1,"variant":"Standard","battlefield":{...},"armies":[...],"first":0}`): the first
-/// army's first bound, awaiting its PIP die. Free it with `dbcore_battle_free`.
+/// army's first bound, awaiting its PIP die. A `dbcore::dbaix::DbaixSetup`
+/// (`{"format":"dbcore-dbaix","variant":"Dbaix","figures":[...]}`) starts a DBAix game instead
+/// (DBAIX.md §2). Free it with `dbcore_battle_free`.
 ///
 /// # Safety
 /// `setup_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
@@ -119,10 +169,16 @@ pub unsafe extern "C" fn dbcore_battle_new_json(
     boundary(|| {
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `setup_json`.
-        let setup: BattleSetup = unsafe { json_arg(setup_json, "setup_json") }?;
-        let battle = Battle::new(setup)?;
+        let text = unsafe { arg_str(setup_json, "setup_json") }?;
+        let battle = if is_dbaix(text, false) {
+            let setup: dbaix::DbaixSetup = serde_json::from_str(text).map_err(json_error)?;
+            AnyBattle::Dbaix(Box::new(dbaix::Battle::new(setup)?))
+        } else {
+            let setup: BattleSetup = serde_json::from_str(text).map_err(json_error)?;
+            AnyBattle::Dba(Box::new(Battle::new(setup)?))
+        };
         // SAFETY: the caller's contract on `out`.
-        unsafe { out.write(DbcoreBattle::boxed(battle)) };
+        unsafe { out.write(DbcoreBattle::boxed_any(battle)) };
         Ok(())
     })
 }
@@ -170,9 +226,9 @@ pub unsafe extern "C" fn dbcore_battle_clone(
     boundary(|| {
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `battle`.
-        let copy = unsafe { ask(battle, |b| Ok(b.clone())) }?;
+        let copy = unsafe { ask_any(battle, |b| Ok(b.clone())) }?;
         // SAFETY: the caller's contract on `out`.
-        unsafe { out.write(DbcoreBattle::boxed(copy)) };
+        unsafe { out.write(DbcoreBattle::boxed_any(copy)) };
         Ok(())
     })
 }
@@ -210,9 +266,20 @@ pub unsafe extern "C" fn dbcore_battle_check_json(
     boundary(|| {
         let out = Out::new(out_events_json, "out_events_json")?;
         // SAFETY: the caller's contract on `action_json`.
-        let action: Action = unsafe { json_arg(action_json, "action_json") }?;
+        let text = unsafe { arg_str(action_json, "action_json") }?;
         // SAFETY: the caller's contract on `battle`.
-        let json = unsafe { ask(battle, |b| to_c_string(&b.check(&action)?)) }?;
+        let json = unsafe {
+            ask_any(battle, |g| match g {
+                AnyBattle::Dba(b) => {
+                    let action: Action = serde_json::from_str(text).map_err(json_error)?;
+                    to_c_string(&b.check(&action)?)
+                }
+                AnyBattle::Dbaix(b) => {
+                    let action: dbaix::Action = serde_json::from_str(text).map_err(json_error)?;
+                    to_c_string(&b.check(&action)?)
+                }
+            })
+        }?;
         // SAFETY: the caller's contract on `out_events_json`.
         unsafe { out.write(json) };
         Ok(())
@@ -251,9 +318,20 @@ pub unsafe extern "C" fn dbcore_battle_apply_json(
     boundary(|| {
         let out = Out::new(out_events_json, "out_events_json")?;
         // SAFETY: the caller's contract on `action_json`.
-        let action: Action = unsafe { json_arg(action_json, "action_json") }?;
+        let text = unsafe { arg_str(action_json, "action_json") }?;
         // SAFETY: the caller's contract on `battle`.
-        let json = unsafe { change(battle, |b| apply(b, action)) }?;
+        let json = unsafe {
+            change_any(battle, |g| match g {
+                AnyBattle::Dba(b) => {
+                    let action: Action = serde_json::from_str(text).map_err(json_error)?;
+                    apply(b, action)
+                }
+                AnyBattle::Dbaix(b) => {
+                    let action: dbaix::Action = serde_json::from_str(text).map_err(json_error)?;
+                    to_c_string(&b.apply(action)?)
+                }
+            })
+        }?;
         // SAFETY: the caller's contract on `out_events_json`.
         unsafe { out.write(json) };
         Ok(())
@@ -300,11 +378,16 @@ pub unsafe extern "C" fn dbcore_battle_roll_pips(
         let dice = unsafe { arg(dice.cast_const(), "dice") }?;
         // SAFETY: the caller's contract on `battle`.
         let json = unsafe {
-            change(battle, |b| {
+            change_any(battle, |g| {
                 dice.guard().write(|d| {
                     let mut next = d.clone();
                     let die = next.roll();
-                    let json = apply(b, Action::RollPips { die })?;
+                    let json = match g {
+                        AnyBattle::Dba(b) => apply(b, Action::RollPips { die })?,
+                        AnyBattle::Dbaix(b) => {
+                            to_c_string(&b.apply(dbaix::Action::RollPips { die })?)?
+                        }
+                    };
                     *d = next;
                     Ok(json)
                 })
@@ -342,7 +425,7 @@ pub unsafe extern "C" fn dbcore_battle_awaiting_json(
     boundary(|| {
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `battle`.
-        let json = unsafe { ask(battle, |b| to_c_string(&b.awaiting())) }?;
+        let json = unsafe { ask_any(battle, |b| to_c_string(&b.awaiting())) }?;
         // SAFETY: the caller's contract on `out_json`.
         unsafe { out.write(json) };
         Ok(())
@@ -383,7 +466,7 @@ pub unsafe extern "C" fn dbcore_battle_legal_json(
 }
 
 /// The battle's whole state as JSON (a `dbcore::battle::Battle`: set-up, elements, bound, phase,
-/// PIPs, the actions so far), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
+/// PIPs, the actions so far; for a DBAix game a `dbcore::dbaix::Battle`), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
 /// with `dbcore_string_free`.
 ///
 /// # Safety
@@ -408,7 +491,7 @@ pub unsafe extern "C" fn dbcore_battle_state_json(
     boundary(|| {
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `battle`.
-        let json = unsafe { ask(battle, to_c_string) }?;
+        let json = unsafe { ask_any(battle, to_c_string) }?;
         // SAFETY: the caller's contract on `out_json`.
         unsafe { out.write(json) };
         Ok(())
@@ -474,7 +557,7 @@ pub unsafe extern "C" fn dbcore_battle_record_json(
     boundary(|| {
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `battle`.
-        let json = unsafe { ask(battle, |b| to_c_string(&b.record())) }?;
+        let json = unsafe { ask_any(battle, |b| to_c_string(&b.record())) }?;
         // SAFETY: the caller's contract on `out_json`.
         unsafe { out.write(json) };
         Ok(())
@@ -511,12 +594,20 @@ pub unsafe extern "C" fn dbcore_battle_replay_json(
         let out = Out::new(out, "out")?;
         let out_events = Out::new(out_events_json, "out_events_json")?;
         // SAFETY: the caller's contract on `record_json`.
-        let record: BattleRecord = unsafe { json_arg(record_json, "record_json") }?;
-        let (battle, events) = Battle::replay(&record)?;
-        let json = to_c_string(&events)?;
+        let text = unsafe { arg_str(record_json, "record_json") }?;
+        let (battle, json) = if is_dbaix(text, true) {
+            let record: dbaix::BattleRecord = serde_json::from_str(text).map_err(json_error)?;
+            let (b, events) = AnyBattle::replay(&AnyRecord::Dbaix(record))
+                .map_err(|e: GameError| FfiError::from(e))?;
+            (b, to_c_string(&events)?)
+        } else {
+            let record: BattleRecord = serde_json::from_str(text).map_err(json_error)?;
+            let (b, events) = Battle::replay(&record)?;
+            (AnyBattle::Dba(Box::new(b)), to_c_string(&events)?)
+        };
         // SAFETY: the caller's contract on `out` and `out_events_json`.
         unsafe {
-            out.write(DbcoreBattle::boxed(battle));
+            out.write(DbcoreBattle::boxed_any(battle));
             out_events.write(json);
         }
         Ok(())
@@ -550,7 +641,12 @@ pub unsafe extern "C" fn dbcore_battle_phase(
     boundary(|| {
         let out = Out::new(out_name, "out_name")?;
         // SAFETY: the caller's contract on `battle`.
-        let name = unsafe { ask(battle, |b| phase_name(&b.phase())) }?;
+        let name = unsafe {
+            ask_any(battle, |g| match g {
+                AnyBattle::Dba(b) => phase_name(&b.phase()),
+                AnyBattle::Dbaix(b) => phase_name(&b.phase()),
+            })
+        }?;
         let text = crate::table::c_text(name)?;
         // SAFETY: the caller's contract on `out_name`.
         unsafe { out.write(text) };
@@ -598,7 +694,12 @@ pub unsafe extern "C" fn dbcore_battle_active_army(
     boundary(|| {
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `battle`.
-        let army = unsafe { ask(battle, |b| count(b.active_army(), "the moving army")) }?;
+        let army = unsafe {
+            ask_any(battle, |g| match g {
+                AnyBattle::Dba(b) => count(b.active_army(), "the moving army"),
+                AnyBattle::Dbaix(b) => count(b.active_side().index(), "the moving side"),
+            })
+        }?;
         // SAFETY: the caller's contract on `out`.
         unsafe { out.write(army) };
         Ok(())
@@ -627,7 +728,12 @@ pub unsafe extern "C" fn dbcore_battle_pips(
     boundary(|| {
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `battle`.
-        let pips = unsafe { ask(battle, |b| Ok(u32::from(b.pips()))) }?;
+        let pips = unsafe {
+            ask_any(battle, |g| match g {
+                AnyBattle::Dba(b) => Ok(u32::from(b.pips())),
+                AnyBattle::Dbaix(b) => Ok(u32::from(b.pips())),
+            })
+        }?;
         // SAFETY: the caller's contract on `out`.
         unsafe { out.write(pips) };
         Ok(())
@@ -656,7 +762,12 @@ pub unsafe extern "C" fn dbcore_battle_bound(
     boundary(|| {
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `battle`.
-        let bound = unsafe { ask(battle, |b| Ok(b.bound())) }?;
+        let bound = unsafe {
+            ask_any(battle, |g| match g {
+                AnyBattle::Dba(b) => Ok(b.bound()),
+                AnyBattle::Dbaix(b) => Ok(b.bound()),
+            })
+        }?;
         // SAFETY: the caller's contract on `out`.
         unsafe { out.write(bound) };
         Ok(())
@@ -748,6 +859,57 @@ mod tests {
         assert_eq!(bound, rust.bound());
         assert_eq!(pips, u32::from(rust.pips()));
         unsafe { dbcore_battle_free(h) };
+    }
+
+    // DBAIX.md §2: the DBAix golden trace replays through the same handle and JSON as DBA.
+    #[test]
+    fn the_dbaix_golden_trace_replays_through_the_battle_handle() {
+        let (h, g) = replayed("dbaix/dbaix_whole_game_seed_1");
+        let mut rec = std::ptr::null_mut();
+        assert_eq!(
+            unsafe { dbcore_battle_record_json(h, &mut rec) },
+            DbcoreStatus::Ok
+        );
+        let rec: serde_json::Value = serde_json::from_str(&take(rec)).unwrap();
+        assert_eq!(rec, g["record"]);
+        let mut phase = std::ptr::null_mut();
+        assert_eq!(
+            unsafe { dbcore_battle_phase(h, &mut phase) },
+            DbcoreStatus::Ok
+        );
+        assert_eq!(take(phase), "finished");
+        // A game started from the set-up takes the first action of the record, as JSON.
+        let setup = CString::new(g["record"]["setup"].to_string()).unwrap();
+        let mut h2 = std::ptr::null_mut();
+        assert_eq!(
+            unsafe { dbcore_battle_new_json(setup.as_ptr(), &mut h2) },
+            DbcoreStatus::Ok
+        );
+        let first = CString::new(g["record"]["actions"][0].to_string()).unwrap();
+        let mut ev = std::ptr::null_mut();
+        assert_eq!(
+            unsafe { dbcore_battle_apply_json(h2, first.as_ptr(), &mut ev) },
+            DbcoreStatus::Ok
+        );
+        let ev: serde_json::Value = serde_json::from_str(&take(ev)).unwrap();
+        assert_eq!(ev[0], g["events"][0]);
+        // Its state is the DBAix game's own JSON; a DBA-only question (its table) is refused.
+        let mut state = std::ptr::null_mut();
+        assert_eq!(
+            unsafe { dbcore_battle_state_json(h2, &mut state) },
+            DbcoreStatus::Ok
+        );
+        let state: serde_json::Value = serde_json::from_str(&take(state)).unwrap();
+        assert_eq!(state["setup"], g["record"]["setup"]);
+        let mut table = std::ptr::null_mut();
+        assert_eq!(
+            unsafe { dbcore_battle_table(h2, &mut table) },
+            DbcoreStatus::InvalidArgument
+        );
+        unsafe {
+            dbcore_battle_free(h);
+            dbcore_battle_free(h2);
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 mod armies;
 mod battle;
 mod combat;
+mod dbaix;
 mod dice;
 mod errors;
 mod kinds;
@@ -43,6 +44,10 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::PlacedElement>()?;
     m.add_class::<table::Table>()?;
     m.add_class::<battle::Battle>()?;
+    m.add_class::<dbaix::DbaixBattle>()?;
+    m.add_function(wrap_pyfunction!(dbaix::dbaix_play, m)?)?;
+    m.add_function(wrap_pyfunction!(dbaix::dbaix_demo_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(dbaix::dbaix_odds, m)?)?;
     m.add_function(wrap_pyfunction!(combat::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(combat::odds, m)?)?;
     m.add_function(wrap_pyfunction!(battle::play, m)?)?;

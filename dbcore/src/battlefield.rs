@@ -47,6 +47,8 @@ pub enum Variant {
     Standard,
     BigBattle,
     Giant,
+    /// The three-sided Asterix variant, played by [`crate::dbaix`] on its own table in inches.
+    Dbaix,
 }
 
 /// A board edge, by compass in the board frame.
@@ -180,7 +182,8 @@ impl Board {
     /// The board for a variant with the default depth (Giant undeepened).
     pub fn for_variant(variant: Variant, side: f64) -> Result<Board, BoardError> {
         match variant {
-            Variant::Standard => Board::standard(side),
+            // A DBA board for DBAix is the standard one; its own table is dbaix::DbaixConfig's.
+            Variant::Standard | Variant::Dbaix => Board::standard(side),
             Variant::BigBattle => Board::big_battle(side),
             Variant::Giant => Board::giant(side, 1.0),
         }

@@ -72,7 +72,7 @@ const RIVER_BANK: &str = "#2f5f9a";
 const ROAD_COLOUR: &str = "#8a5a2b";
 
 /// Three decimals, never "-0.000".
-fn num(v: f64) -> String {
+pub(crate) fn num(v: f64) -> String {
     let s = format!("{v:.3}");
     if s == "-0.000" {
         "0.000".to_string()
@@ -81,7 +81,7 @@ fn num(v: f64) -> String {
     }
 }
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -429,7 +429,8 @@ impl TerrainLimits {
     /// and the two roads keep their limits (they describe one coast, one river, one town).
     pub fn for_variant(v: Variant) -> TerrainLimits {
         match v {
-            Variant::Standard => TerrainLimits {
+            // DBAix keeps its own table (dbaix::DbaixSetup); DBA terrain limits as standard.
+            Variant::Standard | Variant::Dbaix => TerrainLimits {
                 compulsory: (1, 2),
                 optional: (2, 3),
                 max_single: 1,

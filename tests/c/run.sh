@@ -44,7 +44,7 @@ fi
 echo "$(printf '%s\n' "$declared" | wc -l) functions"
 
 # The golden traces the C tests replay (a record in, the same events out).
-golden=("$root"/tests/golden/*.json)
+golden=("$root"/tests/golden/*.json "$root"/tests/golden/dbaix/*.json)
 
 step "tests under ASan + UBSan"
 "$CC" "${CFLAGS[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \

@@ -299,9 +299,63 @@ pub fn all() -> Result<Vec<Golden>, String> {
     Ok(v)
 }
 
+/// One DBAix golden trace (in `tests/golden/dbaix/`, beside the DBA ones, so readers of DBA
+/// traces are not handed a three-sided game).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct DbaixGolden {
+    pub name: String,
+    pub description: String,
+    pub record: dbcore::dbaix::BattleRecord,
+    pub events: Vec<dbcore::dbaix::Event>,
+}
+
+/// A whole three-sided DBAix game of the demonstration driver (DBAIX.md §2).
+pub fn dbaix_all() -> Result<Vec<DbaixGolden>, String> {
+    let seed = 1;
+    let p = dbcore::dbaix::driver::play(dbcore::dbaix::driver::demo_setup(), seed, 5000)
+        .map_err(|e| format!("dbaix: {e}"))?;
+    Ok(vec![DbaixGolden {
+        name: format!("dbaix_whole_game_seed_{seed}"),
+        description: format!(
+            "A whole DBAix game (Romans, Gauls, Pirates) of the demonstration driver with seed {seed}: {} bounds, {}.",
+            p.bounds,
+            match p.winner {
+                Some(s) => format!("the {s:?} win"),
+                None => "a draw".to_string(),
+            }
+        ),
+        record: p.record,
+        events: p.events,
+    }])
+}
+
+fn write_one<T: Serialize>(path: &Path, g: &T, check: bool) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(g).map_err(|e| e.to_string())? + "\n";
+    if check {
+        let old = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if old != text {
+            return Err(format!(
+                "{} is out of date: run `cargo run -p xtask -- golden`",
+                path.display()
+            ));
+        }
+    } else {
+        fs::write(path, text).map_err(|e| e.to_string())?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
 /// Write (or with `check`, compare) every golden trace under `dir`.
 pub fn write(dir: &Path, check: bool) -> Result<(), String> {
-    fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    fs::create_dir_all(dir.join("dbaix")).map_err(|e| e.to_string())?;
+    for g in dbaix_all()? {
+        write_one(
+            &dir.join("dbaix").join(format!("{}.json", g.name)),
+            &g,
+            check,
+        )?;
+    }
     for g in all()? {
         let path = dir.join(format!("{}.json", g.name));
         let text = serde_json::to_string_pretty(&g).map_err(|e| e.to_string())? + "\n";

@@ -50,6 +50,10 @@ __all__ = [
     "PlacedElement",
     "Table",
     "Battle",
+    "DbaixBattle",
+    "dbaix_play",
+    "dbaix_demo_setup",
+    "dbaix_odds",
     "resolve",
     "demo_setup",
     "demo_armies",
@@ -669,6 +673,61 @@ def prebattle_step(
 
 def demo_armies() -> dict[str, Any]:
     """The demonstration armies before the battle (Romans and Ancient Britons)."""
+    ...
+
+# DBAix, the three-sided Asterix variant -------------------------------------------------------
+
+@final
+class DbaixBattle:
+    """A DBAix game in progress (DBAIX.md §2): Romans, Gauls and Pirates in turn.
+
+    ``DbaixBattle(setup)`` starts one from a set-up with ``"variant": "Dbaix"`` (see
+    ``dbaix_demo_setup()``). Actions and events are dicts tagged by ``'action'`` and ``'event'``
+    as for ``Battle``; a refused action raises the DbcoreError of its family and changes nothing.
+    """
+
+    def __new__(cls, setup: dict[str, Any] | str) -> DbaixBattle: ...
+    @classmethod
+    def replay(cls, record: dict[str, Any] | str) -> tuple[DbaixBattle, list[dict[str, Any]]]:
+        """The game after the record's last action, and every event in order."""
+    def check(self, action: dict[str, Any] | str) -> list[dict[str, Any]]:
+        """The events ``action`` would cause; changes nothing."""
+    def apply(self, action: dict[str, Any] | str) -> list[dict[str, Any]]:
+        """Do ``action``: its events. A refusal raises and changes nothing."""
+    def roll_pips(self, dice: Dice) -> list[dict[str, Any]]:
+        """Roll the moving side's PIP die with ``dice``; a refusal draws nothing."""
+    def awaiting(self) -> dict[str, Any] | None: ...
+    def record(self) -> dict[str, Any]: ...
+    def state(self) -> dict[str, Any]: ...
+    def to_json(self) -> str: ...
+    def figures(self) -> list[dict[str, Any]]: ...
+    @property
+    def phase(self) -> str:
+        """'awaiting_pips', 'movement', 'close_combat' or 'finished'."""
+    @property
+    def active_side(self) -> str:
+        """'romans', 'gauls' or 'pirates'."""
+    @property
+    def bound(self) -> int: ...
+    @property
+    def pips(self) -> int: ...
+    def svg(self) -> str:
+        """The table in inches, the three sides in three colours, figures named."""
+    def _repr_svg_(self) -> str: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+def dbaix_play(
+    setup: dict[str, Any] | str | None = None, seed: int = 0, max_actions: int = 5000
+) -> dict[str, Any]:
+    """Play a whole DBAix game with the demonstration driver: record, events, bounds, winner."""
+    ...
+
+def dbaix_demo_setup() -> dict[str, Any]:
+    """The DBAix demonstration scenario."""
+    ...
+
+def dbaix_odds(a: str, a_mod: int, b: str, b_mod: int) -> dict[str, Any]:
+    """Exact odds of a DBAix combat (DBAIX.md §7), counted out of 36."""
     ...
 
 # The native half of ``dbcore.armies`` (use that module: it types what these return).

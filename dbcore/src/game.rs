@@ -1,0 +1,265 @@
+//! One entry point for every variant the project plays: a set-up's variant tag chooses the
+//! battle, and the closed [`AnyBattle`] enum dispatches check, apply, record, replay and
+//! `awaiting` by `match`. DBA 3.0 battles are [`crate::battle::Battle`]; the three-sided Asterix
+//! variant is [`crate::dbaix::Battle`] (DBAIX.md §0).
+//!
+//! Actions and events of the two games have the same JSON shape (`{"action": "roll_pips", ...}`),
+//! so JSON is read by the battle it is meant for ([`AnyBattle::action_from_json`]), never guessed
+//! from the text.
+
+use serde::Serialize;
+
+use crate::battle::{self, Battle};
+use crate::battlefield::Variant;
+use crate::dbaix;
+use crate::error::{ErrorCode, ErrorInfo};
+
+/// A set-up of any variant.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AnySetup {
+    Dba(Box<battle::BattleSetup>),
+    Dbaix(dbaix::DbaixSetup),
+}
+
+/// An action for a battle of either game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AnyAction {
+    Dba(battle::Action),
+    Dbaix(dbaix::Action),
+}
+
+/// An event of either game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AnyEvent {
+    Dba(battle::Event),
+    Dbaix(dbaix::Event),
+}
+
+/// The dice a battle of either game waits for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum AnyDiceRequest {
+    Dba(battle::DiceRequest),
+    Dbaix(dbaix::DiceRequest),
+}
+
+/// A saved battle of either game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AnyRecord {
+    Dba(battle::BattleRecord),
+    Dbaix(dbaix::BattleRecord),
+}
+
+/// A refusal or a bad input.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GameError {
+    #[error("{0}")]
+    Json(String),
+    #[error("a {action} action was given to a {battle} battle")]
+    WrongGame {
+        action: &'static str,
+        battle: &'static str,
+    },
+    #[error("{0}")]
+    Dba(battle::BattleError),
+    #[error("{0}")]
+    DbaSetup(battle::SetupError),
+    #[error("{0}")]
+    DbaReplay(battle::ReplayError),
+    #[error("{0}")]
+    Dbaix(dbaix::DbaixError),
+    #[error("{0}")]
+    DbaixReplay(dbaix::ReplayError),
+}
+
+impl ErrorInfo for GameError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            GameError::Json(_) => ErrorCode::InvalidJson,
+            GameError::WrongGame { .. } => ErrorCode::InvalidArgument,
+            GameError::Dba(e) => e.code(),
+            GameError::DbaSetup(e) => e.code(),
+            GameError::DbaReplay(e) => e.code(),
+            GameError::Dbaix(e) => e.code(),
+            GameError::DbaixReplay(dbaix::ReplayError::Setup(e))
+            | GameError::DbaixReplay(dbaix::ReplayError::Action { error: e, .. }) => e.code(),
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            GameError::Json(_) | GameError::WrongGame { .. } => None,
+            GameError::Dba(e) => e.rule(),
+            GameError::DbaSetup(e) => e.rule(),
+            GameError::DbaReplay(e) => e.rule(),
+            GameError::Dbaix(e) => e.rule(),
+            GameError::DbaixReplay(dbaix::ReplayError::Setup(e))
+            | GameError::DbaixReplay(dbaix::ReplayError::Action { error: e, .. }) => e.rule(),
+        }
+    }
+}
+
+fn json_err(e: serde_json::Error) -> GameError {
+    GameError::Json(format!("invalid JSON: {e}"))
+}
+
+impl AnySetup {
+    /// Read a set-up, choosing the game by its `variant` tag (`"Dbaix"` for DBAix, any other
+    /// for DBA 3.0).
+    pub fn from_json(text: &str) -> Result<AnySetup, GameError> {
+        let v: serde_json::Value = serde_json::from_str(text).map_err(json_err)?;
+        let dbaix = v.get("variant").and_then(|t| t.as_str()) == Some("Dbaix");
+        Ok(if dbaix {
+            AnySetup::Dbaix(serde_json::from_value(v).map_err(json_err)?)
+        } else {
+            AnySetup::Dba(Box::new(serde_json::from_value(v).map_err(json_err)?))
+        })
+    }
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnySetup::Dba(s) => s.variant,
+            AnySetup::Dbaix(_) => Variant::Dbaix,
+        }
+    }
+}
+
+impl AnyRecord {
+    /// Read a record, choosing the game by its set-up's `variant` tag.
+    pub fn from_json(text: &str) -> Result<AnyRecord, GameError> {
+        let v: serde_json::Value = serde_json::from_str(text).map_err(json_err)?;
+        let dbaix = v
+            .get("setup")
+            .and_then(|s| s.get("variant"))
+            .and_then(|t| t.as_str())
+            == Some("Dbaix");
+        Ok(if dbaix {
+            AnyRecord::Dbaix(serde_json::from_value(v).map_err(json_err)?)
+        } else {
+            AnyRecord::Dba(serde_json::from_value(v).map_err(json_err)?)
+        })
+    }
+}
+
+/// A battle of either game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AnyBattle {
+    Dba(Box<Battle>),
+    Dbaix(Box<dbaix::Battle>),
+}
+
+impl AnyBattle {
+    /// Start a battle of the set-up's game.
+    pub fn new(setup: AnySetup) -> Result<AnyBattle, GameError> {
+        match setup {
+            AnySetup::Dba(s) => Battle::new(*s)
+                .map(|b| AnyBattle::Dba(Box::new(b)))
+                .map_err(GameError::DbaSetup),
+            AnySetup::Dbaix(s) => dbaix::Battle::new(s)
+                .map(|b| AnyBattle::Dbaix(Box::new(b)))
+                .map_err(GameError::Dbaix),
+        }
+    }
+
+    /// Replay a record of either game, with every event in order.
+    pub fn replay(record: &AnyRecord) -> Result<(AnyBattle, Vec<AnyEvent>), GameError> {
+        match record {
+            AnyRecord::Dba(r) => {
+                let (b, e) = Battle::replay(r).map_err(GameError::DbaReplay)?;
+                Ok((
+                    AnyBattle::Dba(Box::new(b)),
+                    e.into_iter().map(AnyEvent::Dba).collect(),
+                ))
+            }
+            AnyRecord::Dbaix(r) => {
+                let (b, e) = dbaix::Battle::replay(r).map_err(GameError::DbaixReplay)?;
+                Ok((
+                    AnyBattle::Dbaix(Box::new(b)),
+                    e.into_iter().map(AnyEvent::Dbaix).collect(),
+                ))
+            }
+        }
+    }
+
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyBattle::Dba(b) => b.setup().variant,
+            AnyBattle::Dbaix(_) => Variant::Dbaix,
+        }
+    }
+
+    /// Read an action meant for this battle's game.
+    pub fn action_from_json(&self, text: &str) -> Result<AnyAction, GameError> {
+        match self {
+            AnyBattle::Dba(_) => serde_json::from_str(text)
+                .map(AnyAction::Dba)
+                .map_err(json_err),
+            AnyBattle::Dbaix(_) => serde_json::from_str(text)
+                .map(AnyAction::Dbaix)
+                .map_err(json_err),
+        }
+    }
+
+    /// The events the action would cause, changing nothing.
+    pub fn check(&self, action: &AnyAction) -> Result<Vec<AnyEvent>, GameError> {
+        match (self, action) {
+            (AnyBattle::Dba(b), AnyAction::Dba(a)) => b
+                .check(a)
+                .map(|e| e.into_iter().map(AnyEvent::Dba).collect())
+                .map_err(GameError::Dba),
+            (AnyBattle::Dbaix(b), AnyAction::Dbaix(a)) => b
+                .check(a)
+                .map(|e| e.into_iter().map(AnyEvent::Dbaix).collect())
+                .map_err(GameError::Dbaix),
+            (b, a) => Err(mismatch(b, a)),
+        }
+    }
+
+    /// Apply the action: its events, or a refusal leaving the battle as it was.
+    pub fn apply(&mut self, action: AnyAction) -> Result<Vec<AnyEvent>, GameError> {
+        match (&mut *self, action) {
+            (AnyBattle::Dba(b), AnyAction::Dba(a)) => b
+                .apply(a)
+                .map(|e| e.into_iter().map(AnyEvent::Dba).collect())
+                .map_err(GameError::Dba),
+            (AnyBattle::Dbaix(b), AnyAction::Dbaix(a)) => b
+                .apply(a)
+                .map(|e| e.into_iter().map(AnyEvent::Dbaix).collect())
+                .map_err(GameError::Dbaix),
+            (b, a) => Err(mismatch(b, &a)),
+        }
+    }
+
+    pub fn record(&self) -> AnyRecord {
+        match self {
+            AnyBattle::Dba(b) => AnyRecord::Dba(b.record()),
+            AnyBattle::Dbaix(b) => AnyRecord::Dbaix(b.record()),
+        }
+    }
+
+    pub fn awaiting(&self) -> Option<AnyDiceRequest> {
+        match self {
+            AnyBattle::Dba(b) => b.awaiting().map(AnyDiceRequest::Dba),
+            AnyBattle::Dbaix(b) => b.awaiting().map(AnyDiceRequest::Dbaix),
+        }
+    }
+
+    /// Whether the battle is over.
+    pub fn finished(&self) -> bool {
+        match self {
+            AnyBattle::Dba(b) => matches!(b.phase(), battle::Phase::Finished { .. }),
+            AnyBattle::Dbaix(b) => matches!(b.phase(), dbaix::Phase::Finished { .. }),
+        }
+    }
+}
+
+fn mismatch(b: &AnyBattle, a: &AnyAction) -> GameError {
+    let name = |dbaix: bool| if dbaix { "DBAix" } else { "DBA" };
+    GameError::WrongGame {
+        action: name(matches!(a, AnyAction::Dbaix(_))),
+        battle: name(matches!(b, AnyBattle::Dbaix(_))),
+    }
+}
