@@ -81,15 +81,20 @@ pub fn narration(setup: &BattleSetup, events: &[Event]) -> String {
 pub struct PlayOptions {
     pub seed: u64,
     pub max_bounds: u32,
-    /// The set-up to play; the demonstration battle when `None`.
+    /// The set-up to play; when `None`, a whole game (pre-battle and battle) between `lists`.
     pub setup: Option<BattleSetup>,
-    /// Print the record (set-up and actions) as JSON instead of the narration.
+    /// The two army lists of a whole game, by id (`"II/56"`).
+    pub lists: (String, String),
+    /// Print the record as JSON instead of the narration: a battle record for a set-up, a game
+    /// record (armies, pre-battle and battle actions) for a whole game.
     pub json: bool,
 }
 
 /// `dbcore play`: the output text and the final battle (for the picture).
 pub fn play(o: &PlayOptions) -> Result<(String, Battle), Failure> {
-    let setup = o.setup.clone().unwrap_or_else(driver::demo_setup);
+    let Some(setup) = &o.setup else {
+        return play_game(o);
+    };
     let driven = driver::play(setup.clone(), o.seed, o.max_bounds).map_err(problems)?;
     let (battle, _) = Battle::replay(&driven.record)
         .map_err(|e| Failure::one(format!("the driven battle does not replay: {e}")))?;
@@ -100,23 +105,61 @@ pub fn play(o: &PlayOptions) -> Result<(String, Battle), Failure> {
     }
     let names: Vec<&str> = setup.armies.iter().map(|a| a.name.as_str()).collect();
     let mut out = format!("DBA 3.0: {}, seed {}\n\n", names.join(" against "), o.seed);
-    out += &narration(&setup, &driven.events);
+    out += &narration(setup, &driven.events);
+    out += &summary(&battle, driven.bounds, driven.verdict.as_ref());
+    Ok((out, battle))
+}
+
+/// A whole game between two bundled lists: the pre-battle told step by step, then the battle.
+fn play_game(o: &PlayOptions) -> Result<(String, Battle), Failure> {
+    let game = driver::play_lists(&o.lists.0, &o.lists.1, o.seed, o.max_bounds)
+        .map_err(|e| Failure::one(e.to_string()))?;
+    let replayed = game
+        .record
+        .replay()
+        .map_err(|e| Failure::one(format!("the driven game does not replay: {e}")))?;
+    let battle = replayed.battle;
+    if o.json {
+        let text =
+            serde_json::to_string_pretty(&game.record).map_err(|e| Failure::one(e.to_string()))?;
+        return Ok((text + "\n", battle));
+    }
+    let entries = &game.record.prebattle.setup;
+    let mut out = format!(
+        "DBA 3.0: {} against {}, seed {}\n\n",
+        entries.armies[0].name, entries.armies[1].name, o.seed
+    );
+    for e in &game.prebattle_events {
+        let line = dbcore::battle::prebattle::describe(entries, e);
+        if !line.is_empty() {
+            out += &line;
+            out.push('\n');
+        }
+    }
     out.push('\n');
+    out += &narration(&game.setup, &game.events);
+    out += &summary(&battle, game.bounds, game.verdict.as_ref());
+    Ok((out, battle))
+}
+
+/// Elements in play and lost per army, and the verdict.
+fn summary(battle: &Battle, bounds: u32, verdict: Option<&dbcore::battle::Verdict>) -> String {
+    let setup = battle.setup();
+    let mut out = String::from("\n");
     for (i, (alive, lost)) in battle.counts().iter().enumerate() {
         out += &format!("{}: {alive} in play, {lost} lost\n", setup.armies[i].name);
     }
-    out += &match &driven.verdict {
+    out += &match verdict {
         Some(v) => format!(
-            "after {} bounds: {}\n",
-            driven.bounds,
+            "after {bounds} bounds: {}\n",
             v.winner.map_or("no winner".to_string(), |w| format!(
                 "{} win",
                 setup.armies[w].name
             ))
         ),
-        None => format!("no decision after {} bounds\n", driven.bounds),
+        None => format!("no decision after {bounds} bounds\n"),
     };
-    Ok((out, battle))
+    out
 }
 
 fn problems(e: dbcore::battle::SetupError) -> Failure {

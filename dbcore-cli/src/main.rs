@@ -26,12 +26,19 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play a whole battle with the demonstration driver, told bound by bound.
+    /// Play a whole game with the demonstration driver: two army lists (pre-battle, then the
+    /// battle bound by bound), or a given set-up.
     Play {
-        /// Seed of the dice.
-        #[arg(long, default_value_t = 1)]
+        /// The first army list, by id.
+        #[arg(default_value = "II/56")]
+        first: String,
+        /// The second army list, by id.
+        #[arg(default_value = "II/53")]
+        second: String,
+        /// Seed of the dice (the default, 2, gives a decided game between the default lists).
+        #[arg(long, default_value_t = 2)]
         seed: u64,
-        /// A set-up file (dbcore's JSON) instead of the demonstration battle.
+        /// A set-up file (dbcore's JSON) to play instead of a game between two lists.
         #[arg(long)]
         setup: Option<PathBuf>,
         /// Stop after this many bounds.
@@ -41,8 +48,11 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Write a picture of the final table here.
+        #[arg(long, default_value = "battle.svg")]
+        svg: PathBuf,
+        /// Write no picture.
         #[arg(long)]
-        svg: Option<PathBuf>,
+        no_svg: bool,
     },
     /// The exact odds of a combat: `dbcore odds 3Kn:general 4Bd:uphill,side=Sp`.
     #[command(after_help = odds::FLAGS)]
@@ -164,11 +174,14 @@ fn write(path: &PathBuf, text: &str) -> Result<(), Failure> {
 fn run(cmd: Command) -> Result<(), Failure> {
     match cmd {
         Command::Play {
+            first,
+            second,
             seed,
             setup,
             max_bounds,
             json,
             svg,
+            no_svg,
         } => {
             let setup = match setup {
                 Some(p) => match load(&p.to_string_lossy())? {
@@ -181,10 +194,11 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 seed,
                 max_bounds,
                 setup,
+                lists: (first, second),
                 json,
             })?;
-            if let Some(path) = &svg {
-                write(path, &battle.table().svg(&battle.setup().config, false))?;
+            if !no_svg {
+                write(&svg, &battle.table().svg(&battle.setup().config, false))?;
             }
             print(&text)
         }

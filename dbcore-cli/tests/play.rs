@@ -1,0 +1,57 @@
+//! `dbcore play`: a whole game from two army lists (DBA3.md §5.1 to §13) or a given set-up.
+
+use std::process::Command;
+
+fn dbcore(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dbcore"))
+        .args(args)
+        .output()
+        .expect("the dbcore program runs")
+}
+
+#[test]
+fn play_tells_the_pre_battle_then_the_battle() {
+    // DBA3.md §5.1: a game between two lists opens with the aggression dice.
+    let out = dbcore(&["play", "II/56", "II/53", "--max-bounds", "4", "--no-svg"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Aggression"), "{text}");
+    assert!(text.contains("have deployed"), "{text}");
+    assert!(text.contains("rolls"), "{text}");
+}
+
+#[test]
+fn play_json_is_a_game_record_that_replays() {
+    let out = dbcore(&[
+        "play",
+        "I/2a",
+        "I/6a",
+        "--seed",
+        "3",
+        "--max-bounds",
+        "6",
+        "--json",
+        "--no-svg",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let record: dbcore::battle::prebattle::GameRecord =
+        serde_json::from_slice(&out.stdout).expect("a game record");
+    let replayed = record.replay().expect("it replays");
+    assert!(!replayed.prebattle_events.is_empty());
+}
+
+#[test]
+fn play_refuses_an_unknown_list_on_stderr() {
+    let out = dbcore(&["play", "IX/99", "II/53", "--no-svg"]);
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(!out.stderr.is_empty());
+}
