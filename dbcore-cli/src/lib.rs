@@ -4,6 +4,7 @@
 
 pub mod commands;
 pub mod frame;
+pub mod fuzzing;
 pub mod http;
 pub mod odds;
 pub mod rpc;

@@ -1,0 +1,47 @@
+//! Every committed input of the `protocol_framing` fuzz target (`fuzz/corpus/protocol_framing/`
+//! and any crash found, `fuzz/regressions/protocol_framing/`) run through its check on stable.
+
+use std::path::Path;
+
+#[test]
+fn every_committed_protocol_input_passes_its_check() {
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
+    let mut files = Vec::new();
+    for dir in ["corpus", "regressions"] {
+        if let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join("protocol_framing")) {
+            files.extend(entries.map(|e| e.expect("a readable directory").path()));
+        }
+    }
+    files.sort();
+    assert!(
+        !files.is_empty(),
+        "protocol_framing has no committed corpus"
+    );
+    for f in &files {
+        let data = std::fs::read(f).expect("a readable corpus file");
+        let outcome = std::panic::catch_unwind(|| dbcore_cli::fuzzing::protocol_framing(&data));
+        assert!(outcome.is_ok(), "{} fails its check", f.display());
+    }
+}
+
+#[test]
+fn the_check_accepts_the_golden_transcript_and_garbage() {
+    let transcript = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/protocol/session.requests.jsonl"),
+    )
+    .unwrap();
+    for cap in [0u8, 3, 63] {
+        let mut data = vec![cap];
+        data.extend_from_slice(&transcript);
+        dbcore_cli::fuzzing::protocol_framing(&data);
+    }
+    dbcore_cli::fuzzing::protocol_framing(
+        b"\x05{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\n\xff\xfe\n[]\n{}\n",
+    );
+    let mut long = vec![1u8];
+    long.extend(std::iter::repeat_n(b'x', 10_000));
+    long.extend_from_slice(
+        b"\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"hello\",\"params\":{}}\n",
+    );
+    dbcore_cli::fuzzing::protocol_framing(&long);
+}
