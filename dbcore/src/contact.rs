@@ -213,11 +213,32 @@ fn rect_cmp(a: &ElementRect, b: &ElementRect) -> Ordering {
 ///
 /// The answer from `b`'s side is always `classify_contact(a, b).map(|c| c.swapped())`.
 pub fn classify_contact(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
+    if clearly_apart(a, b) {
+        return None;
+    }
     if rect_cmp(a, b) == Ordering::Greater {
         classify_ordered(b, a).map(|c| c.swapped())
     } else {
         classify_ordered(a, b)
     }
+}
+
+/// A refusal without trigonometry, for the commonest case of every contact question (two
+/// elements far apart): every point of a rectangle lies within `width / 2 + depth` of its front
+/// midpoint (its pose), so when the poses are further apart than the sum of those reaches plus a
+/// margin of four tolerances, the exact gap would be more than [`TOLERANCE`] too and
+/// [`classify_ordered`] would answer `None`. The margin is far above any rounding of the exact
+/// test, so the answer is always the same as without this pre-test; non-finite numbers never
+/// refuse here (the exact test decides them as before).
+fn clearly_apart(a: &ElementRect, b: &ElementRect) -> bool {
+    let reach =
+        0.5 * (a.width.abs() + b.width.abs()) + a.depth.abs() + b.depth.abs() + 4.0 * TOLERANCE;
+    let dx = a.pose.x - b.pose.x;
+    let dy = a.pose.y - b.pose.y;
+    if !(dx.is_finite() && dy.is_finite() && reach.is_finite()) {
+        return false;
+    }
+    dx.abs() > reach || dy.abs() > reach || dx * dx + dy * dy > reach * reach
 }
 
 fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {

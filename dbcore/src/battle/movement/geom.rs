@@ -133,7 +133,37 @@ pub(crate) fn overlaps(a: &[Point], b: &[Point]) -> bool {
     if a.len() < 3 || b.len() < 3 {
         return false;
     }
+    // Boxes strictly apart: the sets are disjoint, so their separating-axis gap is not negative
+    // (up to rounding far below a tolerance) and the exact test would say no. Pure speed: most
+    // pairs a move is tested against are nowhere near it.
+    if boxes_apart(a, b) {
+        return false;
+    }
     convex_gap(a, b) < -TOLERANCE
+}
+
+/// Whether the axis-aligned bounding boxes of two point sets are strictly apart (false when any
+/// coordinate is not finite, so such sets go to the exact test as before).
+pub(crate) fn boxes_apart(a: &[Point], b: &[Point]) -> bool {
+    match (finite_bounds(a), finite_bounds(b)) {
+        (Some((ax0, ay0, ax1, ay1)), Some((bx0, by0, bx1, by1))) => {
+            ax1 < bx0 || bx1 < ax0 || ay1 < by0 || by1 < ay0
+        }
+        _ => false,
+    }
+}
+
+/// The bounding box (min x, min y, max x, max y) of a non-empty set of finite points.
+pub(crate) fn finite_bounds(s: &[Point]) -> Option<(f64, f64, f64, f64)> {
+    let first = s.first()?;
+    let mut b = (first.x, first.y, first.x, first.y);
+    for p in s {
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            return None;
+        }
+        b = (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y));
+    }
+    Some(b)
 }
 
 /// The convex polygon `pts` (either winding) with every edge moved inward by `by`; `None` when
