@@ -6,7 +6,9 @@
 //! pivots: only the front edge's sweep (the hull of its two positions) and the end position are
 //! checked, since rear corners may pass through things while the front edge pivots (§7.2).
 
-use crate::geometry::{convex_gap, convex_hull, Corner, Edge, ElementRect, Point, Pose, TOLERANCE};
+use crate::geometry::{
+    boxes_apart, convex_gap, convex_hull, Corner, Edge, ElementRect, Point, Pose, TOLERANCE,
+};
 
 /// Facings closer than this (degrees) are the same facing.
 pub(crate) const ANGLE_TOLERANCE: f64 = 1e-6;
@@ -136,34 +138,10 @@ pub(crate) fn overlaps(a: &[Point], b: &[Point]) -> bool {
     // Boxes strictly apart: the sets are disjoint, so their separating-axis gap is not negative
     // (up to rounding far below a tolerance) and the exact test would say no. Pure speed: most
     // pairs a move is tested against are nowhere near it.
-    if boxes_apart(a, b) {
+    if boxes_apart(a, b, 0.0) {
         return false;
     }
     convex_gap(a, b) < -TOLERANCE
-}
-
-/// Whether the axis-aligned bounding boxes of two point sets are strictly apart (false when any
-/// coordinate is not finite, so such sets go to the exact test as before).
-pub(crate) fn boxes_apart(a: &[Point], b: &[Point]) -> bool {
-    match (finite_bounds(a), finite_bounds(b)) {
-        (Some((ax0, ay0, ax1, ay1)), Some((bx0, by0, bx1, by1))) => {
-            ax1 < bx0 || bx1 < ax0 || ay1 < by0 || by1 < ay0
-        }
-        _ => false,
-    }
-}
-
-/// The bounding box (min x, min y, max x, max y) of a non-empty set of finite points.
-pub(crate) fn finite_bounds(s: &[Point]) -> Option<(f64, f64, f64, f64)> {
-    let first = s.first()?;
-    let mut b = (first.x, first.y, first.x, first.y);
-    for p in s {
-        if !(p.x.is_finite() && p.y.is_finite()) {
-            return None;
-        }
-        b = (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y));
-    }
-    Some(b)
 }
 
 /// The convex polygon `pts` (either winding) with every edge moved inward by `by`; `None` when
