@@ -797,29 +797,46 @@ impl Counted {
         let tb = self.b_sum + i32::from(dice[1].get());
         let band_a = Band::of(ta, tb);
         let band_b = Band::of(tb, ta);
-        let (oa, rule_a) = self.a_by_band[band_a as usize];
-        let (ob, rule_b) = self.b_by_band[band_b as usize];
-        CombatResult {
-            a: SideResult {
-                kind: situation.a.kind,
-                die: dice[0],
-                factors: a_factors,
-                total: ta,
-                band: band_a,
-                outcome: oa,
-                rule: Cow::Borrowed(rule_a),
-            },
-            b: SideResult {
-                kind: situation.b.kind,
-                die: dice[1],
-                factors: b_factors,
-                total: tb,
-                band: band_b,
-                outcome: ob,
-                rule: Cow::Borrowed(rule_b),
-            },
-            pursuit: pursuit(situation, oa, ob),
-        }
+        let outcomes = [
+            self.a_by_band[band_a as usize],
+            self.b_by_band[band_b as usize],
+        ];
+        assemble(situation, dice, [ta, tb], outcomes, a_factors, b_factors)
+    }
+}
+
+/// A combat result from its parts: totals with the dice, each side's outcome and rule (`a` first),
+/// and the factor lists.
+fn assemble(
+    situation: &Situation,
+    dice: [DieScore; 2],
+    [ta, tb]: [i32; 2],
+    [(oa, rule_a), (ob, rule_b)]: [(Outcome, &'static str); 2],
+    a_factors: Vec<Factor>,
+    b_factors: Vec<Factor>,
+) -> CombatResult {
+    let band_a = Band::of(ta, tb);
+    let band_b = Band::of(tb, ta);
+    CombatResult {
+        a: SideResult {
+            kind: situation.a.kind,
+            die: dice[0],
+            factors: a_factors,
+            total: ta,
+            band: band_a,
+            outcome: oa,
+            rule: Cow::Borrowed(rule_a),
+        },
+        b: SideResult {
+            kind: situation.b.kind,
+            die: dice[1],
+            factors: b_factors,
+            total: tb,
+            band: band_b,
+            outcome: ob,
+            rule: Cow::Borrowed(rule_b),
+        },
+        pursuit: pursuit(situation, oa, ob),
     }
 }
 
@@ -924,11 +941,27 @@ pub fn resolve(
     dice: [DieScore; 2],
     cfg: &RulesConfig,
 ) -> Result<CombatResult, CombatError> {
-    // Counted directly, so that the factor lists move into the result instead of being copied.
-    let mut c = Counted::new(situation, cfg)?;
-    let a_factors = std::mem::take(&mut c.a_factors);
-    let b_factors = std::mem::take(&mut c.b_factors);
-    Ok(c.result(situation, dice, a_factors, b_factors))
+    // The same steps as `Counted::new` then `Counted::result`, but only the two outcome rows the
+    // dice select are worked out (not all four bands for each side), and the factor lists move
+    // into the result.
+    validate(situation, cfg)?;
+    let (ra, rb) = roles(&situation.engagement);
+    let a_factors = factors(&situation.a, &situation.b, ra, &situation.engagement, cfg);
+    let b_factors = factors(&situation.b, &situation.a, rb, &situation.engagement, cfg);
+    let ta = a_factors.iter().map(|f| f.value).sum::<i32>() + i32::from(dice[0].get());
+    let tb = b_factors.iter().map(|f| f.value).sum::<i32>() + i32::from(dice[1].get());
+    let outcomes = [
+        outcome_for(&situation.a, &situation.b, ra, Band::of(ta, tb)),
+        outcome_for(&situation.b, &situation.a, rb, Band::of(tb, ta)),
+    ];
+    Ok(assemble(
+        situation,
+        dice,
+        [ta, tb],
+        outcomes,
+        a_factors,
+        b_factors,
+    ))
 }
 
 /// Exact odds over all 36 pairs of scores.

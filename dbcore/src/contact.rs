@@ -213,11 +213,32 @@ fn rect_cmp(a: &ElementRect, b: &ElementRect) -> Ordering {
 ///
 /// The answer from `b`'s side is always `classify_contact(a, b).map(|c| c.swapped())`.
 pub fn classify_contact(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
+    if clearly_apart(a, b) {
+        return None;
+    }
     if rect_cmp(a, b) == Ordering::Greater {
         classify_ordered(b, a).map(|c| c.swapped())
     } else {
         classify_ordered(a, b)
     }
+}
+
+/// A refusal without trigonometry, for the commonest case of every contact question (two
+/// elements far apart): every point of a rectangle lies within `width / 2 + depth` of its front
+/// midpoint (its pose), so when the poses are further apart than the sum of those reaches plus a
+/// margin of four tolerances, the exact gap would be more than [`TOLERANCE`] too and
+/// [`classify_ordered`] would answer `None`. The margin is far above any rounding of the exact
+/// test, so the answer is always the same as without this pre-test; non-finite numbers never
+/// refuse here (the exact test decides them as before).
+fn clearly_apart(a: &ElementRect, b: &ElementRect) -> bool {
+    let reach =
+        0.5 * (a.width.abs() + b.width.abs()) + a.depth.abs() + b.depth.abs() + 4.0 * TOLERANCE;
+    let dx = a.pose.x - b.pose.x;
+    let dy = a.pose.y - b.pose.y;
+    if !(dx.is_finite() && dy.is_finite() && reach.is_finite()) {
+        return false;
+    }
+    dx.abs() > reach || dy.abs() > reach || dx * dx + dy * dy > reach * reach
 }
 
 fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
@@ -526,5 +547,87 @@ pub fn may_contact_edge(mover: &ElementRect, target: &ElementRect, edge: Edge) -
             }
             best > TOLERANCE
         }
+    }
+}
+
+#[cfg(test)]
+mod pre_test_agreement {
+    use super::*;
+    use crate::geometry::{boxes_apart, convex_gap, Pose};
+
+    /// Pairs of rectangles around the reach of the pre-tests: grid positions (the 2^-12 BW storage
+    /// grid makes exact touches common), a spread of bearings and the base depths of §1.3.
+    fn pairs() -> Vec<(ElementRect, ElementRect)> {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let depths = [0.5, 0.75, 1.0, 1.5, 2.0];
+        let facings = [0.0, 90.0, 180.0, 270.0, 45.0, 30.0, 137.5];
+        (0..20_000)
+            .map(|_| {
+                let at = |n: u64| (n % 32_768) as f64 / 4096.0;
+                let a = ElementRect::new(
+                    Pose::new(0.0, 0.0, facings[(next() % 7) as usize]),
+                    1.0,
+                    depths[(next() % 5) as usize],
+                );
+                let b = ElementRect::new(
+                    Pose::new(
+                        at(next()) - 2.0,
+                        at(next()) - 2.0,
+                        facings[(next() % 7) as usize],
+                    ),
+                    1.0,
+                    depths[(next() % 5) as usize],
+                );
+                (a, b)
+            })
+            .collect()
+    }
+
+    // DBA3.md §0.3: contact is decided within the tolerance; the cheap refusals in front of the
+    // exact tests (issue #15) must never change an answer.
+    #[test]
+    fn pose_distance_refusal_agrees_with_the_exact_classification() {
+        let mut refused = 0;
+        for (a, b) in pairs() {
+            let exact = if rect_cmp(&a, &b) == Ordering::Greater {
+                classify_ordered(&b, &a).map(|c| c.swapped())
+            } else {
+                classify_ordered(&a, &b)
+            };
+            if clearly_apart(&a, &b) {
+                refused += 1;
+                assert_eq!(exact, None, "{a:?} {b:?}");
+            }
+            assert_eq!(classify_contact(&a, &b), exact, "{a:?} {b:?}");
+        }
+        assert!(
+            refused > 1000,
+            "the sample reaches the pre-test ({refused})"
+        );
+    }
+
+    #[test]
+    fn box_refusal_agrees_with_the_separating_axis_gap() {
+        let mut refused = 0;
+        for (a, b) in pairs() {
+            let (ca, cb) = (a.corners(), b.corners());
+            if boxes_apart(&ca, &cb, 0.0) {
+                refused += 1;
+                assert!(convex_gap(&ca, &cb) >= -TOLERANCE, "{a:?} {b:?}");
+            }
+            if boxes_apart(&ca, &cb, 1e-6) {
+                assert!(convex_gap(&ca, &cb) > 1e-9, "{a:?} {b:?}");
+            }
+        }
+        assert!(
+            refused > 1000,
+            "the sample reaches the pre-test ({refused})"
+        );
     }
 }

@@ -441,6 +441,31 @@ pub fn convex_hull(points: &[Point]) -> Polygon {
     Polygon::new(lower)
 }
 
+/// Whether the axis-aligned bounding boxes of two point sets are apart by more than `margin` on
+/// x or y (false when either set is empty or has a coordinate that is not finite, so such sets go
+/// to the exact tests). A pre-test in front of exact geometry: boxes apart mean disjoint sets.
+pub(crate) fn boxes_apart(a: &[Point], b: &[Point], margin: f64) -> bool {
+    match (finite_bounds(a), finite_bounds(b)) {
+        (Some((ax0, ay0, ax1, ay1)), Some((bx0, by0, bx1, by1))) => {
+            ax1 + margin < bx0 || bx1 + margin < ax0 || ay1 + margin < by0 || by1 + margin < ay0
+        }
+        _ => false,
+    }
+}
+
+/// The bounding box (min x, min y, max x, max y) of a non-empty set of finite points.
+fn finite_bounds(s: &[Point]) -> Option<(f64, f64, f64, f64)> {
+    let first = s.first()?;
+    let mut b = (first.x, first.y, first.x, first.y);
+    for p in s {
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            return None;
+        }
+        b = (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y));
+    }
+    Some(b)
+}
+
 /// Separating-axis gap between two convex polygons given by their vertices (either winding): the
 /// largest separation of their projections on any edge normal of either. Positive: they are at
 /// least that far apart (a lower bound on their distance); zero: touching; negative: they overlap on

@@ -3,10 +3,12 @@
 //! header differs from what would be generated. `-- golden [--check]` does the same for the golden
 //! traces in `tests/golden/`, `-- armies [--check]` for the bundled army lists
 //! (`dbcore/src/armies/lists.json` and its `corrections.csv`, from `../shared/data`), and
-//! `-- schema [--check]` for the JSON Schema files in `schema/`.
+//! `-- schema [--check]` for the JSON Schema files in `schema/`. `--release -- perf [--callgrind]`
+//! prints the speed table of issue #15 (see `perf.rs`).
 
 mod armies;
 mod golden;
+mod perf;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -142,8 +144,9 @@ fn main() -> ExitCode {
         ["armies", "--check"] => armies::write(&root(), true),
         ["schema"] => schema(false),
         ["schema", "--check"] => schema(true),
+        ["perf", ref rest @ ..] => perf::run(rest),
         _ => Err(
-            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check]"
+            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check] | perf [--callgrind] [--rounds N]"
                 .to_string(),
         ),
     };

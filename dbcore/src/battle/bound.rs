@@ -5,6 +5,8 @@
 //! action would cause; [`Battle::apply`] commits exactly those events. A refusal therefore cannot
 //! change anything, and replaying the saved actions ([`BattleRecord`]) reproduces the events.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::battlefield::Variant;
@@ -361,7 +363,9 @@ pub enum DiceRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Battle {
-    pub(super) setup: BattleSetup,
+    /// Shared, never changed after [`Battle::new`]: clones of a battle (search, Monte Carlo) share
+    /// one set-up instead of copying its terrain and armies. Serialised as the set-up itself.
+    pub(super) setup: Arc<BattleSetup>,
     pub(super) elements: Vec<ElementState>,
     /// Bounds begun so far, counting both armies' (1 for the first).
     pub(super) bound: u32,
@@ -452,7 +456,7 @@ impl Battle {
                 .collect(),
             cities,
             verdict: None,
-            setup,
+            setup: Arc::new(setup),
         })
     }
 
@@ -472,7 +476,7 @@ impl Battle {
     /// The set-up and every action so far.
     pub fn record(&self) -> BattleRecord {
         BattleRecord {
-            setup: self.setup.clone(),
+            setup: BattleSetup::clone(&self.setup),
             actions: self.actions.clone(),
         }
     }

@@ -1,0 +1,367 @@
+//! `cargo run --release -p xtask -- perf [--callgrind]`: the speed table of issue #15.
+//!
+//! Every row is one operation of the referee. Times are the minimum over interleaved rounds (each
+//! round runs every row once, so a slow moment of the machine hurts all rows alike and the minimum
+//! is the run least disturbed). With `--callgrind` each row is also counted in instructions by
+//! running this program under `valgrind --tool=callgrind` twice (a few repetitions and many) and
+//! dividing the difference, so the set-up of the row cancels out. Instruction counts are
+//! noise-free; times depend on the machine and its load.
+//!
+//! Speed lives here and in the criterion benches, never in test assertions.
+
+use std::hint::black_box;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use dbcore::battle::{Action, Battle, BattleRecord, DiceRequest, Phase};
+use dbcore::combat::{resolve, Combatant, Situation};
+use dbcore::contact::scan_contacts;
+use dbcore::driver::{demo_setup, play};
+use dbcore::geometry::{ElementRect, Pose};
+use dbcore::{DieScore, RulesConfig};
+
+/// The seed of the recorded battle the rows replay, clone and serialise.
+const SEED: u64 = 1;
+/// Bound limit of every driven battle.
+const MAX_BOUNDS: u32 = 40;
+
+/// What a row measures, with the issue's target.
+struct Row {
+    name: &'static str,
+    /// Target time per operation, in nanoseconds, when the issue gives one.
+    target_ns: Option<f64>,
+    /// Target instructions per operation, when the issue gives one.
+    target_instr: Option<f64>,
+}
+
+const ROWS: [Row; 7] = [
+    Row {
+        name: "driven_battle",
+        target_ns: Some(1_000_000.0),
+        target_instr: None,
+    },
+    Row {
+        name: "replay",
+        target_ns: Some(500_000.0),
+        target_instr: None,
+    },
+    Row {
+        name: "resolve",
+        target_ns: None,
+        target_instr: Some(250.0),
+    },
+    Row {
+        name: "fight_check",
+        target_ns: Some(250.0),
+        target_instr: None,
+    },
+    Row {
+        name: "contact_scan_24",
+        target_ns: Some(3_000.0),
+        target_instr: None,
+    },
+    Row {
+        name: "clone_end",
+        target_ns: Some(500.0),
+        target_instr: None,
+    },
+    Row {
+        name: "state_json_round_trip",
+        target_ns: Some(25_000.0),
+        target_instr: None,
+    },
+];
+
+/// What a row is, in words, for the printed table.
+fn describe(name: &str) -> &'static str {
+    match name {
+        "driven_battle" => "whole battle played by the demonstration driver",
+        "replay" => "replay of a recorded battle (Battle::replay)",
+        "resolve" => "resolve of one combat, inputs given",
+        "fight_check" => "combat derived from the table (check of a Fight)",
+        "contact_scan_24" => "contact scan of 24 elements",
+        "clone_end" => "clone of a battle (its final state)",
+        "state_json_round_trip" => "battle state JSON round trip (serde, no replay)",
+        _ => "?",
+    }
+}
+
+/// Everything the rows work on, built once.
+struct Fixture {
+    setup: dbcore::battle::BattleSetup,
+    record: BattleRecord,
+    end: Battle,
+    /// A battle waiting for the dice of a close combat, and the Fight that would resolve it.
+    fight: (Battle, Action),
+    situation: Situation,
+    cfg: RulesConfig,
+    table: Vec<(u32, u8, ElementRect)>,
+}
+
+impl Fixture {
+    fn new() -> Result<Fixture, String> {
+        let setup = demo_setup();
+        let driven = play(setup.clone(), SEED, MAX_BOUNDS).map_err(|e| format!("{e:?}"))?;
+        let (end, _) = Battle::replay(&driven.record).map_err(|e| format!("{e:?}"))?;
+        let fight = first_fight(&driven.record)?;
+        Ok(Fixture {
+            setup,
+            record: driven.record,
+            end,
+            fight,
+            situation: Situation::close_combat(
+                Combatant::new("4Bd".parse().map_err(|e| format!("{e:?}"))?)
+                    .general()
+                    .uphill(),
+                Combatant::new("3Kn".parse().map_err(|e| format!("{e:?}"))?).flanked(1),
+            ),
+            cfg: RulesConfig::default(),
+            table: battle_table(),
+        })
+    }
+
+    /// Run row `name` `n` times.
+    fn run(&self, name: &str, n: u64) {
+        let dice = [DieScore::new(4).expect("4"), DieScore::new(3).expect("3")];
+        for i in 0..n {
+            match name {
+                "driven_battle" => {
+                    black_box(play(black_box(self.setup.clone()), SEED + i, MAX_BOUNDS).ok());
+                }
+                "replay" => {
+                    black_box(Battle::replay(black_box(&self.record)).ok());
+                }
+                "resolve" => {
+                    black_box(resolve(black_box(&self.situation), black_box(dice), &self.cfg).ok());
+                }
+                "fight_check" => {
+                    black_box(self.fight.0.check(black_box(&self.fight.1)).ok());
+                }
+                "contact_scan_24" => {
+                    black_box(scan_contacts(black_box(&self.table)));
+                }
+                "clone_end" => {
+                    black_box(black_box(&self.end).clone());
+                }
+                "state_json_round_trip" => {
+                    let text = serde_json::to_string(black_box(&self.end)).expect("serialises");
+                    black_box(serde_json::from_str::<Battle>(&text).ok());
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The recorded battle replayed up to its first close combat awaiting dice, and a Fight of it.
+fn first_fight(record: &BattleRecord) -> Result<(Battle, Action), String> {
+    let mut b = Battle::new(record.setup.clone()).map_err(|e| format!("{e:?}"))?;
+    for a in &record.actions {
+        if b.phase() == Phase::CloseCombat {
+            if let Some(DiceRequest::Combat { pairs }) = b.awaiting() {
+                if let Some(&(x, y)) = pairs.first() {
+                    let action = Action::Fight {
+                        a: x,
+                        b: y,
+                        dice: [DieScore::new(4).expect("4"), DieScore::new(3).expect("3")],
+                        recoil_own_depth: Vec::new(),
+                    };
+                    if b.check(&action).is_ok() {
+                        return Ok((b, action));
+                    }
+                }
+            }
+        }
+        b.apply(a.clone()).map_err(|e| format!("{e:?}"))?;
+    }
+    Err("the recorded battle has no close combat".to_string())
+}
+
+/// Two armies of 12 on a 15 BW table (the geometry bench's table): lines facing each other, some
+/// in full contact, some offset, some a little apart, a few on the flanks at angles.
+fn battle_table() -> Vec<(u32, u8, ElementRect)> {
+    let mut v = Vec::with_capacity(24);
+    for i in 0..10u32 {
+        let x = 2.5 + f64::from(i);
+        v.push((i, 0u8, ElementRect::new(Pose::new(x, 7.0, 0.0), 1.0, 0.5)));
+        let (dx, dy) = match i % 3 {
+            0 => (0.0, 0.0),
+            1 => (0.25, 0.0),
+            _ => (0.0, 0.5),
+        };
+        let pose = Pose::new(x + dx, 7.0 + dy, 180.0);
+        v.push((100 + i, 1u8, ElementRect::new(pose, 1.0, 0.75)));
+    }
+    let extra = [
+        (20, 0, Pose::new(1.0, 5.0, 30.0), 0.75),
+        (21, 0, Pose::new(13.5, 4.0, 330.0), 0.75),
+        (120, 1, Pose::new(1.5, 10.0, 200.0), 0.5),
+        (121, 1, Pose::new(13.0, 11.0, 160.0), 1.0),
+    ];
+    for (id, side, pose, depth) in extra {
+        v.push((id, side, ElementRect::new(pose, 1.0, depth)));
+    }
+    v
+}
+
+/// Repetitions per timed sample so that a sample lasts about 5 ms.
+fn calibrate(f: &Fixture, name: &str) -> u64 {
+    let mut n = 1u64;
+    loop {
+        let t = Instant::now();
+        f.run(name, n);
+        let e = t.elapsed();
+        if e >= Duration::from_millis(5) || n >= 1 << 24 {
+            return n;
+        }
+        n = if e.is_zero() {
+            n * 16
+        } else {
+            let want = (n as f64 * 5.0e6 / e.as_nanos() as f64).ceil() as u64;
+            want.clamp(n + 1, n * 16)
+        };
+    }
+}
+
+/// Instructions per operation of `name` under callgrind, or why not.
+fn instructions(name: &str) -> Result<f64, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let count = |n: u64| -> Result<u64, String> {
+        let out = Command::new("valgrind")
+            .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+            .arg(&exe)
+            .args(["perf", "--row", name, "--iters", &n.to_string()])
+            .output()
+            .map_err(|e| format!("valgrind: {e}"))?;
+        let err = String::from_utf8_lossy(&out.stderr);
+        err.lines()
+            .find_map(|l| l.split("Collected :").nth(1))
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .ok_or_else(|| format!("no instruction count from valgrind for {name}"))
+    };
+    let many: u64 = match name {
+        "driven_battle" | "replay" => 3,
+        "state_json_round_trip" | "fight_check" | "clone_end" | "contact_scan_24" => 200,
+        _ => 2000,
+    };
+    let base = count(1)?;
+    let total = count(1 + many)?;
+    Ok(total.saturating_sub(base) as f64 / many as f64)
+}
+
+fn human_ns(ns: f64) -> String {
+    if ns >= 1.0e6 {
+        format!("{:.2} ms", ns / 1.0e6)
+    } else if ns >= 1.0e3 {
+        format!("{:.2} us", ns / 1.0e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
+fn human_count(n: f64) -> String {
+    if n >= 1.0e6 {
+        format!("{:.1} M", n / 1.0e6)
+    } else if n >= 1.0e3 {
+        format!("{:.1} k", n / 1.0e3)
+    } else {
+        format!("{n:.0}")
+    }
+}
+
+/// `perf [--callgrind] [--rounds N]`, or the inner `perf --row NAME --iters N` callgrind runs.
+pub fn run(args: &[&str]) -> Result<(), String> {
+    let mut callgrind = false;
+    let mut rounds = 15u32;
+    let mut row: Option<&str> = None;
+    let mut iters = 1u64;
+    let mut it = args.iter();
+    while let Some(&a) = it.next() {
+        match a {
+            "--callgrind" => callgrind = true,
+            "--rounds" => {
+                rounds = it
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .filter(|&r| r > 0)
+                    .ok_or("--rounds takes a positive number")?
+            }
+            "--row" => row = Some(it.next().ok_or("--row takes a row name")?),
+            "--iters" => {
+                iters = it
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or("--iters takes a number")?
+            }
+            _ => return Err(format!("perf: unknown argument {a:?}")),
+        }
+    }
+    let fixture = Fixture::new()?;
+    if let Some(name) = row {
+        if !ROWS.iter().any(|r| r.name == name) {
+            return Err(format!("perf: no row {name:?}"));
+        }
+        fixture.run(name, iters);
+        return Ok(());
+    }
+    let reps: Vec<u64> = ROWS.iter().map(|r| calibrate(&fixture, r.name)).collect();
+    let mut best = vec![f64::INFINITY; ROWS.len()];
+    for _ in 0..rounds {
+        for (i, r) in ROWS.iter().enumerate() {
+            let t = Instant::now();
+            fixture.run(r.name, reps[i]);
+            let per = t.elapsed().as_nanos() as f64 / reps[i] as f64;
+            best[i] = best[i].min(per);
+        }
+    }
+    let has_valgrind = callgrind
+        && Command::new("valgrind")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if callgrind && !has_valgrind {
+        eprintln!("perf: valgrind not found, instruction counts skipped");
+    }
+    println!("minimum of {rounds} interleaved rounds; ratio = measured / target (<= 1 meets it)");
+    println!(
+        "{:<50} {:>11} {:>11} {:>7}   {:>9} {:>9} {:>7}",
+        "what", "time", "target", "ratio", "instr", "target", "ratio"
+    );
+    for (i, r) in ROWS.iter().enumerate() {
+        let (tt, tr) = match r.target_ns {
+            Some(t) => (human_ns(t), format!("{:.2}", best[i] / t)),
+            None => ("-".to_string(), "-".to_string()),
+        };
+        let (ic, it, ir) = if has_valgrind {
+            match instructions(r.name) {
+                Ok(n) => (
+                    human_count(n),
+                    r.target_instr.map_or("-".to_string(), human_count),
+                    r.target_instr
+                        .map_or("-".to_string(), |t| format!("{:.2}", n / t)),
+                ),
+                Err(e) => (e, "-".to_string(), "-".to_string()),
+            }
+        } else {
+            (
+                "-".to_string(),
+                r.target_instr.map_or("-".to_string(), human_count),
+                "-".to_string(),
+            )
+        };
+        println!(
+            "{:<50} {:>11} {:>11} {:>7}   {:>9} {:>9} {:>7}",
+            describe(r.name),
+            human_ns(best[i]),
+            tt,
+            tr,
+            ic,
+            it,
+            ir
+        );
+    }
+    if best[0].is_finite() && best[0] > 0.0 {
+        println!("driven battles per second: {:.0}", 1.0e9 / best[0]);
+    }
+    Ok(())
+}
