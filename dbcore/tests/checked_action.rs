@@ -118,3 +118,34 @@ fn the_stamp_is_not_part_of_the_state() {
         Err(BattleError::WrongPhase { .. })
     ));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 12, ..Default::default() })]
+
+    /// DBA3.md §7.1, §10.2: who is in close combat is the same whether the battle's per-state
+    /// cache answers or every element is classified afresh, at every state of a driven battle.
+    #[test]
+    fn cached_and_uncached_close_combat_agree(seed in 0u64..1_000) {
+        let driven = play(demo_setup(), seed, 12).expect("plays");
+        let mut b = Battle::new(driven.record.setup.clone()).expect("valid");
+        for a in driven.record.actions.iter().cloned() {
+            let strongholds = b.held_strongholds();
+            let ctx = b.move_context(&strongholds);
+            proptest::prop_assert!(ctx.close_combat.is_some(), "a fresh state has its cache");
+            let plain = dbcore::battle::MoveContext { close_combat: None, ..ctx };
+            for round in 0..2 {
+                for i in 0..b.elements().len() {
+                    let uncached = dbcore::battle::in_close_combat(&plain, i);
+                    proptest::prop_assert_eq!(dbcore::battle::in_close_combat(&ctx, i), uncached, "round {}", round);
+                    // A clone, or another question to the same state, answers the same.
+                    let c = b.clone();
+                    let strongholds = c.held_strongholds();
+                    proptest::prop_assert_eq!(dbcore::battle::in_close_combat(&c.move_context(&strongholds), i), uncached);
+                    let again = b.move_context(&strongholds);
+                    proptest::prop_assert_eq!(dbcore::battle::in_close_combat(&again, i), uncached);
+                }
+            }
+            b.apply(a).expect("replays");
+        }
+    }
+}

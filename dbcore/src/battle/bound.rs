@@ -405,6 +405,9 @@ pub struct Battle {
     /// This state's identity for [`super::CheckedAction`]; not part of the state.
     #[serde(skip)]
     pub(super) stamp: super::checked::Stamp,
+    /// Answers worked out once for this state; not part of the state.
+    #[serde(skip)]
+    pub(super) cache: super::cache::StateCache,
 }
 
 impl Battle {
@@ -456,6 +459,7 @@ impl Battle {
             verdict: None,
             setup,
             stamp: super::checked::Stamp::fresh(),
+            cache: Default::default(),
         }
     }
 
@@ -700,7 +704,7 @@ impl Battle {
 
     /// What moves may read, with the strongholds of [`Battle::held_strongholds`].
     pub fn move_context<'a>(&'a self, strongholds: &'a [HeldStronghold]) -> MoveContext<'a> {
-        MoveContext {
+        let mut ctx = MoveContext {
             strongholds,
             battlefield: &self.setup.battlefield,
             config: &self.setup.config,
@@ -709,7 +713,10 @@ impl Battle {
             river: self.river,
             plough_rough: self.plough_rough,
             first_bound_of_army: self.first_bound_of_active(),
-        }
+            close_combat: None,
+        };
+        ctx.close_combat = self.cache.close_combat(&ctx);
+        ctx
     }
 
     /// The events `action` would cause, or why it is refused. Changes nothing.
@@ -863,6 +870,7 @@ impl Battle {
         }
         self.actions.push(action);
         self.stamp = super::checked::Stamp::fresh();
+        self.cache = Default::default();
         Ok(events)
     }
 

@@ -143,6 +143,7 @@ impl Battle {
         }
         self.actions.push(checked.action);
         self.stamp = Stamp::fresh();
+        self.cache = Default::default();
         Ok(checked.events)
     }
 }

@@ -1,6 +1,7 @@
 //! The battle: set-up, state and the typed transitions of a bound (DBA3.md §5–§13).
 
 pub mod bound;
+pub mod cache;
 mod checked;
 pub mod engagement;
 mod fighting;
@@ -18,6 +19,7 @@ pub use bound::{
     order_ids, Action, Battle, BattleError, BattleRecord, DiceRequest, Event, Phase, PipCost,
     PipExtra, ReplayError,
 };
+pub use cache::CloseCombatFlags;
 pub use checked::{CheckedAction, ValidatedSetup};
 pub use engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
