@@ -76,9 +76,7 @@ const ROWS: [Row; 7] = [
 /// What a row is, in words, for the printed table.
 fn describe(name: &str) -> &'static str {
     match name {
-        "driven_battle" => {
-            "whole battle played by the demonstration driver (set-up validated once)"
-        }
+        "driven_battle" => "whole battle by the driver (set-up validated once)",
         "replay" => "replay of a recorded battle (Battle::replay)",
         "resolve" => "resolve of one combat, inputs given",
         "fight_check" => "combat derived from the table (check of a Fight)",
