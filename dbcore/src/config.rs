@@ -5,7 +5,7 @@
 //! assaulters using their factor against foot §4.7, the −1 per support shooter §9.4…). A house rule
 //! is a changed config, not a fork of the code.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 use crate::error::{ErrorCode, ErrorInfo};
@@ -108,7 +108,7 @@ impl Default for PipRules {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RulesConfig {
     /// Per base kind, keyed by code (`"4Bd"`).
-    pub kinds: BTreeMap<BaseKind, KindRules>,
+    pub kinds: KindTable,
     pub mounted_infantry: MountedInfantryRules,
     pub combat: CombatRules,
     #[serde(default)]
@@ -310,5 +310,179 @@ impl RulesConfig {
     /// Shooting range in BW, for kinds that shoot (§9.1).
     pub fn shooting_range(&self, kind: ElementKind) -> Option<f64> {
         self.kind(kind.base()).shooting_range
+    }
+}
+
+/// Every base kind in index order, as a `static` so that the table can lend `&BaseKind` keys.
+static KINDS: [BaseKind; BaseKind::ALL.len()] = BaseKind::ALL;
+
+/// The per-kind numbers of a [`RulesConfig`]: a map from base kind to [`KindRules`], stored as one
+/// slot per kind so that a look-up (behind every element's rectangle) is an index, not a search.
+/// It reads and writes as the map it is (keyed by code, in kind order, the order a `BTreeMap` of
+/// kinds had), compares as that map, and offers the map's methods (`get`, `get_mut`, `insert`,
+/// `remove`, `contains_key`, `len`, `iter`).
+#[derive(Clone, PartialEq)]
+pub struct KindTable {
+    /// One heap block, so that a configuration (and every set-up holding one) stays small.
+    slots: Box<[Option<KindRules>; BaseKind::ALL.len()]>,
+}
+
+impl Default for KindTable {
+    fn default() -> KindTable {
+        KindTable {
+            slots: Box::new([None; BaseKind::ALL.len()]),
+        }
+    }
+}
+
+impl KindTable {
+    /// An empty table.
+    pub fn new() -> KindTable {
+        KindTable::default()
+    }
+
+    /// The numbers of `kind`, if the table has them.
+    #[inline]
+    pub fn get(&self, kind: &BaseKind) -> Option<&KindRules> {
+        self.slots[kind.index()].as_ref()
+    }
+
+    /// The numbers of `kind` to change, if the table has them.
+    pub fn get_mut(&mut self, kind: &BaseKind) -> Option<&mut KindRules> {
+        self.slots[kind.index()].as_mut()
+    }
+
+    /// Set the numbers of `kind`, returning those it replaces.
+    pub fn insert(&mut self, kind: BaseKind, rules: KindRules) -> Option<KindRules> {
+        self.slots[kind.index()].replace(rules)
+    }
+
+    /// Take the numbers of `kind` out of the table.
+    pub fn remove(&mut self, kind: &BaseKind) -> Option<KindRules> {
+        self.slots[kind.index()].take()
+    }
+
+    pub fn contains_key(&self, kind: &BaseKind) -> bool {
+        self.get(kind).is_some()
+    }
+
+    /// How many kinds have numbers.
+    pub fn len(&self) -> usize {
+        self.slots.iter().filter(|s| s.is_some()).count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The kinds with numbers, in kind order.
+    pub fn iter(&self) -> impl Iterator<Item = (&BaseKind, &KindRules)> + '_ {
+        KINDS
+            .iter()
+            .zip(self.slots.iter())
+            .filter_map(|(k, s)| s.as_ref().map(|r| (k, r)))
+    }
+}
+
+impl<'a> IntoIterator for &'a KindTable {
+    type Item = (&'a BaseKind, &'a KindRules);
+    type IntoIter = Box<dyn Iterator<Item = (&'a BaseKind, &'a KindRules)> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl FromIterator<(BaseKind, KindRules)> for KindTable {
+    fn from_iter<I: IntoIterator<Item = (BaseKind, KindRules)>>(iter: I) -> KindTable {
+        let mut t = KindTable::new();
+        for (k, r) in iter {
+            t.insert(k, r);
+        }
+        t
+    }
+}
+
+impl From<BTreeMap<BaseKind, KindRules>> for KindTable {
+    fn from(map: BTreeMap<BaseKind, KindRules>) -> KindTable {
+        map.into_iter().collect()
+    }
+}
+
+impl From<KindTable> for BTreeMap<BaseKind, KindRules> {
+    fn from(t: KindTable) -> BTreeMap<BaseKind, KindRules> {
+        t.iter().map(|(k, r)| (*k, *r)).collect()
+    }
+}
+
+impl std::fmt::Debug for KindTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for KindTable {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for KindTable {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<KindTable, D::Error> {
+        BTreeMap::<BaseKind, KindRules>::deserialize(d).map(KindTable::from)
+    }
+}
+
+/// The schema of the map it reads and writes.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for KindTable {
+    fn inline_schema() -> bool {
+        <BTreeMap<BaseKind, KindRules> as schemars::JsonSchema>::inline_schema()
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <BTreeMap<BaseKind, KindRules> as schemars::JsonSchema>::schema_name()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        <BTreeMap<BaseKind, KindRules> as schemars::JsonSchema>::schema_id()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <BTreeMap<BaseKind, KindRules> as schemars::JsonSchema>::json_schema(g)
+    }
+}
+
+#[cfg(test)]
+mod kind_table_tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_its_own_slot_in_kind_order() {
+        for (i, k) in BaseKind::ALL.iter().enumerate() {
+            assert_eq!(k.index(), i, "{k}");
+        }
+        let mut sorted = BaseKind::ALL;
+        sorted.sort();
+        assert_eq!(
+            sorted,
+            BaseKind::ALL,
+            "kind order is the order of a BTreeMap of kinds"
+        );
+    }
+
+    #[test]
+    fn the_table_reads_and_writes_as_the_map_did() {
+        let cfg = RulesConfig::default();
+        let map: BTreeMap<BaseKind, KindRules> = cfg.kinds.clone().into();
+        assert_eq!(map.len(), BaseKind::ALL.len());
+        assert_eq!(
+            serde_json::to_string(&cfg.kinds).expect("json"),
+            serde_json::to_string(&map).expect("json")
+        );
+        let mut partial = map.clone();
+        partial.remove(&BaseKind::Ps);
+        let text = serde_json::to_string(&partial).expect("json");
+        let back: KindTable = serde_json::from_str(&text).expect("reads");
+        assert_eq!(back.len(), partial.len());
+        assert!(!back.contains_key(&BaseKind::Ps));
+        assert_eq!(serde_json::to_string(&back).expect("json"), text);
+        assert_eq!(format!("{back:?}"), format!("{partial:?}"));
     }
 }

@@ -10,8 +10,8 @@ use crate::battle::prebattle::{
     ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleError, PrebattleEvent, PrebattleSetup,
 };
 use crate::battle::{
-    Action, Battle, BattleRecord, BattleSetup, ContactWanted, DiceRequest, ElementId, Event,
-    MoveOrder, Phase, SetupError, Verdict,
+    Action, Battle, BattleRecord, BattleSetup, CheckedAction, ContactWanted, DiceRequest,
+    ElementId, Event, MoveOrder, Phase, SetupError, ValidatedSetup, Verdict,
 };
 use crate::dice::SeededDice;
 use crate::geometry::{Point, Pose};
@@ -55,6 +55,18 @@ pub fn play(setup: BattleSetup, seed: u64, max_bounds: u32) -> Result<DrivenBatt
     let battle = Battle::new(setup)?;
     let mut dice = SeededDice::new(seed);
     Ok(play_battle(battle, &mut dice, max_bounds))
+}
+
+/// [`play`] from a set-up validated once: many battles of the same set-up (a Monte Carlo study)
+/// share it and none validates it again. The same battle as [`play`] of the same set-up and seed.
+pub fn play_validated(
+    setup: &ValidatedSetup,
+    seed: u64,
+    max_bounds: u32,
+) -> Result<DrivenBattle, SetupError> {
+    check_max_bounds(max_bounds)?;
+    let mut dice = SeededDice::new(seed);
+    Ok(play_battle(Battle::start(setup), &mut dice, max_bounds))
 }
 
 /// A whole game played by the driver: the pre-battle and the battle.
@@ -162,9 +174,11 @@ pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -
                 events.extend(ev);
             }
             Phase::Movement => {
-                let action = best_move(&battle).unwrap_or(Action::EndMovement);
-                let ev = battle
-                    .apply(action)
+                let ev = match best_move(&battle) {
+                    Some(checked) => battle.apply_checked(checked),
+                    None => battle.apply(Action::EndMovement),
+                };
+                let ev = ev
                     .or_else(|_| battle.apply(Action::EndMovement))
                     .expect("ending the movement is always legal in the movement phase");
                 events.extend(ev);
@@ -173,7 +187,11 @@ pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -
                 let Some(action) = next_fire_or_fight(&battle, dice) else {
                     break;
                 };
-                match battle.apply(action) {
+                let ev = match action {
+                    Ok(checked) => battle.apply_checked(checked),
+                    Err(action) => battle.apply(action),
+                };
+                match ev {
                     Ok(ev) => events.extend(ev),
                     Err(_) => break,
                 }
@@ -202,8 +220,9 @@ fn nearest_enemy(b: &Battle, id: ElementId) -> Option<(ElementId, f64)> {
 }
 
 /// The first legal move, trying elements nearest the enemy first: contact if possible, else the
-/// longest step straight towards the nearest enemy.
-fn best_move(b: &Battle) -> Option<Action> {
+/// longest step straight towards the nearest enemy. Checked, so that it is committed without a
+/// second check.
+fn best_move(b: &Battle) -> Option<CheckedAction> {
     if b.pips() == 0 {
         return None;
     }
@@ -222,8 +241,8 @@ fn best_move(b: &Battle) -> Option<Action> {
                 contact: ContactWanted::Front,
             },
         };
-        if b.check(&contact).is_ok() {
-            return Some(contact);
+        if let Ok(checked) = b.check_action(contact) {
+            return Some(checked);
         }
         let me = b.element(id)?;
         let aim = b.element(target)?.pose.front_mid();
@@ -246,8 +265,8 @@ fn best_move(b: &Battle) -> Option<Action> {
                         path: vec![Pose::new(dest.x, dest.y, facing)],
                     },
                 };
-                if b.check(&action).is_ok() {
-                    return Some(action);
+                if let Ok(checked) = b.check_action(action) {
+                    return Some(checked);
                 }
             }
         }
@@ -255,8 +274,9 @@ fn best_move(b: &Battle) -> Option<Action> {
     None
 }
 
-/// The next shot or combat the moving army chooses: the first one the battle accepts.
-fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
+/// The next shot or combat the moving army chooses: the first shot the battle accepts (checked),
+/// or the first combat (unchecked: the battle asked for it).
+fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Result<CheckedAction, Action>> {
     match b.awaiting()? {
         DiceRequest::Shot { shooters } => {
             let roll = dice.roll_pair();
@@ -288,8 +308,8 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
                         recoil_own_depth: Vec::new(),
                         shoots_back: false,
                     };
-                    if b.check(&action).is_ok() {
-                        return Some(action);
+                    if let Ok(checked) = b.check_action(action) {
+                        return Some(Ok(checked));
                     }
                 }
             }
@@ -297,12 +317,12 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
         }
         DiceRequest::Combat { pairs } => {
             let (a, b_id) = *pairs.first()?;
-            Some(Action::Fight {
+            Some(Err(Action::Fight {
                 a,
                 b: b_id,
                 dice: dice.roll_pair(),
                 recoil_own_depth: Vec::new(),
-            })
+            }))
         }
         DiceRequest::Pips { .. } => None,
     }

@@ -196,6 +196,12 @@ impl BaseKind {
         BaseKind::Denizens,
     ];
 
+    /// Its place in [`BaseKind::ALL`] (the order the enum declares).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// The code as army lists print it.
     pub const fn code(self) -> &'static str {
         use BaseKind::*;

@@ -65,6 +65,7 @@ impl World {
             plough_rough: false,
             first_bound_of_army: false,
             strongholds: &self.strongholds,
+            close_combat: None,
         }
     }
     fn area(&mut self, a: AreaFeature) {

@@ -55,6 +55,7 @@ impl Table {
             plough_rough: false,
             first_bound_of_army: false,
             strongholds: &[],
+            close_combat: None,
         }
     }
 }

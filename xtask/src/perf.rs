@@ -13,10 +13,11 @@ use std::hint::black_box;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use dbcore::battle::ValidatedSetup;
 use dbcore::battle::{Action, Battle, BattleRecord, DiceRequest, Phase};
 use dbcore::combat::{resolve, Combatant, Situation};
 use dbcore::contact::scan_contacts;
-use dbcore::driver::{demo_setup, play};
+use dbcore::driver::{demo_setup, play, play_validated};
 use dbcore::geometry::{ElementRect, Pose};
 use dbcore::{DieScore, RulesConfig};
 
@@ -75,7 +76,7 @@ const ROWS: [Row; 7] = [
 /// What a row is, in words, for the printed table.
 fn describe(name: &str) -> &'static str {
     match name {
-        "driven_battle" => "whole battle played by the demonstration driver",
+        "driven_battle" => "whole battle by the driver (set-up validated once)",
         "replay" => "replay of a recorded battle (Battle::replay)",
         "resolve" => "resolve of one combat, inputs given",
         "fight_check" => "combat derived from the table (check of a Fight)",
@@ -88,7 +89,8 @@ fn describe(name: &str) -> &'static str {
 
 /// Everything the rows work on, built once.
 struct Fixture {
-    setup: dbcore::battle::BattleSetup,
+    /// The demonstration set-up, validated once as a Monte Carlo study would.
+    setup: ValidatedSetup,
     record: BattleRecord,
     end: Battle,
     /// A battle waiting for the dice of a close combat, and the Fight that would resolve it.
@@ -105,7 +107,7 @@ impl Fixture {
         let (end, _) = Battle::replay(&driven.record).map_err(|e| format!("{e:?}"))?;
         let fight = first_fight(&driven.record)?;
         Ok(Fixture {
-            setup,
+            setup: ValidatedSetup::new(setup).map_err(|e| format!("{e:?}"))?,
             record: driven.record,
             end,
             fight,
@@ -126,7 +128,7 @@ impl Fixture {
         for i in 0..n {
             match name {
                 "driven_battle" => {
-                    black_box(play(black_box(self.setup.clone()), SEED + i, MAX_BOUNDS).ok());
+                    black_box(play_validated(black_box(&self.setup), SEED + i, MAX_BOUNDS).ok());
                 }
                 "replay" => {
                     black_box(Battle::replay(black_box(&self.record)).ok());

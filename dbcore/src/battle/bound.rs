@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::battlefield::Variant;
 use crate::combat::{CombatError, CombatResult};
 use crate::dice::{DiceError, DieScore};
 use crate::error::{ErrorCode, ErrorInfo};
@@ -22,7 +21,7 @@ use super::movement::{
     plan_move, ElementMove, HeldStronghold, MoveContext, MoveError, MoveOrder, MovePlan,
 };
 use super::outcome::Effect;
-use super::setup::{validate, BattleSetup, ElementId, SetupError, SetupProblem};
+use super::setup::{BattleSetup, ElementId, SetupError};
 use super::state::{camp_followers_id, denizens_id, CityState, Denizens, ElementState, Status};
 use super::victory::Verdict;
 
@@ -403,20 +402,22 @@ pub struct Battle {
     /// The verdict once an army has lost.
     #[serde(default)]
     pub(super) verdict: Option<Verdict>,
+    /// This state's identity for [`super::CheckedAction`]; not part of the state.
+    #[serde(skip)]
+    pub(super) stamp: super::checked::Stamp,
+    /// Answers worked out once for this state; not part of the state.
+    #[serde(skip)]
+    pub(super) cache: super::cache::StateCache,
 }
 
 impl Battle {
     /// Start a battle from its set-up: the first army's first bound, awaiting its PIP die.
     pub fn new(setup: BattleSetup) -> Result<Battle, SetupError> {
-        let mut problems = validate(&setup);
-        if setup.variant != Variant::Standard {
-            problems.push(SetupProblem::VariantNotPlayed {
-                variant: setup.variant,
-            });
-        }
-        if !problems.is_empty() {
-            return Err(SetupError { problems });
-        }
+        Ok(Battle::start(&super::ValidatedSetup::new(setup)?))
+    }
+
+    /// The battle of a set-up already validated.
+    pub(super) fn from_valid(setup: Arc<BattleSetup>) -> Battle {
         let elements: Vec<ElementState> = setup
             .armies
             .iter()
@@ -434,7 +435,7 @@ impl Battle {
             TerrainFeature::River(r) => r.state,
             _ => None,
         });
-        Ok(Battle {
+        Battle {
             active: setup.first,
             elements,
             bound: 1,
@@ -456,8 +457,10 @@ impl Battle {
                 .collect(),
             cities,
             verdict: None,
-            setup: Arc::new(setup),
-        })
+            setup,
+            stamp: super::checked::Stamp::fresh(),
+            cache: Default::default(),
+        }
     }
 
     /// Replay a saved battle, returning it and the events of every action in order.
@@ -701,7 +704,7 @@ impl Battle {
 
     /// What moves may read, with the strongholds of [`Battle::held_strongholds`].
     pub fn move_context<'a>(&'a self, strongholds: &'a [HeldStronghold]) -> MoveContext<'a> {
-        MoveContext {
+        let mut ctx = MoveContext {
             strongholds,
             battlefield: &self.setup.battlefield,
             config: &self.setup.config,
@@ -710,7 +713,10 @@ impl Battle {
             river: self.river,
             plough_rough: self.plough_rough,
             first_bound_of_army: self.first_bound_of_active(),
-        }
+            close_combat: None,
+        };
+        ctx.close_combat = self.cache.close_combat(&ctx);
+        ctx
     }
 
     /// The events `action` would cause, or why it is refused. Changes nothing.
@@ -863,6 +869,8 @@ impl Battle {
             self.commit(e);
         }
         self.actions.push(action);
+        self.stamp = super::checked::Stamp::fresh();
+        self.cache = Default::default();
         Ok(events)
     }
 

@@ -1,6 +1,8 @@
 //! The battle: set-up, state and the typed transitions of a bound (DBA3.md §5–§13).
 
 pub mod bound;
+pub mod cache;
+mod checked;
 pub mod engagement;
 mod fighting;
 pub mod legal;
@@ -17,6 +19,8 @@ pub use bound::{
     order_ids, Action, Battle, BattleError, BattleRecord, DiceRequest, Event, Phase, PipCost,
     PipExtra, ReplayError,
 };
+pub use cache::CloseCombatFlags;
+pub use checked::{CheckedAction, ValidatedSetup};
 pub use engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
     CloseCombatPair, CombatContact, EngagementError, Obstruction, ShotTarget, TargetPriority,

@@ -85,6 +85,10 @@ pub struct MoveContext<'a> {
     /// Every camp, city or fort that holds elements, with the army holding it: its perimeter
     /// projects a threat zone against the other armies (§8.1). Empty when there are none.
     pub strongholds: &'a [HeldStronghold],
+    /// Who is in close combat, by index of `elements`, when already known for exactly this state
+    /// ([`super::Battle::move_context`] fills it from the battle's per-state cache); `None`
+    /// works it out on each question. Either way the answers are those of [`in_close_combat`].
+    pub close_combat: Option<&'a super::CloseCombatFlags>,
 }
 
 /// A camp, city or fort containing elements of `army` (§8.1: everything within 1 BW of its

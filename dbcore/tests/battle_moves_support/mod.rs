@@ -98,6 +98,7 @@ impl Table {
             plough_rough: self.plough_rough,
             first_bound_of_army: self.first_bound,
             strongholds: &self.strongholds,
+            close_combat: None,
         }
     }
 

@@ -21,17 +21,24 @@ use crate::battle::setup::ElementId;
 /// edge in a lined-up contact with an enemy (§8.2 a–c), or an enemy's front edge lined up against
 /// it. Lost elements are never in close combat and never hold anyone in it.
 pub fn in_close_combat(ctx: &MoveContext, idx: usize) -> bool {
+    if let Some(known) = ctx.close_combat.and_then(|f| f.get(idx)) {
+        return known;
+    }
     let me = &ctx.elements[idx];
     if !me.in_play() {
         return false;
     }
     let r = me.rect(ctx.config);
-    ctx.elements.iter().any(|o| {
+    let v = ctx.elements.iter().any(|o| {
         o.in_play()
             && o.army != me.army
             && classify_contact(&r, &o.rect(ctx.config))
                 .is_some_and(|c| (c.lined_up && is_combat_contact(c.kind)) || must_conform(&c))
-    })
+    });
+    if let Some(f) = ctx.close_combat {
+        f.set(idx, v);
+    }
+    v
 }
 
 /// Front edges (or a front corner and a front edge) that touch without lining up (§8.3): the two
