@@ -51,8 +51,11 @@ fn main() -> ExitCode {
     }
     println!();
     let setup = &game.setup;
-    for e in &game.events {
-        let line = narrate::describe(setup, e);
+    for (e, line) in game
+        .events
+        .iter()
+        .zip(narrate::narrate(setup, &game.events))
+    {
         if matches!(e, Event::PipsSpent { .. }) || line.is_empty() {
             continue;
         }

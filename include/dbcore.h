@@ -799,7 +799,7 @@ const char *dbcore_version(void);
  * The bundled army lists that meet a query, as a JSON array of lists in id order. The query
  * is a JSON object whose members are all optional and must all hold: `"id"` (`"II/56"`, or
  * `"I/4"` for every variant), `"name"` (a fragment, any case), `"year"` (BC negative),
- * `"topography"` (`"Arable"` …), `"enemy_of"` and `"ally_of"` (a list id). NULL or `{}` finds
+ * `"topography"` (`"arable"` …), `"enemy_of"` and `"ally_of"` (a list id). NULL or `{}` finds
  * every list. Free `*out_json` with `dbcore_string_free`.
  *
  * # Safety
@@ -924,9 +924,9 @@ DbcoreStatus dbcore_army_default_json(const char *id, char **out_json);
 
 /**
  * Start a battle from a JSON `dbcore::battle::BattleSetup` (`{"format":"dbcore-battle",
- * "version":1,"variant":"Standard","battlefield":{...},"armies":[...],"first":0}`): the first
+ * "version":1,"variant":"standard","battlefield":{...},"armies":[...],"first":0}`): the first
  * army's first bound, awaiting its PIP die. A `dbcore::dbaix::DbaixSetup`
- * (`{"format":"dbcore-dbaix","variant":"Dbaix","figures":[...]}`) starts a DBAix game instead
+ * (`{"format":"dbcore-dbaix","variant":"dbaix","figures":[...]}`) starts a DBAix game instead
  * (DBAIX.md §2). Free it with `dbcore_battle_free`.
  *
  * # Safety
@@ -1776,7 +1776,7 @@ DbcoreStatus dbcore_element_kind_info(const struct DbcoreElementKind *kind,
  * Everything about a kind as dbcore's `KindInfo` JSON object: the facts of
  * `dbcore_element_kind_info` with the code, an English name, the troop type and class, and the
  * numbers of the default rules (`{"code":"4Bd","name":"Blades (Solid)","troop_type":"Bd",
- * "class":"Foot",...,"factor_shot_at":4,"shooting_range":null}`; an absent number is `null`).
+ * "class":"foot",...,"factor_shot_at":4,"shooting_range":null}`; an absent number is `null`).
  * Free the string with `dbcore_string_free`.
  *
  * # Safety
@@ -1813,8 +1813,8 @@ void dbcore_string_free(char *s);
  * Play a whole game with dbcore's demonstration driver: the pre-battle (aggression, terrain,
  * base edges, camps, deployment) and then the battle, dice and choices drawn from `seed`, until
  * an army loses or `max_bounds` bounds have begun. `setup_json` is a JSON
- * `dbcore::battle::prebattle::PrebattleSetup` (`{"variant":"Standard","armies":[{"name":...,
- * "aggression":3,"home_terrain":"Arable","elements":[{"kind":"4Bd"},...]},...]}`), or NULL
+ * `dbcore::battle::prebattle::PrebattleSetup` (`{"variant":"standard","armies":[{"name":...,
+ * "aggression":3,"home_terrain":"arable","elements":[{"kind":"4Bd"},...]},...]}`), or NULL
  * for the demonstration armies. `*out_json` becomes `{"record": {"prebattle": ...,
  * "battle": [...]}, "prebattle_events": [...], "setup": ..., "events": [...], "bounds": n,
  * "verdict": ... or null}`. Free it with `dbcore_string_free`.
@@ -2056,8 +2056,8 @@ DbcoreStatus dbcore_table_element_at(const struct DbcoreTable *table,
 
 /**
  * Every element touching element `id`, as a JSON array of `dbcore::table::ElementContact`
- * (`[{"other":2,"friend":false,"contact":{"kind":"FrontToFront","a":{"Edge":"Front"},
- * "b":{"Edge":"Front"},"shared_length":1.0,"lined_up":true}}]`), seen from `id` (§8.2).
+ * (`[{"other":2,"friend":false,"contact":{"kind":"front_to_front","a":{"edge":"front"},
+ * "b":{"edge":"front"},"shared_length":1.0,"lined_up":true}}]`), seen from `id` (§8.2).
  * Free `*out_json` with `dbcore_string_free`.
  *
  * # Safety

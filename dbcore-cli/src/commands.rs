@@ -30,7 +30,10 @@ impl Failure {
 fn read_as<T: serde::de::DeserializeOwned>(v: Value, what: &str) -> Result<T, Failure> {
     serde_path_to_error::deserialize(v).map_err(|e| {
         let at = e.path().to_string();
-        Failure::one(format!("not a valid {what}: at `{at}`: {}", e.inner()))
+        Failure::one(format!(
+            "not a valid {what}: {}",
+            dbcore::json::path_message(&at, &e.inner().to_string())
+        ))
     })
 }
 
@@ -65,8 +68,7 @@ pub fn read_file(path: &str) -> Result<String, Failure> {
 /// The narration of `events`, one line each (PIP payments left out, as at the table).
 pub fn narration(setup: &BattleSetup, events: &[Event]) -> String {
     let mut out = String::new();
-    for e in events {
-        let line = narrate::describe(setup, e);
+    for (e, line) in events.iter().zip(narrate::narrate(setup, events)) {
         if matches!(e, Event::PipsSpent { .. }) || line.is_empty() {
             continue;
         }

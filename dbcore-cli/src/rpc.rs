@@ -206,6 +206,10 @@ fn take_opt<T: DeserializeOwned>(p: &Map<String, Value>, key: &str) -> Result<Op
 }
 
 /// `v` read as `T`; a failure names the JSON pointer of the offending field under `base`.
+///
+/// A die score outside 1 to 6 is not a malformed parameter but dbcore's dice refusal (code 300,
+/// §0.3), answered as [`RULE_REFUSAL`] like a die of 7 anywhere else, its `data` also naming
+/// the `pointer`.
 pub fn read<T: DeserializeOwned>(v: Value, base: &str) -> Result<T, RpcError> {
     serde_path_to_error::deserialize(v).map_err(|e| {
         let mut pointer = base.to_string();
@@ -219,7 +223,13 @@ pub fn read<T: DeserializeOwned>(v: Value, base: &str) -> Result<T, RpcError> {
                 Segment::Enum { .. } | Segment::Unknown => {}
             }
         }
-        RpcError::params(&pointer, format!("{pointer}: {}", e.inner()))
+        if let Some(die) = dbcore::json::die_fault(&e.inner().to_string()) {
+            let mut data = refusal(&die);
+            data["pointer"] = json!(pointer);
+            return rule_error(data);
+        }
+        let inner = dbcore::json::with_spelling_hint(&e.inner().to_string());
+        RpcError::params(&pointer, format!("{pointer}: {inner}"))
     })
 }
 

@@ -185,14 +185,36 @@ fn a_stale_revision_is_refused_and_an_identical_retry_is_answered_from_the_cache
 fn bad_params_point_at_the_field() {
     let mut r = Referee::default();
     let id = created(&mut r);
+    // DBA3.md §0.3: a die of 9 is dbcore's dice refusal (code 300), as in every entry point.
     let e = err(
         &mut r,
         "battle.check",
         json!({ "battle": id, "action": { "action": "roll_pips", "die": 9 } }),
     );
+    assert_eq!(e["code"], RULE_REFUSAL);
+    assert_eq!(e["data"]["code"], 300);
+    assert_eq!(e["data"]["rule"], "§0.3");
+    let e = err(
+        &mut r,
+        "battle.check",
+        json!({ "battle": id, "action": { "action": "roll_pips", "die": "six" } }),
+    );
     assert_eq!(e["code"], INVALID_PARAMS);
     // Internally tagged enums (actions, events) are read whole: the pointer names the action.
     assert_eq!(e["data"]["pointer"], "/params/action");
+    // One spelling: an old PascalCase value is refused with the snake_case one named.
+    let mut old = golden("into_contact")["record"]["setup"].clone();
+    old["variant"] = json!("Standard");
+    let e = err(&mut r, "battle.create", json!({ "setup": old }));
+    assert_eq!(e["code"], INVALID_PARAMS);
+    assert_eq!(e["data"]["pointer"], "/params/setup/variant");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("dbcore spells it `standard`"),
+        "{e}"
+    );
     let mut setup = golden("into_contact")["record"]["setup"].clone();
     setup["armies"][1]["elements"][0]["kind"] = json!("9Zz");
     let e = err(&mut r, "battle.create", json!({ "setup": setup }));
@@ -318,6 +340,9 @@ fn combat_resolve_and_odds_answer_for_a_situation() {
         "combat.resolve",
         json!({ "situation": sit, "dice": [6, 0] }),
     );
+    // DBA3.md §0.3: a die of 0 is the dice refusal (code 300), pointing at the die.
+    assert_eq!(e["code"], RULE_REFUSAL);
+    assert_eq!(e["data"]["code"], 300);
     assert_eq!(e["data"]["pointer"], "/params/dice/1");
 }
 
@@ -431,8 +456,8 @@ fn the_table_questions_answer_for_an_open_battle() {
         .find(|x| x["other"] == 102)
         .unwrap()
         .clone();
-    assert_eq!(c0["contact"]["a"], json!({ "Edge": "Front" }));
-    assert_eq!(c0["contact"]["b"], json!({ "Edge": "Front" }));
+    assert_eq!(c0["contact"]["a"], json!({ "edge": "front" }));
+    assert_eq!(c0["contact"]["b"], json!({ "edge": "front" }));
     assert_eq!(
         ok(&mut r, "battle.state", json!({ "battle": id }))["revision"],
         2

@@ -6,7 +6,7 @@ use std::ffi::c_char;
 
 use dbcore::armies::{self, ArmyChoice, ArmyError, ListId, ListQuery};
 
-use crate::boundary::{arg_str, boundary, json_error, FfiError, Out};
+use crate::boundary::{arg_str, boundary, FfiError, Out};
 use crate::json::to_c_string;
 use crate::DbcoreStatus;
 
@@ -27,13 +27,13 @@ unsafe fn list_id(p: *const c_char, what: &str) -> Result<ListId, FfiError> {
 unsafe fn army_choice(p: *const c_char) -> Result<ArmyChoice, FfiError> {
     // SAFETY: the caller's contract on `p`.
     let text = unsafe { arg_str(p, "choice_json") }?;
-    serde_json::from_str(text).map_err(json_error)
+    crate::boundary::parse(text)
 }
 
 /// The bundled army lists that meet a query, as a JSON array of lists in id order. The query
 /// is a JSON object whose members are all optional and must all hold: `"id"` (`"II/56"`, or
 /// `"I/4"` for every variant), `"name"` (a fragment, any case), `"year"` (BC negative),
-/// `"topography"` (`"Arable"` …), `"enemy_of"` and `"ally_of"` (a list id). NULL or `{}` finds
+/// `"topography"` (`"arable"` …), `"enemy_of"` and `"ally_of"` (a list id). NULL or `{}` finds
 /// every list. Free `*out_json` with `dbcore_string_free`.
 ///
 /// # Safety
@@ -64,7 +64,7 @@ pub unsafe extern "C" fn dbcore_army_lists_find_json(
         } else {
             // SAFETY: the caller's contract on `query_json`.
             let text = unsafe { arg_str(query_json, "query_json") }?;
-            serde_json::from_str(text).map_err(json_error)?
+            crate::boundary::parse(text)?
         };
         let json = to_c_string(&armies::find(&query))?;
         // SAFETY: the caller's contract on `out_json`.

@@ -4,7 +4,7 @@
 //! translates.
 //!
 //! The handle holds a battle of either game the project plays (`dbcore::game::AnyBattle`): a
-//! set-up or record whose `variant` is `"Dbaix"` starts the three-sided Asterix variant
+//! set-up or record whose `variant` is `"dbaix"` starts the three-sided Asterix variant
 //! (`dbcore::dbaix`, DBAIX.md §2), any other a DBA 3.0 battle. Set-up, actions, events, records,
 //! the dice awaited, the state, the phase, PIPs and bound then cross the same functions; the
 //! questions only a DBA battle can answer (its table; a battle rebuilt from a saved state) refuse
@@ -17,7 +17,7 @@ use dbcore::dbaix;
 use dbcore::game::{AnyBattle, AnyRecord, GameError};
 use dbcore::ErrorCode;
 
-use crate::boundary::{arg, arg_str, boundary, free_handle, json_error, FfiError, Guarded, Out};
+use crate::boundary::{arg, arg_str, boundary, free_handle, FfiError, Guarded, Out};
 use crate::dice::DbcoreDice;
 use crate::json::to_c_string;
 use crate::table::DbcoreTable;
@@ -54,7 +54,7 @@ fn is_dbaix(text: &str, in_setup: bool) -> bool {
         return false;
     };
     let s = if in_setup { v.get("setup") } else { Some(&v) };
-    s.and_then(|s| s.get("variant")).and_then(|t| t.as_str()) == Some("Dbaix")
+    s.and_then(|s| s.get("variant")).and_then(|t| t.as_str()) == Some("dbaix")
 }
 
 /// Ask a question of a live battle handle, of either game.
@@ -124,8 +124,8 @@ unsafe fn change<T>(
 /// replayed battle, not the text, is what the handle holds. The two are compared as JSON values
 /// so that the comparison does not depend on how floating-point text is read back.
 pub(crate) fn battle_from_state(text: &str) -> Result<Battle, FfiError> {
-    let given: serde_json::Value = serde_json::from_str(text).map_err(json_error)?;
-    let state: Battle = serde_json::from_value(given.clone()).map_err(json_error)?;
+    let given: serde_json::Value = crate::boundary::parse(text)?;
+    let state: Battle = crate::boundary::parse_value(given.clone())?;
     let (replayed, _) = Battle::replay(&state.record())?;
     let again = serde_json::to_value(&replayed)
         .map_err(|e| FfiError::new(ErrorCode::Internal, format!("cannot write JSON: {e}")))?;
@@ -138,9 +138,9 @@ pub(crate) fn battle_from_state(text: &str) -> Result<Battle, FfiError> {
 }
 
 /// Start a battle from a JSON `dbcore::battle::BattleSetup` (`{"format":"dbcore-battle",
-/// "version":1,"variant":"Standard","battlefield":{...},"armies":[...],"first":0}`): the first
+/// "version":1,"variant":"standard","battlefield":{...},"armies":[...],"first":0}`): the first
 /// army's first bound, awaiting its PIP die. A `dbcore::dbaix::DbaixSetup`
-/// (`{"format":"dbcore-dbaix","variant":"Dbaix","figures":[...]}`) starts a DBAix game instead
+/// (`{"format":"dbcore-dbaix","variant":"dbaix","figures":[...]}`) starts a DBAix game instead
 /// (DBAIX.md §2). Free it with `dbcore_battle_free`.
 ///
 /// # Safety
@@ -171,10 +171,10 @@ pub unsafe extern "C" fn dbcore_battle_new_json(
         // SAFETY: the caller's contract on `setup_json`.
         let text = unsafe { arg_str(setup_json, "setup_json") }?;
         let battle = if is_dbaix(text, false) {
-            let setup: dbaix::DbaixSetup = serde_json::from_str(text).map_err(json_error)?;
+            let setup: dbaix::DbaixSetup = crate::boundary::parse(text)?;
             AnyBattle::Dbaix(Box::new(dbaix::Battle::new(setup)?))
         } else {
-            let setup: BattleSetup = serde_json::from_str(text).map_err(json_error)?;
+            let setup: BattleSetup = crate::boundary::parse(text)?;
             AnyBattle::Dba(Box::new(Battle::new(setup)?))
         };
         // SAFETY: the caller's contract on `out`.
@@ -271,11 +271,11 @@ pub unsafe extern "C" fn dbcore_battle_check_json(
         let json = unsafe {
             ask_any(battle, |g| match g {
                 AnyBattle::Dba(b) => {
-                    let action: Action = serde_json::from_str(text).map_err(json_error)?;
+                    let action: Action = crate::boundary::parse(text)?;
                     to_c_string(&b.check(&action)?)
                 }
                 AnyBattle::Dbaix(b) => {
-                    let action: dbaix::Action = serde_json::from_str(text).map_err(json_error)?;
+                    let action: dbaix::Action = crate::boundary::parse(text)?;
                     to_c_string(&b.check(&action)?)
                 }
             })
@@ -323,11 +323,11 @@ pub unsafe extern "C" fn dbcore_battle_apply_json(
         let json = unsafe {
             change_any(battle, |g| match g {
                 AnyBattle::Dba(b) => {
-                    let action: Action = serde_json::from_str(text).map_err(json_error)?;
+                    let action: Action = crate::boundary::parse(text)?;
                     apply(b, action)
                 }
                 AnyBattle::Dbaix(b) => {
-                    let action: dbaix::Action = serde_json::from_str(text).map_err(json_error)?;
+                    let action: dbaix::Action = crate::boundary::parse(text)?;
                     to_c_string(&b.apply(action)?)
                 }
             })
@@ -596,12 +596,12 @@ pub unsafe extern "C" fn dbcore_battle_replay_json(
         // SAFETY: the caller's contract on `record_json`.
         let text = unsafe { arg_str(record_json, "record_json") }?;
         let (battle, json) = if is_dbaix(text, true) {
-            let record: dbaix::BattleRecord = serde_json::from_str(text).map_err(json_error)?;
+            let record: dbaix::BattleRecord = crate::boundary::parse(text)?;
             let (b, events) = AnyBattle::replay(&AnyRecord::Dbaix(record))
                 .map_err(|e: GameError| FfiError::from(e))?;
             (b, to_c_string(&events)?)
         } else {
-            let record: BattleRecord = serde_json::from_str(text).map_err(json_error)?;
+            let record: BattleRecord = crate::boundary::parse(text)?;
             let (b, events) = Battle::replay(&record)?;
             (AnyBattle::Dba(Box::new(b)), to_c_string(&events)?)
         };

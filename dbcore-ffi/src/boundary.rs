@@ -166,9 +166,15 @@ impl<E: ErrorInfo> From<E> for FfiError {
     }
 }
 
-/// Bad JSON, as dbcore reports it (`DBCORE_STATUS_INVALID_JSON`).
-pub fn json_error(e: serde_json::Error) -> FfiError {
-    FfiError::from(dbcore::Error::from(e))
+/// JSON text read as `T` through `dbcore::json`, so that a fault names the path of the field
+/// (`armies[0].elements[3].pose.facing: invalid type ...`), `DBCORE_STATUS_INVALID_JSON`.
+pub fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, FfiError> {
+    dbcore::json::from_str(text).map_err(FfiError::from)
+}
+
+/// A parsed JSON value read as `T`, a fault naming its path like [`parse`].
+pub fn parse_value<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> Result<T, FfiError> {
+    dbcore::json::from_value(v).map_err(FfiError::from)
 }
 
 /// The detail of the last failure on this thread, ready to copy out.

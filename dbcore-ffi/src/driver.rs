@@ -5,7 +5,7 @@ use std::ffi::c_char;
 
 use dbcore::battle::BattleSetup;
 
-use crate::boundary::{arg_str, boundary, json_error, FfiError, Out};
+use crate::boundary::{arg_str, boundary, FfiError, Out};
 use crate::json::to_c_string;
 use crate::DbcoreStatus;
 
@@ -43,7 +43,7 @@ pub unsafe extern "C" fn dbcore_play_json(
         } else {
             // SAFETY: the caller's contract on `setup_json`.
             let text = unsafe { arg_str(setup_json, "setup_json") }?;
-            serde_json::from_str(text).map_err(json_error)?
+            crate::boundary::parse(text)?
         };
         let driven = dbcore::driver::play(setup, seed, max_bounds).map_err(FfiError::from)?;
         let json = to_c_string(&driven)?;

@@ -8,7 +8,7 @@ use dbcore::combat::{OddsRequest, Prepared, ResolveRequest};
 use dbcore::{ErrorCode, RulesConfig};
 use serde::Serialize;
 
-use crate::boundary::{arg_str, boundary, json_error, FfiError, Out};
+use crate::boundary::{arg_str, boundary, FfiError, Out};
 use crate::DbcoreStatus;
 
 /// Serialise `v` into a string C owns until it calls `dbcore_string_free`.
@@ -68,7 +68,7 @@ pub unsafe extern "C" fn dbcore_resolve_json(
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `request`.
         let text = unsafe { arg_str(request, "request") }?;
-        let req: ResolveRequest = serde_json::from_str(text).map_err(json_error)?;
+        let req: ResolveRequest = crate::boundary::parse(text)?;
         let cfg = config(req.config)?;
         let result = dbcore::resolve(&req.situation, req.dice, &cfg)?;
         let json = to_c_string(&result)?;
@@ -104,7 +104,7 @@ pub unsafe extern "C" fn dbcore_odds_json(
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `request`.
         let text = unsafe { arg_str(request, "request") }?;
-        let req: OddsRequest = serde_json::from_str(text).map_err(json_error)?;
+        let req: OddsRequest = crate::boundary::parse(text)?;
         let cfg = config(req.config)?;
         let odds = Prepared::new(&req.situation, &cfg)?.odds();
         let json = to_c_string(&odds)?;
@@ -125,7 +125,7 @@ pub unsafe extern "C" fn dbcore_odds_json(
 unsafe fn json_value(p: *const c_char, what: &str) -> Result<serde_json::Value, FfiError> {
     // SAFETY: the caller's contract on `p`.
     let text = unsafe { arg_str(p, what) }?;
-    serde_json::from_str(text).map_err(json_error)
+    crate::boundary::parse(text)
 }
 
 /// An array argument's items.

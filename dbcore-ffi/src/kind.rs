@@ -323,7 +323,7 @@ pub unsafe extern "C" fn dbcore_element_kind_info(
 /// Everything about a kind as dbcore's `KindInfo` JSON object: the facts of
 /// `dbcore_element_kind_info` with the code, an English name, the troop type and class, and the
 /// numbers of the default rules (`{"code":"4Bd","name":"Blades (Solid)","troop_type":"Bd",
-/// "class":"Foot",...,"factor_shot_at":4,"shooting_range":null}`; an absent number is `null`).
+/// "class":"foot",...,"factor_shot_at":4,"shooting_range":null}`; an absent number is `null`).
 /// Free the string with `dbcore_string_free`.
 ///
 /// # Safety

@@ -9,7 +9,7 @@ use dbcore::battle::prebattle::{
 };
 use serde::Serialize;
 
-use crate::boundary::{arg_str, boundary, json_error, FfiError, Out};
+use crate::boundary::{arg_str, boundary, FfiError, Out};
 use crate::json::to_c_string;
 use crate::DbcoreStatus;
 
@@ -21,7 +21,7 @@ unsafe fn json_arg<T: serde::de::DeserializeOwned>(
 ) -> Result<T, FfiError> {
     // SAFETY: the caller's contract on `p`.
     let text = unsafe { arg_str(p, what) }?;
-    serde_json::from_str(text).map_err(json_error)
+    crate::boundary::parse(text)
 }
 
 /// Write `value` as JSON to `out`.
@@ -35,8 +35,8 @@ fn give<T: Serialize>(out: Out<*mut c_char>, value: &T) -> Result<(), FfiError> 
 /// Play a whole game with dbcore's demonstration driver: the pre-battle (aggression, terrain,
 /// base edges, camps, deployment) and then the battle, dice and choices drawn from `seed`, until
 /// an army loses or `max_bounds` bounds have begun. `setup_json` is a JSON
-/// `dbcore::battle::prebattle::PrebattleSetup` (`{"variant":"Standard","armies":[{"name":...,
-/// "aggression":3,"home_terrain":"Arable","elements":[{"kind":"4Bd"},...]},...]}`), or NULL
+/// `dbcore::battle::prebattle::PrebattleSetup` (`{"variant":"standard","armies":[{"name":...,
+/// "aggression":3,"home_terrain":"arable","elements":[{"kind":"4Bd"},...]},...]}`), or NULL
 /// for the demonstration armies. `*out_json` becomes `{"record": {"prebattle": ...,
 /// "battle": [...]}, "prebattle_events": [...], "setup": ..., "events": [...], "bounds": n,
 /// "verdict": ... or null}`. Free it with `dbcore_string_free`.

@@ -10,7 +10,7 @@ use dbcore::terrain::Going;
 use serde::Serialize;
 
 use crate::boundary::{
-    arg, arg_str, boundary, flag, free_handle, json_error, to_flag, FfiError, Field, Guarded, Out,
+    arg, arg_str, boundary, flag, free_handle, to_flag, FfiError, Field, Guarded, Out,
 };
 use crate::json::to_c_string;
 use crate::kind::DbcoreElementKind;
@@ -70,7 +70,7 @@ struct ShootingTargets {
 
 /// Read a table from JSON, refusing element ids used twice.
 pub(crate) fn table_from_json(text: &str) -> Result<Table, FfiError> {
-    let t: Table = serde_json::from_str(text).map_err(json_error)?;
+    let t: Table = crate::boundary::parse(text)?;
     let mut checked = Table::new(t.battlefield, t.elements)?;
     checked.plough_is_rough = t.plough_is_rough;
     Ok(checked)
@@ -318,8 +318,8 @@ pub unsafe extern "C" fn dbcore_table_element_at(
 }
 
 /// Every element touching element `id`, as a JSON array of `dbcore::table::ElementContact`
-/// (`[{"other":2,"friend":false,"contact":{"kind":"FrontToFront","a":{"Edge":"Front"},
-/// "b":{"Edge":"Front"},"shared_length":1.0,"lined_up":true}}]`), seen from `id` (§8.2).
+/// (`[{"other":2,"friend":false,"contact":{"kind":"front_to_front","a":{"edge":"front"},
+/// "b":{"edge":"front"},"shared_length":1.0,"lined_up":true}}]`), seen from `id` (§8.2).
 /// Free `*out_json` with `dbcore_string_free`.
 ///
 /// # Safety

@@ -165,7 +165,7 @@ fn kind_json_is_dbcores_kind_info() {
     assert_eq!(v["double"], true);
     assert_eq!(v["shoots"], true);
     assert_eq!(v["shooting_range"], 3.0);
-    assert_eq!(v["pursuit"], "Never");
+    assert_eq!(v["pursuit"], "never");
 }
 
 #[test]

@@ -33,7 +33,7 @@ pub(crate) fn from_py<T: DeserializeOwned>(obj: &Bound<'_, PyAny>, what: &str) -
             }
         }
     };
-    serde_json::from_str(&text).map_err(|e| errors::invalid_json(what, &e))
+    dbcore::json::from_str(&text).map_err(|e| errors::invalid_json(what, &e))
 }
 
 /// A set-up refusal: `SetupError` (code 400) listing every problem in its message, with the
@@ -89,7 +89,7 @@ impl Battle {
         state: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let given: serde_json::Value = from_py(state, "a battle state")?;
-        let claimed: dbcore::battle::Battle = serde_json::from_value(given.clone())
+        let claimed: dbcore::battle::Battle = dbcore::json::from_value(given.clone())
             .map_err(|e| errors::invalid_json("a battle state", &e))?;
         errors::guard(|| {
             let (replayed, _) = dbcore::battle::Battle::replay(&claimed.record())

@@ -23,7 +23,7 @@ fn replay_err(e: &dbaix::ReplayError) -> PyErr {
 }
 
 /// A DBAix game in progress (DBAIX.md §2): `DbaixBattle(setup)` starts one from a set-up (a dict
-/// or JSON text with `"variant": "Dbaix"`), the first side of the rotation to roll. Actions and
+/// or JSON text with `"variant": "dbaix"`), the first side of the rotation to roll. Actions and
 /// events are dicts tagged by `"action"` and `"event"`, as for `Battle`; a refused action raises
 /// the `DbcoreError` of its family naming its DBAix section and changes nothing.
 #[pyclass(module = "dbcore", name = "DbaixBattle", eq)]

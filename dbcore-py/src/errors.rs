@@ -89,12 +89,22 @@ pub fn invalid_argument(detail: impl Into<String>) -> PyErr {
     raise(ErrorCode::InvalidArgument, None, detail.into())
 }
 
-/// Unreadable JSON (code 102).
-pub fn invalid_json(what: &str, e: &serde_json::Error) -> PyErr {
+/// Unreadable JSON (code 102), or a die outside 1 to 6 in it (`DiceError`, code 300, as
+/// everywhere else).
+pub fn invalid_json(what: &str, e: &dbcore::Error) -> PyErr {
+    // dbcore::json's message names the path of the field at fault.
+    let detail = match e {
+        dbcore::Error::Json(m) => m.clone(),
+        dbcore::Error::Dice(d) => {
+            use dbcore::ErrorInfo;
+            return raise(d.code(), d.rule(), d.to_string());
+        }
+        other => other.to_string(),
+    };
     raise(
         ErrorCode::InvalidJson,
         None,
-        format!("invalid JSON for {what}: {e}"),
+        format!("invalid JSON for {what}: {detail}"),
     )
 }
 

@@ -34,7 +34,7 @@ pub fn to_json<T: Serialize>(v: &T) -> PyResult<String> {
 
 /// Read any dbcore value from JSON; `what` names the expected type in the error.
 pub fn from_json<T: DeserializeOwned>(what: &str, s: &str) -> PyResult<T> {
-    serde_json::from_str(s).map_err(|e| errors::invalid_json(what, &e))
+    dbcore::json::from_str(s).map_err(|e| errors::invalid_json(what, &e))
 }
 
 /// A Python `int` of any size, saturated into an `i128`: a value too big for a Rust integer

@@ -13,7 +13,7 @@ use crate::names::to_py;
 
 /// Play a whole game with dbcore's demonstration driver: the pre-battle (aggression, terrain,
 /// base edges, camps, deployment) and the battle, dice and choices from `seed`. `armies` is a
-/// pre-battle set-up (`{"variant": "Standard", "armies": [...]}`) and defaults to
+/// pre-battle set-up (`{"variant": "standard", "armies": [...]}`) and defaults to
 /// `demo_armies()`. Returns `{"record": {"prebattle": ..., "battle": [...]}, "prebattle_events":
 /// [...], "setup": ..., "events": [...], "bounds": n, "verdict": ... or None}`.
 #[pyfunction]

@@ -231,9 +231,11 @@ impl Table {
             .map_err(table_err)
     }
 
-    /// Every element touching element `id`, as dicts seen from `id`: `other` (its id),
-    /// `friend`, `kind` (dbcore's contact kind, e.g. 'FrontToFront'), `lined_up` (squared up
-    /// as §8.2 a–c asks) and `shared_length` (BW of edge shared).
+    /// Every element touching element `id`, as dicts seen from `id`, shaped exactly as the JSON
+    /// of `dbcore::table::ElementContact` that C and the referee server give: `other` (its id),
+    /// `friend`, and `contact` with `kind` (e.g. 'front_to_front'), the parts `a` and `b` that
+    /// touch (`{'edge': 'front'}`), `shared_length` (BW of edge shared) and `lined_up` (squared
+    /// up as §8.2 a–c asks).
     #[pyo3(signature = (id, config=None))]
     fn contacts<'py>(
         &self,
@@ -247,14 +249,8 @@ impl Table {
                 .map_err(table_err)
         })?;
         let list = PyList::empty(py);
-        for c in contacts {
-            let d = PyDict::new(py);
-            d.set_item("other", c.other)?;
-            d.set_item("friend", c.friend)?;
-            d.set_item("kind", name_of(&c.contact.kind))?;
-            d.set_item("lined_up", c.contact.lined_up)?;
-            d.set_item("shared_length", c.contact.shared_length)?;
-            list.append(d)?;
+        for c in &contacts {
+            list.append(to_py(py, c)?)?;
         }
         Ok(list)
     }

@@ -37,9 +37,9 @@ def test_find() -> None:
     # DBA3.md §16, §16.3: by name fragment, year, topography, enemies; all conditions together.
     assert len(armies.find()) >= 600
     assert [l["id"] for l in armies.find(name="SUMERIAN", year=-2900)] == ["I/1a"]
-    dry = armies.find(topography="Dry")
+    dry = armies.find(topography="dry")
     assert dry and all(
-        "Dry" == l["home"]["terrain"] or "Dry" in l["home"].get("alternatives", []) for l in dry
+        "dry" == l["home"]["terrain"] or "dry" in l["home"].get("alternatives", []) for l in dry
     )
     assert "I/4a" in [l["id"] for l in armies.find(enemy_of="I/1a")]
     assert [l["id"] for l in armies.find(id="I/1")] == ["I/1a", "I/1b", "I/1c"]

@@ -34,13 +34,13 @@ def setup_data() -> dict[str, Any]:
     return {
         "format": "dbcore-battle",
         "version": 1,
-        "variant": "Standard",
+        "variant": "standard",
         "battlefield": {"board": {"width": 15, "depth": 15}, "features": []},
         "sandbox": True,
         "first": 0,
         "armies": [
-            {"name": "South", "base_edge": "South", "elements": south},
-            {"name": "North", "base_edge": "North", "elements": north},
+            {"name": "South", "base_edge": "south", "elements": south},
+            {"name": "North", "base_edge": "north", "elements": north},
         ],
     }
 
@@ -105,7 +105,6 @@ def test_unreadable_input_is_an_argument_error(battle: Battle) -> None:
     battle_before = battle.to_json()
     for bad in (
         {"action": "cast_spell"},
-        {"action": "roll_pips", "die": 7},  # §0.3: a die is 1 to 6
         "not json",
         {"action": "roll_pips", "die": object()},
     ):
@@ -115,6 +114,32 @@ def test_unreadable_input_is_an_argument_error(battle: Battle) -> None:
     assert battle.to_json() == battle_before
     with pytest.raises(dbcore.ArgumentError):
         Battle.from_json("{")
+
+
+def test_a_die_of_7_is_a_dice_error_in_an_action_too(battle: Battle) -> None:
+    # DBA3.md §0.3: a die shows 1 to 6; a 7 in an action is the same DiceError (code 300) as a 7
+    # given to Dice or Combatant anywhere else, not unreadable JSON.
+    before = battle.to_json()
+    with pytest.raises(dbcore.DiceError) as info:
+        battle.apply({"action": "roll_pips", "die": 7})
+    assert info.value.code == 300 and info.value.rule == "§0.3"
+    assert "not 7" in str(info.value)
+    assert battle.to_json() == before
+
+
+def test_bad_json_names_the_field(battle: Battle) -> None:
+    setup = json.loads(battle.to_json())["setup"]
+    setup["armies"][0]["elements"][1]["pose"]["facing"] = "north"
+    with pytest.raises(dbcore.ArgumentError) as info:
+        Battle(setup)
+    assert info.value.code == 102
+    assert "armies[0].elements[1].pose.facing: invalid type" in str(info.value)
+    # One spelling: the old PascalCase is refused with the snake_case named.
+    setup = json.loads(battle.to_json())["setup"]
+    setup["variant"] = "Standard"
+    with pytest.raises(dbcore.ArgumentError) as info:
+        Battle(setup)
+    assert "dbcore spells it `standard`" in str(info.value)
 
 
 def test_wrong_phase_is_refused_and_changes_nothing(battle: Battle) -> None:

@@ -55,7 +55,7 @@ def test_mounted_infantry_only_for_single_foot() -> None:
 def test_fixed_facts_of_kinds() -> None:
     bd4, bd3, bd6 = (dbcore.ElementKind(c) for c in ["4Bd", "3Bd", "6Bd"])
     # DBA3.md §2.2: 4 figures Solid, 3 figures Fast; §2.4: 6Bd is a double element.
-    assert bd4.solid and not bd4.fast and bd4.fights_as == "Solid" and bd4.moves_as == "Solid"
+    assert bd4.solid and not bd4.fast and bd4.fights_as == "solid" and bd4.moves_as == "solid"
     assert bd3.fast and not bd3.solid
     assert bd6.double and bd6.fast and not bd4.double
     kn = dbcore.ElementKind("3Kn")
@@ -69,14 +69,14 @@ def test_fixed_facts_of_kinds() -> None:
     # DBA3.md §2.1, §2.6: general-only and civilian elements.
     assert dbcore.ElementKind("CP").general_only and dbcore.ElementKind("Lit").general_only
     assert dbcore.ElementKind("CF").civilian and dbcore.ElementKind("Dz").civilian
-    assert dbcore.ElementKind("CF").troop_type == "CampFollowers"
+    assert dbcore.ElementKind("CF").troop_type == "CF"
     # DBA3.md §2.2: camp followers move as Solid but fight as Fast foot.
-    assert dbcore.ElementKind("CF").moves_as == "Solid"
-    assert dbcore.ElementKind("CF").fights_as == "Fast"
+    assert dbcore.ElementKind("CF").moves_as == "solid"
+    assert dbcore.ElementKind("CF").fights_as == "fast"
     # DBA3.md §12.5: who pursues.
-    assert kn.pursuit == "OneBw"
-    assert bd4.pursuit == "HalfBwAfterFoot"
-    assert dbcore.ElementKind("4Kn").pursuit == "Never"
+    assert kn.pursuit == "one_bw"
+    assert bd4.pursuit == "half_bw_after_foot"
+    assert dbcore.ElementKind("4Kn").pursuit == "never"
 
 
 def test_default_numbers() -> None:
@@ -99,13 +99,13 @@ def test_info_is_dbcores_kind_info() -> None:
     info = dbcore.ElementKind("4Bd").info()
     # DBA3.md §10.1: Blades +5 vs foot, +3 vs mounted, +4 shot at; §12.5: pursue 1/2 BW of foot.
     assert (info["factor_vs_foot"], info["factor_vs_mounted"], info["factor_shot_at"]) == (5, 3, 4)
-    assert info["code"] == "4Bd" and info["class"] == "Foot" and info["troop_type"] == "Bd"
-    assert info["pursuit"] == "HalfBwAfterFoot" and info["shooting_range"] is None
+    assert info["code"] == "4Bd" and info["class"] == "foot" and info["troop_type"] == "Bd"
+    assert info["pursuit"] == "half_bw_after_foot" and info["shooting_range"] is None
     # Every kind's info agrees with its properties.
     for k in dbcore.ElementKind.all():
         i = k.info()
         assert i["code"] == k.code and i["name"] == k.name
-        assert (i["class"] == "Mounted") == k.mounted
+        assert (i["class"] == "mounted") == k.mounted
         assert i["double"] == k.double and i["shoots"] == k.shoots
         assert i["depth"] == k.depth and i["move_good"] == k.move_good
         assert i["shooting_range"] == k.shooting_range

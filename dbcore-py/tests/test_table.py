@@ -45,7 +45,7 @@ def table_data() -> dict[str, Any]:
         "battlefield": {
             "board": {"width": 15, "depth": 15},
             "features": [
-                {"Area": {"kind": "Wood", "outline": {"points": wood}, "straight_edged": False}}
+                {"area": {"kind": "wood", "outline": {"points": wood}, "straight_edged": False}}
             ],
         },
         "elements": elements,
@@ -147,8 +147,9 @@ def test_contacts_and_close_combat(table: Table) -> None:
     # DBA3.md §8.2 (a), §10.2: 4Bd and 4Wb front to front, lined up, are in close combat.
     [c] = table.contacts(1)
     assert c["other"] == 2 and not c["friend"]
-    assert c["kind"] == "FrontToFront" and c["lined_up"]
-    assert c["shared_length"] == pytest.approx(1.0)
+    assert c["contact"]["kind"] == "front_to_front" and c["contact"]["lined_up"]
+    assert c["contact"]["a"] == {"edge": "front"} and c["contact"]["b"] == {"edge": "front"}
+    assert c["contact"]["shared_length"] == pytest.approx(1.0)
     assert table.in_close_combat(1) and table.in_close_combat(2)
     assert table.distance(1, 2) == pytest.approx(0.0, abs=1e-3)
     # Bows 2 BW from the Cavalry touch nothing and fight nobody.
@@ -193,7 +194,7 @@ def test_a_shot_blocked_by_a_friend() -> None:
 def test_a_shot_blocked_by_terrain() -> None:
     # DBA3.md §9.5: 1 BW of wood between the Bows and the Cavalry blocks sight.
     data = table_data()
-    data["battlefield"]["features"][0]["Area"]["outline"]["points"] = [
+    data["battlefield"]["features"][0]["area"]["outline"]["points"] = [
         {"x": 6.5, "y": 5}, {"x": 8.5, "y": 5}, {"x": 8.5, "y": 6}, {"x": 6.5, "y": 6}
     ]
     data["elements"] = [
@@ -204,8 +205,8 @@ def test_a_shot_blocked_by_terrain() -> None:
     assert targets == []
     assert list(blocked) == ["target", "by", "block"]  # the C layer's JSON, in its order
     assert blocked["target"] == 2 and blocked["by"] == "terrain"
-    assert blocked["block"]["DeepFeature"]["kind"] == "Wood"
-    assert blocked["block"]["DeepFeature"]["depth"] == pytest.approx(1.0)
+    assert blocked["block"]["deep_feature"]["kind"] == "wood"
+    assert blocked["block"]["deep_feature"]["depth"] == pytest.approx(1.0)
 
 
 def test_going(table: Table) -> None:
@@ -260,6 +261,6 @@ def test_the_draw_table_example_runs(
     assert main(["draw_table.py", str(EXAMPLE), str(picture)]) == 0
     out = capsys.readouterr().out
     assert "1: side 0 4Bd (general) at (7.50, 7.00) facing 0, good going, in close combat" in out
-    assert "touches enemy 2: FrontToFront, lined up" in out
+    assert "touches enemy 2: front_to_front, lined up" in out
     assert "can shoot at 4 (2.00 BW)" in out
     assert picture.read_text(encoding="utf-8").rstrip().endswith("</svg>")

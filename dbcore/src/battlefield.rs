@@ -43,6 +43,7 @@ use thiserror::Error;
 /// §14.2, §14.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Variant {
     Standard,
     BigBattle,
@@ -54,6 +55,7 @@ pub enum Variant {
 /// A board edge, by compass in the board frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum BoardEdge {
     /// y = 0.
     South,
@@ -96,6 +98,7 @@ impl BoardEdge {
 /// What an edge is for, once the defender's base edge is known (§1.2, §5.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum EdgeRole {
     DefenderBase,
     InvaderBase,
@@ -105,6 +108,7 @@ pub enum EdgeRole {
 /// Why a board size is refused (§1.2).
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum BoardError {
     #[error("§1.2: the board side must be 15 to 20 BW, not {0}")]
     SideOutOfRange(f64),
@@ -360,6 +364,7 @@ impl Board {
 /// Why terrain stops a line of sight or a shot (§9.5).
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum SightBlock {
     #[error("§9.5: the crest of hill {feature} lies between (target wholly beyond it)")]
     HillCrest { feature: usize },

@@ -39,6 +39,7 @@ use std::cmp::Ordering;
 /// The part of an element that takes part in a contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum ContactPart {
     Edge(Edge),
     Corner(Corner),
@@ -47,6 +48,7 @@ pub enum ContactPart {
 /// How element A touches element B (named from A's point of view).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum ContactKind {
     /// Mutual front edges (§8.2 (a) when lined up; otherwise offset).
     FrontToFront,
@@ -389,6 +391,7 @@ fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
 /// Why an element overlaps an enemy (DBA3.md §10.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum OverlapKind {
     /// Front corners touching right-to-right or left-to-left.
     FrontCorners,

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[repr(u32)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// A required pointer was NULL (C ABI only).
     NullArgument = 100,
@@ -52,6 +53,7 @@ pub enum ErrorCode {
 /// The family of an error code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorFamily {
     Argument,
     Rule,

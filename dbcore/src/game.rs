@@ -13,6 +13,7 @@ use crate::battle::{self, Battle};
 use crate::battlefield::Variant;
 use crate::dbaix;
 use crate::error::{ErrorCode, ErrorInfo};
+use crate::json;
 
 /// A set-up of any variant.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -59,6 +60,9 @@ pub enum AnyRecord {
 pub enum GameError {
     #[error("{0}")]
     Json(String),
+    /// A die score outside 1 to 6 in the JSON (§0.3): the dice family, as everywhere else.
+    #[error("{0}")]
+    Dice(crate::DiceError),
     #[error("a {action} action was given to a {battle} battle")]
     WrongGame {
         action: &'static str,
@@ -80,6 +84,7 @@ impl ErrorInfo for GameError {
     fn code(&self) -> ErrorCode {
         match self {
             GameError::Json(_) => ErrorCode::InvalidJson,
+            GameError::Dice(e) => e.code(),
             GameError::WrongGame { .. } => ErrorCode::InvalidArgument,
             GameError::Dba(e) => e.code(),
             GameError::DbaSetup(e) => e.code(),
@@ -92,6 +97,7 @@ impl ErrorInfo for GameError {
     fn rule(&self) -> Option<&'static str> {
         match self {
             GameError::Json(_) | GameError::WrongGame { .. } => None,
+            GameError::Dice(e) => e.rule(),
             GameError::Dba(e) => e.rule(),
             GameError::DbaSetup(e) => e.rule(),
             GameError::DbaReplay(e) => e.rule(),
@@ -102,20 +108,23 @@ impl ErrorInfo for GameError {
     }
 }
 
-fn json_err(e: serde_json::Error) -> GameError {
-    GameError::Json(format!("invalid JSON: {e}"))
+fn json_err(e: crate::Error) -> GameError {
+    match e {
+        crate::Error::Dice(d) => GameError::Dice(d),
+        other => GameError::Json(other.to_string()),
+    }
 }
 
 impl AnySetup {
-    /// Read a set-up, choosing the game by its `variant` tag (`"Dbaix"` for DBAix, any other
+    /// Read a set-up, choosing the game by its `variant` tag (`"dbaix"` for DBAix, any other
     /// for DBA 3.0).
     pub fn from_json(text: &str) -> Result<AnySetup, GameError> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(json_err)?;
-        let dbaix = v.get("variant").and_then(|t| t.as_str()) == Some("Dbaix");
+        let v: serde_json::Value = json::from_str(text).map_err(json_err)?;
+        let dbaix = v.get("variant").and_then(|t| t.as_str()) == Some("dbaix");
         Ok(if dbaix {
-            AnySetup::Dbaix(serde_json::from_value(v).map_err(json_err)?)
+            AnySetup::Dbaix(json::from_value(v).map_err(json_err)?)
         } else {
-            AnySetup::Dba(Box::new(serde_json::from_value(v).map_err(json_err)?))
+            AnySetup::Dba(Box::new(json::from_value(v).map_err(json_err)?))
         })
     }
     pub fn variant(&self) -> Variant {
@@ -129,16 +138,16 @@ impl AnySetup {
 impl AnyRecord {
     /// Read a record, choosing the game by its set-up's `variant` tag.
     pub fn from_json(text: &str) -> Result<AnyRecord, GameError> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(json_err)?;
+        let v: serde_json::Value = json::from_str(text).map_err(json_err)?;
         let dbaix = v
             .get("setup")
             .and_then(|s| s.get("variant"))
             .and_then(|t| t.as_str())
-            == Some("Dbaix");
+            == Some("dbaix");
         Ok(if dbaix {
-            AnyRecord::Dbaix(serde_json::from_value(v).map_err(json_err)?)
+            AnyRecord::Dbaix(json::from_value(v).map_err(json_err)?)
         } else {
-            AnyRecord::Dba(serde_json::from_value(v).map_err(json_err)?)
+            AnyRecord::Dba(json::from_value(v).map_err(json_err)?)
         })
     }
 }
@@ -194,12 +203,8 @@ impl AnyBattle {
     /// Read an action meant for this battle's game.
     pub fn action_from_json(&self, text: &str) -> Result<AnyAction, GameError> {
         match self {
-            AnyBattle::Dba(_) => serde_json::from_str(text)
-                .map(AnyAction::Dba)
-                .map_err(json_err),
-            AnyBattle::Dbaix(_) => serde_json::from_str(text)
-                .map(AnyAction::Dbaix)
-                .map_err(json_err),
+            AnyBattle::Dba(_) => json::from_str(text).map(AnyAction::Dba).map_err(json_err),
+            AnyBattle::Dbaix(_) => json::from_str(text).map(AnyAction::Dbaix).map_err(json_err),
         }
     }
 

@@ -305,6 +305,7 @@ impl Pose {
 /// Which corner of an element's rectangle, seen from behind the element looking the way it faces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Corner {
     FrontLeft,
     FrontRight,
@@ -315,6 +316,7 @@ pub enum Corner {
 /// Which edge of an element's rectangle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Edge {
     Front,
     Right,
@@ -380,6 +382,7 @@ impl ElementRect {
 /// Figure scale of the bases, to convert BW to real lengths at the API's edge (DBA3.md §1.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Scale {
     /// 15 mm and smaller figures: 1 BW = 40 mm.
     Mm15,

@@ -36,6 +36,7 @@ pub mod driver;
 pub mod error;
 pub mod game;
 pub mod geometry;
+pub mod json;
 pub mod limits;
 pub mod outline;
 pub mod paths;

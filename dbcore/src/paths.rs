@@ -222,6 +222,7 @@ pub fn wheel_corner_arc_length(width: f64, angle: f64) -> f64 {
 /// What an obstacle is, so the caller can decide what meeting it means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum ObstacleKind {
     Element,
     /// Terrain the mover may not enter.
@@ -237,6 +238,7 @@ pub enum ObstacleKind {
 /// The shape of an obstacle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum ObstacleShape {
     Rect(ElementRect),
     Polygon(Polygon),
@@ -264,6 +266,7 @@ pub struct Obstacle {
 /// Which way an element moves along its own axis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum MoveDirection {
     /// Straight ahead, led by the front edge.
     Forward,
@@ -274,6 +277,7 @@ pub enum MoveDirection {
 /// An edge of the battlefield, by compass (north is +y).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum BoardEdge {
     North,
     East,
@@ -292,6 +296,7 @@ pub struct BoardBounds {
 /// What a moving element met.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Met {
     Obstacle { id: u32, kind: ObstacleKind },
     BoardEdge(BoardEdge),

@@ -26,6 +26,7 @@ use thiserror::Error;
 /// their own queries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Going {
     Good,
     Rough,
@@ -52,6 +53,7 @@ pub struct GoingContext {
 /// The kinds of area feature (§3.1, §4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum AreaKind {
     GentleHill,
     DifficultHill,
@@ -234,6 +236,7 @@ impl AreaFeature {
 /// A river's state, fixed by one die at the first off-road crossing attempt (§3.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum RiverState {
     /// 1–2: crossed as good going; no bank defence.
     Paltry,
@@ -258,6 +261,7 @@ impl RiverState {
 /// Errors from terrain constructors.
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum TerrainError {
     /// A die is a d6 (§0.3).
     #[error("§0.3: a die scores 1 to 6, not {0}")]
@@ -279,6 +283,7 @@ pub struct River {
 /// Paved road or earth track (§3.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum RoadSurface {
     Paved,
     Track,
@@ -362,6 +367,7 @@ impl Waterway {
 /// Any terrain feature on the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum TerrainFeature {
     Area(AreaFeature),
     River(River),
@@ -388,6 +394,7 @@ impl TerrainFeature {
 /// A feature type as counted by §3.7 (every BUA kind counts as `Bua`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum FeatureType {
     Bua,
     GentleHill,
@@ -471,6 +478,7 @@ impl TerrainLimits {
 /// An army's home terrain (§3.7, §16.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum HomeTerrain {
     Arable,
     Forest,
@@ -599,6 +607,7 @@ impl HomeTerrain {
 /// A problem with the defender's choice of features from its home terrain (§3.7).
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum HomeTerrainProblem {
     #[error("§3.7: {count} compulsory features chosen, the variant allows {min} to {max}")]
     CompulsoryCount { count: usize, min: u8, max: u8 },
@@ -926,6 +935,7 @@ pub fn measure(poly: &Polygon) -> FeatureSize {
 /// [`Battlefield::features`].
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum TerrainProblem {
     #[error(
         "§3.2: feature {feature} needs a rectangle with length + width {sum:.3} BW, more than 9"
@@ -1505,6 +1515,7 @@ pub fn clip_to_convex(poly: &Polygon, clip: &Polygon) -> Polygon {
 /// Why a feature may not be placed as diced (§3.8 items 3-5: such a feature is discarded).
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum PlacementProblem {
     #[error("§3.8: quarter {0:?} does not exist (quarters are 1 to 4)")]
     NoSuchQuarter(Quarter),

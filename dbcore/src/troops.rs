@@ -54,8 +54,10 @@ pub enum TroopType {
     /// Command wagon (general's element only).
     CWg,
     /// Camp followers (civilians, §2.6).
+    #[serde(rename = "CF")]
     CampFollowers,
     /// City denizens (civilians, §2.6).
+    #[serde(rename = "Dz")]
     Denizens,
 }
 
@@ -89,6 +91,7 @@ impl TroopType {
 /// Foot are either Fast or Solid (DBA3.md §2.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum FootClass {
     Fast,
     Solid,
@@ -97,6 +100,7 @@ pub enum FootClass {
 /// Mounted or foot (DBA3.md §0.3). Mounted infantry are foot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Class {
     Mounted,
     Foot,
@@ -417,6 +421,7 @@ impl BaseKind {
 /// How an element follows up a beaten close-combat opponent (§12.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum PursuitRule {
     /// Never pursues.
     Never,

@@ -53,6 +53,7 @@ fn edge_box(edge: &Segment, near: f64, far: f64, lateral: f64) -> [Point; 4] {
 /// element beside the projecting element, front edges level) is not being in the zone.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum ThreatZone {
     /// Boxes 1 BW deep straight out from the listed edges of an element: its front edge, or all four
     /// edges for War Wagons. The corner squares between two boxes are not part of the zone (the zone
@@ -67,6 +68,7 @@ pub enum ThreatZone {
 /// Where a rectangle stands relative to a threat zone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum ZoneRelation {
     Outside,
     /// Touching the outer boundary within [`TOLERANCE`] but not inside by more than that.

@@ -727,7 +727,7 @@ fn a_query_combines_look_ups() {
         armies::lists().len()
     );
     let q: armies::ListQuery =
-        serde_json::from_str(r#"{"topography": "Dry", "year": 100}"#).unwrap();
+        serde_json::from_str(r#"{"topography": "dry", "year": 100}"#).unwrap();
     assert!(armies::find(&q)
         .iter()
         .all(|l| l.home.all().contains(&HomeTerrain::Dry)));

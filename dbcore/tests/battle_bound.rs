@@ -76,16 +76,24 @@ fn s6_1_actions_out_of_phase_are_refused_and_change_nothing() {
     assert!(matches!(e, BattleError::WrongPhase { .. }));
     assert_eq!(e.code(), ErrorCode::WrongPhase);
     assert_eq!(e.rule(), Some("§6.1"));
+    // The phase by its game name, not the Rust one.
+    assert_eq!(
+        e.to_string(),
+        "§6.1: a tactical move is not possible in the PIP roll (the moving army rolls its PIP \
+         die first, §6.2)"
+    );
     assert_eq!(
         b.apply(Action::EndMovement).unwrap_err().code(),
         ErrorCode::WrongPhase
     );
     assert_eq!(b, before);
     pips(&mut b, 3);
-    assert!(matches!(
-        b.apply(Action::RollPips { die: d(3) }).unwrap_err(),
-        BattleError::WrongPhase { .. }
-    ));
+    let e = b.apply(Action::RollPips { die: d(3) }).unwrap_err();
+    assert!(matches!(e, BattleError::WrongPhase { .. }));
+    assert_eq!(
+        e.to_string(),
+        "§6.1: rolling PIPs is not possible in the movement phase"
+    );
 }
 
 #[test]

@@ -40,9 +40,17 @@ fn s7_3_any_part_in_rough_or_bad_going_slows() {
     t.add(US, 1, "Cv", 5.0, 2.0, 0.0);
     t.add(US, 2, "Ps", 8.0, 2.0, 0.0);
     t.add(US, 3, "4Ax", 2.0, 2.0, 0.0);
-    // Cv straight ahead 3 BW would pass into the rocky ground: only 1 BW allowed.
+    // Cv straight ahead 3 BW would pass into the rocky ground: only 1 BW allowed, and the
+    // refusal says why in a player's words.
     match t.go(1, &[(5.0, 5.0, 0.0)]) {
-        Err(MoveError::TooFar { allowed, .. }) => assert!(near(allowed, 1.0)),
+        Err(e @ MoveError::TooFar { allowed, .. }) => {
+            assert!(near(allowed, 1.0));
+            assert_eq!(
+                e.to_string(),
+                "§7.3: a move of 3 BW (measured as §7.2 says) is too far: the path enters \
+                 rough going, where Cavalry move at most 1 BW (§7.3)"
+            );
+        }
         other => panic!("{other:?}"),
     }
     // Stopping just short of it is good going.
@@ -129,7 +137,10 @@ fn s7_8_river_limits_the_move_and_must_be_diced() {
     assert_eq!(t.go(1, &[(5.0, 6.5, 0.0)]), Err(MoveError::RiverNotDiced));
     t.river = Some(RiverState::Slows);
     match t.go(1, &[(5.0, 6.5, 0.0)]) {
-        Err(MoveError::TooFar { allowed, .. }) => assert!(near(allowed, 1.0)),
+        Err(MoveError::TooFar { allowed, cause, .. }) => {
+            assert!(near(allowed, 1.0));
+            assert!(cause.contains("crosses the river"), "{cause}");
+        }
         other => panic!("{other:?}"),
     }
     assert!(

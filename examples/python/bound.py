@@ -25,14 +25,14 @@ def element(i: int, kind: str, x: float, y: float, facing: float) -> dict[str, A
 SETUP: dict[str, Any] = {
     "format": "dbcore-battle",
     "version": 1,
-    "variant": "Standard",
+    "variant": "standard",
     "battlefield": {"board": {"width": 15, "depth": 15}, "features": []},
     "sandbox": True,
     "first": 0,
     "armies": [
         {
             "name": "Romans",
-            "base_edge": "South",
+            "base_edge": "south",
             "elements": [
                 {**element(1, "Cv", 7.5, 3, 0), "general": True},
                 element(2, "4Bd", 6.5, 3, 0),
@@ -42,7 +42,7 @@ SETUP: dict[str, Any] = {
         },
         {
             "name": "Gauls",
-            "base_edge": "North",
+            "base_edge": "north",
             "elements": [
                 {**element(101, "3Kn", 7.5, 12, 180), "general": True},
                 element(102, "4Wb", 6.5, 12, 180),

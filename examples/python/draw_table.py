@@ -29,8 +29,8 @@ def main(argv: list[str]) -> int:
         )
         for c in table.contacts(e.id):
             who = "friend" if c["friend"] else "enemy"
-            lined = ", lined up" if c["lined_up"] else ""
-            print(f"   touches {who} {c['other']}: {c['kind']}{lined}")
+            lined = ", lined up" if c["contact"]["lined_up"] else ""
+            print(f"   touches {who} {c['other']}: {c['contact']['kind']}{lined}")
         zones = table.threat_zones_on(e.id)
         if zones:
             print(f"   in the threat zones of: {', '.join(str(z) for z in zones)}")

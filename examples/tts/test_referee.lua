@@ -89,7 +89,7 @@ local tts_setup = to_tts(setup)
 -- cjson writes an empty table as {}, which is no list: give the table a road along its west edge
 -- (far from every element) so that the feature list is not empty.
 tts_setup.battlefield.features = {
-    { Road = { path = { { x = 0.5, z = 0.0 }, { x = 0.5, z = 15.0 } }, surface = "Paved", width = 0.5 } },
+    { road = { path = { { x = 0.5, z = 0.0 }, { x = 0.5, z = 15.0 } }, surface = "paved", width = 0.5 } },
 }
 
 ref:create(tts_setup, function(r, err)

@@ -92,7 +92,7 @@ static void test_find(void) {
     dbcore_string_free(found);
 
     found = NULL;
-    CHECK_STATUS(dbcore_army_lists_find_json("{\"topography\": \"Littoral\"}", &found),
+    CHECK_STATUS(dbcore_army_lists_find_json("{\"topography\": \"littoral\"}", &found),
                  DBCORE_STATUS_OK);
     uint32_t n_lit = found ? array_len(found) : 0;
     CHECK(n_lit > 50 && n_lit < n_all);

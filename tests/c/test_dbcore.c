@@ -151,11 +151,12 @@ static void test_bad_json(void) {
     CHECK_STATUS(dbcore_resolve_json("{not json", &json), DBCORE_STATUS_INVALID_JSON);
     CHECK_STATUS(dbcore_odds_json("{}", &json), DBCORE_STATUS_INVALID_JSON);
     CHECK_STATUS(dbcore_odds_json("[1,2,3]", &json), DBCORE_STATUS_INVALID_JSON);
-    /* A die of 7 or an unknown code inside JSON is bad JSON, with the rule in the message. */
+    /* DBA3.md §0.3: a die of 7 inside JSON is the dice error it is everywhere else; an unknown
+     * code inside JSON is bad JSON, with the rule in the message. */
     CHECK_STATUS(dbcore_resolve_json("{\"situation\":{\"a\":{\"kind\":\"3Kn\"},"
                                      "\"b\":{\"kind\":\"4Bd\"}},\"dice\":[7,1]}",
                                      &json),
-                 DBCORE_STATUS_INVALID_JSON);
+                 DBCORE_STATUS_INVALID_DIE);
     dbcore_last_error_message(msg, sizeof msg);
     CHECK(strstr(msg, "1 to 6") != NULL);
     CHECK_STATUS(dbcore_odds_json("{\"situation\":{\"a\":{\"kind\":\"9Zz\"},"
@@ -324,8 +325,8 @@ static void test_kind_info(void) {
 
     CHECK_STATUS(dbcore_element_kind_json("3Kn", &json), DBCORE_STATUS_OK);
     /* dbcore's KindInfo: Knights are mounted (§0.3) and pursue 1 BW (§12.5). */
-    CHECK(json && strstr(json, "\"code\":\"3Kn\"") && strstr(json, "\"class\":\"Mounted\"") &&
-          strstr(json, "\"pursuit\":\"OneBw\""));
+    CHECK(json && strstr(json, "\"code\":\"3Kn\"") && strstr(json, "\"class\":\"mounted\"") &&
+          strstr(json, "\"pursuit\":\"one_bw\""));
     dbcore_string_free(json);
 }
 
@@ -528,7 +529,7 @@ static void test_last_error_detail(void) {
    6 4Sp; 7 Ps in the wood. */
 static const char *const TABLE_JSON =
     "{\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":["
-    "{\"Area\":{\"kind\":\"Wood\",\"outline\":{\"points\":[{\"x\":1,\"y\":10},{\"x\":4,\"y\":10},"
+    "{\"area\":{\"kind\":\"wood\",\"outline\":{\"points\":[{\"x\":1,\"y\":10},{\"x\":4,\"y\":10},"
     "{\"x\":4,\"y\":13},{\"x\":1,\"y\":13}]},\"straight_edged\":false}}]},"
     "\"elements\":["
     "{\"id\":1,\"side\":0,\"kind\":\"4Bd\",\"pose\":{\"x\":7.5,\"y\":7,\"facing\":0},"
@@ -559,7 +560,7 @@ static void test_table_ownership(void) {
     dbcore_table_free(NULL);
     /* The JSON of a table reads back as the same table. */
     CHECK_STATUS(dbcore_table_to_json(copy, &a), DBCORE_STATUS_OK);
-    CHECK(a && strstr(a, "\"kind\":\"Wood\"") && strstr(a, "\"general\":true"));
+    CHECK(a && strstr(a, "\"kind\":\"wood\"") && strstr(a, "\"general\":true"));
     CHECK_STATUS(dbcore_table_new_json(a, &again), DBCORE_STATUS_OK);
     CHECK_STATUS(dbcore_table_to_json(again, &b), DBCORE_STATUS_OK);
     CHECK(a && b && strcmp(a, b) == 0);
@@ -687,7 +688,7 @@ static void test_table_contacts_and_close_combat(void) {
     /* DBA3.md §8.2 (a), §10.2: 4Bd and 4Wb front to front, lined up, are in close combat. */
     CHECK_STATUS(dbcore_table_contacts_json(t, 1, &json), DBCORE_STATUS_OK);
     CHECK(json && strstr(json, "\"other\":2") && strstr(json, "\"friend\":false") &&
-          strstr(json, "\"kind\":\"FrontToFront\"") && strstr(json, "\"lined_up\":true"));
+          strstr(json, "\"kind\":\"front_to_front\"") && strstr(json, "\"lined_up\":true"));
     dbcore_string_free(json);
     json = NULL;
     CHECK_STATUS(dbcore_table_in_close_combat(t, 1, &flag), DBCORE_STATUS_OK);
@@ -772,7 +773,7 @@ static void test_table_shot_blocked_by_terrain(void) {
     /* DBA3.md §9.5: 1 BW of wood between the Bows and the Cavalry blocks sight. */
     static const char *const json_in =
         "{\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":["
-        "{\"Area\":{\"kind\":\"Wood\",\"outline\":{\"points\":[{\"x\":6.5,\"y\":5},"
+        "{\"area\":{\"kind\":\"wood\",\"outline\":{\"points\":[{\"x\":6.5,\"y\":5},"
         "{\"x\":8.5,\"y\":5},{\"x\":8.5,\"y\":6},{\"x\":6.5,\"y\":6}]},"
         "\"straight_edged\":false}}]},"
         "\"elements\":["
@@ -784,7 +785,7 @@ static void test_table_shot_blocked_by_terrain(void) {
     if (!t) return;
     CHECK_STATUS(dbcore_table_shooting_targets_json(t, 1, &json), DBCORE_STATUS_OK);
     CHECK(json && strstr(json, "\"targets\":[]") &&
-          strstr(json, "{\"target\":2,\"by\":\"terrain\",\"block\":{\"DeepFeature\":"));
+          strstr(json, "{\"target\":2,\"by\":\"terrain\",\"block\":{\"deep_feature\":"));
     dbcore_string_free(json);
     dbcore_table_free(t);
 }
@@ -882,15 +883,15 @@ static void test_last_error_is_per_thread(void) {
 /* Two armies on an open sandbox table. South (army 0, first bound): 1 3Kn general, 2 and 3 4Bd,
  * 4 El. North (army 1): 101 4Bd general, 102 4Sp. */
 static const char *const BATTLE_SETUP =
-    "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"Standard\","
+    "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"standard\","
     "\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":[]},"
     "\"sandbox\":true,\"first\":0,\"armies\":["
-    "{\"name\":\"South\",\"base_edge\":\"South\",\"elements\":["
+    "{\"name\":\"South\",\"base_edge\":\"south\",\"elements\":["
     "{\"id\":1,\"kind\":\"3Kn\",\"pose\":{\"x\":7.5,\"y\":3,\"facing\":0},\"general\":true},"
     "{\"id\":2,\"kind\":\"4Bd\",\"pose\":{\"x\":6.5,\"y\":3,\"facing\":0}},"
     "{\"id\":3,\"kind\":\"4Bd\",\"pose\":{\"x\":8.5,\"y\":3,\"facing\":0}},"
     "{\"id\":4,\"kind\":\"El\",\"pose\":{\"x\":4.5,\"y\":3,\"facing\":0}}]},"
-    "{\"name\":\"North\",\"base_edge\":\"North\",\"elements\":["
+    "{\"name\":\"North\",\"base_edge\":\"north\",\"elements\":["
     "{\"id\":101,\"kind\":\"4Bd\",\"pose\":{\"x\":7.5,\"y\":12,\"facing\":180},\"general\":true},"
     "{\"id\":102,\"kind\":\"4Sp\",\"pose\":{\"x\":6.5,\"y\":12,\"facing\":180}}]}]}";
 
@@ -1074,7 +1075,7 @@ static void test_battle_bad_json(void) {
     CHECK(out == NULL);
     /* An action that is not one dbcore knows, or a die outside 1..=6 (§0.3). */
     refused(b, "{\"action\":\"cast_spell\"}", DBCORE_STATUS_INVALID_JSON, NULL);
-    refused(b, "{\"action\":\"roll_pips\",\"die\":7}", DBCORE_STATUS_INVALID_JSON, NULL);
+    refused(b, "{\"action\":\"roll_pips\",\"die\":7}", DBCORE_STATUS_INVALID_DIE, "§0.3");
     refused(b, "not json", DBCORE_STATUS_INVALID_JSON, NULL);
     CHECK_STATUS(dbcore_battle_check_json(b, "{\"die\":3}", &json), DBCORE_STATUS_INVALID_JSON);
     CHECK_STATUS(dbcore_battle_replay_json("{\"setup\":{}}", &out, &json),
@@ -1113,13 +1114,13 @@ static void test_battle_bad_setup(void) {
     /* DBA3.md §2.5 and set-up: every problem is listed at once. Element id 2 is used twice and
      * the North army has no general. */
     static const char *const BAD =
-        "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"Standard\","
+        "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"standard\","
         "\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":[]},"
         "\"sandbox\":true,\"armies\":["
-        "{\"name\":\"South\",\"base_edge\":\"South\",\"elements\":["
+        "{\"name\":\"South\",\"base_edge\":\"south\",\"elements\":["
         "{\"id\":1,\"kind\":\"3Kn\",\"pose\":{\"x\":7.5,\"y\":3,\"facing\":0},\"general\":true},"
         "{\"id\":2,\"kind\":\"4Bd\",\"pose\":{\"x\":5.5,\"y\":3,\"facing\":0}}]},"
-        "{\"name\":\"North\",\"base_edge\":\"North\",\"elements\":["
+        "{\"name\":\"North\",\"base_edge\":\"north\",\"elements\":["
         "{\"id\":2,\"kind\":\"4Bd\",\"pose\":{\"x\":7.5,\"y\":12,\"facing\":180}}]}]}";
     DbcoreBattle *out = NULL;
     char msg[1024];
@@ -1472,7 +1473,7 @@ static void test_hostile_sizes(void) {
                  DBCORE_STATUS_INVALID_ARGUMENT);
     /* A sandbox battle 10^9 BW wide is a set-up problem. */
     CHECK_STATUS(dbcore_battle_new_json(
-                     "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"Standard\","
+                     "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"standard\","
                      "\"battlefield\":{\"board\":{\"width\":1e9,\"depth\":15},\"features\":[]},"
                      "\"sandbox\":true,\"armies\":[]}",
                      &b),
@@ -1487,9 +1488,9 @@ static void test_hostile_setup_pile(void) {
     char item[160];
     int i;
     size_t len;
-    buf_add(&json, "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"Standard\","
+    buf_add(&json, "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"standard\","
                    "\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":[]},"
-                   "\"sandbox\":true,\"armies\":[{\"name\":\"Pile\",\"base_edge\":\"South\","
+                   "\"sandbox\":true,\"armies\":[{\"name\":\"Pile\",\"base_edge\":\"south\","
                    "\"elements\":[");
     for (i = 1; i <= 1999; i++) {
         snprintf(item, sizeof item,
@@ -1497,7 +1498,7 @@ static void test_hostile_setup_pile(void) {
                  i == 1 ? "" : ",", i, i == 1 ? ",\"general\":true" : "");
         buf_add(&json, item);
     }
-    buf_add(&json, "]},{\"name\":\"Other\",\"base_edge\":\"North\",\"elements\":[{\"id\":5000,"
+    buf_add(&json, "]},{\"name\":\"Other\",\"base_edge\":\"north\",\"elements\":[{\"id\":5000,"
                    "\"kind\":\"Cv\",\"pose\":{\"x\":7.5,\"y\":13,\"facing\":180},"
                    "\"general\":true}]}]}");
     CHECK(json.text != NULL);
@@ -1544,6 +1545,43 @@ static int race_writer(void *arg) {
     return 0;
 }
 #endif
+
+/* Bad JSON names the field at fault; a die of 7 in an action is the dice error (§0.3) it is
+ * everywhere else; an old PascalCase spelling is refused with the snake_case one named. */
+static void test_json_faults(void) {
+    char msg[512];
+    DbcoreBattle *b = new_battle();
+    char *json = NULL;
+    /* DBA3.md §0.3: a die shows 1 to 6. */
+    CHECK_STATUS(dbcore_battle_apply_json(b, "{\"action\":\"roll_pips\",\"die\":7}", &json),
+                 DBCORE_STATUS_INVALID_DIE);
+    CHECK(json == NULL);
+    CHECK(phase_is(b, "awaiting_pips"));
+    CHECK_STATUS(dbcore_battle_apply_json(b, "{\"action\":\"move\",\"order\":{\"type\":"
+                                             "\"element\",\"id\":1,\"path\":[{\"x\":7.5,"
+                                             "\"y\":4,\"facing\":\"north\"}]}}", &json),
+                 DBCORE_STATUS_INVALID_JSON);
+    dbcore_last_error_message(msg, sizeof msg);
+    CHECK(strstr(msg, "invalid type: string \"north\", expected f64") != NULL);
+    dbcore_battle_free(b);
+    b = NULL;
+    /* The set-up with one facing given as text: the message has its path. */
+    const char *bad = "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"standard\","
+                      "\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":[]},"
+                      "\"sandbox\":true,\"armies\":[{\"name\":\"South\",\"base_edge\":\"south\","
+                      "\"elements\":[{\"id\":1,\"kind\":\"4Bd\",\"pose\":{\"x\":7.5,\"y\":3,"
+                      "\"facing\":\"up\"}}]}]}";
+    CHECK_STATUS(dbcore_battle_new_json(bad, &b), DBCORE_STATUS_INVALID_JSON);
+    CHECK(b == NULL);
+    dbcore_last_error_message(msg, sizeof msg);
+    CHECK(strstr(msg, "armies[0].elements[0].pose.facing: invalid type") != NULL);
+    CHECK_STATUS(dbcore_battle_new_json("{\"format\":\"dbcore-battle\",\"version\":1,"
+                                        "\"variant\":\"Standard\"}", &b),
+                 DBCORE_STATUS_INVALID_JSON);
+    dbcore_last_error_message(msg, sizeof msg);
+    CHECK(strstr(msg, "variant: unknown variant `Standard`") != NULL);
+    CHECK(strstr(msg, "dbcore spells it `standard`") != NULL);
+}
 
 static void test_hostile_shared_writer(void) {
 #ifndef __STDC_NO_THREADS__
@@ -1862,6 +1900,7 @@ int main(int argc, char **argv) {
     test_battle_shared_between_threads();
     test_hostile_element_codes();
     test_hostile_sizes();
+    test_json_faults();
     test_hostile_setup_pile();
     test_hostile_shared_writer();
     test_golden_traces(argc, argv);

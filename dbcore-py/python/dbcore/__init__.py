@@ -18,8 +18,8 @@ who can shoot whom, and what the going is::
     ...     dbcore.PlacedElement(1, 0, "4Bd", 7.5, 7.0, 0.0),
     ...     dbcore.PlacedElement(2, 1, "4Wb", 7.5, 7.0, 180.0),
     ... ])
-    >>> t.in_close_combat(1), t.contacts(1)[0]["kind"]
-    (True, 'FrontToFront')
+    >>> t.in_close_combat(1), t.contacts(1)[0]["contact"]["kind"]
+    (True, 'front_to_front')
 
 Play a battle: ``dbcore.Battle(setup)`` starts one from a set-up dict; ``apply`` takes actions
 as dicts (``dbcore.actions`` builds them: ``roll_pips``, ``move_element``, ``into_contact``,
@@ -83,6 +83,7 @@ from ._types import (
     BlockedShot,
     Class,
     Contact,
+    ContactGeometry,
     ContactKind,
     Engagement,
     Event,
@@ -112,6 +113,7 @@ __all__ = [
     "CombatResult",
     "Combatant",
     "Contact",
+    "ContactGeometry",
     "ContactKind",
     "DbaixBattle",
     "DbcoreError",

@@ -681,7 +681,7 @@ def demo_armies() -> dict[str, Any]:
 class DbaixBattle:
     """A DBAix game in progress (DBAIX.md §2): Romans, Gauls and Pirates in turn.
 
-    ``DbaixBattle(setup)`` starts one from a set-up with ``"variant": "Dbaix"`` (see
+    ``DbaixBattle(setup)`` starts one from a set-up with ``"variant": "dbaix"`` (see
     ``dbaix_demo_setup()``). Actions and events are dicts tagged by ``'action'`` and ``'event'``
     as for ``Battle``; a refused action raises the DbcoreError of its family and changes nothing.
     """

@@ -64,15 +64,15 @@ Engagement = Union[
 """Close combat or a distant shot."""
 
 FootClass = Union[
-    Literal["Fast"],
-    Literal["Solid"],
+    Literal["fast"],
+    Literal["solid"],
 ]
 """Fast or Solid foot (§2.2)."""
 
 PursuitRule = Union[
-    Literal["Never"],
-    Literal["OneBw"],
-    Literal["HalfBwAfterFoot"],
+    Literal["never"],
+    Literal["one_bw"],
+    Literal["half_bw_after_foot"],
 ]
 """How an element follows up a beaten opponent (§12.5)."""
 
@@ -96,8 +96,8 @@ TroopType = Union[
     Literal["CP"],
     Literal["Lit"],
     Literal["CWg"],
-    Literal["CampFollowers"],
-    Literal["Denizens"],
+    Literal["CF"],
+    Literal["Dz"],
 ]
 """The basic troop types to which the rules tables are written (§2.1)."""
 
@@ -132,38 +132,49 @@ TerrainGoing = Union[
 """The going of terrain (§3.1), best to worst; 'impassable' is a waterway (§3.4)."""
 
 Class = Union[
-    Literal["Mounted"],
-    Literal["Foot"],
+    Literal["mounted"],
+    Literal["foot"],
 ]
 """Mounted or foot (§0.3); mounted infantry are foot."""
 
 ContactKind = Union[
-    Literal["FrontToFront"],
-    Literal["FrontToRear"],
-    Literal["RearToFront"],
-    Literal["FrontToSide"],
-    Literal["SideToFront"],
-    Literal["SideToSide"],
-    Literal["OtherEdges"],
-    Literal["CornerToCorner"],
-    Literal["CornerToEdge"],
-    Literal["EdgeToCorner"],
-    Literal["Intersecting"],
+    Literal["front_to_front"],
+    Literal["front_to_rear"],
+    Literal["rear_to_front"],
+    Literal["front_to_side"],
+    Literal["side_to_front"],
+    Literal["side_to_side"],
+    Literal["other_edges"],
+    Literal["corner_to_corner"],
+    Literal["corner_to_edge"],
+    Literal["edge_to_corner"],
+    Literal["intersecting"],
 ]
 """How one element touches another, named from the first one's side (§8.2)."""
 
 
+class ContactGeometry(TypedDict):
+    """How two elements touch (``dbcore::contact::Contact``), named from the first one's side."""
+
+    kind: ContactKind
+    a: dict[str, str]
+    """The first element's part that touches: ``{'edge': 'front'}`` or ``{'corner': 'front_left'}``."""
+    b: dict[str, str]
+    """The other element's part that touches."""
+    shared_length: float
+    """BW of edge the two share (0 for a corner contact)."""
+    lined_up: bool
+    """Squared up in one of the positions of §8.2 (a)-(c)."""
+
+
 class Contact(TypedDict):
-    """One contact of an element, as ``Table.contacts`` gives it."""
+    """One contact of an element, as ``Table.contacts`` gives it: the JSON of
+    ``dbcore::table::ElementContact``, the same shape C and the referee server give."""
 
     other: int
     """The other element's id."""
     friend: bool
-    kind: ContactKind
-    lined_up: bool
-    """Squared up in one of the positions of §8.2 (a)-(c)."""
-    shared_length: float
-    """BW of edge the two share (0 for a corner contact)."""
+    contact: ContactGeometry
 
 
 class ShootingTarget(TypedDict):
@@ -223,6 +234,7 @@ __all__ = [
     "BlockedShot",
     "Class",
     "Contact",
+    "ContactGeometry",
     "ContactKind",
     "Engagement",
     "FactorName",

@@ -5,7 +5,7 @@ Look lists up and choose an army of 12 elements from one::
     >>> from dbcore import armies
     >>> rome = armies.get("II/56")
     >>> rome["name"], rome["home"]["terrain"], rome["aggression"]
-    ('Early Imperial Roman Army', 'Arable', 3)
+    ('Early Imperial Roman Army', 'arable', 3)
     >>> [l["id"] for l in armies.find(name="sumerian", year=-2900)]
     ['I/1a']
     >>> army = armies.default_army("II/56")
@@ -24,13 +24,13 @@ from typing import Any, Literal, TypedDict, Union
 from . import _dbcore
 
 HomeTerrain = Union[
-    Literal["Arable"],
-    Literal["Forest"],
-    Literal["Hilly"],
-    Literal["Steppe"],
-    Literal["Dry"],
-    Literal["Tropical"],
-    Literal["Littoral"],
+    Literal["arable"],
+    Literal["forest"],
+    Literal["hilly"],
+    Literal["steppe"],
+    Literal["dry"],
+    Literal["tropical"],
+    Literal["littoral"],
 ]
 """A home topography (§3.7, §16.2)."""
 

@@ -42,6 +42,33 @@ pub enum Phase {
     Finished { winner: Option<usize> },
 }
 
+impl Phase {
+    /// The phase as players name it: "PIP roll", "movement", "shooting", "close combat",
+    /// "end of the battle".
+    pub const fn game_name(&self) -> &'static str {
+        match self {
+            Phase::AwaitingPips => "PIP roll",
+            Phase::Movement => "movement",
+            Phase::Shooting => "shooting",
+            Phase::CloseCombat => "close combat",
+            Phase::Finished { .. } => "end of the battle",
+        }
+    }
+}
+
+/// The phase by its game name, for messages: "the PIP roll", "the movement phase", ...
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::AwaitingPips => "the PIP roll (the moving army rolls its PIP die first, §6.2)",
+            Phase::Movement => "the movement phase",
+            Phase::Shooting => "the shooting phase",
+            Phase::CloseCombat => "the close combat phase",
+            Phase::Finished { .. } => "a finished battle",
+        })
+    }
+}
+
 /// What a player does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -200,7 +227,7 @@ pub enum Event {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "error")]
 pub enum BattleError {
-    #[error("§6.1: {action} is not possible now: the battle is in phase {phase:?}")]
+    #[error("§6.1: {action} is not possible in {phase}")]
     WrongPhase { action: String, phase: Phase },
     #[error("§13.2: the battle is over")]
     Finished,

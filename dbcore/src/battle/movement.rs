@@ -214,6 +214,12 @@ pub struct MovePlan {
     pub into_contact: bool,
 }
 
+/// A distance as a player says it: "1 BW", "1.5 BW", "0.25 BW".
+pub(crate) fn bw_text(distance: f64) -> String {
+    let text = format!("{distance:.2}");
+    format!("{} BW", text.trim_end_matches('0').trim_end_matches('.'))
+}
+
 /// Why a move cannot be made. Each names its rule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -221,8 +227,16 @@ pub struct MovePlan {
 pub enum MoveError {
     #[error("{rule}: {message}")]
     Refused { rule: String, message: String },
-    #[error("§7.3: the move is {asked:.3} BW (measured as §7.2 says) but at most {allowed:.3} BW is allowed")]
-    TooFar { asked: f64, allowed: f64 },
+    /// `cause` says in a player's words what limits the move (the going its path enters and the
+    /// troop type, or the river), e.g. "the path of element 3 enters bad going: Knights move
+    /// at most 1 BW there".
+    #[error("§7.3: a move of {} (measured as §7.2 says) is too far: {cause}", bw_text(*.asked))]
+    TooFar {
+        asked: f64,
+        allowed: f64,
+        #[serde(default)]
+        cause: String,
+    },
     #[error("§7.2: element {blocker} is in the way")]
     Blocked { blocker: ElementId },
     #[error("§7.8, §3.5: the river must be diced for before the first off-road crossing")]

@@ -1,6 +1,14 @@
 //! Events told as a player would tell them, for logs and demonstrations.
+//!
+//! [`narrate`] tells a run of events with the context a player has: after a combat, an outcome
+//! move is a recoil, a flight, a pursuit or a push-back and is told so ("recoils 0.50 BW",
+//! "flees", "pursues", "is pushed back");
+//! [`describe`] tells one event alone. Armies are named as the set-up names them, with the verb
+//! agreeing ("the Romans roll 1 PIP", "South rolls 3 PIPs").
 
-use crate::combat::{CombatResult, SideResult};
+use std::collections::BTreeMap;
+
+use crate::combat::{CombatResult, Outcome, SideResult};
 
 use super::bound::{Event, PipExtra};
 use super::outcome::Effect;
@@ -18,6 +26,104 @@ pub fn element_name(setup: &BattleSetup, id: ElementId) -> String {
 
 fn army_name(setup: &BattleSetup, army: usize) -> &str {
     setup.armies.get(army).map_or("?", |a| a.name.as_str())
+}
+
+/// An army as the subject of a sentence, with its verb agreeing: a name that is a plural
+/// ("Romans", "Britons") takes "the" and the plural verb; any other ("South", "Early Imperial
+/// Roman") the singular. Our reading of how a player says it.
+fn army_does(setup: &BattleSetup, army: usize, singular: &str, plural: &str) -> String {
+    let name = army_name(setup, army);
+    let is_plural = name.ends_with('s') && !name.ends_with("ss");
+    if is_plural {
+        let the = if name.to_ascii_lowercase().starts_with("the ") {
+            ""
+        } else {
+            "the "
+        };
+        format!("{the}{name} {plural}")
+    } else {
+        format!("{name} {singular}")
+    }
+}
+
+/// "1 PIP", "3 PIPs".
+fn pips_text(n: impl Into<u32>) -> String {
+    let n = n.into();
+    if n == 1 {
+        "1 PIP".to_string()
+    } else {
+        format!("{n} PIPs")
+    }
+}
+
+/// Capitalise the first letter of a sentence.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// Tell a run of events, one line each (an empty line for events a player would not mention).
+/// An outcome move after a combat is told as what it is: the loser recoils or flees, the winner
+/// pursues.
+pub fn narrate(setup: &BattleSetup, events: &[Event]) -> Vec<String> {
+    // The last combat's outcome for each element in it, and which of them won.
+    let mut outcomes: BTreeMap<ElementId, (Outcome, bool)> = BTreeMap::new();
+    let mut out = Vec::with_capacity(events.len());
+    for e in events {
+        match e {
+            Event::Shot {
+                shooter,
+                target,
+                result,
+                ..
+            }
+            | Event::Fought {
+                a: shooter,
+                b: target,
+                result,
+            } => {
+                outcomes.clear();
+                let a_won = result.b.outcome != Outcome::NoEffect;
+                let b_won = result.a.outcome != Outcome::NoEffect;
+                outcomes.insert(*shooter, (result.a.outcome, a_won && !b_won));
+                outcomes.insert(*target, (result.b.outcome, b_won && !a_won));
+            }
+            Event::Outcome {
+                effect: Effect::Moved { id, from, to },
+            } => {
+                let army_of = |id: ElementId| {
+                    setup
+                        .armies
+                        .iter()
+                        .position(|a| a.elements.iter().any(|e| e.id == id))
+                };
+                let friend_recoiled = outcomes.iter().any(|(other, (o, _))| {
+                    *o == Outcome::Recoil && army_of(*other) == army_of(*id)
+                });
+                let verb = match outcomes.get(id) {
+                    Some((Outcome::Recoil, _)) => "recoils",
+                    Some((Outcome::Flee, _)) => "flees",
+                    Some((_, true)) => "pursues",
+                    // A friend behind a recoiling element is pushed back (§12.2).
+                    None if friend_recoiled => "is pushed back",
+                    _ => "moves",
+                };
+                out.push(format!(
+                    "    {} {verb} {:.2} BW",
+                    element_name(setup, *id),
+                    from.front_mid().distance(to.front_mid())
+                ));
+                continue;
+            }
+            Event::BoundStarted { .. } | Event::PhaseStarted { .. } => outcomes.clear(),
+            _ => {}
+        }
+        out.push(describe(setup, e));
+    }
+    out
 }
 
 fn side(r: &SideResult) -> String {
@@ -47,13 +153,29 @@ fn combat(setup: &BattleSetup, a: ElementId, b: ElementId, r: &CombatResult) -> 
 pub fn describe(setup: &BattleSetup, e: &Event) -> String {
     match e {
         Event::BoundStarted { army, bound } => {
-            format!("-- bound {bound}: {} moves", army_name(setup, *army))
+            format!(
+                "-- bound {bound}: {}",
+                army_does(setup, *army, "moves", "move")
+            )
         }
         Event::PipsRolled { army, pips, .. } => {
-            format!("{} rolls {pips} PIPs", army_name(setup, *army))
+            format!(
+                "{} {}",
+                army_does(setup, *army, "rolls", "roll"),
+                pips_text(*pips)
+            )
         }
         Event::PloughTurnedRough => "the first PIP score is 1: plough is rough going".into(),
-        Event::RiverDiced { die, state } => format!("the river is diced ({die}): {state:?}"),
+        Event::RiverDiced { die, state } => {
+            let state = match state {
+                crate::terrain::RiverState::Paltry => "paltry, no hindrance",
+                crate::terrain::RiverState::Slows => "it slows movement",
+                crate::terrain::RiverState::SlowsNarrow => {
+                    "it slows movement and only single elements or columns may cross"
+                }
+            };
+            format!("the river is diced ({die}): {state}")
+        }
         Event::Moved {
             movers,
             distance,
@@ -81,16 +203,16 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
                 })
                 .collect();
             if extras.is_empty() {
-                format!("  ({} PIP, {left} left)", cost.total)
+                format!("  ({}, {left} left)", pips_text(cost.total))
             } else {
                 format!(
-                    "  ({} PIPs: {}; {left} left)",
-                    cost.total,
+                    "  ({}: {}; {left} left)",
+                    pips_text(cost.total),
                     extras.join(", ")
                 )
             }
         }
-        Event::PhaseStarted { phase } => format!("{phase:?}:"),
+        Event::PhaseStarted { phase } => format!("{}:", capitalised(phase.game_name())),
         Event::Shot {
             shooter,
             target,
@@ -156,8 +278,8 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
                 .collect();
             match verdict.winner {
                 Some(w) => format!(
-                    "{} wins the battle ({})",
-                    army_name(setup, w),
+                    "{} the battle ({})",
+                    army_does(setup, w, "wins", "win"),
                     totals.join(", ")
                 ),
                 None => format!("the battle is over ({})", totals.join(", ")),

@@ -31,6 +31,18 @@ pub enum Phase {
     Finished { winner: Option<Side> },
 }
 
+/// The phase by its game name, for messages: "the PIP roll", "the movement phase", ...
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::AwaitingPips => "the PIP roll (the moving side rolls its PIP die first)",
+            Phase::Movement => "the movement phase",
+            Phase::CloseCombat => "the close combat phase",
+            Phase::Finished { .. } => "a finished game",
+        })
+    }
+}
+
 /// What a player does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "action")]
@@ -173,7 +185,7 @@ pub enum Event {
 #[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "error")]
 pub enum DbaixError {
-    #[error("DBAIX.md §2: {action} is not possible in phase {phase:?}")]
+    #[error("DBAIX.md §2: {action} is not possible in {phase}")]
     WrongPhase { action: String, phase: Phase },
     #[error("DBAIX.md §10: the game is over")]
     Finished,
@@ -319,7 +331,7 @@ impl Battle {
     pub fn new(setup: DbaixSetup) -> Result<Battle, DbaixError> {
         let bad = |problem: String| Err(DbaixError::Setup { problem });
         if setup.format != FORMAT || setup.variant != crate::battlefield::Variant::Dbaix {
-            return bad(format!("format must be {FORMAT} and variant Dbaix"));
+            return bad(format!("format must be {FORMAT} and variant dbaix"));
         }
         let cfg = &setup.config;
         let mut order = cfg.bound_order.clone();
@@ -855,7 +867,7 @@ impl Battle {
         match action {
             Action::RollPips { die } => {
                 if self.phase != Phase::AwaitingPips {
-                    return Err(wrong("roll_pips"));
+                    return Err(wrong("rolling PIPs"));
                 }
                 n.roll(*die, &mut events);
             }
@@ -866,7 +878,7 @@ impl Battle {
                 face,
             } => {
                 if self.phase != Phase::Movement {
-                    return Err(wrong("move"));
+                    return Err(wrong("a move"));
                 }
                 n.do_move(figures, *bearing, *distance, *face, &mut events)?;
             }
@@ -876,13 +888,13 @@ impl Battle {
                 distance,
             } => {
                 if self.phase != Phase::Movement {
-                    return Err(wrong("reinforce"));
+                    return Err(wrong("bringing back reinforcements"));
                 }
                 n.reinforce(figures, *x, *distance, &mut events)?;
             }
             Action::EndMovement => {
                 if self.phase != Phase::Movement {
-                    return Err(wrong("end_movement"));
+                    return Err(wrong("ending the movement"));
                 }
                 n.turn_to_face(&mut events);
                 if n.pending_combats().is_empty() {
@@ -893,7 +905,7 @@ impl Battle {
             }
             Action::Fight { a, b, dice } => {
                 if self.phase != Phase::CloseCombat {
-                    return Err(wrong("fight"));
+                    return Err(wrong("a close combat"));
                 }
                 let pending = self.pending_combats();
                 if !pending.contains(&(*a, *b)) && !pending.contains(&(*b, *a)) {

@@ -175,7 +175,7 @@ pub const FORMAT: &str = "dbcore-dbaix";
 pub struct DbaixSetup {
     /// Always [`FORMAT`].
     pub format: String,
-    /// Always `"Dbaix"`, the project's variant tag ([`crate::battlefield::Variant::Dbaix`]).
+    /// Always `"dbaix"`, the project's variant tag ([`crate::battlefield::Variant::Dbaix`]).
     pub variant: crate::battlefield::Variant,
     #[serde(default)]
     pub config: DbaixConfig,

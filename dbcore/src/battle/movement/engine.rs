@@ -8,7 +8,7 @@ use crate::terrain::{
     polygons_intersect, polyline_distance_to_polygon, polyline_distance_to_segment, Going,
     GoingContext, RiverState, TerrainFeature,
 };
-use crate::troops::TroopType;
+use crate::troops::{ElementKind, TroopType};
 use crate::zones::{ThreatZone, ZoneRelation};
 
 use super::geom::{angle_diff, legs, local, overlaps, pose_at, same_facing, Leg};
@@ -1134,6 +1134,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     let mut going = Going::Good;
     let mut river = false;
     let mut allowed = f64::INFINITY;
+    let mut cause = String::new();
     for m in &p.movers {
         let e = &ctx.elements[m.idx];
         let pieces: Vec<Vec<Point>> = m.legs.iter().flat_map(|l| l.swept()).collect();
@@ -1155,7 +1156,11 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         going = going.max(g);
         river |= front_ever_in_river(ctx, &m.legs);
         let own_going = if along_road { Going::Good } else { g };
-        allowed = allowed.min(ctx.config.move_distance(e.kind, own_going >= Going::Rough));
+        let own = ctx.config.move_distance(e.kind, own_going >= Going::Rough);
+        if own < allowed {
+            allowed = own;
+            cause = too_far_cause(e.id, e.kind, own_going, along_road, own, p.movers.len());
+        }
     }
     let all_psiloi = p
         .movers
@@ -1172,6 +1177,9 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
             None => return Err(MoveError::RiverNotDiced),
             Some(RiverState::Paltry) => {}
             Some(state) => {
+                if 1.0 < allowed {
+                    cause = "the path crosses the river, which slows every move across it to 1 BW (§3.5, §7.8)".into();
+                }
                 allowed = allowed.min(1.0);
                 if state == RiverState::SlowsNarrow && p.shape == Shape::Group {
                     return Err(MoveError::refused(
@@ -1187,6 +1195,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         return Err(MoveError::TooFar {
             asked: distance,
             allowed,
+            cause,
         });
     }
     check_second_move(
@@ -1935,4 +1944,31 @@ fn plan_dismount(ctx: &MoveContext, id: ElementId) -> Result<MovePlan, MoveError
         full_distance_forward: false,
         into_contact: false,
     })
+}
+
+/// What limits a move, in a player's words: the going the path of element `id` enters (or the
+/// road it keeps to) and how far its troop type moves there (§7.3).
+fn too_far_cause(
+    id: ElementId,
+    kind: ElementKind,
+    going: Going,
+    along_road: bool,
+    distance: f64,
+    movers: usize,
+) -> String {
+    let troops = kind.base().name();
+    let whose = if movers > 1 {
+        format!("the path of element {id}")
+    } else {
+        "the path".to_string()
+    };
+    let bw = super::bw_text(distance);
+    match (along_road, going) {
+        (true, _) => format!("{troops} moving along the road move at most {bw} (§7.3)"),
+        (false, Going::Good) => format!("{troops} move at most {bw} in good going (§7.3)"),
+        (false, Going::Rough) => {
+            format!("{whose} enters rough going, where {troops} move at most {bw} (§7.3)")
+        }
+        (false, _) => format!("{whose} enters bad going, where {troops} move at most {bw} (§7.3)"),
+    }
 }

@@ -1,0 +1,48 @@
+//! Every example of the JSON contract page (`docs/json.md`) is read back through the Rust types:
+//! a set-up starts a battle, and an action or an event is written back exactly as shown, so the
+//! page cannot drift from what dbcore reads and writes (issue #11).
+
+use dbcore::battle::{Action, Battle, BattleSetup, Event};
+use serde_json::Value;
+
+fn examples() -> Vec<(String, String)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/json.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut out = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if let Some(tag) = line.strip_prefix("```json ") {
+            let body: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+            out.push((tag.trim().to_string(), body.join("\n")));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_example_of_the_contract_page_is_what_dbcore_reads_and_writes() {
+    let all = examples();
+    let count = |tag: &str| all.iter().filter(|(t, _)| t == tag).count();
+    assert_eq!(count("setup"), 1);
+    // Each of the six actions has its example.
+    assert_eq!(count("action"), 6);
+    assert!(count("event") >= 10);
+    for (tag, body) in &all {
+        let given: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{body}: {e}"));
+        match tag.as_str() {
+            "setup" => {
+                let setup: BattleSetup = dbcore::json::from_str(body).unwrap();
+                Battle::new(setup).unwrap();
+            }
+            "action" => {
+                let a: Action = dbcore::json::from_str(body).unwrap();
+                assert_eq!(serde_json::to_value(&a).unwrap(), given, "{body}");
+            }
+            "event" => {
+                let e: Event = dbcore::json::from_str(body).unwrap();
+                assert_eq!(serde_json::to_value(&e).unwrap(), given, "{body}");
+            }
+            other => panic!("unknown example tag {other}"),
+        }
+    }
+}
