@@ -19,6 +19,8 @@ use super::{DbaixSetup, FigureClass, FigureId, FigureState, Side, Status, FORMAT
 
 /// Where the game stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixPhase"))]
 #[serde(rename_all = "snake_case", tag = "phase")]
 pub enum Phase {
     /// The moving side must roll its PIP die (DBAIX.md §2).
@@ -33,6 +35,8 @@ pub enum Phase {
 
 /// What a player does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixAction"))]
 #[serde(rename_all = "snake_case", tag = "action")]
 pub enum Action {
     /// The moving side's PIP die (the Romans' "dVI" is an ordinary d6, DBAIX.md §11.1).
@@ -67,6 +71,7 @@ pub enum Action {
 
 /// One figure's side of a fought combat.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FighterScore {
     pub id: FigureId,
     pub die: DieScore,
@@ -78,6 +83,8 @@ pub struct FighterScore {
 
 /// What happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixEvent"))]
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     BoundStarted {
@@ -239,6 +246,8 @@ impl ErrorInfo for DbaixError {
 
 /// A saved game: set-up and every action, dice included.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixBattleRecord"))]
 pub struct BattleRecord {
     pub setup: DbaixSetup,
     pub actions: Vec<Action>,
@@ -255,6 +264,8 @@ pub enum ReplayError {
 
 /// The dice the game waits for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixDiceRequest"))]
 #[serde(rename_all = "snake_case", tag = "for")]
 pub enum DiceRequest {
     /// The moving side's PIP die ([`Action::RollPips`]).
@@ -265,6 +276,7 @@ pub enum DiceRequest {
 
 /// Cacofonix singing (DBAIX.md §4, DBAIX.md §11.6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Music {
     pub binders: Vec<FigureId>,
 }
