@@ -24,6 +24,31 @@ fn table_err(e: dbcore::table::TableError) -> PyErr {
     errors::from_info(&e)
 }
 
+/// Element `id`'s contacts as dicts: `other`, `friend`, `kind`, `lined_up`, `shared_length`,
+/// and the parts touching, `a` (the asking element's) and `b`, each an edge (`{'Edge': 'Front'}`)
+/// or a corner (`{'Corner': 'FrontLeft'}`) spelled as dbcore's JSON and the C layer spell them.
+pub(crate) fn contact_dicts<'py>(
+    py: Python<'py>,
+    table: &dbcore::table::Table,
+    id: u32,
+    config: &dbcore::RulesConfig,
+) -> PyResult<Bound<'py, PyList>> {
+    let contacts = errors::guard(|| table.contacts_of(id, config).map_err(table_err))?;
+    let list = PyList::empty(py);
+    for c in contacts {
+        let d = PyDict::new(py);
+        d.set_item("other", c.other)?;
+        d.set_item("friend", c.friend)?;
+        d.set_item("kind", name_of(&c.contact.kind))?;
+        d.set_item("a", to_py(py, &c.contact.a)?)?;
+        d.set_item("b", to_py(py, &c.contact.b)?)?;
+        d.set_item("lined_up", c.contact.lined_up)?;
+        d.set_item("shared_length", c.contact.shared_length)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
 /// A terrain going as Python spells it: dbcore's serde name in lower case ('good', 'rough',
 /// 'bad', 'impassable'), like the combat going of `Combatant`.
 fn going_name(g: dbcore::terrain::Going) -> String {
@@ -232,8 +257,9 @@ impl Table {
     }
 
     /// Every element touching element `id`, as dicts seen from `id`: `other` (its id),
-    /// `friend`, `kind` (dbcore's contact kind, e.g. 'FrontToFront'), `lined_up` (squared up
-    /// as §8.2 a–c asks) and `shared_length` (BW of edge shared).
+    /// `friend`, `kind` (dbcore's contact kind, e.g. 'FrontToFront'), `a` and `b` (the edge or
+    /// corner of each that touches, `{'Edge': 'Front'}`), `lined_up` (squared up as §8.2 a–c
+    /// asks) and `shared_length` (BW of edge shared).
     #[pyo3(signature = (id, config=None))]
     fn contacts<'py>(
         &self,
@@ -241,22 +267,7 @@ impl Table {
         id: AnyInt,
         config: Option<&Bound<'py, RulesConfig>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let contacts = errors::guard(|| {
-            self.0
-                .contacts_of(id_arg(id)?, config_of(config))
-                .map_err(table_err)
-        })?;
-        let list = PyList::empty(py);
-        for c in contacts {
-            let d = PyDict::new(py);
-            d.set_item("other", c.other)?;
-            d.set_item("friend", c.friend)?;
-            d.set_item("kind", name_of(&c.contact.kind))?;
-            d.set_item("lined_up", c.contact.lined_up)?;
-            d.set_item("shared_length", c.contact.shared_length)?;
-            list.append(d)?;
-        }
-        Ok(list)
+        contact_dicts(py, &self.0, id_arg(id)?, config_of(config))
     }
 
     /// Whether element `id` is in close combat: its front edge lined up against an enemy, or an

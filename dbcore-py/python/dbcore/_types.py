@@ -4,7 +4,7 @@ Every enum value crosses between Rust and Python as the name dbcore's JSON form 
 same strings appear in results, in arguments and in ``to_json()`` output.
 """
 
-from typing import Any, Literal, TypedDict, Union
+from typing import Any, Dict, Literal, Optional, TypedDict, Union
 
 # Each alias is written as a Union of one-value Literals, which means the same to a type checker
 # as Literal["a", "b"], because mypy.stubtest checks that an alias of several literal values is
@@ -160,6 +160,11 @@ class Contact(TypedDict):
     """The other element's id."""
     friend: bool
     kind: ContactKind
+    a: Optional[Dict[str, str]]
+    """The asking element's part that touches: ``{'Edge': 'Front'}`` or ``{'Corner': 'FrontLeft'}``
+    (dbcore's JSON and the C layer spell it the same), None when the bases intersect."""
+    b: Optional[Dict[str, str]]
+    """The other element's part that touches."""
     lined_up: bool
     """Squared up in one of the positions of §8.2 (a)-(c)."""
     shared_length: float
