@@ -1138,9 +1138,10 @@ DbcoreStatus dbcore_battle_state_json(const struct DbcoreBattle *battle,
                                       char **out_json);
 
 /**
- * A battle from its state JSON (as `dbcore_battle_state_json` writes it). The state is
- * accepted only when replaying the set-up and actions inside it gives exactly that state, so a
- * hand-edited position is refused. Free the handle with `dbcore_battle_free`.
+ * A battle from its state JSON (as `dbcore_battle_state_json` writes it), of either game: a
+ * state whose set-up is a DBAix scenario (`"format":"dbcore-dbaix"`) gives a DBAix game. The
+ * state is accepted only when replaying the set-up and actions inside it gives exactly that
+ * state, so a hand-edited position is refused. Free the handle with `dbcore_battle_free`.
  *
  * # Safety
  * `state_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
@@ -2044,6 +2045,31 @@ DbcoreStatus dbcore_battle_outcome_json(const struct DbcoreBattle *battle,
 DbcoreStatus dbcore_battle_contacts_json(const struct DbcoreBattle *battle,
                                          uint32_t id,
                                          char **out_json);
+
+/**
+ * Exact odds of a DBAix close combat (DBAIX.md §6, §7) from the same enumeration of the 36
+ * throws as Rust and Python: `situation_json` names the two figures' classes and each one's
+ * tactical total (`{"a":"legionary","a_mod":1,"b":"gaul","b_mod":2}`, totals -20 to 20, 0 when
+ * left out); the answer is a `dbcore::dbaix::DbaixOdds` (`{"outcomes":[{"a":"recoil",
+ * "b":"follow_up","count":6},...]}`, counts out of 36). Free `*out_json` with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `situation_json` must be a NUL-terminated string and `out_json` valid for writes; either may
+ * be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON` (an unknown class or field),
+ * `DBCORE_STATUS_INVALID_ARGUMENT` (a total outside -20 to 20).
+ *
+ * # Example
+ * ```c
+ * char *odds = NULL;
+ * dbcore_dbaix_odds_json("{\"a\":\"obelix\",\"b\":\"legionary\"}", &odds);
+ * dbcore_string_free(odds);
+ * ```
+ */
+DbcoreStatus dbcore_dbaix_odds_json(const char *situation_json, char **out_json);
 
 /**
  * Create a table from a JSON `dbcore::table::Table`:

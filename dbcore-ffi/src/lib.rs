@@ -85,7 +85,7 @@ pub use prebattle::{
 };
 pub use surfaces::{
     dbcore_battle_contacts_json, dbcore_battle_outcome_json, dbcore_battle_outlines_json,
-    dbcore_battle_snap_json,
+    dbcore_battle_snap_json, dbcore_dbaix_odds_json,
 };
 pub use table::{
     dbcore_table_clone, dbcore_table_contacts_json, dbcore_table_distance, dbcore_table_element_at,

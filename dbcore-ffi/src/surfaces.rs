@@ -184,3 +184,56 @@ pub unsafe extern "C" fn dbcore_battle_contacts_json(
         Ok(())
     })
 }
+
+/// The question of a DBAix combat's exact odds, as `dbcore_dbaix_odds_json` reads it.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DbaixSituation {
+    a: dbcore::dbaix::FigureClass,
+    #[serde(default)]
+    a_mod: i32,
+    b: dbcore::dbaix::FigureClass,
+    #[serde(default)]
+    b_mod: i32,
+}
+
+/// Exact odds of a DBAix close combat (DBAIX.md §6, §7) from the same enumeration of the 36
+/// throws as Rust and Python: `situation_json` names the two figures' classes and each one's
+/// tactical total (`{"a":"legionary","a_mod":1,"b":"gaul","b_mod":2}`, totals -20 to 20, 0 when
+/// left out); the answer is a `dbcore::dbaix::DbaixOdds` (`{"outcomes":[{"a":"recoil",
+/// "b":"follow_up","count":6},...]}`, counts out of 36). Free `*out_json` with
+/// `dbcore_string_free`.
+///
+/// # Safety
+/// `situation_json` must be a NUL-terminated string and `out_json` valid for writes; either may
+/// be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+///
+/// # Errors
+/// `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON` (an unknown class or field),
+/// `DBCORE_STATUS_INVALID_ARGUMENT` (a total outside -20 to 20).
+///
+/// # Example
+/// ```c
+/// char *odds = NULL;
+/// dbcore_dbaix_odds_json("{\"a\":\"obelix\",\"b\":\"legionary\"}", &odds);
+/// dbcore_string_free(odds);
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_dbaix_odds_json(
+    situation_json: *const c_char,
+    out_json: *mut *mut c_char,
+) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out_json, "out_json")?;
+        // SAFETY: the caller's contract on `situation_json`.
+        let text = unsafe { arg_str(situation_json, "situation_json") }?;
+        let s: DbaixSituation = serde_json::from_str(text).map_err(json_error)?;
+        if !(-20..=20).contains(&s.a_mod) || !(-20..=20).contains(&s.b_mod) {
+            return Err(FfiError::invalid("tactical totals are -20 to 20"));
+        }
+        let json = to_c_string(&dbcore::dbaix::odds(s.a, s.a_mod, s.b, s.b_mod))?;
+        // SAFETY: the caller's contract on `out_json`.
+        unsafe { out.write(json) };
+        Ok(())
+    })
+}

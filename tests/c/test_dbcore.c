@@ -1649,6 +1649,17 @@ static void check_golden(const char *path) {
         replayed_state = battle_state(replayed);
         stepped_state = battle_state(stepped);
         CHECK(replayed_state && stepped_state && strcmp(replayed_state, stepped_state) == 0);
+        /* The state restores to a battle of the same game (DBA or DBAix) in the same state. */
+        if (replayed_state) {
+            DbcoreBattle *restored = NULL;
+            char *restored_state = NULL;
+            CHECK_STATUS(dbcore_battle_from_state_json(replayed_state, &restored),
+                         DBCORE_STATUS_OK);
+            if (restored) restored_state = battle_state(restored);
+            CHECK(restored_state && strcmp(restored_state, replayed_state) == 0);
+            dbcore_string_free(restored_state);
+            dbcore_battle_free(restored);
+        }
     }
     CHECK(ok);
 done:
@@ -1873,6 +1884,37 @@ static void test_battle_table_questions(void) {
     dbcore_battle_free(b);
 }
 
+/* DBAIX.md §7: exact odds of a DBAix combat from the same enumeration as Rust and Python. */
+static void test_dbaix_odds(void) {
+    char *json = NULL, *outcomes = NULL;
+    uint32_t n = 0, i, total = 0;
+    CHECK_STATUS(dbcore_dbaix_odds_json("{\"a\":\"obelix\",\"b\":\"legionary\",\"b_mod\":1}", &json),
+                 DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_json_get(json, "outcomes", &outcomes), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_json_array_len(outcomes, &n), DBCORE_STATUS_OK);
+    CHECK(n >= 1);
+    for (i = 0; outcomes && i < n; i++) {
+        char *entry = NULL, *count = NULL;
+        CHECK_STATUS(dbcore_json_array_at(outcomes, i, &entry), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_json_get(entry, "count", &count), DBCORE_STATUS_OK);
+        if (count) total += (uint32_t)atoi(count);
+        dbcore_string_free(entry);
+        dbcore_string_free(count);
+    }
+    CHECK(total == 36);
+    dbcore_string_free(outcomes);
+    dbcore_string_free(json);
+    json = NULL;
+    CHECK_STATUS(dbcore_dbaix_odds_json("{\"a\":\"dragon\",\"b\":\"gaul\"}", &json),
+                 DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_dbaix_odds_json("{\"a\":\"gaul\",\"b\":\"gaul\",\"a_mod\":99}", &json),
+                 DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(dbcore_dbaix_odds_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_dbaix_odds_json("{\"a\":\"gaul\",\"b\":\"gaul\"}", NULL),
+                 DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK(json == NULL);
+}
+
 int main(int argc, char **argv) {
     test_version();
     test_status_numbers_and_names();
@@ -1918,6 +1960,7 @@ int main(int argc, char **argv) {
     test_battle_record_state_and_table();
     test_battle_shared_between_threads();
     test_battle_table_questions();
+    test_dbaix_odds();
     test_hostile_element_codes();
     test_hostile_sizes();
     test_hostile_setup_pile();
