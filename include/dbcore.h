@@ -1138,9 +1138,10 @@ DbcoreStatus dbcore_battle_state_json(const struct DbcoreBattle *battle,
                                       char **out_json);
 
 /**
- * A battle from its state JSON (as `dbcore_battle_state_json` writes it). The state is
- * accepted only when replaying the set-up and actions inside it gives exactly that state, so a
- * hand-edited position is refused. Free the handle with `dbcore_battle_free`.
+ * A battle from its state JSON (as `dbcore_battle_state_json` writes it), of either game: a
+ * state whose set-up is a DBAix scenario (`"format":"dbcore-dbaix"`) gives a DBAix game. The
+ * state is accepted only when replaying the set-up and actions inside it gives exactly that
+ * state, so a hand-edited position is refused. Free the handle with `dbcore_battle_free`.
  *
  * # Safety
  * `state_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
@@ -1934,6 +1935,141 @@ DbcoreStatus dbcore_prebattle_step_json(const char *record_json,
  * ```
  */
 DbcoreStatus dbcore_demo_armies_json(char **out_json);
+
+/**
+ * The legal pose element `id` would take if dropped at `pose_json` (`{"x":6.5,"y":9.9,
+ * "facing":0}`, BW): contact by §8.2 with the slide allowed, lined up with an element within
+ * `within` BW (0 to 4; half a BW is a good hand's width), as a `dbcore::snap::Snap` (`{"id",
+ * "pose", "order", "events", "with"}`): the order to send as a move and the events it would
+ * cause. Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle, `pose_json` a NUL-terminated string and `out_json`
+ * valid for writes; any may be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`, `DBCORE_STATUS_INVALID_ARGUMENT`
+ * (`within` outside 0 to 4, or a DBAix game); why no legal pose exists as the rule's status
+ * (`DBCORE_STATUS_UNKNOWN_ELEMENT`, `DBCORE_STATUS_ILLEGAL_MOVE`, ...), with the rule in the
+ * last error; `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *snap = NULL;
+ * if (dbcore_battle_snap_json(battle, 2, "{\"x\":6.5,\"y\":9.9,\"facing\":0}", 0.5, &snap)
+ *     == DBCORE_STATUS_OK) puts(snap);
+ * dbcore_string_free(snap);
+ * ```
+ */
+DbcoreStatus dbcore_battle_snap_json(const struct DbcoreBattle *battle,
+                                     uint32_t id,
+                                     const char *pose_json,
+                                     double within,
+                                     char **out_json);
+
+/**
+ * The outlines of element `id` to draw, as a `dbcore::outline::ElementOutlines` (`{"id",
+ * "element", "threat_zone", "shooting_zone", "range", "command", "reach"}`; polygons as lists
+ * of points in BW): its base, threat zone (§8.1), shooting zone and range (§9), a general's
+ * command distance (§6.4) and where a move could end this bound in each going (§7.3). Free
+ * `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_UNKNOWN_ELEMENT`, `DBCORE_STATUS_INVALID_ARGUMENT` (a DBAix game),
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *outlines = NULL;
+ * dbcore_battle_outlines_json(battle, 2, &outlines);
+ * dbcore_string_free(outlines);
+ * ```
+ */
+DbcoreStatus dbcore_battle_outlines_json(const struct DbcoreBattle *battle,
+                                         uint32_t id,
+                                         char **out_json);
+
+/**
+ * What an outcome move of element `id` from where it stands would do (§12), changing
+ * nothing: `outcome_json` is a `dbcore::snap::OutcomeMove` (`{"outcome":"recoil"}`,
+ * `{"outcome":"flee"}`, `{"outcome":"pursue","distance":0.5}`); the answer is the list of
+ * `dbcore::battle::Effect`s in order (moves, push-backs, losses). Free `*out_json` with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle, `outcome_json` a NUL-terminated string and
+ * `out_json` valid for writes; any may be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`, `DBCORE_STATUS_UNKNOWN_ELEMENT`,
+ * `DBCORE_STATUS_INVALID_ARGUMENT` (a DBAix game), `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *effects = NULL;
+ * dbcore_battle_outcome_json(battle, 2, "{\"outcome\":\"recoil\"}", &effects);
+ * dbcore_string_free(effects);
+ * ```
+ */
+DbcoreStatus dbcore_battle_outcome_json(const struct DbcoreBattle *battle,
+                                        uint32_t id,
+                                        const char *outcome_json,
+                                        char **out_json);
+
+/**
+ * Every contact of element `id` in the battle now, as `dbcore::table::ElementContact`s
+ * (`{"other", "friend", "contact": {"kind", "a", "b", "lined_up", "shared_length"}}`, `a` the
+ * asking element's part): each part an edge (`{"Edge":"Front"}`) or a corner
+ * (`{"Corner":"FrontLeft"}`), spelled as in the Rust JSON and Python's `contacts`. Free
+ * `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_UNKNOWN_ELEMENT`, `DBCORE_STATUS_INVALID_ARGUMENT` (a DBAix game),
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *contacts = NULL;
+ * dbcore_battle_contacts_json(battle, 2, &contacts);
+ * dbcore_string_free(contacts);
+ * ```
+ */
+DbcoreStatus dbcore_battle_contacts_json(const struct DbcoreBattle *battle,
+                                         uint32_t id,
+                                         char **out_json);
+
+/**
+ * Exact odds of a DBAix close combat (DBAIX.md §6, §7) from the same enumeration of the 36
+ * throws as Rust and Python: `situation_json` names the two figures' classes and each one's
+ * tactical total (`{"a":"legionary","a_mod":1,"b":"gaul","b_mod":2}`, totals -20 to 20, 0 when
+ * left out); the answer is a `dbcore::dbaix::DbaixOdds` (`{"outcomes":[{"a":"recoil",
+ * "b":"follow_up","count":6},...]}`, counts out of 36). Free `*out_json` with
+ * `dbcore_string_free`.
+ *
+ * # Safety
+ * `situation_json` must be a NUL-terminated string and `out_json` valid for writes; either may
+ * be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON` (an unknown class or field),
+ * `DBCORE_STATUS_INVALID_ARGUMENT` (a total outside -20 to 20).
+ *
+ * # Example
+ * ```c
+ * char *odds = NULL;
+ * dbcore_dbaix_odds_json("{\"a\":\"obelix\",\"b\":\"legionary\"}", &odds);
+ * dbcore_string_free(odds);
+ * ```
+ */
+DbcoreStatus dbcore_dbaix_odds_json(const char *situation_json, char **out_json);
 
 /**
  * Create a table from a JSON `dbcore::table::Table`:

@@ -8,5 +8,6 @@ pub mod fuzzing;
 pub mod http;
 pub mod odds;
 pub mod rpc;
+pub mod rpc_names;
 pub mod schema;
 pub mod stdio;

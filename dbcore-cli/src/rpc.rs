@@ -6,17 +6,31 @@
 //! applies to, and a retried identical `battle.apply` (same battle, revision and action as the
 //! last one applied) is answered from the cache instead of being applied twice.
 //!
+//! A session holds a DBA battle, a DBAix game (a set-up whose `format` is
+//! [`dbcore::dbaix::FORMAT`]) or a pre-battle being played by actions (`battle.create` from army
+//! lists without a `seed`), which becomes its battle when the last deployment ends; the revision
+//! counts the pre-battle's actions too. A question a game does not offer (`battle.legal` of a
+//! DBAix game, `table.*` before the battle) is [`NOT_FOR_THIS_GAME`]. Element ids may be the
+//! client's own strings ([`crate::rpc_names`]).
+//!
 //! Errors: the JSON-RPC codes for protocol faults (`-32700` parse error, `-32600` invalid
 //! request, `-32601` unknown method, `-32602` invalid params with `data.pointer`, a JSON pointer
 //! to the bad parameter); application codes [`UNKNOWN_BATTLE`], [`STALE_REVISION`],
-//! [`RULE_REFUSAL`] (with dbcore's `code`, `rule` and `detail`), [`LIMIT_REACHED`] and
-//! [`MESSAGE_TOO_LARGE`]. `battle.check` answers a refusal as a normal result. Batches are not
+//! [`RULE_REFUSAL`] (with dbcore's `code`, `rule` and `detail`), [`LIMIT_REACHED`],
+//! [`MESSAGE_TOO_LARGE`] and [`NOT_FOR_THIS_GAME`]. `battle.check` answers a refusal as a normal result. Batches are not
 //! accepted: one request a message.
 
 use std::collections::BTreeMap;
 
-use dbcore::battle::{Action, Battle, BattleRecord, BattleSetup, ElementId};
+use dbcore::armies::{self, ArmyChoice, ArmyError, ArmyProblem, ListId, ListQuery};
+use dbcore::battle::prebattle::element_id;
+use dbcore::battle::{
+    Action, ArmyEntry, Battle, BattleRecord, BattleSetup, ElementId, Prebattle, PrebattleAction,
+    PrebattleRecord, PrebattleSetup,
+};
 use dbcore::combat::Situation;
+use dbcore::dbaix;
+use dbcore::game::AnyBattle;
 use dbcore::geometry::Pose;
 use dbcore::snap::OutcomeMove;
 use dbcore::table::{PlacedElement, Table};
@@ -25,6 +39,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
 use crate::frame::{Frame, Preset};
+use crate::rpc_names::{number_items, NameError, Names};
 
 /// The protocol version this server speaks.
 pub const PROTOCOL_VERSION: u64 = 1;
@@ -45,9 +60,12 @@ pub const RULE_REFUSAL: i64 = -32003;
 pub const LIMIT_REACHED: i64 = -32004;
 /// The message is longer than the server accepts (stdio line, HTTP body or header).
 pub const MESSAGE_TOO_LARGE: i64 = -32005;
+/// The battle's game or stage does not offer the method (`battle.legal` of a DBAix game, the
+/// table questions during the pre-battle): `data` names the `game` and `stage`.
+pub const NOT_FOR_THIS_GAME: i64 = -32006;
 
 /// The methods, as `hello` lists them.
-pub const METHODS: [&str; 17] = [
+pub const METHODS: [&str; 20] = [
     "hello",
     "battle.create",
     "battle.import",
@@ -65,6 +83,9 @@ pub const METHODS: [&str; 17] = [
     "table.outlines",
     "table.outcome",
     "table.contacts",
+    "armies.find",
+    "armies.get",
+    "armies.validate",
 ];
 
 /// What the server accepts.
@@ -147,24 +168,105 @@ struct Applied {
     result: Value,
 }
 
+/// What a session plays: a pre-battle being played by actions, or a battle of either game.
+#[derive(Debug, Clone)]
+enum Game {
+    Prebattle(Box<Prebattle>),
+    Battle(AnyBattle),
+}
+
 #[derive(Debug, Clone)]
 struct Session {
-    battle: Battle,
+    game: Game,
+    /// The pre-battle the battle came from, when it was created from army lists.
+    prebattle: Option<PrebattleRecord>,
     frame: Frame,
+    names: Names,
     last: Option<Applied>,
 }
 
 impl Session {
     fn revision(&self) -> u64 {
-        self.battle.actions().len() as u64
+        let before = self.prebattle.as_ref().map_or(0, |r| r.actions.len());
+        (match &self.game {
+            Game::Prebattle(p) => p.actions().len(),
+            Game::Battle(AnyBattle::Dba(b)) => before + b.actions().len(),
+            Game::Battle(AnyBattle::Dbaix(b)) => before + b.actions().len(),
+        }) as u64
     }
+    /// The table's depth in the battle's own unit, for frames with a downward y.
     fn depth(&self) -> f64 {
-        self.battle.setup().battlefield.board.depth
+        match &self.game {
+            Game::Prebattle(p) => p.battlefield().board.depth,
+            Game::Battle(AnyBattle::Dba(b)) => b.setup().battlefield.board.depth,
+            Game::Battle(AnyBattle::Dbaix(b)) => b.setup().config.table_depth,
+        }
     }
-    /// `v` (BW) in the battle's frame.
+    /// `v` (native units, dbcore's numbers) in the battle's frame and the client's names.
     fn out(&self, mut v: Value) -> Value {
         self.frame.outbound(&mut v, self.depth());
+        self.names.outbound(&mut v);
         v
+    }
+    /// A refusal with the client's names (its lengths stay native, as dbcore wrote them).
+    fn named(&self, mut v: Value) -> Value {
+        self.names.outbound(&mut v);
+        v
+    }
+    /// Parameter `key` in native units and dbcore's numbers.
+    fn incoming(&self, p: &Map<String, Value>, key: &str) -> Result<Value, RpcError> {
+        let pointer = format!("/params/{key}");
+        let mut v = p
+            .get(key)
+            .cloned()
+            .ok_or_else(|| RpcError::params(&pointer, format!("missing `{key}`")))?;
+        self.frame
+            .inbound(&mut v, self.depth())
+            .map_err(|m| RpcError::params(&pointer, m))?;
+        self.names.inbound(&mut v, &pointer).map_err(name_error)?;
+        Ok(v)
+    }
+    /// The DBA battle, or [`NOT_FOR_THIS_GAME`].
+    fn dba(&self, method: &str) -> Result<&Battle, RpcError> {
+        match &self.game {
+            Game::Battle(AnyBattle::Dba(b)) => Ok(b),
+            _ => Err(self.not_for(method)),
+        }
+    }
+    fn not_for(&self, method: &str) -> RpcError {
+        let (game, stage) = match &self.game {
+            Game::Prebattle(_) => ("dba", "prebattle"),
+            Game::Battle(AnyBattle::Dba(_)) => ("dba", "battle"),
+            Game::Battle(AnyBattle::Dbaix(_)) => ("dbaix", "battle"),
+        };
+        RpcError::new(
+            NOT_FOR_THIS_GAME,
+            format!("`{method}` is not offered for a {game} game in its {stage}"),
+        )
+        .with(json!({ "method": method, "game": game, "stage": stage }))
+    }
+}
+
+fn name_error(e: NameError) -> RpcError {
+    RpcError::params(&e.pointer, e.message)
+}
+
+/// A set-up is a DBAix scenario when its `format` says so (DBAIX.md §0).
+fn is_dbaix(setup: &Value) -> bool {
+    setup.get("format").and_then(Value::as_str) == Some(dbaix::FORMAT)
+}
+
+/// The frame of a DBAix game: the preset's axes, with inches as the unit it scales
+/// (`units_per_bw` read as frame units an inch). Without an explicit scale, `bw` and `tts` are
+/// 1 (TTS measures in inches) and `vassal` is 50 pixels an inch. The default frame declared at
+/// `hello` gives only its preset here: its scale is a base width's.
+fn dbaix_frame(frame: Frame, explicit: Option<f64>) -> Frame {
+    Frame {
+        preset: frame.preset,
+        units_per_bw: Some(explicit.unwrap_or(match frame.preset {
+            Preset::Bw | Preset::Tts => 1.0,
+            Preset::Vassal => crate::frame::VASSAL_PIXELS_PER_BW,
+        })),
     }
 }
 
@@ -332,21 +434,9 @@ impl Referee {
             "battle.import" => self.import(p),
             "battle.check" => self.check(p),
             "battle.apply" => self.apply(p),
-            "battle.legal" => {
-                let s = self.session(p)?;
-                Ok(
-                    s.out(
-                        json!({ "revision": s.revision(), "legal": to_json(&s.battle.legal())? }),
-                    ),
-                )
-            }
+            "battle.legal" => self.legal(p),
             "battle.state" => self.state(p),
-            "battle.export" => {
-                let s = self.session(p)?;
-                Ok(s.out(
-                    json!({ "revision": s.revision(), "record": to_json(&s.battle.record())? }),
-                ))
-            }
+            "battle.export" => self.export(p),
             "battle.close" => {
                 let id: String = take(p, "battle")?;
                 match self.sessions.remove(&id) {
@@ -382,6 +472,43 @@ impl Referee {
             "table.snap" | "table.outlines" | "table.outcome" | "table.contacts" => {
                 self.table(method, p)
             }
+            "armies.find" => {
+                let query: ListQuery = read(Value::Object(p.clone()), "/params")?;
+                Ok(json!({
+                    "lists": armies::find(&query).iter().map(|l| json!({
+                        "id": l.id,
+                        "name": l.name,
+                        "dates": l.dates,
+                        "home": l.home,
+                        "aggression": l.aggression,
+                    })).collect::<Vec<_>>()
+                }))
+            }
+            "armies.get" => {
+                let id: ListId = take(p, "id")?;
+                let l = armies::list(&id).ok_or_else(|| {
+                    let mut data = refusal_plain(&ArmyError::UnknownList(id));
+                    data["pointer"] = "/params/id".into();
+                    rule_error(data)
+                })?;
+                Ok(
+                    json!({ "list": to_json(l)?, "default_choice": to_json(&armies::choose::default_choice(l))? }),
+                )
+            }
+            "armies.validate" => {
+                let choice: ArmyChoice = take(p, "choice")?;
+                Ok(match armies::choose(&choice) {
+                    Ok(army) => json!({ "valid": true, "army": to_json(&army)? }),
+                    Err(ArmyError::UnknownList(list)) => json!({
+                        "valid": false,
+                        "problems": armies::choose::problems_json(&[ArmyProblem::UnknownList { list }]),
+                    }),
+                    Err(ArmyError::Invalid(problems)) => json!({
+                        "valid": false,
+                        "problems": armies::choose::problems_json(&problems),
+                    }),
+                })
+            }
             _ => Err(
                 RpcError::new(METHOD_NOT_FOUND, format!("there is no method `{method}`"))
                     .with(json!({ "methods": METHODS })),
@@ -411,7 +538,7 @@ impl Referee {
             "server": "dbcore-cli",
             "version": env!("CARGO_PKG_VERSION"),
             "dbcore": dbcore::VERSION,
-            "variants": ["standard"],
+            "variants": ["standard", "dbaix"],
             "frames": [Preset::Bw, Preset::Tts, Preset::Vassal],
             "frame": { "preset": self.frame.preset, "units_per_bw": self.frame.scale() },
             "methods": METHODS,
@@ -430,7 +557,17 @@ impl Referee {
         Ok(frame)
     }
 
-    fn insert(&mut self, battle: Battle, frame: Frame) -> Result<Value, RpcError> {
+    /// The frame of a new session of `game`: the battle's own, or for DBAix its inch frame.
+    fn session_frame(&self, p: &Map<String, Value>, dbaix: bool) -> Result<Frame, RpcError> {
+        let frame = self.frame_param(p)?;
+        if !dbaix {
+            return Ok(frame);
+        }
+        let explicit = take_opt::<Frame>(p, "frame")?.and_then(|f| f.units_per_bw);
+        Ok(dbaix_frame(frame, explicit))
+    }
+
+    fn insert(&mut self, s: Session) -> Result<Value, RpcError> {
         if self.sessions.len() >= self.limits.max_battles {
             return Err(RpcError::new(
                 LIMIT_REACHED,
@@ -443,62 +580,184 @@ impl Referee {
         }
         self.next_id += 1;
         let id = format!("b{}", self.next_id);
-        let s = Session {
-            battle,
-            frame,
-            last: None,
-        };
         let v = json!({ "battle": id, "revision": s.revision() });
         self.sessions.insert(id, s);
         Ok(v)
     }
 
+    fn session_of(game: Game, frame: Frame, names: Names) -> Session {
+        Session {
+            game,
+            prebattle: None,
+            frame,
+            names,
+            last: None,
+        }
+    }
+
     fn create(&mut self, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        let frame = self.frame_param(p)?;
-        let mut setup = p
-            .get("setup")
-            .cloned()
-            .ok_or_else(|| RpcError::params("/params/setup", "missing `setup`"))?;
-        let depth = setup_depth(&setup);
+        if p.contains_key("lists") || p.contains_key("prebattle") {
+            return self.create_from_lists(p);
+        }
+        let mut setup = p.get("setup").cloned().ok_or_else(|| {
+            RpcError::params(
+                "/params/setup",
+                "give `setup` (a set-up), or `lists` or `prebattle` (armies for a pre-battle)",
+            )
+        })?;
+        let dbaix = is_dbaix(&setup);
+        let frame = self.session_frame(p, dbaix)?;
+        let depth = if dbaix {
+            setup
+                .pointer("/config/table_depth")
+                .and_then(Value::as_f64)
+                .unwrap_or(dbaix::DbaixConfig::default().table_depth)
+        } else {
+            setup_depth(&setup)
+        };
         frame
             .inbound(&mut setup, depth)
             .map_err(|m| RpcError::params("/params/setup", m))?;
-        let setup: BattleSetup = read(setup, "/params/setup")?;
-        let battle = Battle::new(setup).map_err(|e| rule_error(refusal(&e)))?;
-        self.insert(battle, frame)
+        let mut names = Names::default();
+        name_setup(&mut setup, dbaix, &mut names)?;
+        names
+            .inbound(&mut setup, "/params/setup")
+            .map_err(name_error)?;
+        let game = if dbaix {
+            let setup: dbaix::DbaixSetup = read(setup, "/params/setup")?;
+            let b = dbaix::Battle::new(setup).map_err(|e| rule_error(refusal(&e)))?;
+            AnyBattle::Dbaix(Box::new(b))
+        } else {
+            let setup: BattleSetup = read(setup, "/params/setup")?;
+            let b = Battle::new(setup).map_err(|e| rule_error(refusal(&e)))?;
+            AnyBattle::Dba(Box::new(b))
+        };
+        self.insert(Self::session_of(Game::Battle(game), frame, names))
+    }
+
+    /// `battle.create` from two army lists (ids or choices) or a pre-battle set-up: with a
+    /// `seed`, dbcore's driver plays the pre-battle and the battle awaits its first action;
+    /// without, the session starts in the pre-battle and its actions are played over the protocol.
+    fn create_from_lists(&mut self, p: &Map<String, Value>) -> Result<Value, RpcError> {
+        if p.contains_key("setup") {
+            return Err(RpcError::params(
+                "/params/setup",
+                "give a `setup`, or army `lists` / a `prebattle`, not both",
+            ));
+        }
+        let frame = self.frame_param(p)?;
+        let setup = match (p.get("lists"), take_opt::<PrebattleSetup>(p, "prebattle")?) {
+            (Some(_), Some(_)) => {
+                return Err(RpcError::params(
+                    "/params/prebattle",
+                    "give `lists` or `prebattle`, not both",
+                ))
+            }
+            (None, Some(s)) => s,
+            (Some(lists), None) => {
+                let lists: Vec<Value> = read(lists.clone(), "/params/lists")?;
+                if lists.len() != 2 {
+                    return Err(RpcError::params(
+                        "/params/lists",
+                        "`lists` names two armies (a list id or an army choice each)",
+                    ));
+                }
+                let mut entries = Vec::new();
+                for (i, l) in lists.into_iter().enumerate() {
+                    let pointer = format!("/params/lists/{i}");
+                    let army = if l.is_string() {
+                        let id: ListId = read(l, &pointer)?;
+                        armies::default_army(&id)
+                    } else {
+                        let choice: ArmyChoice = read(l, &pointer)?;
+                        armies::choose(&choice)
+                    };
+                    let army = army.map_err(|e| {
+                        let mut data = refusal_plain(&e);
+                        if let ArmyError::Invalid(problems) = &e {
+                            data["detail"] =
+                                json!({ "problems": armies::choose::problems_json(problems) });
+                        }
+                        data["pointer"] = pointer.into();
+                        rule_error(data)
+                    })?;
+                    entries.push(ArmyEntry::from_army(&army));
+                }
+                let mut s = PrebattleSetup::new(entries);
+                if let Some(side) = take_opt::<f64>(p, "board_side")? {
+                    s.board_side = side;
+                }
+                s
+            }
+            (None, None) => unreachable_params()?,
+        };
+        let mut names = Names::default();
+        if let Some(given) = take_opt::<Vec<Vec<String>>>(p, "names")? {
+            for (army, list) in given.iter().enumerate() {
+                let count = setup.armies.get(army).map_or(0, |a| a.elements.len());
+                if list.len() > count {
+                    return Err(RpcError::params(
+                        &format!("/params/names/{army}"),
+                        format!("army {army} has {count} elements, not {}", list.len()),
+                    ));
+                }
+                for (index, name) in list.iter().enumerate() {
+                    names.insert(element_id(army, index).0, name).map_err(|m| {
+                        RpcError::params(&format!("/params/names/{army}/{index}"), m)
+                    })?;
+                }
+            }
+        }
+        let seed: Option<u64> = take_opt(p, "seed")?;
+        let mut pre = Prebattle::new(setup).map_err(|e| rule_error(refusal(&e)))?;
+        if let Some(seed) = seed {
+            let mut dice = dbcore::SeededDice::new(seed);
+            dbcore::driver::play_prebattle(&mut pre, &mut dice)
+                .map_err(|e| rule_error(refusal(&e)))?;
+        }
+        let mut s = Self::session_of(Game::Prebattle(Box::new(pre)), frame, names);
+        s.begin_battle()?;
+        self.insert(s)
     }
 
     fn import(&mut self, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        let frame = self.frame_param(p)?;
         let mut record = p
             .get("record")
             .cloned()
             .ok_or_else(|| RpcError::params("/params/record", "missing `record`"))?;
-        let depth = record.get("setup").map_or(15.0, setup_depth);
+        let dbaix = record.get("setup").is_some_and(is_dbaix);
+        let frame = self.session_frame(p, dbaix)?;
+        let depth = if dbaix {
+            record
+                .pointer("/setup/config/table_depth")
+                .and_then(Value::as_f64)
+                .unwrap_or(dbaix::DbaixConfig::default().table_depth)
+        } else {
+            record.get("setup").map_or(15.0, setup_depth)
+        };
         frame
             .inbound(&mut record, depth)
             .map_err(|m| RpcError::params("/params/record", m))?;
-        let record: BattleRecord = read(record, "/params/record")?;
-        let (battle, _) = Battle::replay(&record).map_err(|e| rule_error(refusal_plain(&e)))?;
-        self.insert(battle, frame)
+        let game = if dbaix {
+            let record: dbaix::BattleRecord = read(record, "/params/record")?;
+            let (b, _) =
+                dbaix::Battle::replay(&record).map_err(|e| rule_error(dbaix_replay_refusal(&e)))?;
+            AnyBattle::Dbaix(Box::new(b))
+        } else {
+            let record: BattleRecord = read(record, "/params/record")?;
+            let (b, _) = Battle::replay(&record).map_err(|e| rule_error(refusal_plain(&e)))?;
+            AnyBattle::Dba(Box::new(b))
+        };
+        self.insert(Self::session_of(
+            Game::Battle(game),
+            frame,
+            Names::default(),
+        ))
     }
 
     fn session(&self, p: &Map<String, Value>) -> Result<&Session, RpcError> {
         let id: String = take(p, "battle")?;
         self.sessions.get(&id).ok_or_else(|| unknown_battle(&id))
-    }
-
-    /// The `action` parameter in BW, as JSON (for the retry cache) and as an action.
-    fn action(s: &Session, p: &Map<String, Value>) -> Result<(Value, Action), RpcError> {
-        let mut v = p
-            .get("action")
-            .cloned()
-            .ok_or_else(|| RpcError::params("/params/action", "missing `action`"))?;
-        s.frame
-            .inbound(&mut v, s.depth())
-            .map_err(|m| RpcError::params("/params/action", m))?;
-        let a: Action = read(v.clone(), "/params/action")?;
-        Ok((v, a))
     }
 
     fn check_revision(s: &Session, p: &Map<String, Value>, required: bool) -> Result<(), RpcError> {
@@ -516,12 +775,26 @@ impl Referee {
     fn check(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {
         let s = self.session(p)?;
         Self::check_revision(s, p, false)?;
-        let (_, action) = Self::action(s, p)?;
-        Ok(match s.battle.check(&action) {
-            Ok(events) => s.out(
-                json!({ "legal": true, "revision": s.revision(), "events": to_json(&events)? }),
-            ),
-            Err(e) => json!({ "legal": false, "revision": s.revision(), "refusal": refusal(&e) }),
+        let v = s.incoming(p, "action")?;
+        let verdict = match &s.game {
+            Game::Prebattle(pre) => {
+                let a: PrebattleAction = read(v, "/params/action")?;
+                pre.check(&a).map(|e| to_json(&e)).map_err(|e| refusal(&e))
+            }
+            Game::Battle(AnyBattle::Dba(b)) => {
+                let a: Action = read(v, "/params/action")?;
+                b.check(&a).map(|e| to_json(&e)).map_err(|e| refusal(&e))
+            }
+            Game::Battle(AnyBattle::Dbaix(b)) => {
+                let a: dbaix::Action = read(v, "/params/action")?;
+                b.check(&a).map(|e| to_json(&e)).map_err(|e| refusal(&e))
+            }
+        };
+        Ok(match verdict {
+            Ok(events) => {
+                s.out(json!({ "legal": true, "revision": s.revision(), "events": events? }))
+            }
+            Err(r) => json!({ "legal": false, "revision": s.revision(), "refusal": s.named(r) }),
         })
     }
 
@@ -532,7 +805,7 @@ impl Referee {
             .get_mut(&id)
             .ok_or_else(|| unknown_battle(&id))?;
         let sent: u64 = take(p, "revision")?;
-        let (raw, action) = Self::action(s, p)?;
+        let raw = s.incoming(p, "action")?;
         if sent != s.revision() {
             if let Some(last) = &s.last {
                 if last.revision == sent && last.action == raw {
@@ -541,11 +814,28 @@ impl Referee {
             }
             return Err(stale(sent, s.revision()));
         }
-        let events = s
-            .battle
-            .apply(action)
-            .map_err(|e| rule_error(refusal(&e)))?;
-        let result = s.out(json!({ "revision": s.revision(), "events": to_json(&events)? }));
+        let names = &s.names;
+        let refused = |r: Value| {
+            let mut r = r;
+            names.outbound(&mut r);
+            rule_error(r)
+        };
+        let events = match &mut s.game {
+            Game::Prebattle(pre) => {
+                let a: PrebattleAction = read(raw.clone(), "/params/action")?;
+                to_json(&pre.apply(a).map_err(|e| refused(refusal(&e)))?)?
+            }
+            Game::Battle(AnyBattle::Dba(b)) => {
+                let a: Action = read(raw.clone(), "/params/action")?;
+                to_json(&b.apply(a).map_err(|e| refused(refusal(&e)))?)?
+            }
+            Game::Battle(AnyBattle::Dbaix(b)) => {
+                let a: dbaix::Action = read(raw.clone(), "/params/action")?;
+                to_json(&b.apply(a).map_err(|e| refused(refusal(&e)))?)?
+            }
+        };
+        s.begin_battle()?;
+        let result = s.out(json!({ "revision": s.revision(), "events": events }));
         s.last = Some(Applied {
             revision: sent,
             action: raw,
@@ -554,42 +844,91 @@ impl Referee {
         Ok(result)
     }
 
+    fn legal(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {
+        let s = self.session(p)?;
+        if let Game::Prebattle(pre) = &s.game {
+            return Ok(s.out(json!({
+                "revision": s.revision(),
+                "prebattle": to_json(&pre.awaiting())?,
+            })));
+        }
+        let b = s.dba("battle.legal")?;
+        Ok(s.out(json!({ "revision": s.revision(), "legal": to_json(&b.legal())? })))
+    }
+
+    fn export(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {
+        let s = self.session(p)?;
+        let mut v = json!({ "revision": s.revision() });
+        match &s.game {
+            Game::Prebattle(pre) => v["prebattle"] = to_json(&pre.record())?,
+            Game::Battle(AnyBattle::Dba(b)) => v["record"] = to_json(&b.record())?,
+            Game::Battle(AnyBattle::Dbaix(b)) => v["record"] = to_json(&b.record())?,
+        }
+        if let Some(r) = &s.prebattle {
+            v["prebattle"] = to_json(r)?;
+        }
+        Ok(s.out(v))
+    }
+
     fn state(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {
         let s = self.session(p)?;
-        let b = &s.battle;
-        Ok(s.out(json!({
-            "revision": s.revision(),
-            "phase": to_json(&b.phase())?,
-            "army": b.active_army(),
-            "bound": b.bound(),
-            "pips": b.pips(),
-            "river": to_json(&b.river())?,
-            "plough_rough": b.plough_rough(),
-            "awaiting": to_json(&b.awaiting())?,
-            "elements": to_json(&b.elements())?,
-            "cities": to_json(&b.cities())?,
-            "armies": b.setup().armies.iter().zip(b.counts()).map(|(a, (in_play, lost))| {
-                json!({ "name": a.name, "in_play": in_play, "lost": lost })
-            }).collect::<Vec<_>>(),
-        })))
+        let v = match &s.game {
+            Game::Prebattle(pre) => json!({
+                "revision": s.revision(),
+                "stage": "prebattle",
+                "step": to_json(&pre.step())?,
+                "awaiting": to_json(&pre.awaiting())?,
+                "defender": pre.defender(),
+                "features": to_json(&pre.features())?,
+                "battlefield": to_json(pre.battlefield())?,
+                "base_edges": (0..pre.setup().armies.len()).map(|a| to_json(&pre.base_edge(a))).collect::<Result<Vec<_>, _>>()?,
+                "armies": pre.setup().armies.iter().map(|a| a.name.clone()).collect::<Vec<_>>(),
+            }),
+            Game::Battle(AnyBattle::Dbaix(b)) => json!({
+                "revision": s.revision(),
+                "game": "dbaix",
+                "phase": to_json(&b.phase())?,
+                "side": to_json(&b.active_side())?,
+                "bound": b.bound(),
+                "pips": b.pips(),
+                "awaiting": to_json(&b.awaiting())?,
+                "music": to_json(&b.music())?,
+                "potion_active": b.potion_active(),
+                "figures": to_json(&b.figures())?,
+            }),
+            Game::Battle(AnyBattle::Dba(b)) => json!({
+                "revision": s.revision(),
+                "phase": to_json(&b.phase())?,
+                "army": b.active_army(),
+                "bound": b.bound(),
+                "pips": b.pips(),
+                "river": to_json(&b.river())?,
+                "plough_rough": b.plough_rough(),
+                "awaiting": to_json(&b.awaiting())?,
+                "elements": to_json(&b.elements())?,
+                "cities": to_json(&b.cities())?,
+                "armies": b.setup().armies.iter().zip(b.counts()).map(|(a, (in_play, lost))| {
+                    json!({ "name": a.name, "in_play": in_play, "lost": lost })
+                }).collect::<Vec<_>>(),
+            }),
+        };
+        Ok(s.out(v))
     }
 
     /// The table questions of an open battle (positions in its frame).
     fn table(&self, method: &str, p: &Map<String, Value>) -> Result<Value, RpcError> {
         let s = self.session(p)?;
-        let b = &s.battle;
-        let id: ElementId = take(p, "id")?;
-        let refused = |e: dbcore::battle::BattleError| rule_error(refusal(&e));
+        let b = s.dba(method)?;
+        let mut id = p
+            .get("id")
+            .cloned()
+            .ok_or_else(|| RpcError::params("/params/id", "missing `id`"))?;
+        s.names.ids_in(&mut id, "/params/id").map_err(name_error)?;
+        let id: ElementId = read(id, "/params/id")?;
+        let refused = |e: dbcore::battle::BattleError| rule_error(s.named(refusal(&e)));
         let v = match method {
             "table.snap" => {
-                let mut pose = p
-                    .get("pose")
-                    .cloned()
-                    .ok_or_else(|| RpcError::params("/params/pose", "missing `pose`"))?;
-                s.frame
-                    .inbound(&mut pose, s.depth())
-                    .map_err(|m| RpcError::params("/params/pose", m))?;
-                let pose: Pose = read(pose, "/params/pose")?;
+                let pose: Pose = read(s.incoming(p, "pose")?, "/params/pose")?;
                 let within: f64 = take_opt(p, "within")?.unwrap_or(0.5 * s.frame.scale());
                 let within = within / s.frame.scale();
                 if !(within.is_finite() && (0.0..=4.0).contains(&within)) {
@@ -597,7 +936,9 @@ impl Referee {
                 }
                 match b.snap(id, pose, within) {
                     Ok(snap) => json!({ "snapped": true, "snap": to_json(&snap)? }),
-                    Err(e) => json!({ "snapped": false, "refusal": refusal(&e) }),
+                    Err(e) => {
+                        return Ok(json!({ "snapped": false, "refusal": s.named(refusal(&e)) }))
+                    }
                 }
             }
             "table.outlines" => json!({ "outlines": to_json(&b.outlines(id).map_err(refused)?)? }),
@@ -609,7 +950,7 @@ impl Referee {
                 let contacts = b
                     .table()
                     .contacts_of(id.0, &b.setup().config)
-                    .map_err(|e| rule_error(refusal_plain(&e)))?;
+                    .map_err(|e| rule_error(s.named(refusal_plain(&e))))?;
                 json!({ "contacts": to_json(&contacts)? })
             }
         };
@@ -620,7 +961,13 @@ impl Referee {
         let zones: bool = take_opt(p, "threat_zones")?.unwrap_or(false);
         if p.contains_key("battle") {
             let s = self.session(p)?;
-            return Ok(json!({ "svg": s.battle.table().svg(&s.battle.setup().config, zones) }));
+            return match &s.game {
+                Game::Battle(AnyBattle::Dba(b)) => {
+                    Ok(json!({ "svg": b.table().svg(&b.setup().config, zones) }))
+                }
+                Game::Battle(AnyBattle::Dbaix(b)) => Ok(json!({ "svg": dbaix::svg::table_svg(b) })),
+                Game::Prebattle(_) => Err(s.not_for("render.svg")),
+            };
         }
         let frame = self.frame_param(p)?;
         let mut setup = p.get("setup").cloned().ok_or_else(|| {
@@ -633,6 +980,78 @@ impl Referee {
         let setup: BattleSetup = read(setup, "/params/setup")?;
         let table = setup_table(&setup).map_err(|e| rule_error(refusal_plain(&e)))?;
         Ok(json!({ "svg": table.svg(&setup.config, zones) }))
+    }
+}
+
+impl Session {
+    /// A finished pre-battle becomes its battle (DBA3.md §5.3: the battle begins once both
+    /// armies are deployed); the pre-battle's record is kept for `battle.export`.
+    fn begin_battle(&mut self) -> Result<(), RpcError> {
+        let Game::Prebattle(pre) = &self.game else {
+            return Ok(());
+        };
+        let Some(setup) = pre.battle_setup() else {
+            return Ok(());
+        };
+        let record = pre.record();
+        let b = Battle::new(setup).map_err(|e| {
+            RpcError::new(
+                INTERNAL_ERROR,
+                format!("the pre-battle's set-up was refused: {e}"),
+            )
+        })?;
+        self.prebattle = Some(record);
+        self.game = Game::Battle(AnyBattle::Dba(Box::new(b)));
+        Ok(())
+    }
+}
+
+fn unreachable_params() -> Result<PrebattleSetup, RpcError> {
+    Err(RpcError::params(
+        "/params",
+        "give `lists` (two army list ids or choices) or `prebattle` (a pre-battle set-up)",
+    ))
+}
+
+/// Number the set-up's elements (DBA) or figures (DBAix) whose `id` is the client's string.
+/// DBA elements take the pre-battle's numbering (army × 100 + position) when it is free, DBAix
+/// figures their position from 1.
+fn name_setup(setup: &mut Value, dbaix: bool, names: &mut Names) -> Result<(), RpcError> {
+    if dbaix {
+        let Some(figures) = setup.get_mut("figures").and_then(Value::as_array_mut) else {
+            return Ok(());
+        };
+        let mut items: Vec<(&mut Value, String)> = figures
+            .iter_mut()
+            .enumerate()
+            .map(|(i, f)| (f, format!("/params/setup/figures/{i}")))
+            .collect();
+        return number_items(&mut items, |i| i as u32 + 1, names).map_err(name_error);
+    }
+    let Some(armies) = setup.get_mut("armies").and_then(Value::as_array_mut) else {
+        return Ok(());
+    };
+    let mut items: Vec<(&mut Value, String)> = Vec::new();
+    let mut preferred: Vec<u32> = Vec::new();
+    for (a, army) in armies.iter_mut().enumerate() {
+        if let Some(elements) = army.get_mut("elements").and_then(Value::as_array_mut) {
+            for (i, e) in elements.iter_mut().enumerate() {
+                preferred.push(element_id(a, i).0);
+                items.push((e, format!("/params/setup/armies/{a}/elements/{i}")));
+            }
+        }
+    }
+    number_items(&mut items, |i| preferred[i], names).map_err(name_error)
+}
+
+/// A DBAix replay failure as a refusal.
+fn dbaix_replay_refusal(e: &dbaix::ReplayError) -> Value {
+    match e {
+        dbaix::ReplayError::Setup(d) | dbaix::ReplayError::Action { error: d, .. } => {
+            let mut v = refusal(d);
+            v["message"] = e.to_string().into();
+            v
+        }
     }
 }
 

@@ -12,12 +12,13 @@ use dbcore::battle::{
     Action, BattleRecord, BattleSetup, DiceRequest, ElementState, Event, Legal, Phase,
 };
 use dbcore::combat::{CombatResult, Odds, Situation};
+use dbcore::dbaix::{self, DbaixSetup};
 use dbcore::terrain::RiverState;
 use dbcore::{DieScore, RulesConfig};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::frame::{Frame, Preset};
 
@@ -66,11 +67,55 @@ pub struct HelloResult {
     pub limits: LimitsInForce,
 }
 
-/// Params of `battle.create`.
+/// A set-up of either game: DBA (by its `variant`) or DBAix (`format` `dbcore-dbaix`).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AnySetup {
+    Dba(Box<BattleSetup>),
+    Dbaix(DbaixSetup),
+}
+
+/// A saved battle of either game.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AnyRecord {
+    Dba(BattleRecord),
+    Dbaix(dbaix::BattleRecord),
+}
+
+/// An army of `battle.create`'s `lists`: a bundled list id (`"II/56"`, its default army) or an
+/// army choice as `armies.validate` takes it.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ArmyParam {
+    ListId(String),
+    /// An army choice (`list`, `entries`, `allies`), as dbcore's `ArmyChoice` serialises.
+    Choice(Map<String, Value>),
+}
+
+/// Params of `battle.create`: a `setup` (DBA or DBAix), or army `lists` / a `prebattle` set-up
+/// for a game whose pre-battle is played by the driver (`seed`) or by actions (no `seed`).
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateParams {
-    pub setup: BattleSetup,
+    /// Element (DBA) or figure (DBAix) ids may be the client's strings.
+    #[serde(default)]
+    pub setup: Option<AnySetup>,
+    /// Two armies.
+    #[serde(default)]
+    pub lists: Option<Vec<ArmyParam>>,
+    /// A pre-battle set-up as dbcore's `PrebattleSetup` serialises (armies as entries).
+    #[serde(default)]
+    pub prebattle: Option<Map<String, Value>>,
+    /// With `lists` or `prebattle`: the driver plays the pre-battle with this seed.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// With `lists` or `prebattle`: the client's names of each army's elements, in list order.
+    #[serde(default)]
+    pub names: Option<Vec<Vec<String>>>,
+    /// With `lists`: the board's side in BW.
+    #[serde(default)]
+    pub board_side: Option<f64>,
     /// This battle's frame (else the one declared at `hello`).
     #[serde(default)]
     pub frame: Option<Frame>,
@@ -80,7 +125,7 @@ pub struct CreateParams {
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportParams {
-    pub record: BattleRecord,
+    pub record: AnyRecord,
     #[serde(default)]
     pub frame: Option<Frame>,
 }
@@ -107,7 +152,7 @@ pub struct BattleParams {
 #[serde(deny_unknown_fields)]
 pub struct CheckParams {
     pub battle: String,
-    pub action: Action,
+    pub action: AnyAction,
     /// When given, a stale revision is an error.
     #[serde(default)]
     pub revision: Option<u64>,
@@ -131,7 +176,7 @@ pub struct CheckResult {
     pub legal: bool,
     pub revision: u64,
     #[serde(default)]
-    pub events: Option<Vec<Event>>,
+    pub events: Option<Vec<AnyEvent>>,
     #[serde(default)]
     pub refusal: Option<Refusal>,
 }
@@ -143,7 +188,7 @@ pub struct ApplyParams {
     pub battle: String,
     /// The revision the action applies to: the battle's revision now.
     pub revision: u64,
-    pub action: Action,
+    pub action: AnyAction,
 }
 
 /// Result of `battle.apply`.
@@ -151,15 +196,39 @@ pub struct ApplyParams {
 #[serde(deny_unknown_fields)]
 pub struct ApplyResult {
     pub revision: u64,
-    pub events: Vec<Event>,
+    pub events: Vec<AnyEvent>,
 }
 
-/// Result of `battle.legal`.
+/// An action of a DBA battle, a DBAix game or a pre-battle.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AnyAction {
+    Dba(Action),
+    Dbaix(dbaix::Action),
+    /// A pre-battle action, as dbcore's `PrebattleAction` serialises (`{"action": ...}`).
+    Prebattle(Map<String, Value>),
+}
+
+/// An event of a DBA battle, a DBAix game or a pre-battle.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AnyEvent {
+    Dba(Event),
+    Dbaix(dbaix::Event),
+    /// A pre-battle event, as dbcore's `PrebattleEvent` serialises (`{"event": ...}`).
+    Prebattle(Map<String, Value>),
+}
+
+/// Result of `battle.legal`: a battle's legal actions, or during the pre-battle what it awaits.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LegalResult {
     pub revision: u64,
-    pub legal: Legal,
+    #[serde(default)]
+    pub legal: Option<Legal>,
+    /// During the pre-battle: dbcore's `PrebattleRequest` (`{"for": ...}`), null once done.
+    #[serde(default)]
+    pub prebattle: Option<Map<String, Value>>,
 }
 
 /// One army of `battle.state`.
@@ -189,12 +258,61 @@ pub struct StateResult {
     pub armies: Vec<ArmyCount>,
 }
 
-/// Result of `battle.export`.
+/// Result of `battle.state` for a DBAix game.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DbaixStateResult {
+    pub revision: u64,
+    /// Always `dbaix`.
+    pub game: String,
+    pub phase: dbaix::Phase,
+    /// The moving side.
+    pub side: dbaix::Side,
+    pub bound: u32,
+    pub pips: u8,
+    pub awaiting: Option<dbaix::DiceRequest>,
+    /// Cacofonix singing and the binders who must go to him (DBAIX.md §4).
+    pub music: Option<dbaix::Music>,
+    pub potion_active: bool,
+    pub figures: Vec<dbaix::FigureState>,
+}
+
+/// Result of `battle.state` during a pre-battle played by actions (dbcore's pre-battle types as
+/// they serialise).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PrebattleStateResult {
+    pub revision: u64,
+    /// Always `prebattle`.
+    pub stage: String,
+    pub step: Map<String, Value>,
+    pub awaiting: Option<Map<String, Value>>,
+    pub defender: Option<usize>,
+    pub features: Vec<Value>,
+    pub battlefield: dbcore::battlefield::Battlefield,
+    pub base_edges: Vec<Option<dbcore::battlefield::BoardEdge>>,
+    pub armies: Vec<String>,
+}
+
+/// Result of `battle.state`, by game and stage.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AnyStateResult {
+    Dba(Box<StateResult>),
+    Dbaix(DbaixStateResult),
+    Prebattle(PrebattleStateResult),
+}
+
+/// Result of `battle.export`: the battle's record, and the pre-battle's when it came from one.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExportResult {
     pub revision: u64,
-    pub record: BattleRecord,
+    #[serde(default)]
+    pub record: Option<AnyRecord>,
+    /// dbcore's `PrebattleRecord` (set-up and actions).
+    #[serde(default)]
+    pub prebattle: Option<Map<String, Value>>,
 }
 
 /// Result of `battle.close`.
@@ -242,6 +360,7 @@ pub struct OddsParams {
 pub struct RenderParams {
     #[serde(default)]
     pub battle: Option<String>,
+    /// A DBA set-up (a DBAix game is drawn from its open battle).
     #[serde(default)]
     pub setup: Option<BattleSetup>,
     #[serde(default)]
@@ -319,6 +438,85 @@ pub struct ContactsResult {
     pub contacts: Vec<dbcore::table::ElementContact>,
 }
 
+/// Params of `armies.find`: every condition given must hold; none finds every list.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArmiesFindParams {
+    /// A list id, or a list written without its variant letter (every variant).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// A fragment of the name, ignoring case.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// In existence in this year (BC negative).
+    #[serde(default)]
+    pub year: Option<i32>,
+    /// May use this home topography (dbcore's `HomeTerrain`).
+    #[serde(default)]
+    pub topography: Option<dbcore::terrain::HomeTerrain>,
+    /// Among the historical enemies of this list (DBA3.md §16.3).
+    #[serde(default)]
+    pub enemy_of: Option<String>,
+    /// Among the allowed allies of this list (DBA3.md §16.4).
+    #[serde(default)]
+    pub ally_of: Option<String>,
+}
+
+/// One list found by `armies.find`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListSummary {
+    pub id: String,
+    pub name: String,
+    /// `from` and `to` (BC negative) and the list's own `text`.
+    pub dates: Map<String, Value>,
+    /// Home topography (`terrain`, `alternatives`, `littoral`, `note`).
+    pub home: Map<String, Value>,
+    pub aggression: u8,
+}
+
+/// Result of `armies.find`, in id order.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArmiesFindResult {
+    pub lists: Vec<ListSummary>,
+}
+
+/// Params of `armies.get`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArmiesGetParams {
+    pub id: String,
+}
+
+/// Result of `armies.get`: the list as dbcore's `ArmyList` serialises, and the choice of its
+/// default army (the first package of each entry), a starting point for `armies.validate`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArmiesGetResult {
+    pub list: Map<String, Value>,
+    pub default_choice: Map<String, Value>,
+}
+
+/// Params of `armies.validate`: an army choice as dbcore's `ArmyChoice` serialises.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArmiesValidateParams {
+    pub choice: Map<String, Value>,
+}
+
+/// Result of `armies.validate`: the army, or every problem (each with its `rule` and
+/// `message`). A broken choice is a normal result, as a refusal is for `battle.check`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArmiesValidateResult {
+    pub valid: bool,
+    #[serde(default)]
+    pub army: Option<Map<String, Value>>,
+    #[serde(default)]
+    pub problems: Option<Vec<Map<String, Value>>>,
+}
+
 /// A JSON-RPC error object.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -330,14 +528,14 @@ pub struct ErrorObject {
 }
 
 /// Each method with the `$defs` names of its params and result.
-pub const METHOD_SCHEMAS: [(&str, &str, &str); 17] = [
+pub const METHOD_SCHEMAS: [(&str, &str, &str); 20] = [
     ("hello", "HelloParams", "HelloResult"),
     ("battle.create", "CreateParams", "OpenBattle"),
     ("battle.import", "ImportParams", "OpenBattle"),
     ("battle.check", "CheckParams", "CheckResult"),
     ("battle.apply", "ApplyParams", "ApplyResult"),
     ("battle.legal", "BattleParams", "LegalResult"),
-    ("battle.state", "BattleParams", "StateResult"),
+    ("battle.state", "BattleParams", "AnyStateResult"),
     ("battle.export", "BattleParams", "ExportResult"),
     ("battle.close", "BattleParams", "CloseResult"),
     ("combat.resolve", "ResolveParams", "CombatResult"),
@@ -348,6 +546,13 @@ pub const METHOD_SCHEMAS: [(&str, &str, &str); 17] = [
     ("table.outlines", "ElementParams", "OutlinesResult"),
     ("table.outcome", "OutcomeParams", "OutcomeResult"),
     ("table.contacts", "ElementParams", "ContactsResult"),
+    ("armies.find", "ArmiesFindParams", "ArmiesFindResult"),
+    ("armies.get", "ArmiesGetParams", "ArmiesGetResult"),
+    (
+        "armies.validate",
+        "ArmiesValidateParams",
+        "ArmiesValidateResult",
+    ),
 ];
 
 fn generator() -> SchemaGenerator {
@@ -407,7 +612,7 @@ pub fn protocol_schema() -> Value {
         g.subschema_for::<ApplyParams>();
         g.subschema_for::<ApplyResult>();
         g.subschema_for::<LegalResult>();
-        g.subschema_for::<StateResult>();
+        g.subschema_for::<AnyStateResult>();
         g.subschema_for::<ExportResult>();
         g.subschema_for::<CloseResult>();
         g.subschema_for::<NoParams>();
@@ -425,8 +630,39 @@ pub fn protocol_schema() -> Value {
         g.subschema_for::<OutcomeParams>();
         g.subschema_for::<OutcomeResult>();
         g.subschema_for::<ContactsResult>();
+        g.subschema_for::<ArmiesFindParams>();
+        g.subschema_for::<ArmiesFindResult>();
+        g.subschema_for::<ArmiesGetParams>();
+        g.subschema_for::<ArmiesGetResult>();
+        g.subschema_for::<ArmiesValidateParams>();
+        g.subschema_for::<ArmiesValidateResult>();
         g.subschema_for::<ErrorObject>();
     });
+    // The table's answers number elements with plain integers (a table is not only a battle's);
+    // over the protocol they are element ids like the others.
+    for (def, key) in [("ElementContact", "other"), ("ShootingTarget", "target")] {
+        if let Some(p) = defs
+            .get_mut(def)
+            .and_then(|d| d.get_mut("properties"))
+            .and_then(|p| p.get_mut(key))
+        {
+            let description = p.get("description").cloned();
+            *p = json!({ "$ref": "#/$defs/ElementId" });
+            if let Some(d) = description {
+                p["description"] = d;
+            }
+        }
+    }
+    // Over the protocol an element or figure id may be the client's own string.
+    for def in ["ElementId", "FigureId"] {
+        defs.insert(
+            def.into(),
+            json!({
+                "description": "An element's (DBA) or figure's (DBAix) number, or the name the client gave it when it created the battle",
+                "anyOf": [{ "type": "integer", "format": "uint32", "minimum": 0 }, { "type": "string", "minLength": 1 }],
+            }),
+        );
+    }
     let id = json!({ "type": ["string", "number", "null"] });
     let requests: Vec<Value> = METHOD_SCHEMAS
         .iter()

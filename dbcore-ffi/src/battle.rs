@@ -33,9 +33,6 @@ pub struct DbcoreBattle {
 }
 
 impl DbcoreBattle {
-    fn boxed(battle: Battle) -> *mut DbcoreBattle {
-        DbcoreBattle::boxed_any(AnyBattle::Dba(Box::new(battle)))
-    }
     fn boxed_any(battle: AnyBattle) -> *mut DbcoreBattle {
         Box::into_raw(Box::new(DbcoreBattle {
             guard: Guarded::new(battle),
@@ -74,7 +71,7 @@ unsafe fn ask_any<T>(
 ///
 /// # Safety
 /// If non-NULL, `battle` must be a live battle handle.
-unsafe fn ask<T>(
+pub(crate) unsafe fn ask<T>(
     battle: *const DbcoreBattle,
     f: impl FnOnce(&Battle) -> Result<T, FfiError>,
 ) -> Result<T, FfiError> {
@@ -123,6 +120,29 @@ unsafe fn change<T>(
 /// same state: a state edited by hand could hold positions the rules never allowed, so the
 /// replayed battle, not the text, is what the handle holds. The two are compared as JSON values
 /// so that the comparison does not depend on how floating-point text is read back.
+pub(crate) fn any_battle_from_state(text: &str) -> Result<AnyBattle, FfiError> {
+    let given: serde_json::Value = serde_json::from_str(text).map_err(json_error)?;
+    let dbaix = given.pointer("/setup/format").and_then(|f| f.as_str()) == Some(dbaix::FORMAT);
+    if !dbaix {
+        return battle_from_state(text).map(|b| AnyBattle::Dba(Box::new(b)));
+    }
+    let state: dbaix::Battle = serde_json::from_value(given.clone()).map_err(json_error)?;
+    let (replayed, _) = dbaix::Battle::replay(&state.record()).map_err(|e| match e {
+        dbaix::ReplayError::Setup(d) | dbaix::ReplayError::Action { error: d, .. } => {
+            FfiError::from(d)
+        }
+    })?;
+    let again = serde_json::to_value(&replayed)
+        .map_err(|e| FfiError::new(ErrorCode::Internal, format!("cannot write JSON: {e}")))?;
+    if again != given {
+        return Err(FfiError::invalid(
+            "the game state is not the one its own record (set-up and actions) replays to",
+        ));
+    }
+    Ok(AnyBattle::Dbaix(Box::new(replayed)))
+}
+
+/// A DBA battle from its saved state (see [`any_battle_from_state`]).
 pub(crate) fn battle_from_state(text: &str) -> Result<Battle, FfiError> {
     let given: serde_json::Value = crate::boundary::parse(text)?;
     let state: Battle = crate::boundary::parse_value(given.clone())?;
@@ -498,9 +518,10 @@ pub unsafe extern "C" fn dbcore_battle_state_json(
     })
 }
 
-/// A battle from its state JSON (as `dbcore_battle_state_json` writes it). The state is
-/// accepted only when replaying the set-up and actions inside it gives exactly that state, so a
-/// hand-edited position is refused. Free the handle with `dbcore_battle_free`.
+/// A battle from its state JSON (as `dbcore_battle_state_json` writes it), of either game: a
+/// state whose set-up is a DBAix scenario (`"format":"dbcore-dbaix"`) gives a DBAix game. The
+/// state is accepted only when replaying the set-up and actions inside it gives exactly that
+/// state, so a hand-edited position is refused. Free the handle with `dbcore_battle_free`.
 ///
 /// # Safety
 /// `state_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
@@ -525,9 +546,9 @@ pub unsafe extern "C" fn dbcore_battle_from_state_json(
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `state_json`.
         let text = unsafe { arg_str(state_json, "state_json") }?;
-        let battle = battle_from_state(text)?;
+        let battle = any_battle_from_state(text)?;
         // SAFETY: the caller's contract on `out`.
-        unsafe { out.write(DbcoreBattle::boxed(battle)) };
+        unsafe { out.write(DbcoreBattle::boxed_any(battle)) };
         Ok(())
     })
 }

@@ -41,6 +41,7 @@ pub mod error;
 pub mod json;
 pub mod kind;
 pub mod prebattle;
+pub mod surfaces;
 pub mod table;
 
 use std::ffi::c_char;
@@ -81,6 +82,10 @@ pub use kind::{
 pub use prebattle::{
     dbcore_demo_armies_json, dbcore_game_replay_json, dbcore_play_game_json,
     dbcore_play_lists_json, dbcore_prebattle_step_json,
+};
+pub use surfaces::{
+    dbcore_battle_contacts_json, dbcore_battle_outcome_json, dbcore_battle_outlines_json,
+    dbcore_battle_snap_json, dbcore_dbaix_odds_json,
 };
 pub use table::{
     dbcore_table_clone, dbcore_table_contacts_json, dbcore_table_distance, dbcore_table_element_at,

@@ -36,6 +36,12 @@ pub(crate) fn from_py<T: DeserializeOwned>(obj: &Bound<'_, PyAny>, what: &str) -
     dbcore::json::from_str(&text).map_err(|e| errors::invalid_json(what, &e))
 }
 
+/// An element id argument (ArgumentError, code 104, when it is out of range).
+fn element_arg(id: AnyInt) -> PyResult<dbcore::battle::ElementId> {
+    id.to("an element id", "0 to 2**32-1")
+        .map(dbcore::battle::ElementId)
+}
+
 /// A set-up refusal: `SetupError` (code 400) listing every problem in its message, with the
 /// problems also as dicts in `.problems`.
 fn setup_err(py: Python<'_>, e: &dbcore::battle::SetupError) -> PyErr {
@@ -241,6 +247,75 @@ impl Battle {
     /// (side = army), for the table questions. A copy: later actions do not move it.
     fn table(&self) -> Table {
         Table(self.0.table())
+    }
+
+    /// Where element `id` would stand if dropped at `pose` (a dict `{'x', 'y', 'facing'}` in BW,
+    /// or JSON): the legal pose by §8.2 contact with the slide allowed, lined up with an element
+    /// within `within` BW, as a dict (`id`, `pose`, `order` to send as a move, `events`,
+    /// `with`). When no legal pose exists, raises the refusal's DbcoreError naming its rule.
+    #[pyo3(signature = (id, pose, within=0.5))]
+    fn snap<'py>(
+        &self,
+        py: Python<'py>,
+        id: AnyInt,
+        pose: &Bound<'py, PyAny>,
+        within: f64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let pose: dbcore::geometry::Pose = from_py(pose, "the dropped pose")?;
+        if !(within.is_finite() && (0.0..=4.0).contains(&within)) {
+            return Err(errors::raise(
+                ErrorCode::InvalidArgument,
+                None,
+                "`within` is 0 to 4 BW".to_string(),
+            ));
+        }
+        let id = element_arg(id)?;
+        let snap = errors::guard(|| {
+            self.0
+                .snap(id, pose, within)
+                .map_err(|e| errors::from_info(&e))
+        })?;
+        to_py(py, &snap)
+    }
+
+    /// The outlines to draw for element `id` (dbcore's `ElementOutlines` as a dict, polygons as
+    /// lists of points in BW): `element`, `threat_zone` (§8.1), `shooting_zone` and `range`
+    /// (§9), `command` (a general's command distance, §6.4) and `reach` (where a move could end
+    /// this bound in each going, §7.3).
+    fn outlines<'py>(&self, py: Python<'py>, id: AnyInt) -> PyResult<Bound<'py, PyAny>> {
+        let id = element_arg(id)?;
+        let o = errors::guard(|| self.0.outlines(id).map_err(|e| errors::from_info(&e)))?;
+        to_py(py, &o)
+    }
+
+    /// What an outcome move of element `id` from where it stands would do (§12), changing
+    /// nothing: `outcome` is `{'outcome': 'recoil'}`, `{'outcome': 'flee'}` or
+    /// `{'outcome': 'pursue', 'distance': 0.5}`; the answer is the list of effects in order.
+    fn outcome<'py>(
+        &self,
+        py: Python<'py>,
+        id: AnyInt,
+        outcome: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let outcome: dbcore::snap::OutcomeMove = from_py(outcome, "the outcome move")?;
+        let id = element_arg(id)?;
+        let effects = errors::guard(|| {
+            self.0
+                .outcome_preview(id, outcome)
+                .map_err(|e| errors::from_info(&e))
+        })?;
+        to_py(py, &effects)
+    }
+
+    /// Every contact of element `id` now, as `Table.contacts` gives them (edges and corners
+    /// named as in dbcore's JSON and the C layer), with this battle's rules configuration.
+    fn contacts<'py>(
+        &self,
+        py: Python<'py>,
+        id: AnyInt,
+    ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+        let id = element_arg(id)?;
+        crate::table::contact_dicts(py, &self.0.table(), id.0, &self.0.setup().config)
     }
 
     /// The picture of the battle now as an SVG document (the table's picture, with this

@@ -24,6 +24,23 @@ fn table_err(e: dbcore::table::TableError) -> PyErr {
     errors::from_info(&e)
 }
 
+/// Element `id`'s contacts as dicts shaped as the JSON of `dbcore::table::ElementContact` that C
+/// and the referee server give: `other`, `friend` and `contact` (`kind`, the touching parts `a`
+/// and `b` such as `{'edge': 'front'}` or `{'corner': 'front_left'}`, `shared_length`, `lined_up`).
+pub(crate) fn contact_dicts<'py>(
+    py: Python<'py>,
+    table: &dbcore::table::Table,
+    id: u32,
+    config: &dbcore::RulesConfig,
+) -> PyResult<Bound<'py, PyList>> {
+    let contacts = errors::guard(|| table.contacts_of(id, config).map_err(table_err))?;
+    let list = PyList::empty(py);
+    for c in &contacts {
+        list.append(to_py(py, c)?)?;
+    }
+    Ok(list)
+}
+
 /// A terrain going as Python spells it: dbcore's serde name in lower case ('good', 'rough',
 /// 'bad', 'impassable'), like the combat going of `Combatant`.
 fn going_name(g: dbcore::terrain::Going) -> String {
@@ -243,16 +260,7 @@ impl Table {
         id: AnyInt,
         config: Option<&Bound<'py, RulesConfig>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let contacts = errors::guard(|| {
-            self.0
-                .contacts_of(id_arg(id)?, config_of(config))
-                .map_err(table_err)
-        })?;
-        let list = PyList::empty(py);
-        for c in &contacts {
-            list.append(to_py(py, c)?)?;
-        }
-        Ok(list)
+        contact_dicts(py, &self.0, id_arg(id)?, config_of(config))
     }
 
     /// Whether element `id` is in close combat: its front edge lined up against an enemy, or an

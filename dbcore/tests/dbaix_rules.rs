@@ -619,3 +619,50 @@ fn touched_on_the_side_turns_to_face() {
     );
     assert_eq!(b.phase(), Phase::CloseCombat);
 }
+
+// DBAIX.md §4: the binders' moves are compulsory. While one of them can still go nearer to
+// Cacofonix the Gauls' movement cannot end, and a binder's move must take it nearer; both
+// refusals name the rule and change nothing. Our reading: a binder that is blocked is released.
+#[test]
+fn the_binders_must_go_to_cacofonix() {
+    let mut b = game(vec![
+        f(1, DubiusStatus, 18.5, 10.0, 0.0),
+        f(20, Cacofonix, 18.5, 30.0, 180.0),
+        f(21, Gaul, 19.5, 31.0, 180.0),
+        f(22, Gaul, 21.5, 30.0, 180.0),
+        f(23, Gaul, 15.5, 30.0, 180.0),
+        f(24, Obelix, 30.5, 30.0, 180.0),
+        f(10, Vitalstatistix, 24.5, 30.0, 180.0),
+        f(90, Captain, 2.0, 34.0, 90.0),
+    ]);
+    for _ in 0..2 {
+        until(&mut b, Side::Gauls);
+        roll(&mut b, 6);
+    }
+    until(&mut b, Side::Gauls);
+    roll(&mut b, 6);
+    assert!(b.music().is_some());
+    // 21 touches him already; 22 and 23 are 2 in away and must come.
+    assert_eq!(b.obliged_binders(), vec![FigureId(22), FigureId(23)]);
+    let before = b.clone();
+    let e = b.apply(Action::EndMovement).unwrap_err();
+    assert_eq!(
+        e,
+        DbaixError::BindersMustMove {
+            binders: vec![FigureId(22), FigureId(23)]
+        }
+    );
+    assert_eq!(dbcore::ErrorInfo::rule(&e), Some("DBAIX.md §4"));
+    assert_eq!(b, before);
+    // 22 stands east of him: going further east is refused.
+    let e = b.apply(mv(&[22], 90.0, 1.0)).unwrap_err();
+    assert_eq!(e, DbaixError::BinderMustCloseIn { id: FigureId(22) });
+    assert_eq!(b, before);
+    // Each binder's own step towards him is legal, and once taken the movement may end.
+    for id in [22, 23] {
+        let step = b.binder_step(FigureId(id)).expect("a way towards him");
+        b.apply(step).unwrap();
+    }
+    assert!(b.obliged_binders().is_empty(), "{:?}", b.obliged_binders());
+    b.apply(Action::EndMovement).unwrap();
+}

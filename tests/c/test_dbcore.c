@@ -1687,6 +1687,17 @@ static void check_golden(const char *path) {
         replayed_state = battle_state(replayed);
         stepped_state = battle_state(stepped);
         CHECK(replayed_state && stepped_state && strcmp(replayed_state, stepped_state) == 0);
+        /* The state restores to a battle of the same game (DBA or DBAix) in the same state. */
+        if (replayed_state) {
+            DbcoreBattle *restored = NULL;
+            char *restored_state = NULL;
+            CHECK_STATUS(dbcore_battle_from_state_json(replayed_state, &restored),
+                         DBCORE_STATUS_OK);
+            if (restored) restored_state = battle_state(restored);
+            CHECK(restored_state && strcmp(restored_state, replayed_state) == 0);
+            dbcore_string_free(restored_state);
+            dbcore_battle_free(restored);
+        }
     }
     CHECK(ok);
 done:
@@ -1854,6 +1865,94 @@ static void test_whole_games(void) {
     dbcore_string_free(armies);
 }
 
+/* The table questions of a battle (DBA3.md §8.2 snap, §8.1 threat zone outline, §12.1 recoil
+ * preview): JSON answers, refusals with their status, NULL arguments refused. */
+static void test_battle_table_questions(void) {
+    DbcoreBattle *b = new_battle();
+    char *json = NULL;
+    uint32_t n = 0;
+    if (!b) return;
+    roll(b, 6);
+    /* Dropped a little off a BW ahead: the snap is a legal pose with the order to send. */
+    CHECK_STATUS(dbcore_battle_snap_json(b, 2, "{\"x\":6.5,\"y\":4.02,\"facing\":0}", 0.5, &json),
+                 DBCORE_STATUS_OK);
+    CHECK(json && strstr(json, "\"order\"") && strstr(json, "\"pose\""));
+    dbcore_string_free(json);
+    json = NULL;
+    CHECK_STATUS(dbcore_battle_snap_json(b, 2, "{\"x\":6.5}", 0.5, &json),
+                 DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_battle_snap_json(b, 2, "{\"x\":6.5,\"y\":4,\"facing\":0}", 9.0, &json),
+                 DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_snap_json(b, 77, "{\"x\":6.5,\"y\":4,\"facing\":0}", 0.5, &json),
+                 DBCORE_STATUS_UNKNOWN_ELEMENT);
+    CHECK(json == NULL);
+    /* Outlines: the base, the threat zone and the reach of a move. */
+    CHECK_STATUS(dbcore_battle_outlines_json(b, 2, &json), DBCORE_STATUS_OK);
+    CHECK(json && strstr(json, "\"threat_zone\"") && strstr(json, "\"reach\""));
+    dbcore_string_free(json);
+    json = NULL;
+    CHECK_STATUS(dbcore_battle_outlines_json(b, 77, &json), DBCORE_STATUS_UNKNOWN_ELEMENT);
+    /* A recoil preview changes nothing. */
+    {
+        char *before = battle_state(b), *after = NULL;
+        CHECK_STATUS(dbcore_battle_outcome_json(b, 2, "{\"outcome\":\"recoil\"}", &json),
+                     DBCORE_STATUS_OK);
+        CHECK(json && json[0] == '[');
+        dbcore_string_free(json);
+        json = NULL;
+        after = battle_state(b);
+        CHECK(before && after && strcmp(before, after) == 0);
+        dbcore_string_free(before);
+        dbcore_string_free(after);
+    }
+    CHECK_STATUS(dbcore_battle_outcome_json(b, 2, "{\"outcome\":\"fly\"}", &json),
+                 DBCORE_STATUS_INVALID_JSON);
+    /* Element 2 stands side by side with the general (1): the contact names both edges. */
+    CHECK_STATUS(dbcore_battle_contacts_json(b, 2, &json), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_json_array_len(json, &n), DBCORE_STATUS_OK);
+    CHECK(n >= 1);
+    CHECK(json && strstr(json, "{\"edge\":\"right\"}") && strstr(json, "{\"edge\":\"left\"}"));
+    CHECK(strstr(json, "\"side_to_side\"") != NULL);
+    dbcore_string_free(json);
+    json = NULL;
+    CHECK_STATUS(dbcore_battle_contacts_json(NULL, 2, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_outlines_json(b, 2, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_snap_json(b, 2, NULL, 0.5, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_battle_outcome_json(b, 2, NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    dbcore_battle_free(b);
+}
+
+/* DBAIX.md §7: exact odds of a DBAix combat from the same enumeration as Rust and Python. */
+static void test_dbaix_odds(void) {
+    char *json = NULL, *outcomes = NULL;
+    uint32_t n = 0, i, total = 0;
+    CHECK_STATUS(dbcore_dbaix_odds_json("{\"a\":\"obelix\",\"b\":\"legionary\",\"b_mod\":1}", &json),
+                 DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_json_get(json, "outcomes", &outcomes), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_json_array_len(outcomes, &n), DBCORE_STATUS_OK);
+    CHECK(n >= 1);
+    for (i = 0; outcomes && i < n; i++) {
+        char *entry = NULL, *count = NULL;
+        CHECK_STATUS(dbcore_json_array_at(outcomes, i, &entry), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_json_get(entry, "count", &count), DBCORE_STATUS_OK);
+        if (count) total += (uint32_t)atoi(count);
+        dbcore_string_free(entry);
+        dbcore_string_free(count);
+    }
+    CHECK(total == 36);
+    dbcore_string_free(outcomes);
+    dbcore_string_free(json);
+    json = NULL;
+    CHECK_STATUS(dbcore_dbaix_odds_json("{\"a\":\"dragon\",\"b\":\"gaul\"}", &json),
+                 DBCORE_STATUS_INVALID_JSON);
+    CHECK_STATUS(dbcore_dbaix_odds_json("{\"a\":\"gaul\",\"b\":\"gaul\",\"a_mod\":99}", &json),
+                 DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(dbcore_dbaix_odds_json(NULL, &json), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_dbaix_odds_json("{\"a\":\"gaul\",\"b\":\"gaul\"}", NULL),
+                 DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK(json == NULL);
+}
+
 int main(int argc, char **argv) {
     test_version();
     test_status_numbers_and_names();
@@ -1898,6 +1997,8 @@ int main(int argc, char **argv) {
     test_battle_roll_pips_from_dice();
     test_battle_record_state_and_table();
     test_battle_shared_between_threads();
+    test_battle_table_questions();
+    test_dbaix_odds();
     test_hostile_element_codes();
     test_hostile_sizes();
     test_json_faults();

@@ -628,6 +628,17 @@ class Battle:
     def element(self, id: int) -> dict[str, Any]: ...
     def table(self) -> Table:
         """The battle now as a Table (elements in play; side = army). A copy."""
+    def snap(
+        self, id: int, pose: dict[str, float] | str, within: float = 0.5
+    ) -> dict[str, Any]:
+        """The legal pose element ``id`` would take if dropped at ``pose`` (§8.2), with the
+        order to send; raises the refusal when none exists."""
+    def outlines(self, id: int) -> dict[str, Any]:
+        """Polygons to draw: base, threat zone, shooting zone, command distance, move reach."""
+    def outcome(self, id: int, outcome: dict[str, Any] | str) -> list[dict[str, Any]]:
+        """What a recoil, flight or pursuit from here would do (§12); changes nothing."""
+    def contacts(self, id: int) -> list[Contact]:
+        """Every element touching element ``id`` now, edges and corners named (§8.2)."""
     def svg(self, threat_zones: bool = False) -> str: ...
     def _repr_svg_(self) -> str: ...
     def __reduce__(self) -> tuple[object, tuple[str]]: ...

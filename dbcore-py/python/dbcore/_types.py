@@ -4,7 +4,7 @@ Every enum value crosses between Rust and Python as the name dbcore's JSON form 
 same strings appear in results, in arguments and in ``to_json()`` output.
 """
 
-from typing import Any, Literal, TypedDict, Union
+from typing import Any, Dict, Literal, Optional, TypedDict, Union
 
 # Each alias is written as a Union of one-value Literals, which means the same to a type checker
 # as Literal["a", "b"], because mypy.stubtest checks that an alias of several literal values is

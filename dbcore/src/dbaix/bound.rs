@@ -19,6 +19,8 @@ use super::{DbaixSetup, FigureClass, FigureId, FigureState, Side, Status, FORMAT
 
 /// Where the game stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixPhase"))]
 #[serde(rename_all = "snake_case", tag = "phase")]
 pub enum Phase {
     /// The moving side must roll its PIP die (DBAIX.md §2).
@@ -45,6 +47,8 @@ impl std::fmt::Display for Phase {
 
 /// What a player does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixAction"))]
 #[serde(rename_all = "snake_case", tag = "action")]
 pub enum Action {
     /// The moving side's PIP die (the Romans' "dVI" is an ordinary d6, DBAIX.md §11.1).
@@ -79,6 +83,7 @@ pub enum Action {
 
 /// One figure's side of a fought combat.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FighterScore {
     pub id: FigureId,
     pub die: DieScore,
@@ -90,6 +95,8 @@ pub struct FighterScore {
 
 /// What happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixEvent"))]
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     BoundStarted {
@@ -209,6 +216,13 @@ pub enum DbaixError {
     InCombat { id: FigureId },
     #[error("DBAIX.md §4: the music plays: only the binders {binders:?} may move")]
     HandsOverEars { binders: Vec<FigureId> },
+    /// The binders' moves are compulsory: the movement cannot end while one of them can still
+    /// go nearer to Cacofonix.
+    #[error("DBAIX.md §4: the binders {binders:?} must go to Cacofonix before the movement ends")]
+    BindersMustMove { binders: Vec<FigureId> },
+    /// A binder's move must take it nearer to Cacofonix (or into contact) while it can.
+    #[error("DBAIX.md §4: binder {id} must go nearer to Cacofonix")]
+    BinderMustCloseIn { id: FigureId },
     #[error("DBAIX.md §3.1: the move costs {cost} PIPs but only {left} are left")]
     NotEnoughPips { cost: u8, left: u8 },
     #[error("DBAIX.md §8.2: reinforcements are Romans in camp led by an officer in camp")]
@@ -240,7 +254,9 @@ impl ErrorInfo for DbaixError {
             DbaixError::Finished | DbaixError::Setup { .. } => "DBAIX.md §10",
             DbaixError::UnknownFigure { .. } => "DBAIX.md §1",
             DbaixError::InCombat { .. } | DbaixError::NotInCombat { .. } => "DBAIX.md §6.1",
-            DbaixError::HandsOverEars { .. } => "DBAIX.md §4",
+            DbaixError::HandsOverEars { .. }
+            | DbaixError::BindersMustMove { .. }
+            | DbaixError::BinderMustCloseIn { .. } => "DBAIX.md §4",
             DbaixError::NotEnoughPips { .. } => "DBAIX.md §3.1",
             DbaixError::NoReinforcements => "DBAIX.md §8.2",
             DbaixError::Dice(_) => "§0.3",
@@ -251,6 +267,8 @@ impl ErrorInfo for DbaixError {
 
 /// A saved game: set-up and every action, dice included.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixBattleRecord"))]
 pub struct BattleRecord {
     pub setup: DbaixSetup,
     pub actions: Vec<Action>,
@@ -267,6 +285,8 @@ pub enum ReplayError {
 
 /// The dice the game waits for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixDiceRequest"))]
 #[serde(rename_all = "snake_case", tag = "for")]
 pub enum DiceRequest {
     /// The moving side's PIP die ([`Action::RollPips`]).
@@ -277,6 +297,7 @@ pub enum DiceRequest {
 
 /// Cacofonix singing (DBAIX.md §4, DBAIX.md §11.6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Music {
     pub binders: Vec<FigureId>,
 }
@@ -707,6 +728,80 @@ impl Battle {
         gauls.into_iter().take(3).map(|(_, id)| id).collect()
     }
 
+    /// The gap in inches between a base at `r` and Cacofonix on the table.
+    fn cacofonix_gap(&self, r: &ElementRect) -> Option<f64> {
+        let caco = self
+            .find_class(FigureClass::Cacofonix)
+            .filter(|c| c.on_table())?;
+        Some(base_distance(&caco.rect(&self.setup.config), r))
+    }
+
+    /// The longest straight move (in half-inch steps, facing kept) that takes binder `id`
+    /// nearer to Cacofonix, or `None` when it need not or cannot move: the music is not
+    /// playing in the Gauls' movement, it is not a binder, it touches him already, has used its
+    /// moves, is locked in combat, or every such move is blocked (DBAIX.md §4: the three nearest
+    /// Gauls must go to bind and gag him). Our reading of "must go": a binder moves towards him
+    /// as long as it can get nearer, and the Gauls' movement cannot end before; a binder that is
+    /// blocked is released, so the game never waits on a move that does not exist.
+    pub fn binder_step(&self, id: FigureId) -> Option<Action> {
+        let cfg = &self.setup.config;
+        let m = self.music.as_ref()?;
+        if self.phase != Phase::Movement || self.active_side() != Side::Gauls {
+            return None;
+        }
+        if !m.binders.contains(&id) {
+            return None;
+        }
+        let f = self.figure(id).filter(|f| f.on_table())?;
+        if f.moves >= cfg.moves_per_bound {
+            return None;
+        }
+        let r = f.rect(cfg);
+        let gap = self.cacofonix_gap(&r)?;
+        if gap <= EPS {
+            return None;
+        }
+        let locked = self
+            .figures
+            .iter()
+            .any(|e| e.on_table() && e.side != f.side && front_to_front(&r, &e.rect(cfg)));
+        if locked {
+            return None;
+        }
+        let caco = self.find_class(FigureClass::Cacofonix)?;
+        let bearing = bearing_of(caco.rect(cfg).centre() - r.centre());
+        let dir = Point::from_bearing(bearing);
+        let longest = cfg
+            .move_distance
+            .min(gap + cfg.base_width.max(cfg.base_depth));
+        let steps = (longest * 2.0).floor() as i64;
+        (1..=steps).rev().find_map(|k| {
+            let d = k as f64 / 2.0;
+            let p = r.pose.front_mid() + dir * d;
+            let pose = pose_snapped(Pose::new(p.x, p.y, r.pose.facing));
+            let nearer = self
+                .cacofonix_gap(&self.rect_at(pose))
+                .is_some_and(|g| g < gap - EPS);
+            (nearer && self.free_at(id, pose, &[])).then_some(Action::Move {
+                figures: vec![id],
+                bearing,
+                distance: d,
+                face: None,
+            })
+        })
+    }
+
+    /// Binders who must still move before the Gauls' movement ends (DBAIX.md §4).
+    pub fn obliged_binders(&self) -> Vec<FigureId> {
+        self.music.as_ref().map_or_else(Vec::new, |m| {
+            m.binders
+                .iter()
+                .copied()
+                .filter(|id| self.binder_step(*id).is_some())
+                .collect()
+        })
+    }
+
     /// Every enemy within 8 in of Cacofonix turns about and flees a full move (DBAIX.md §4).
     fn music_flight(&mut self, events: &mut Vec<Event>) {
         let cfg = self.setup.config.clone();
@@ -896,6 +991,10 @@ impl Battle {
                 if self.phase != Phase::Movement {
                     return Err(wrong("ending the movement"));
                 }
+                let obliged = self.obliged_binders();
+                if !obliged.is_empty() {
+                    return Err(DbaixError::BindersMustMove { binders: obliged });
+                }
                 n.turn_to_face(&mut events);
                 if n.pending_combats().is_empty() {
                     n.end_bound(&mut events);
@@ -1047,6 +1146,21 @@ impl Battle {
                     .any(|(m, r)| m != k && overlaps(r, &after[k]))
             {
                 return Err(DbaixError::Blocked { id });
+            }
+        }
+        // DBAIX.md §4: a binder that can go nearer to Cacofonix must.
+        if binding {
+            for (k, i) in idx.iter().enumerate() {
+                let id = self.figures[*i].id;
+                if self.binder_step(id).is_some() {
+                    let nearer = self
+                        .cacofonix_gap(&after[k])
+                        .zip(self.cacofonix_gap(&before[k]))
+                        .is_some_and(|(now, was)| now < was - EPS || now <= EPS);
+                    if !nearer {
+                        return Err(DbaixError::BinderMustCloseIn { id });
+                    }
+                }
             }
         }
         // DBAIX.md §3.1: the cost.

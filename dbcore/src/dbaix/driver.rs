@@ -157,7 +157,11 @@ fn moves(b: &mut Battle, events: &mut Vec<Event>) {
                         move_to(b, id, Pose::new(p.x, p.y, c.pose.facing), cfg.move_distance)
                             .is_some_and(|a| try_apply(b, a, events))
                     });
-                    if !done {
+                    // Out of reach: as far towards him as the way allows (the move is
+                    // compulsory, DBAIX.md §4).
+                    let stepped =
+                        !done && b.binder_step(id).is_some_and(|a| try_apply(b, a, events));
+                    if !done && !stepped {
                         break;
                     }
                 }

@@ -39,6 +39,8 @@ use crate::geometry::{ElementRect, Point, Pose};
 
 /// The three sides (DBAIX.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixSide"))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     Romans,
@@ -60,6 +62,7 @@ impl Side {
 
 /// What a figure is: its name, or its class for the unnamed ones (DBAIX.md §1, DBAIX.md §6.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FigureClass {
     DubiusStatus,
@@ -101,6 +104,7 @@ impl FigureClass {
 
 /// A figure's number in a set-up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct FigureId(pub u32);
 
@@ -112,6 +116,7 @@ impl std::fmt::Display for FigureId {
 
 /// One figure as the scenario places it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FigureSetup {
     pub id: FigureId,
     /// The name shown on the table ("Asterix", "Legionary 3").
@@ -126,6 +131,7 @@ pub struct FigureSetup {
 
 /// The numbers and switches of DBAix (DBAIX.md §9, DBAIX.md §11). Defaults are the readings of §11.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct DbaixConfig {
     /// Table width (west–east) in inches; a reading, DBAix §10.
@@ -172,6 +178,7 @@ pub const FORMAT: &str = "dbcore-dbaix";
 
 /// A DBAix scenario: figures, the paved road and the rules configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DbaixSetup {
     /// Always [`FORMAT`].
     pub format: String,
@@ -207,6 +214,8 @@ impl DbaixSetup {
 
 /// Where a figure is.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixStatus"))]
 #[serde(rename_all = "snake_case", tag = "status")]
 pub enum Status {
     /// On the table and free.
@@ -223,6 +232,7 @@ pub enum Status {
 
 /// A figure in play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FigureState {
     pub id: FigureId,
     pub name: String,

@@ -26,6 +26,7 @@ pub fn combat_factor(class: FigureClass) -> i32 {
 
 /// A tactical factor in a figure's score (DBAIX.md §6.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "factor")]
 pub enum TacticalFactor {
     /// −1 for each enemy front edge against its side or rear.
@@ -52,6 +53,7 @@ impl TacticalFactor {
 
 /// What a combat does to one figure (DBAIX.md §7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FigureResult {
     /// Higher, a Gaul: follows up one base depth.
@@ -124,6 +126,7 @@ pub fn results(a: FigureClass, ta: i32, b: FigureClass, tb: i32) -> (FigureResul
 
 /// One line of [`DbaixOdds`]: how many of the 36 throws give these two results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OddsEntry {
     pub a: FigureResult,
     pub b: FigureResult,
@@ -133,6 +136,7 @@ pub struct OddsEntry {
 /// Exact odds of a DBAix combat, counted over the 36 throws of the two dice, in the order of the
 /// results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DbaixOdds {
     pub outcomes: Vec<OddsEntry>,
 }
@@ -180,6 +184,7 @@ pub fn odds(a: FigureClass, a_mod: i32, b: FigureClass, b_mod: i32) -> DbaixOdds
 
 /// Why a move costs more (DBAIX.md §3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PipAddOn {
     /// +1: Romans moving as a group with no officer.
@@ -212,6 +217,8 @@ impl PipAddOn {
 
 /// What a move costs (DBAIX.md §3.1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DbaixPipCost"))]
 pub struct PipCost {
     pub base: u8,
     pub add_ons: Vec<PipAddOn>,
