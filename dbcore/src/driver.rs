@@ -13,7 +13,7 @@ use crate::battle::{
     Action, Battle, BattleRecord, BattleSetup, ContactWanted, DiceRequest, ElementId, Event,
     MoveOrder, Phase, SetupError, Verdict,
 };
-use crate::dice::SeededDice;
+use crate::dice::{DieScore, SeededDice};
 use crate::geometry::{Point, Pose};
 use crate::terrain::HomeTerrain;
 
@@ -144,15 +144,59 @@ pub fn play_lists(
     play_game(PrebattleSetup::from_lists(first, second)?, seed, max_bounds)
 }
 
-/// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun.
-pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -> DrivenBattle {
+/// A player of the moving army's choices: the demonstration driver ([`Demonstration`]) is one,
+/// the searching opponent ([`crate::ai::Ai`]) another, and a person at a terminal a third. The
+/// game loop ([`play_battle_with`]) rolls every die and asks the policy of the moving army for
+/// the rest.
+pub trait Policy {
+    /// The next action of the moving army of `battle`, in its movement, shooting or close combat
+    /// phase. `dice` are the two scores the battle awaits for a shot or a close combat (given in
+    /// those phases, `None` in movement); the action puts them in its `dice`. `None` means nothing
+    /// to do: in movement the loop ends the movement; in shooting or close combat it stops the
+    /// game (a policy that finds no legal shot or fight).
+    fn next_action(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Action>;
+}
+
+/// The demonstration driver as a [`Policy`]: the nearest element first, contact when it can,
+/// else straight at the nearest enemy; the first shot and the first combat the battle accepts.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Demonstration;
+
+impl Policy for Demonstration {
+    fn next_action(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Action> {
+        match (battle.phase(), dice) {
+            (Phase::Movement, _) => best_move(battle),
+            (Phase::Shooting | Phase::CloseCombat, Some(roll)) => next_fire_or_fight(battle, roll),
+            _ => None,
+        }
+    }
+}
+
+/// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun, both armies
+/// played by the demonstration driver.
+pub fn play_battle(battle: Battle, dice: &mut SeededDice, max_bounds: u32) -> DrivenBattle {
+    let mut a = Demonstration;
+    let mut b = Demonstration;
+    play_battle_with(battle, dice, max_bounds, &mut [&mut a, &mut b])
+}
+
+/// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun, army `i`
+/// choosing through `policies[i]` (the last policy plays any army beyond the list). The loop
+/// rolls the PIP die and, when a shot or combat is awaited, the pair of dice before asking.
+pub fn play_battle_with(
+    mut battle: Battle,
+    dice: &mut SeededDice,
+    max_bounds: u32,
+    policies: &mut [&mut dyn Policy],
+) -> DrivenBattle {
     let mut events = Vec::new();
     let mut verdict = None;
     // Every step either applies an action or ends a phase, so the loop ends; the cap is a guard.
     for _ in 0..max_bounds.saturating_mul(200) {
-        if battle.bound() > max_bounds {
+        if battle.bound() > max_bounds || policies.is_empty() {
             break;
         }
+        let who = battle.active_army().min(policies.len() - 1);
         match battle.phase() {
             Phase::Finished { .. } => break,
             Phase::AwaitingPips => {
@@ -162,7 +206,9 @@ pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -
                 events.extend(ev);
             }
             Phase::Movement => {
-                let action = best_move(&battle).unwrap_or(Action::EndMovement);
+                let action = policies[who]
+                    .next_action(&battle, None)
+                    .unwrap_or(Action::EndMovement);
                 let ev = battle
                     .apply(action)
                     .or_else(|_| battle.apply(Action::EndMovement))
@@ -170,7 +216,14 @@ pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -
                 events.extend(ev);
             }
             Phase::Shooting | Phase::CloseCombat => {
-                let Some(action) = next_fire_or_fight(&battle, dice) else {
+                if !matches!(
+                    battle.awaiting(),
+                    Some(DiceRequest::Shot { .. } | DiceRequest::Combat { .. })
+                ) {
+                    break;
+                }
+                let roll = dice.roll_pair();
+                let Some(action) = policies[who].next_action(&battle, Some(roll)) else {
                     break;
                 };
                 match battle.apply(action) {
@@ -256,10 +309,9 @@ fn best_move(b: &Battle) -> Option<Action> {
 }
 
 /// The next shot or combat the moving army chooses: the first one the battle accepts.
-fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
+fn next_fire_or_fight(b: &Battle, roll: [DieScore; 2]) -> Option<Action> {
     match b.awaiting()? {
         DiceRequest::Shot { shooters } => {
-            let roll = dice.roll_pair();
             for shooter in shooters {
                 let mut targets: Vec<(ElementId, f64)> = b
                     .elements()
@@ -300,7 +352,7 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Action> {
             Some(Action::Fight {
                 a,
                 b: b_id,
-                dice: dice.roll_pair(),
+                dice: roll,
                 recoil_own_depth: Vec::new(),
             })
         }
