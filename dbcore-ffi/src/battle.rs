@@ -74,7 +74,7 @@ unsafe fn ask_any<T>(
 ///
 /// # Safety
 /// If non-NULL, `battle` must be a live battle handle.
-unsafe fn ask<T>(
+pub(crate) unsafe fn ask<T>(
     battle: *const DbcoreBattle,
     f: impl FnOnce(&Battle) -> Result<T, FfiError>,
 ) -> Result<T, FfiError> {
