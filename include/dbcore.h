@@ -796,6 +796,39 @@ extern "C" {
 const char *dbcore_version(void);
 
 /**
+ * The opponent's next action for the moving army of `battle` (a DBA battle), as a JSON
+ * `dbcore::battle::Action` that `dbcore_battle_apply_json` accepts: the PIP roll when it is
+ * awaited, else a move, `EndMovement`, a shot or a close combat. It tries at most `nodes`
+ * positions (clones of the battle) and is the same for the same battle, `nodes` and `seed`.
+ * `die_a` and `die_b` are the scores of the shot or combat it is to make (1 to 6), or both 0 to
+ * let it draw them from `seed`; they are ignored in the movement phase. Free `*out_json` with
+ * `dbcore_string_free`. The battle is not changed.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_DIE` (one die 0 and not the other, or a score above 6),
+ * `DBCORE_STATUS_BATTLE_OVER`, `DBCORE_STATUS_INVALID_ARGUMENT` (a DBAix battle),
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *action = NULL;
+ * if (dbcore_ai_choose_json(battle, 400, 7, 0, 0, &action) == DBCORE_STATUS_OK)
+ *     dbcore_battle_apply_json(battle, action, &events);
+ * dbcore_string_free(action);
+ * ```
+ */
+DbcoreStatus dbcore_ai_choose_json(const struct DbcoreBattle *battle,
+                                   uint32_t nodes,
+                                   uint64_t seed,
+                                   uint8_t die_a,
+                                   uint8_t die_b,
+                                   char **out_json);
+
+/**
  * The bundled army lists that meet a query, as a JSON array of lists in id order. The query
  * is a JSON object whose members are all optional and must all hold: `"id"` (`"II/56"`, or
  * `"I/4"` for every variant), `"name"` (a fragment, any case), `"year"` (BC negative),

@@ -112,6 +112,19 @@ pub fn play(o: &PlayOptions) -> Result<(String, Battle), Failure> {
     Ok((out, battle))
 }
 
+/// The battle set-up the demonstration driver's pre-battle gives for two bundled lists and a seed
+/// (aggression, terrain, edges, camps, deployment), for a game played by someone else.
+pub fn prebattle_setup(first: &str, second: &str, seed: u64) -> Result<BattleSetup, Failure> {
+    use dbcore::battle::prebattle::{Prebattle, PrebattleSetup};
+    let fail = |e: String| Failure::one(e);
+    let lists = PrebattleSetup::from_lists(first, second).map_err(|e| fail(e.to_string()))?;
+    let mut pre = Prebattle::new(lists).map_err(|e| fail(e.to_string()))?;
+    let mut dice = dbcore::SeededDice::new(seed);
+    driver::play_prebattle(&mut pre, &mut dice).map_err(|e| fail(e.to_string()))?;
+    pre.battle_setup()
+        .ok_or_else(|| fail("the driver's pre-battle did not finish".into()))
+}
+
 /// A whole game between two bundled lists: the pre-battle told step by step, then the battle.
 fn play_game(o: &PlayOptions) -> Result<(String, Battle), Failure> {
     let game = driver::play_lists(&o.lists.0, &o.lists.1, o.seed, o.max_bounds)

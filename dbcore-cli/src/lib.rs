@@ -6,6 +6,7 @@ pub mod commands;
 pub mod frame;
 pub mod fuzzing;
 pub mod http;
+pub mod human;
 pub mod odds;
 pub mod rpc;
 pub mod rpc_names;

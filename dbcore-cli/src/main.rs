@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use dbcore_cli::commands::{self, Document, Failure, PlayOptions};
 use dbcore_cli::http::{self, HttpConfig};
+use dbcore_cli::human::{self, HumanOptions};
 use dbcore_cli::rpc::{Limits, Referee};
 use dbcore_cli::{odds, stdio};
 
@@ -53,6 +54,14 @@ enum Command {
         /// Write no picture.
         #[arg(long)]
         no_svg: bool,
+        /// Play this side yourself against the opponent (red: the first army, blue: the
+        /// second), typing orders at the terminal (`help` lists them); the picture is written
+        /// after every bound.
+        #[arg(long, value_name = "SIDE")]
+        human: Option<String>,
+        /// The opponent's budget per decision, in positions tried.
+        #[arg(long, default_value_t = dbcore::ai::DEFAULT_NODES)]
+        nodes: u32,
     },
     /// The exact odds of a combat: `dbcore odds 3Kn:general 4Bd:uphill,side=Sp`.
     #[command(after_help = odds::FLAGS)]
@@ -182,6 +191,8 @@ fn run(cmd: Command) -> Result<(), Failure> {
             json,
             svg,
             no_svg,
+            human,
+            nodes,
         } => {
             let setup = match setup {
                 Some(p) => match load(&p.to_string_lossy())? {
@@ -190,6 +201,24 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 },
                 None => None,
             };
+            if let Some(side) = human {
+                let setup = match setup {
+                    Some(s) => s,
+                    None => commands::prebattle_setup(&first, &second, seed)?,
+                };
+                let o = HumanOptions {
+                    human: human::side(&side)?,
+                    seed,
+                    max_bounds,
+                    nodes,
+                    svg: (!no_svg).then_some(svg),
+                };
+                let stdin = io::stdin();
+                let mut input = stdin.lock();
+                let mut output = io::stdout().lock();
+                human::play(setup, &o, &mut input, &mut output)?;
+                return Ok(());
+            }
             let (text, battle) = commands::play(&PlayOptions {
                 seed,
                 max_bounds,

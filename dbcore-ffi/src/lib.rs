@@ -31,6 +31,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_debug_implementations)]
 
+pub mod ai;
 pub mod armies;
 pub mod battle;
 pub mod boundary;

@@ -8,6 +8,7 @@
 
 use pyo3::prelude::*;
 
+mod ai;
 mod armies;
 mod battle;
 mod combat;
@@ -30,6 +31,7 @@ fn version() -> &'static str {
 fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     armies::register(m)?;
+    ai::register(m)?;
     m.add_class::<kinds::ElementKind>()?;
     m.add_class::<kinds::RulesConfig>()?;
     m.add_class::<combat::Combatant>()?;

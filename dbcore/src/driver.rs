@@ -13,7 +13,7 @@ use crate::battle::{
     Action, Battle, BattleRecord, BattleSetup, CheckedAction, ContactWanted, DiceRequest,
     ElementId, Event, MoveOrder, Phase, SetupError, ValidatedSetup, Verdict,
 };
-use crate::dice::SeededDice;
+use crate::dice::{DieScore, SeededDice};
 use crate::geometry::{Point, Pose};
 use crate::terrain::HomeTerrain;
 
@@ -156,15 +156,97 @@ pub fn play_lists(
     play_game(PrebattleSetup::from_lists(first, second)?, seed, max_bounds)
 }
 
-/// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun.
-pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -> DrivenBattle {
+/// A player of the moving army's choices: the demonstration driver ([`Demonstration`]) is one,
+/// the searching opponent ([`crate::ai::Ai`]) another, and a person at a terminal a third. The
+/// game loop ([`play_battle_with`]) rolls every die and asks the policy of the moving army for
+/// the rest.
+pub trait Policy {
+    /// The next action of the moving army of `battle`, in its movement, shooting or close combat
+    /// phase. `dice` are the two scores the battle awaits for a shot or a close combat (given in
+    /// those phases, `None` in movement); the action puts them in its `dice`. `None` means nothing
+    /// to do: in movement the loop ends the movement; in shooting or close combat it stops the
+    /// game (a policy that finds no legal shot or fight).
+    fn next_action(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Action>;
+
+    /// As [`Policy::next_action`], but a policy that has already checked its action against
+    /// `battle` may hand over the checked token, so that the loop commits it without checking it
+    /// twice. The default hands over the unchecked action.
+    fn next_choice(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Choice> {
+        self.next_action(battle, dice).map(Choice::Unchecked)
+    }
+}
+
+/// What a [`Policy`] hands to the game loop: an action it has checked on the very state it is
+/// given (committed as it is) or one the battle must still check.
+#[derive(Debug, Clone)]
+pub enum Choice {
+    /// Checked on the battle the policy was given (see [`Battle::check_action`]).
+    Checked(CheckedAction),
+    /// To be checked by [`Battle::apply`].
+    Unchecked(Action),
+}
+
+impl Choice {
+    /// The action chosen.
+    pub fn into_action(self) -> Action {
+        match self {
+            Choice::Checked(c) => c.action().clone(),
+            Choice::Unchecked(a) => a,
+        }
+    }
+
+    fn apply_to(self, battle: &mut Battle) -> Result<Vec<Event>, crate::battle::BattleError> {
+        match self {
+            Choice::Checked(c) => battle.apply_checked(c),
+            Choice::Unchecked(a) => battle.apply(a),
+        }
+    }
+}
+
+/// The demonstration driver as a [`Policy`]: the nearest element first, contact when it can,
+/// else straight at the nearest enemy; the first shot and the first combat the battle accepts.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Demonstration;
+
+impl Policy for Demonstration {
+    fn next_action(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Action> {
+        self.next_choice(battle, dice).map(Choice::into_action)
+    }
+
+    fn next_choice(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Choice> {
+        match (battle.phase(), dice) {
+            (Phase::Movement, _) => best_move(battle).map(Choice::Checked),
+            (Phase::Shooting | Phase::CloseCombat, Some(roll)) => next_fire_or_fight(battle, roll),
+            _ => None,
+        }
+    }
+}
+
+/// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun, both armies
+/// played by the demonstration driver.
+pub fn play_battle(battle: Battle, dice: &mut SeededDice, max_bounds: u32) -> DrivenBattle {
+    let mut a = Demonstration;
+    let mut b = Demonstration;
+    play_battle_with(battle, dice, max_bounds, &mut [&mut a, &mut b])
+}
+
+/// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun, army `i`
+/// choosing through `policies[i]` (the last policy plays any army beyond the list). The loop
+/// rolls the PIP die and, when a shot or combat is awaited, the pair of dice before asking.
+pub fn play_battle_with(
+    mut battle: Battle,
+    dice: &mut SeededDice,
+    max_bounds: u32,
+    policies: &mut [&mut dyn Policy],
+) -> DrivenBattle {
     let mut events = Vec::new();
     let mut verdict = None;
     // Every step either applies an action or ends a phase, so the loop ends; the cap is a guard.
     for _ in 0..max_bounds.saturating_mul(200) {
-        if battle.bound() > max_bounds {
+        if battle.bound() > max_bounds || policies.is_empty() {
             break;
         }
+        let who = battle.active_army().min(policies.len() - 1);
         match battle.phase() {
             Phase::Finished { .. } => break,
             Phase::AwaitingPips => {
@@ -174,24 +256,27 @@ pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -
                 events.extend(ev);
             }
             Phase::Movement => {
-                let ev = match best_move(&battle) {
-                    Some(checked) => battle.apply_checked(checked),
-                    None => battle.apply(Action::EndMovement),
-                };
-                let ev = ev
+                let choice = policies[who]
+                    .next_choice(&battle, None)
+                    .unwrap_or(Choice::Unchecked(Action::EndMovement));
+                let ev = choice
+                    .apply_to(&mut battle)
                     .or_else(|_| battle.apply(Action::EndMovement))
                     .expect("ending the movement is always legal in the movement phase");
                 events.extend(ev);
             }
             Phase::Shooting | Phase::CloseCombat => {
-                let Some(action) = next_fire_or_fight(&battle, dice) else {
+                if !matches!(
+                    battle.awaiting(),
+                    Some(DiceRequest::Shot { .. } | DiceRequest::Combat { .. })
+                ) {
+                    break;
+                }
+                let roll = dice.roll_pair();
+                let Some(choice) = policies[who].next_choice(&battle, Some(roll)) else {
                     break;
                 };
-                let ev = match action {
-                    Ok(checked) => battle.apply_checked(checked),
-                    Err(action) => battle.apply(action),
-                };
-                match ev {
+                match choice.apply_to(&mut battle) {
                     Ok(ev) => events.extend(ev),
                     Err(_) => break,
                 }
@@ -276,10 +361,9 @@ fn best_move(b: &Battle) -> Option<CheckedAction> {
 
 /// The next shot or combat the moving army chooses: the first shot the battle accepts (checked),
 /// or the first combat (unchecked: the battle asked for it).
-fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Result<CheckedAction, Action>> {
+fn next_fire_or_fight(b: &Battle, roll: [DieScore; 2]) -> Option<Choice> {
     match b.awaiting()? {
         DiceRequest::Shot { shooters } => {
-            let roll = dice.roll_pair();
             for shooter in shooters {
                 let mut targets: Vec<(ElementId, f64)> = b
                     .elements()
@@ -309,7 +393,7 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Result<Checke
                         shoots_back: false,
                     };
                     if let Ok(checked) = b.check_action(action) {
-                        return Some(Ok(checked));
+                        return Some(Choice::Checked(checked));
                     }
                 }
             }
@@ -317,10 +401,10 @@ fn next_fire_or_fight(b: &Battle, dice: &mut SeededDice) -> Option<Result<Checke
         }
         DiceRequest::Combat { pairs } => {
             let (a, b_id) = *pairs.first()?;
-            Some(Err(Action::Fight {
+            Some(Choice::Unchecked(Action::Fight {
                 a,
                 b: b_id,
-                dice: dice.roll_pair(),
+                dice: roll,
                 recoil_own_depth: Vec::new(),
             }))
         }

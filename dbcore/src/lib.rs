@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
+pub mod ai;
 pub mod armies;
 pub mod battle;
 pub mod battlefield;

@@ -1953,6 +1953,29 @@ static void test_dbaix_odds(void) {
     CHECK(json == NULL);
 }
 
+/* The opponent (dbcore::ai, issue #16) from C: every action it gives is accepted, for a
+ * whole battle of 200 actions at most; bad dice and NULLs are refused. */
+static void test_ai_choose(void) {
+    DbcoreBattle *b = new_battle();
+    char *action = NULL;
+    int steps = 0;
+    CHECK_STATUS(dbcore_ai_choose_json(NULL, 50, 1, 0, 0, &action), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_ai_choose_json(b, 50, 1, 0, 0, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_ai_choose_json(b, 50, 1, 7, 1, &action), DBCORE_STATUS_INVALID_DIE);
+    CHECK_STATUS(dbcore_ai_choose_json(b, 50, 1, 0, 3, &action), DBCORE_STATUS_INVALID_DIE);
+    CHECK(action == NULL);
+    while (steps < 200 && !phase_is(b, "finished")) {
+        action = NULL;
+        CHECK_STATUS(dbcore_ai_choose_json(b, 50, 1, 0, 0, &action), DBCORE_STATUS_OK);
+        if (action == NULL) break;
+        dbcore_string_free(apply_ok(b, action));
+        dbcore_string_free(action);
+        steps++;
+    }
+    CHECK(steps > 10);
+    dbcore_battle_free(b);
+}
+
 int main(int argc, char **argv) {
     test_version();
     test_status_numbers_and_names();
@@ -2007,6 +2030,7 @@ int main(int argc, char **argv) {
     test_golden_traces(argc, argv);
     test_driver(argc, argv);
     test_whole_games();
+    test_ai_choose();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -9,6 +9,7 @@
 mod armies;
 mod golden;
 mod perf;
+mod strength;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -145,8 +146,9 @@ fn main() -> ExitCode {
         ["schema"] => schema(false),
         ["schema", "--check"] => schema(true),
         ["perf", ref rest @ ..] => perf::run(rest),
+        ["ai-strength", ref rest @ ..] => strength::run(rest),
         _ => Err(
-            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check] | perf [--callgrind] [--rounds N]"
+            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check] | perf [--callgrind] [--rounds N] | ai-strength [--battles N] [--nodes N] [--max-bounds N]"
                 .to_string(),
         ),
     };

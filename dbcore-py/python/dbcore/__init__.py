@@ -36,7 +36,7 @@ here), every class pickles through that JSON, and every error is a ``DbcoreError
 ``.code``, ``.rule`` and ``.detail``.
 """
 
-from . import actions, armies
+from . import actions, ai, armies
 from ._dbcore import (
     OUTCOMES,
     ArgumentError,
@@ -149,6 +149,7 @@ __all__ = [
     "TroopType",
     "__version__",
     "actions",
+    "ai",
     "armies",
     "demo_armies",
     "dbaix_demo_setup",

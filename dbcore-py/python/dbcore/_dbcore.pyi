@@ -72,6 +72,8 @@ __all__ = [
     "_army_default_choice",
     "_army_default",
     "_army_entry",
+    "_ai_choose",
+    "_ai_plan_bound",
     "__version__",
     "OUTCOMES",
 ]
@@ -742,6 +744,10 @@ def dbaix_odds(a: str, a_mod: int, b: str, b_mod: int) -> dict[str, Any]:
     ...
 
 # The native half of ``dbcore.armies`` (use that module: it types what these return).
+def _ai_choose(
+    battle: Battle, nodes: int, seed: int, dice: tuple[int, int] | None = None
+) -> Any: ...
+def _ai_plan_bound(battle: Battle, nodes: int, seed: int) -> Any: ...
 def _army_find(query: dict[str, Any] | str | None = None) -> Any: ...
 def _army_list(id: str) -> Any: ...
 def _army_choose(choice: Any) -> Any: ...

@@ -1,0 +1,171 @@
+//! The opponent (`dbcore::ai`, issue #16): it never submits an action the referee refuses, it
+//! always finishes a battle, and a decision is a function of the battle, the node budget and the
+//! seed.
+
+use dbcore::ai::{choose, choose_until, mirrored, plan_bound, Ai, AiConfig};
+use dbcore::battle::{Action, Battle, Phase};
+use dbcore::driver::{demo_setup, play_battle_with, Demonstration, Policy};
+use dbcore::{DieScore, SeededDice};
+use proptest::prelude::*;
+
+/// A policy that checks every action its inner policy returns against the battle before the
+/// game loop applies it, counting refusals.
+struct Checked<P> {
+    inner: P,
+    refused: Vec<(Action, String)>,
+    actions: usize,
+}
+
+impl<P: Policy> Policy for Checked<P> {
+    fn next_action(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Action> {
+        let a = self.inner.next_action(battle, dice);
+        match &a {
+            Some(a) => {
+                self.actions += 1;
+                if let Err(e) = battle.check(a) {
+                    self.refused.push((a.clone(), e.to_string()));
+                }
+            }
+            // DBA3.md §6.1: in shooting and close combat there is always a legal choice while
+            // the battle awaits one; giving none would stop the game.
+            None => assert_eq!(
+                battle.phase(),
+                Phase::Movement,
+                "no action outside movement"
+            ),
+        }
+        a
+    }
+}
+
+const MAX_BOUNDS: u32 = 40;
+
+fn checked(nodes: u32, seed: u64) -> Checked<Ai> {
+    Checked {
+        inner: Ai::new(AiConfig { nodes, seed }),
+        refused: Vec::new(),
+        actions: 0,
+    }
+}
+
+/// The game ended as a game ends: a verdict, or the bound limit.
+fn finished(d: &dbcore::driver::DrivenBattle) -> bool {
+    d.verdict.is_some() || d.bounds > MAX_BOUNDS
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    // DBA3.md §6.1–§13.2: over any seed and side, every action the opponent gives is accepted
+    // and the battle is played to its end.
+    #[test]
+    fn the_opponent_is_never_refused_and_always_finishes(
+        seed in any::<u64>(), army in 0usize..2, side in 0usize..2, nodes in 40u32..200,
+    ) {
+        let setup = mirrored(&demo_setup(), army);
+        let battle = Battle::new(setup).expect("mirrored set-up is valid");
+        let mut ai = checked(nodes, seed);
+        let mut driver = Demonstration;
+        let mut dice = SeededDice::new(seed);
+        let d = if side == 0 {
+            play_battle_with(battle, &mut dice, MAX_BOUNDS, &mut [&mut ai, &mut driver])
+        } else {
+            play_battle_with(battle, &mut dice, MAX_BOUNDS, &mut [&mut driver, &mut ai])
+        };
+        prop_assert!(ai.refused.is_empty(), "refused: {:?}", ai.refused);
+        prop_assert!(ai.actions > 0);
+        prop_assert!(finished(&d), "stopped at bound {} without a verdict", d.bounds);
+        // The record replays to the same events.
+        let (_, events) = Battle::replay(&d.record).expect("the record replays");
+        prop_assert_eq!(events, d.events);
+    }
+}
+
+// DBA3.md §6.1: two opponents against each other on the demonstration's (unmirrored) armies.
+#[test]
+fn opponent_against_opponent_is_never_refused() {
+    for seed in 0..3u64 {
+        let battle = Battle::new(demo_setup()).expect("demo set-up");
+        let mut a = checked(120, seed);
+        let mut b = checked(120, seed + 7);
+        let mut dice = SeededDice::new(seed);
+        let d = play_battle_with(battle, &mut dice, MAX_BOUNDS, &mut [&mut a, &mut b]);
+        assert!(a.refused.is_empty() && b.refused.is_empty());
+        assert!(finished(&d), "seed {seed}: stopped at bound {}", d.bounds);
+    }
+}
+
+/// The demonstration battle advanced to the Romans' first movement phase.
+fn first_movement() -> Battle {
+    let mut b = Battle::new(demo_setup()).expect("demo set-up");
+    b.apply(Action::RollPips {
+        die: DieScore::new(4).expect("die"),
+    })
+    .expect("PIP roll");
+    b
+}
+
+// The same battle, budget in nodes and seed give the same choice; a caller's stop after n nodes
+// gives what a budget of n nodes gives.
+#[test]
+fn a_decision_depends_only_on_the_battle_the_nodes_and_the_seed() {
+    let b = first_movement();
+    let cfg = AiConfig { nodes: 60, seed: 5 };
+    let first = choose(&b, None, &cfg).expect("a move");
+    assert_eq!(choose(&b, None, &cfg).expect("a move"), first);
+    let mut asked = 0u32;
+    let mut stop = || {
+        asked += 1;
+        asked > 60
+    };
+    let big = AiConfig {
+        nodes: 10_000,
+        seed: 5,
+    };
+    assert_eq!(
+        choose_until(&b, None, &big, &mut stop).expect("a move"),
+        first
+    );
+    assert!(b.check(&first).is_ok());
+}
+
+// DBA3.md §6.2, §6.3: the PIP die is rolled from the seed when awaited; the bound the opponent
+// plans spends its PIPs and ends with the bound.
+#[test]
+fn a_planned_bound_is_accepted_from_its_first_action_to_its_last() {
+    let b = Battle::new(demo_setup()).expect("demo set-up");
+    let plan = plan_bound(&b, &AiConfig { nodes: 80, seed: 2 }).expect("a plan");
+    assert!(matches!(plan[0], Action::RollPips { .. }));
+    assert!(plan.contains(&Action::EndMovement));
+    let mut replay = b.clone();
+    for a in &plan {
+        replay
+            .apply(a.clone())
+            .expect("every planned action is accepted");
+    }
+    assert_ne!(replay.active_army(), b.active_army());
+}
+
+// §13.2: there is nothing to choose once the battle is over.
+#[test]
+fn a_finished_battle_has_no_choice() {
+    let battle = Battle::new(demo_setup()).expect("demo set-up");
+    let mut a = Ai::new(AiConfig {
+        nodes: 100,
+        seed: 1,
+    });
+    let mut b = Ai::new(AiConfig {
+        nodes: 100,
+        seed: 2,
+    });
+    let mut dice = SeededDice::new(3);
+    let d = play_battle_with(battle, &mut dice, 200, &mut [&mut a, &mut b]);
+    let (end, _) = Battle::replay(&d.record).expect("replays");
+    assert!(
+        matches!(end.phase(), Phase::Finished { .. }),
+        "{:?}",
+        end.phase()
+    );
+    let e = choose(&end, None, &AiConfig::default()).unwrap_err();
+    assert_eq!(e, dbcore::ai::AiError::Finished);
+}
