@@ -17,7 +17,9 @@ use dbcore::dbaix;
 use dbcore::game::{AnyBattle, AnyRecord, GameError};
 use dbcore::ErrorCode;
 
-use crate::boundary::{arg, arg_str, boundary, free_handle, FfiError, Guarded, Out};
+use crate::boundary::{
+    arg, arg_str, boundary, free_handle, parse, parse_value, FfiError, Guarded, Out,
+};
 use crate::dice::DbcoreDice;
 use crate::json::to_c_string;
 use crate::table::DbcoreTable;
@@ -121,12 +123,12 @@ unsafe fn change<T>(
 /// replayed battle, not the text, is what the handle holds. The two are compared as JSON values
 /// so that the comparison does not depend on how floating-point text is read back.
 pub(crate) fn any_battle_from_state(text: &str) -> Result<AnyBattle, FfiError> {
-    let given: serde_json::Value = serde_json::from_str(text).map_err(json_error)?;
+    let given: serde_json::Value = parse(text)?;
     let dbaix = given.pointer("/setup/format").and_then(|f| f.as_str()) == Some(dbaix::FORMAT);
     if !dbaix {
         return battle_from_state(text).map(|b| AnyBattle::Dba(Box::new(b)));
     }
-    let state: dbaix::Battle = serde_json::from_value(given.clone()).map_err(json_error)?;
+    let state: dbaix::Battle = parse_value(given.clone())?;
     let (replayed, _) = dbaix::Battle::replay(&state.record()).map_err(|e| match e {
         dbaix::ReplayError::Setup(d) | dbaix::ReplayError::Action { error: d, .. } => {
             FfiError::from(d)

@@ -10,7 +10,7 @@ use dbcore::geometry::Pose;
 use dbcore::snap::OutcomeMove;
 
 use crate::battle::{ask, DbcoreBattle};
-use crate::boundary::{arg_str, boundary, json_error, FfiError, Out};
+use crate::boundary::{arg_str, boundary, parse, FfiError, Out};
 use crate::json::to_c_string;
 use crate::DbcoreStatus;
 
@@ -49,7 +49,7 @@ pub unsafe extern "C" fn dbcore_battle_snap_json(
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `pose_json`.
         let text = unsafe { arg_str(pose_json, "pose_json") }?;
-        let pose: Pose = serde_json::from_str(text).map_err(json_error)?;
+        let pose: Pose = parse(text)?;
         if !(within.is_finite() && (0.0..=4.0).contains(&within)) {
             return Err(FfiError::invalid("`within` is 0 to 4 BW"));
         }
@@ -132,7 +132,7 @@ pub unsafe extern "C" fn dbcore_battle_outcome_json(
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `outcome_json`.
         let text = unsafe { arg_str(outcome_json, "outcome_json") }?;
-        let outcome: OutcomeMove = serde_json::from_str(text).map_err(json_error)?;
+        let outcome: OutcomeMove = parse(text)?;
         // SAFETY: the caller's contract on `battle`.
         let json = unsafe {
             ask(battle, |b| {
@@ -227,7 +227,7 @@ pub unsafe extern "C" fn dbcore_dbaix_odds_json(
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `situation_json`.
         let text = unsafe { arg_str(situation_json, "situation_json") }?;
-        let s: DbaixSituation = serde_json::from_str(text).map_err(json_error)?;
+        let s: DbaixSituation = parse(text)?;
         if !(-20..=20).contains(&s.a_mod) || !(-20..=20).contains(&s.b_mod) {
             return Err(FfiError::invalid("tactical totals are -20 to 20"));
         }
