@@ -51,6 +51,8 @@ fn setup(bf: Battlefield, south: Vec<ElementSetup>, north: Vec<ElementSetup>) ->
             elements: south,
             camp: None,
             camp_followers: false,
+            commands: Vec::new(),
+            pip_allocation: None,
         },
         ArmySetup {
             name: "North".into(),
@@ -58,6 +60,8 @@ fn setup(bf: Battlefield, south: Vec<ElementSetup>, north: Vec<ElementSetup>) ->
             elements: north,
             camp: None,
             camp_followers: false,
+            commands: Vec::new(),
+            pip_allocation: None,
         },
     ];
     let mut s = BattleSetup::new(Variant::Standard, bf, armies);
@@ -133,6 +137,7 @@ fn fight(b: &Battle) -> Action {
             b: pairs[0].1,
             dice: [one, one],
             recoil_own_depth: Vec::new(),
+            c_in_c_bonus: Vec::new(),
         },
         other => panic!("expected a close combat to fight, the battle awaits {other:?}"),
     }

@@ -165,6 +165,7 @@ fn first_fight(record: &BattleRecord) -> Result<(Battle, Action), String> {
                         b: y,
                         dice: [DieScore::new(4).expect("4"), DieScore::new(3).expect("3")],
                         recoil_own_depth: Vec::new(),
+                        c_in_c_bonus: Vec::new(),
                     };
                     if b.check(&action).is_ok() {
                         return Ok((b, action));

@@ -1,6 +1,7 @@
 //! The battle: set-up, state and the typed transitions of a bound (DBA3.md §5–§13).
 
 pub mod bound;
+pub mod commands;
 pub mod engagement;
 mod fighting;
 pub mod legal;
@@ -17,6 +18,7 @@ pub use bound::{
     order_ids, Action, Battle, BattleError, BattleRecord, DiceRequest, Event, Phase, PipCost,
     PipExtra, ReplayError,
 };
+pub use commands::{CommandId, CommandLosses, CommandSetup, CommandState, PipAllocation};
 pub use engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
     CloseCombatPair, CombatContact, EngagementError, Obstruction, ShotTarget, TargetPriority,

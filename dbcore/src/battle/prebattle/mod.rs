@@ -1529,6 +1529,8 @@ impl Prebattle {
                         .collect::<Option<Vec<_>>>()?,
                     camp: self.camps[a].clone(),
                     camp_followers: self.camps[a].is_some() && self.camp_followers[a],
+                    commands: Vec::new(),
+                    pip_allocation: None,
                 })
             })
             .collect::<Option<Vec<_>>>()?;
