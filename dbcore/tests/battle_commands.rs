@@ -416,3 +416,296 @@ fn s14_4_the_c_in_c_adds_one_once_a_game() {
     );
     assert!(b.check(&fight([3, 3], vec![])).is_ok());
 }
+
+fn demoralised_events(ev: &[Event]) -> Vec<(usize, CommandId, u32)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::CommandDemoralised {
+                army,
+                command,
+                losses,
+                ..
+            } => Some((*army, *command, *losses)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn fled(ev: &[Event]) -> Vec<ElementId> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Outcome {
+                effect:
+                    dbcore::battle::Effect::Moved { id, .. }
+                    | dbcore::battle::Effect::LostOffTable { id, .. },
+            } => Some(*id),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn s14_5_a_command_at_a_third_is_demoralised_as_its_bound_begins_and_flees() {
+    // DBA3.md §14.5: its general lost counts one more, so the general and two elements lost are
+    // 4 of 12: a third. The command is demoralised when its next bound begins, and its elements
+    // flee at once.
+    let b = Battle::new(big_battle_setup(Variant::BigBattle)).unwrap();
+    let mut b = with_lost(&b, &[1001, 1002, 1003]);
+    assert_eq!(b.losses_of_command(&b.commands()[3].clone()).total(), 4);
+    b.apply(dice(&[3, 3, 3])).unwrap();
+    let ev = b.apply(Action::EndMovement).unwrap();
+    assert_eq!(demoralised_events(&ev), vec![(1, CommandId(0), 4)]);
+    assert!(b.commands()[3].demoralised);
+    let first_flight = fled(&ev);
+    assert!(first_flight.contains(&ElementId(1004)), "{ev:?}");
+    assert!(first_flight.iter().all(|id| (1001..=1012).contains(&id.0)));
+    // No tactical moves; a hold costs its command 1 PIP.
+    b.apply(dice(&[3, 3, 3])).unwrap();
+    let before = b.clone();
+    assert!(matches!(
+        b.apply(step(1004, &b.clone(), -0.5)).unwrap_err(),
+        BattleError::Demoralised { .. }
+    ));
+    assert_eq!(b, before);
+    let held = b
+        .apply(Action::Hold {
+            ids: vec![ElementId(1004)],
+        })
+        .unwrap();
+    assert!(matches!(held[0], Event::Held { left, .. } if left == b.commands()[3].pips));
+    // A command that is not demoralised holds nothing.
+    assert!(matches!(
+        b.apply(Action::Hold {
+            ids: vec![ElementId(1102)],
+        })
+        .unwrap_err(),
+        BattleError::NotHeld { .. }
+    ));
+    // When the moves end, every unheld element of it flees again; the held one stays.
+    let ev = b.apply(Action::EndMovement).unwrap();
+    let again = fled(&ev);
+    assert!(!again.contains(&ElementId(1004)), "{again:?}");
+    assert!(!again.is_empty());
+}
+
+#[test]
+fn s14_5_a_demoralised_element_fights_at_minus_two() {
+    // DBA3.md §14.5, §17.63: −2 in close combat outside a city, fort or camp.
+    let b = c_in_c_in_contact();
+    // Army 1's command 0 (element 1002's) demoralised: its general and two others lost.
+    let mut b = with_lost(&b, &[1001, 1003, 1004]);
+    b.apply(dice(&[6, 6, 6])).unwrap();
+    let ev = b.apply(Action::EndMovement).unwrap();
+    assert_eq!(demoralised_events(&ev), vec![]);
+    // Still army 0's bound: close combat first; 1002 is not yet demoralised.
+    let fight = Action::Fight {
+        a: ElementId(101),
+        b: ElementId(1002),
+        dice: [d(1), d(1)],
+        recoil_own_depth: vec![],
+        c_in_c_bonus: vec![],
+    };
+    let factors = |ev: &[Event]| {
+        ev.iter()
+            .find_map(|e| match e {
+                Event::Fought { result, .. } => Some(result.b.factors.clone()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let ev = b.check(&fight).unwrap();
+    assert!(!factors(&ev)
+        .iter()
+        .any(|f| f.name == dbcore::FactorName::Demoralised));
+    let mut demoralised = b.clone();
+    let mut v = serde_json::to_value(&demoralised).unwrap();
+    v["commands"][3]["demoralised"] = serde_json::Value::Bool(true);
+    demoralised = serde_json::from_value(v).unwrap();
+    let ev = demoralised.check(&fight).unwrap();
+    assert!(factors(&ev)
+        .iter()
+        .any(|f| f.name == dbcore::FactorName::Demoralised && f.value == -2));
+}
+
+#[test]
+fn s14_5_a_command_at_half_is_removed_and_stops_rolling() {
+    // DBA3.md §14.5: half its original troop elements lost (5 elements and its general, 6 of
+    // 12) and the command is taken off at the end of the bound.
+    let b = Battle::new(big_battle_setup(Variant::BigBattle)).unwrap();
+    let mut b = with_lost(&b, &[1001, 1002, 1003, 1004, 1005]);
+    b.apply(dice(&[3, 3, 3])).unwrap();
+    let ev = b.apply(Action::EndMovement).unwrap();
+    let removed: Vec<ElementId> = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::CommandRemoved {
+                army: 1,
+                command: CommandId(0),
+                ids,
+                ..
+            } => Some(ids.clone()),
+            _ => None,
+        })
+        .expect("the command is removed");
+    assert_eq!(removed, (1006..=1012).map(ElementId).collect::<Vec<_>>());
+    assert!(b.commands()[3].removed);
+    for id in &removed {
+        assert_eq!(
+            b.element(*id).unwrap().status,
+            Status::Lost {
+                cause: LossCause::Removed
+            }
+        );
+    }
+    // Removal adds no losses of its own; the command no longer rolls.
+    assert_eq!(b.losses_of_command(&b.commands()[3].clone()).total(), 6);
+    assert_eq!(
+        b.awaiting(),
+        Some(DiceRequest::CommandPips {
+            army: 1,
+            commands: vec![CommandId(1), CommandId(2)],
+        })
+    );
+    assert!(b.phase() != dbcore::battle::Phase::Finished { winner: Some(0) });
+}
+
+#[test]
+fn s14_5_two_commands_demoralised_and_more_losses_than_the_enemy_lose_the_battle() {
+    // DBA3.md §14.5, §17.8: checked at the end of every bound.
+    let b = Battle::new(big_battle_setup(Variant::BigBattle)).unwrap();
+    let mut b = with_lost(&b, &[1001, 1002, 1003, 1101, 1102, 1103]);
+    b.apply(dice(&[3, 3, 3])).unwrap();
+    let ev = b.apply(Action::EndMovement).unwrap();
+    // At the end of army 0's bound nobody is demoralised yet: 8 of 36 is not half.
+    assert!(!ev.iter().any(|e| matches!(e, Event::BattleWon { .. })));
+    assert_eq!(demoralised_events(&ev).len(), 2);
+    b.apply(dice(&[3, 3, 3])).unwrap();
+    let ev = b.apply(Action::EndMovement).unwrap();
+    let verdict = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::BattleWon { verdict } => Some(verdict.clone()),
+            _ => None,
+        })
+        .expect("the army with two demoralised commands loses");
+    assert_eq!((verdict.loser, verdict.winner), (Some(1), Some(0)));
+    assert!(verdict.totals[1] >= 8 && verdict.totals[0] == 0);
+}
+
+#[test]
+fn s14_5_losses_alone_do_not_defeat_an_army_that_has_lost_no_more_than_the_enemy() {
+    // DBA3.md §17.8: the army must also have lost more than the enemy.
+    let b = Battle::new(big_battle_setup(Variant::BigBattle)).unwrap();
+    let mut b = with_lost(
+        &b,
+        &[1001, 1002, 1003, 1101, 1102, 1103, 1, 2, 3, 101, 102, 103],
+    );
+    b.apply(dice(&[3, 3, 3])).unwrap();
+    let ev = b.apply(Action::EndMovement).unwrap();
+    assert!(!ev.iter().any(|e| matches!(e, Event::BattleWon { .. })));
+}
+
+#[test]
+fn s14_the_driver_plays_a_big_battle_and_a_giant_battle_to_a_verdict() {
+    for v in [Variant::BigBattle, Variant::Giant] {
+        let t = std::time::Instant::now();
+        let driven = dbcore::driver::play(big_battle_setup(v), 1, 300).unwrap();
+        eprintln!(
+            "{v:?}: {} bounds, {:?}, {:?}",
+            driven.bounds,
+            driven.verdict,
+            t.elapsed()
+        );
+        assert!(driven.verdict.is_some(), "{v:?} undecided");
+    }
+}
+
+mod recount {
+    use super::*;
+    use dbcore::battle::Effect;
+    use dbcore::TroopType;
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4, ..ProptestConfig::default() })]
+        #[test]
+        fn s14_5_losses_removal_and_defeat_agree_with_a_recount_of_the_event_log(
+            seed in 0u64..10_000,
+            giant in any::<bool>(),
+        ) {
+            // DBA3.md §14.5, §17.8: what the battle says of its commands is what its events say.
+            let v = if giant { Variant::Giant } else { Variant::BigBattle };
+            let driven = dbcore::driver::play(big_battle_setup(v), seed, 200).unwrap();
+            let (b, events) = Battle::replay(&driven.record).unwrap();
+            prop_assert_eq!(&events, &driven.events);
+            let mut lost = BTreeSet::new();
+            let mut removed = BTreeSet::new();
+            let mut demoralised = BTreeSet::new();
+            let mut removed_commands = BTreeSet::new();
+            for e in &events {
+                match e {
+                    Event::Outcome { effect: Effect::Destroyed { id, .. } }
+                    | Event::Outcome { effect: Effect::LostOffTable { id, .. } } => {
+                        prop_assert!(lost.insert(*id), "{} lost twice", id);
+                    }
+                    Event::CommandRemoved { army, command, ids, losses, original } => {
+                        prop_assert!(2 * losses >= *original);
+                        removed_commands.insert((*army, *command));
+                        removed.extend(ids.iter().copied());
+                    }
+                    Event::CommandDemoralised { army, command, losses, original } => {
+                        prop_assert!(3 * losses >= *original);
+                        demoralised.insert((*army, *command));
+                    }
+                    _ => {}
+                }
+            }
+            prop_assert!(lost.is_disjoint(&removed));
+            let mut totals = vec![0u32; 2];
+            let mut originals = [0u32; 2];
+            let mut down = [0usize; 2];
+            for c in b.commands() {
+                let counted: Vec<&ElementId> = c
+                    .elements
+                    .iter()
+                    .filter(|id| lost.contains(id))
+                    .filter(|id| {
+                        !matches!(
+                            b.element(**id).unwrap().kind.troop_type(),
+                            TroopType::SCh | TroopType::Hd | TroopType::CampFollowers | TroopType::Denizens
+                        )
+                    })
+                    .collect();
+                let recount = counted.len() as u32
+                    + u32::from(counted.iter().any(|id| b.element(**id).unwrap().kind.is_double()))
+                    + u32::from(counted.contains(&&c.general));
+                prop_assert_eq!(b.losses_of_command(c).total(), recount);
+                prop_assert_eq!(c.demoralised, demoralised.contains(&(c.army, c.id)));
+                prop_assert_eq!(c.removed, removed_commands.contains(&(c.army, c.id)));
+                totals[c.army] += recount;
+                originals[c.army] += c.original;
+                down[c.army] += usize::from(c.demoralised || c.removed);
+                for id in &c.elements {
+                    let e = b.element(*id).unwrap();
+                    let gone = lost.contains(id) || removed.contains(id);
+                    prop_assert_eq!(e.in_play(), !gone);
+                }
+            }
+            match events.iter().find_map(|e| match e {
+                Event::BattleWon { verdict } => Some(verdict.clone()),
+                _ => None,
+            }) {
+                Some(verdict) => {
+                    prop_assert_eq!(&verdict.totals, &totals);
+                    let l = verdict.loser.unwrap();
+                    prop_assert!(2 * totals[l] >= originals[l] || down[l] >= 2);
+                    prop_assert!(totals[l] > totals[1 - l]);
+                }
+                // Undecided only when the bound limit came first (a command demoralised as the
+                // last bound began is judged at that bound's end, which was not played).
+                None => prop_assert!(driven.bounds > 200),
+            }
+        }
+    }
+}
