@@ -610,7 +610,7 @@ impl Referee {
         let zones: bool = take_opt(p, "threat_zones")?.unwrap_or(false);
         if p.contains_key("battle") {
             let s = self.session(p)?;
-            return Ok(json!({ "svg": s.battle.table().svg(&s.battle.setup().config, zones) }));
+            return Ok(json!({ "svg": s.battle.svg(zones) }));
         }
         let frame = self.frame_param(p)?;
         let mut setup = p.get("setup").cloned().ok_or_else(|| {

@@ -247,7 +247,7 @@ impl Battle {
     /// battle's rules configuration); with `threat_zones`, threat zones are shaded.
     #[pyo3(signature = (threat_zones=false))]
     fn svg(&self, threat_zones: bool) -> PyResult<String> {
-        errors::guard(|| Ok(self.0.table().svg(&self.0.setup().config, threat_zones)))
+        errors::guard(|| Ok(self.0.svg(threat_zones)))
     }
 
     /// The picture a notebook shows.
