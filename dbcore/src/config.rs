@@ -101,6 +101,12 @@ pub struct PipRules {
         skip_serializing_if = "is_default_plough_below"
     )]
     pub big_battle_plough_below: u8,
+    /// Big Battle and Giant: lost Hordes count toward the army's defeat. The seed's defeat
+    /// sentence leaves them out of its exclusions, most likely a dropped word: our reading
+    /// excludes them as demoralisation and the standard game do (§17.9), so the default is
+    /// false. Omitted from JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub big_battle_defeat_counts_hordes: bool,
 }
 
 fn default_plough_below() -> u8 {
@@ -116,6 +122,7 @@ impl Default for PipRules {
         PipRules {
             sch_extra_pip_waived_into_contact: true,
             big_battle_plough_below: default_plough_below(),
+            big_battle_defeat_counts_hordes: false,
         }
     }
 }

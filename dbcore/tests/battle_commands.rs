@@ -725,3 +725,32 @@ fn s14_the_picture_marks_each_command_on_the_wider_board() {
     let standard = Battle::new(demo_setup()).unwrap().svg(false);
     assert!(!standard.contains("command"));
 }
+
+#[test]
+fn s17_9_lost_hordes_count_toward_defeat_only_when_configured() {
+    // DBA3.md §17.9: the defeat count leaves Hordes out unless the configuration says otherwise.
+    let total = |hordes: bool| {
+        let mut s = big_battle_setup(Variant::BigBattle);
+        s.config.pips.big_battle_defeat_counts_hordes = hordes;
+        let b = Battle::new(s).unwrap();
+        // Element 1108 is a Horde of army 1's command 1.
+        let mut b = with_lost(&b, &[1001, 1002, 1003, 1101, 1102, 1103, 1108]);
+        let mut events = Vec::new();
+        for _ in 0..2 {
+            events.extend(b.apply(dice(&[3, 3, 3])).unwrap());
+            events.extend(b.apply(Action::EndMovement).unwrap());
+        }
+        match b.phase() {
+            dbcore::battle::Phase::Finished { winner: Some(0) } => {}
+            p => panic!("army 1 should have lost: {p:?}"),
+        }
+        events
+            .iter()
+            .find_map(|e| match e {
+                Event::BattleWon { verdict } => Some(verdict.totals[1]),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(total(true), total(false) + 1);
+}

@@ -816,13 +816,32 @@ impl Battle {
     /// of its commands' losses.
     pub(super) fn command_verdict(&self) -> Verdict {
         let n = self.setup.armies.len();
+        let hordes = self.setup.config.pips.big_battle_defeat_counts_hordes;
         let totals: Vec<u32> = (0..n)
             .map(|a| {
-                self.commands
+                let commands: u32 = self
+                    .commands
                     .iter()
                     .filter(|c| c.army == a)
                     .map(|c| self.losses_of_command(c).total())
-                    .sum()
+                    .sum();
+                // §17.9, configurable: lost Hordes added back for the defeat count only.
+                let lost_hordes = self
+                    .elements
+                    .iter()
+                    .filter(|e| {
+                        hordes
+                            && e.army == a
+                            && e.kind.troop_type() == TroopType::Hd
+                            && matches!(
+                                e.status,
+                                Status::Lost {
+                                    cause: LossCause::Destroyed | LossCause::OffTable
+                                }
+                            )
+                    })
+                    .count() as u32;
+                commands + lost_hordes
             })
             .collect();
         let broken = |a: usize| {

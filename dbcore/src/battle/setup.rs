@@ -170,9 +170,7 @@ pub enum SetupProblem {
     /// A terrain problem of §3; the message starts with its section.
     #[error("{message}")]
     Terrain { rule: String, message: String },
-    #[error(
-        "§14.4: {variant:?} battles (one PIP die per command) are not yet played by the referee"
-    )]
+    #[error("{variant:?} set-ups are not played by this battle engine (DBAix has its own, `dbcore::dbaix`)")]
     VariantNotPlayed { variant: Variant },
     #[error(
         "§14.1: army `{army}` lists commands, but a standard army is one command and lists none"
@@ -268,9 +266,7 @@ impl SetupProblem {
             SetupProblem::Impassable { .. } => Some("§3.4"),
             SetupProblem::BadGoingDeployment { .. } => Some("§5.4"),
             SetupProblem::Dismount { .. } => Some("§2.3"),
-            SetupProblem::VariantNotPlayed { .. } | SetupProblem::PipRanking { .. } => {
-                Some("§14.4")
-            }
+            SetupProblem::PipRanking { .. } => Some("§14.4"),
             SetupProblem::FarFromGeneral { .. } => Some("§14.3"),
             SetupProblem::CommandsInStandard { .. }
             | SetupProblem::NoCommands { .. }
