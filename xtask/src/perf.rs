@@ -14,9 +14,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use dbcore::battle::{Action, Battle, BattleRecord, DiceRequest, Phase};
+use dbcore::battlefield::Variant;
 use dbcore::combat::{resolve, Combatant, Situation};
 use dbcore::contact::scan_contacts;
-use dbcore::driver::{demo_setup, play};
+use dbcore::driver::{big_battle_setup, demo_setup, play};
 use dbcore::geometry::{ElementRect, Pose};
 use dbcore::{DieScore, RulesConfig};
 
@@ -24,6 +25,8 @@ use dbcore::{DieScore, RulesConfig};
 const SEED: u64 = 1;
 /// Bound limit of every driven battle.
 const MAX_BOUNDS: u32 = 40;
+/// Bound limit of the driven Big Battle and Giant rows (three commands a side, §14).
+const MAX_COMMAND_BOUNDS: u32 = 200;
 
 /// What a row measures, with the target.
 struct Row {
@@ -34,7 +37,7 @@ struct Row {
     target_instr: Option<f64>,
 }
 
-const ROWS: [Row; 7] = [
+const ROWS: [Row; 9] = [
     Row {
         name: "driven_battle",
         target_ns: Some(1_000_000.0),
@@ -70,6 +73,17 @@ const ROWS: [Row; 7] = [
         target_ns: Some(25_000.0),
         target_instr: None,
     },
+    // The cost of size (#13): 36 elements a side against the standard game's 12.
+    Row {
+        name: "driven_big_battle",
+        target_ns: None,
+        target_instr: None,
+    },
+    Row {
+        name: "driven_giant",
+        target_ns: None,
+        target_instr: None,
+    },
 ];
 
 /// What a row is, in words, for the printed table.
@@ -82,6 +96,8 @@ fn describe(name: &str) -> &'static str {
         "contact_scan_24" => "contact scan of 24 elements",
         "clone_end" => "clone of a battle (its final state)",
         "state_json_round_trip" => "battle state JSON round trip (serde, no replay)",
+        "driven_big_battle" => "whole Big Battle (3 commands, 36 elements a side)",
+        "driven_giant" => "whole Giant battle (3 generals, 36 a side, 45 BW)",
         _ => "?",
     }
 }
@@ -89,6 +105,8 @@ fn describe(name: &str) -> &'static str {
 /// Everything the rows work on, built once.
 struct Fixture {
     setup: dbcore::battle::BattleSetup,
+    big_battle: dbcore::battle::BattleSetup,
+    giant: dbcore::battle::BattleSetup,
     record: BattleRecord,
     end: Battle,
     /// A battle waiting for the dice of a close combat, and the Fight that would resolve it.
@@ -106,6 +124,8 @@ impl Fixture {
         let fight = first_fight(&driven.record)?;
         Ok(Fixture {
             setup,
+            big_battle: big_battle_setup(Variant::BigBattle),
+            giant: big_battle_setup(Variant::Giant),
             record: driven.record,
             end,
             fight,
@@ -130,6 +150,14 @@ impl Fixture {
                 }
                 "replay" => {
                     black_box(Battle::replay(black_box(&self.record)).ok());
+                }
+                "driven_big_battle" => {
+                    let s = black_box(self.big_battle.clone());
+                    black_box(play(s, SEED + i, MAX_COMMAND_BOUNDS).ok());
+                }
+                "driven_giant" => {
+                    let s = black_box(self.giant.clone());
+                    black_box(play(s, SEED + i, MAX_COMMAND_BOUNDS).ok());
                 }
                 "resolve" => {
                     black_box(resolve(black_box(&self.situation), black_box(dice), &self.cfg).ok());
@@ -242,6 +270,7 @@ fn instructions(name: &str) -> Result<f64, String> {
     };
     let many: u64 = match name {
         "driven_battle" | "replay" => 3,
+        "driven_big_battle" | "driven_giant" => 1,
         "state_json_round_trip" | "fight_check" | "clone_end" | "contact_scan_24" => 200,
         _ => 2000,
     };
@@ -363,6 +392,16 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     }
     if best[0].is_finite() && best[0] > 0.0 {
         println!("driven battles per second: {:.0}", 1.0e9 / best[0]);
+    }
+    for (i, r) in ROWS.iter().enumerate() {
+        if r.name.starts_with("driven_") && r.name != "driven_battle" && best[i] > 0.0 {
+            println!(
+                "{} per second: {:.1} ({:.1} x the standard game's time)",
+                describe(r.name),
+                1.0e9 / best[i],
+                best[i] / best[0]
+            );
+        }
     }
     Ok(())
 }
