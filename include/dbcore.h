@@ -1078,7 +1078,8 @@ DbcoreStatus dbcore_battle_apply_json(struct DbcoreBattle *battle,
 
 /**
  * Draw the PIP die from a seeded dice handle and apply `{"action":"roll_pips","die":N}` with
- * it, writing the events (`[{"event":"pips_rolled","army":0,"die":4,"pips":4}]`). When the
+ * it, writing the events (`[{"event":"pips_rolled","army":0,"die":4,"pips":4}]`); in Big
+ * Battle and Giant, one die for each command still rolling, as `roll_command_pips` (§14.4). When the
  * battle refuses the roll (it is not waiting for PIPs), neither the battle nor the dice change:
  * the die is drawn from a copy of the dice first. Free `*out_events_json` with
  * `dbcore_string_free`.

@@ -42,6 +42,14 @@ enum Command {
         /// A set-up file (dbcore's JSON) to play instead of a game between two lists.
         #[arg(long)]
         setup: Option<PathBuf>,
+        /// Play the demonstration Big Battle instead: three commands a side on a 30 x 15 BW
+        /// board, one PIP die per command (§14).
+        #[arg(long, conflicts_with_all = ["setup", "giant"])]
+        big_battle: bool,
+        /// Play the demonstration Giant battle instead: three generals a side on a 45 x 15 BW
+        /// board, each rolling his own PIP die (§14.6).
+        #[arg(long, conflicts_with = "setup")]
+        giant: bool,
         /// Stop after this many bounds.
         #[arg(long, default_value_t = 60)]
         max_bounds: u32,
@@ -187,6 +195,8 @@ fn run(cmd: Command) -> Result<(), Failure> {
             second,
             seed,
             setup,
+            big_battle,
+            giant,
             max_bounds,
             json,
             svg,
@@ -194,7 +204,13 @@ fn run(cmd: Command) -> Result<(), Failure> {
             human,
             nodes,
         } => {
+            let variant = match (big_battle, giant) {
+                (true, _) => Some(dbcore::battlefield::Variant::BigBattle),
+                (_, true) => Some(dbcore::battlefield::Variant::Giant),
+                _ => None,
+            };
             let setup = match setup {
+                None if variant.is_some() => variant.map(dbcore::driver::big_battle_setup),
                 Some(p) => match load(&p.to_string_lossy())? {
                     Document::Setup(s) => Some(*s),
                     _ => return Err(Failure(vec!["--setup takes a set-up file".into()])),
@@ -227,7 +243,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 json,
             })?;
             if !no_svg {
-                write(&svg, &battle.table().svg(&battle.setup().config, false))?;
+                write(&svg, &battle.svg(false))?;
             }
             print(&text)
         }

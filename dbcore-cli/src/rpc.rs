@@ -962,9 +962,7 @@ impl Referee {
         if p.contains_key("battle") {
             let s = self.session(p)?;
             return match &s.game {
-                Game::Battle(AnyBattle::Dba(b)) => {
-                    Ok(json!({ "svg": b.table().svg(&b.setup().config, zones) }))
-                }
+                Game::Battle(AnyBattle::Dba(b)) => Ok(json!({ "svg": b.svg(zones) })),
                 Game::Battle(AnyBattle::Dbaix(b)) => Ok(json!({ "svg": dbaix::svg::table_svg(b) })),
                 Game::Prebattle(_) => Err(s.not_for("render.svg")),
             };

@@ -368,7 +368,8 @@ fn apply(b: &mut Battle, action: Action) -> Result<*mut c_char, FfiError> {
 }
 
 /// Draw the PIP die from a seeded dice handle and apply `{"action":"roll_pips","die":N}` with
-/// it, writing the events (`[{"event":"pips_rolled","army":0,"die":4,"pips":4}]`). When the
+/// it, writing the events (`[{"event":"pips_rolled","army":0,"die":4,"pips":4}]`); in Big
+/// Battle and Giant, one die for each command still rolling, as `roll_command_pips` (§14.4). When the
 /// battle refuses the roll (it is not waiting for PIPs), neither the battle nor the dice change:
 /// the die is drawn from a copy of the dice first. Free `*out_events_json` with
 /// `dbcore_string_free`.
@@ -403,10 +404,16 @@ pub unsafe extern "C" fn dbcore_battle_roll_pips(
             change_any(battle, |g| {
                 dice.guard().write(|d| {
                     let mut next = d.clone();
-                    let die = next.roll();
                     let json = match g {
-                        AnyBattle::Dba(b) => apply(b, Action::RollPips { die })?,
+                        // Big Battle and Giant: one die per command still rolling (§14.4).
+                        AnyBattle::Dba(b) if b.has_commands() => {
+                            let n = b.rolling_commands().len();
+                            let dice = (0..n).map(|_| next.roll()).collect();
+                            apply(b, Action::RollCommandPips { dice })?
+                        }
+                        AnyBattle::Dba(b) => apply(b, Action::RollPips { die: next.roll() })?,
                         AnyBattle::Dbaix(b) => {
+                            let die = next.roll();
                             to_c_string(&b.apply(dbaix::Action::RollPips { die })?)?
                         }
                     };

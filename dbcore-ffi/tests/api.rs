@@ -215,3 +215,38 @@ fn the_last_error_is_per_thread() {
     assert_eq!(other, 0);
     assert_eq!(dbcore_last_error_code(), DbcoreStatus::ElementCode as u32);
 }
+
+#[test]
+fn s14_4_roll_pips_draws_one_die_per_command_and_the_state_has_the_commands() {
+    // DBA3.md §14.4: a Big Battle through the C handle asks for, and gets, a die per command;
+    // its commands are in the state JSON.
+    let setup = dbcore::driver::big_battle_setup(dbcore::battlefield::Variant::BigBattle);
+    let setup = CString::new(serde_json::to_string(&setup).unwrap()).unwrap();
+    let (mut battle, mut dice, mut events) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+    unsafe {
+        assert_eq!(
+            dbcore_battle_new_json(setup.as_ptr(), &mut battle),
+            DbcoreStatus::Ok
+        );
+        assert_eq!(dbcore_dice_new(7, &mut dice), DbcoreStatus::Ok);
+        assert_eq!(
+            dbcore_battle_roll_pips(battle, dice, &mut events),
+            DbcoreStatus::Ok
+        );
+    }
+    let ev: serde_json::Value = serde_json::from_str(&take_json(events)).unwrap();
+    assert_eq!(ev[0]["rolls"].as_array().unwrap().len(), 3);
+    let mut state = ptr::null_mut();
+    unsafe {
+        assert_eq!(
+            dbcore_battle_state_json(battle, &mut state),
+            DbcoreStatus::Ok
+        );
+    }
+    let state: serde_json::Value = serde_json::from_str(&take_json(state)).unwrap();
+    assert_eq!(state["commands"].as_array().unwrap().len(), 6);
+    unsafe {
+        dbcore_dice_free(dice);
+        dbcore_battle_free(battle);
+    }
+}

@@ -151,21 +151,29 @@ impl Battle {
         to_py(py, &events)
     }
 
-    /// Roll the PIP die with `dice` and apply `{"action": "roll_pips", "die": ...}` (§6.2). A
-    /// refused roll draws nothing from the dice.
+    /// Roll the PIP die with `dice` and apply `{"action": "roll_pips", "die": ...}` (§6.2); in
+    /// Big Battle and Giant, one die for each command the battle asks for (§14.4). A refused
+    /// roll draws nothing from the dice.
     fn roll_pips<'py>(
         &mut self,
         py: Python<'py>,
         dice: &Bound<'py, Dice>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut dice = dice.try_borrow_mut()?;
-        let die = dice.next_score();
-        let events = errors::guard(|| {
-            self.0
-                .apply(Action::RollPips { die })
-                .map_err(|e| errors::from_info(&e))
-        })?;
-        dice.draw();
+        let n = match self.0.awaiting() {
+            Some(dbcore::battle::DiceRequest::CommandPips { commands, .. }) => commands.len(),
+            _ => 1,
+        };
+        let scores = dice.next_scores(n);
+        let action = if self.0.has_commands() {
+            Action::RollCommandPips { dice: scores }
+        } else {
+            Action::RollPips { die: scores[0] }
+        };
+        let events = errors::guard(|| self.0.apply(action).map_err(|e| errors::from_info(&e)))?;
+        for _ in 0..n {
+            dice.draw();
+        }
         to_py(py, &events)
     }
 
@@ -322,7 +330,7 @@ impl Battle {
     /// battle's rules configuration); with `threat_zones`, threat zones are shaded.
     #[pyo3(signature = (threat_zones=false))]
     fn svg(&self, threat_zones: bool) -> PyResult<String> {
-        errors::guard(|| Ok(self.0.table().svg(&self.0.setup().config, threat_zones)))
+        errors::guard(|| Ok(self.0.svg(threat_zones)))
     }
 
     /// The picture a notebook shows.

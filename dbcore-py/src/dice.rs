@@ -57,6 +57,11 @@ impl Dice {
     pub(crate) fn next_score(&self) -> dbcore::DieScore {
         dbcore::roll(&mut self.dice.clone())
     }
+    /// The next `n` scores, drawing nothing.
+    pub(crate) fn next_scores(&self, n: usize) -> Vec<dbcore::DieScore> {
+        let mut d = self.dice.clone();
+        (0..n).map(|_| dbcore::roll(&mut d)).collect()
+    }
     /// Draw one score, counting the draws as `roll` does.
     pub(crate) fn draw(&mut self) -> dbcore::DieScore {
         self.counting(|c| dbcore::roll(c))

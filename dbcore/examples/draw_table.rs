@@ -79,6 +79,7 @@ fn army(
             side,
             label: label.to_string(),
             general: i == general_at,
+            command: None,
         })
         .collect()
 }

@@ -93,12 +93,36 @@ pub struct PipRules {
     /// Scythed Chariots moving into contact do not pay the +1 of §6.3 (a): all four quick
     /// reference sheets say so, the seed does not (§17.11).
     pub sch_extra_pip_waived_into_contact: bool,
+    /// Big Battle and Giant: Plough is rough for the game if the first bound's PIP dice total
+    /// less than this (§14.4; the seed's sentence is cut off, TTS gives 8, §17.7b). Omitted from
+    /// JSON at its default.
+    #[serde(
+        default = "default_plough_below",
+        skip_serializing_if = "is_default_plough_below"
+    )]
+    pub big_battle_plough_below: u8,
+    /// Big Battle and Giant: lost Hordes count toward the army's defeat. The seed's defeat
+    /// sentence leaves them out of its exclusions, most likely a dropped word: our reading
+    /// excludes them as demoralisation and the standard game do (§17.9), so the default is
+    /// false. Omitted from JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub big_battle_defeat_counts_hordes: bool,
+}
+
+fn default_plough_below() -> u8 {
+    8
+}
+
+fn is_default_plough_below(v: &u8) -> bool {
+    *v == default_plough_below()
 }
 
 impl Default for PipRules {
     fn default() -> Self {
         PipRules {
             sch_extra_pip_waived_into_contact: true,
+            big_battle_plough_below: default_plough_below(),
+            big_battle_defeat_counts_hordes: false,
         }
     }
 }

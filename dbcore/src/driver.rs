@@ -17,7 +17,9 @@ use crate::dice::{DieScore, SeededDice};
 use crate::geometry::{Point, Pose};
 use crate::terrain::HomeTerrain;
 
+mod big_battle;
 mod prebattle;
+pub use big_battle::big_battle_setup;
 pub use prebattle::play_prebattle;
 
 /// How a driven battle ended.
@@ -250,8 +252,17 @@ pub fn play_battle_with(
         match battle.phase() {
             Phase::Finished { .. } => break,
             Phase::AwaitingPips => {
+                // §14.4: one die per command still rolling in Big Battle and Giant.
+                let action = if battle.has_commands() {
+                    let n = battle.rolling_commands().len();
+                    Action::RollCommandPips {
+                        dice: (0..n).map(|_| dice.roll()).collect(),
+                    }
+                } else {
+                    Action::RollPips { die: dice.roll() }
+                };
                 let ev = battle
-                    .apply(Action::RollPips { die: dice.roll() })
+                    .apply(action)
                     .expect("the PIP roll is always legal when awaited");
                 events.extend(ev);
             }
@@ -406,9 +417,10 @@ fn next_fire_or_fight(b: &Battle, roll: [DieScore; 2]) -> Option<Choice> {
                 b: b_id,
                 dice: roll,
                 recoil_own_depth: Vec::new(),
+                c_in_c_bonus: Vec::new(),
             }))
         }
-        DiceRequest::Pips { .. } => None,
+        DiceRequest::Pips { .. } | DiceRequest::CommandPips { .. } => None,
     }
 }
 
@@ -480,6 +492,8 @@ pub fn demo_setup() -> BattleSetup {
             elements: romans,
             camp: None,
             camp_followers: false,
+            commands: Vec::new(),
+            pip_allocation: None,
         },
         ArmySetup {
             name: "Britons".into(),
@@ -487,6 +501,8 @@ pub fn demo_setup() -> BattleSetup {
             elements: britons,
             camp: None,
             camp_followers: false,
+            commands: Vec::new(),
+            pip_allocation: None,
         },
     ];
     BattleSetup::new(Variant::Standard, bf, armies)

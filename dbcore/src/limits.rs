@@ -37,6 +37,8 @@ pub const MAX_FACING: f64 = 360.0;
 pub const MAX_ELEMENTS: usize = 2000;
 /// Most armies in a set-up (DBAix has three).
 pub const MAX_ARMIES: usize = 3;
+/// Commands of one army (Big Battle has 3; Giant one per general, §14.6).
+pub const MAX_COMMANDS: usize = 16;
 /// Most terrain features on a battlefield.
 pub const MAX_FEATURES: usize = 64;
 /// Most vertices of one outline, crest, gate list, course, road or list of shore depths.
@@ -273,6 +275,24 @@ pub fn check_setup(s: &BattleSetup) -> Result<(), LimitError> {
         for (j, e) in a.elements.iter().enumerate() {
             check_pose(&|| format!("armies[{i}].elements[{j}].pose"), &e.pose)?;
         }
+        check_len(
+            &|| format!("armies[{i}].commands"),
+            a.commands.len(),
+            MAX_COMMANDS,
+        )?;
+        let listed: usize = a.commands.iter().map(|c| c.elements.len()).sum();
+        check_len(
+            &|| format!("the elements of armies[{i}].commands"),
+            listed,
+            MAX_ELEMENTS,
+        )?;
+        if let Some(crate::battle::PipAllocation::Ranked { order }) = &a.pip_allocation {
+            check_len(
+                &|| format!("armies[{i}].pip_allocation.order"),
+                order.len(),
+                MAX_COMMANDS,
+            )?;
+        }
     }
     Ok(())
 }
@@ -282,8 +302,18 @@ pub fn check_setup(s: &BattleSetup) -> Result<(), LimitError> {
 /// every wheel within ±[`MAX_FACING`].
 pub fn check_action(a: &Action) -> Result<(), LimitError> {
     let Action::Move { order } = a else {
-        if let Action::Shoot { support, .. } = a {
-            check_len(&|| "support".into(), support.len(), MAX_ORDER_LENGTH)?;
+        match a {
+            Action::Shoot { support, .. } => {
+                check_len(&|| "support".into(), support.len(), MAX_ORDER_LENGTH)?
+            }
+            Action::RollCommandPips { dice } => {
+                check_len(&|| "dice".into(), dice.len(), MAX_COMMANDS)?
+            }
+            Action::Hold { ids } => check_len(&|| "ids".into(), ids.len(), MAX_ORDER_LENGTH)?,
+            Action::Fight { c_in_c_bonus, .. } => {
+                check_len(&|| "c_in_c_bonus".into(), c_in_c_bonus.len(), 2)?
+            }
+            _ => {}
         }
         return Ok(());
     };

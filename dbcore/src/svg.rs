@@ -22,6 +22,10 @@ pub struct SvgElement {
     pub label: String,
     /// A general's element gets a gold inner border.
     pub general: bool,
+    /// Big Battle and Giant: the element's command (§14), drawn as an outline in the command's
+    /// colour and its number in a corner. Omitted from JSON when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<u8>,
 }
 
 /// Drawing options.
@@ -60,6 +64,12 @@ impl Default for SvgOptions {
 
 /// Side colours: red, blue, gold, purple (at least three sides, for DBAix).
 pub const SIDE_COLOURS: [&str; 4] = ["#b8322a", "#2c5aa0", "#d89a12", "#6b3fa0"];
+
+/// Outline colours of a side's commands (§14), cycling: distinct from the side colours and
+/// from each other.
+pub const COMMAND_COLOURS: [&str; 6] = [
+    "#f2f2f2", "#2bd1c4", "#f58fd0", "#9be35a", "#ffa24d", "#8fa8ff",
+];
 
 const BOARD_FILL: &str = "#dfe8c4";
 const GOOD_FILL: &str = "#c2d88e";
@@ -484,6 +494,31 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
                 out,
                 r##"<polygon class="general" points="{}" fill="none" stroke="#ffd34d" stroke-width="2.000"/>"##,
                 c.points(&inner.corners())
+            );
+        }
+        if let Some(cmd) = el.command {
+            let inset = 0.03_f64.min(r.depth * 0.1);
+            let front = r.pose.front_mid() - r.pose.forward() * inset;
+            let outline = ElementRect::new(
+                crate::geometry::Pose::new(front.x, front.y, r.pose.facing),
+                r.width - 2.0 * inset,
+                r.depth - 2.0 * inset,
+            );
+            let _ = writeln!(
+                out,
+                r##"<polygon class="command command-{cmd}" points="{}" fill="none" stroke="{}" stroke-width="1.500" stroke-dasharray="3,2"/>"##,
+                c.points(&outline.corners()),
+                COMMAND_COLOURS[cmd as usize % COMMAND_COLOURS.len()]
+            );
+            // Its number by the rear right corner, where the label does not reach.
+            let corner = r.corners()[2] * 0.8 + r.centre() * 0.2;
+            let _ = writeln!(
+                out,
+                r##"<text class="command-number" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="{}" text-anchor="middle" dominant-baseline="central">{cmd}</text>"##,
+                num(c.x(corner)),
+                num(c.y(corner)),
+                c.px((r.depth * 0.3).clamp(0.12, 0.2)),
+                COMMAND_COLOURS[cmd as usize % COMMAND_COLOURS.len()]
             );
         }
         let front = r.edge(Edge::Front);

@@ -330,6 +330,17 @@ impl Table {
     /// border).
     /// With `threat_zones`, the threat zones of elements not in close combat are shaded.
     pub fn svg(&self, cfg: &RulesConfig, threat_zones: bool) -> String {
+        self.svg_with_commands(cfg, threat_zones, &|_| None)
+    }
+
+    /// As [`Table::svg`], each element whose id `command_of` knows marked with its command
+    /// (Big Battle and Giant, §14).
+    pub fn svg_with_commands(
+        &self,
+        cfg: &RulesConfig,
+        threat_zones: bool,
+        command_of: &dyn Fn(u32) -> Option<u8>,
+    ) -> String {
         let elements: Vec<SvgElement> = self
             .elements
             .iter()
@@ -338,6 +349,7 @@ impl Table {
                 side: e.side,
                 label: e.kind.to_string(),
                 general: e.general,
+                command: command_of(e.id),
             })
             .collect();
         let mut opts = SvgOptions {

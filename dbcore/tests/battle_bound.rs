@@ -141,7 +141,7 @@ fn s6_3_a_move_costs_a_pip() {
     let ev = b.apply(step(2, &b.clone(), 2.0)).unwrap();
     assert!(matches!(ev[0], Event::Moved { .. }));
     match &ev[1] {
-        Event::PipsSpent { cost, left } => {
+        Event::PipsSpent { cost, left, .. } => {
             assert_eq!((cost.total, *left), (1, 1));
             assert!(cost.extras.is_empty());
         }
@@ -329,15 +329,15 @@ fn s5_setup_problems_are_all_reported_at_once() {
 }
 
 #[test]
-fn s14_big_battles_are_refused_until_they_are_played() {
-    // DBA3.md §14.4: one PIP die per command is not yet implemented: say so.
+fn s14_1_a_big_battle_army_must_list_its_commands() {
+    // DBA3.md §14.1: a Big Battle army is three commands, each under its general.
     let mut setup = open_battle();
     setup.variant = dbcore::battlefield::Variant::BigBattle;
     let e = Battle::new(setup).unwrap_err();
     assert!(e
         .problems
         .iter()
-        .any(|x| matches!(x, SetupProblem::VariantNotPlayed { .. })));
+        .any(|x| matches!(x, SetupProblem::NoCommands { .. })));
 }
 
 #[test]

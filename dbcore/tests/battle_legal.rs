@@ -206,6 +206,13 @@ fn s6_1_every_action_of_the_golden_traces_is_among_the_legal_ones() {
                 Action::RollPips { .. } => {
                     assert!(matches!(l.dice, Some(DiceRequest::Pips { .. })), "{name}")
                 }
+                Action::RollCommandPips { .. } => {
+                    assert!(
+                        matches!(l.dice, Some(DiceRequest::CommandPips { .. })),
+                        "{name}"
+                    )
+                }
+                Action::Hold { .. } => assert!(l.may_end_movement, "{name}"),
                 Action::DiceRiver { .. } => assert!(l.may_dice_river, "{name}"),
                 Action::Move { order } => {
                     for id in dbcore::battle::order_ids(order) {

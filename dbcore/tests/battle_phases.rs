@@ -184,6 +184,7 @@ fn s10_2_after_movement_every_contact_is_fought_once() {
         b: ElementId(102),
         dice: [d(3), d(3)],
         recoil_own_depth: Vec::new(),
+        c_in_c_bonus: Vec::new(),
     })
     .unwrap();
     let e = b
@@ -192,6 +193,7 @@ fn s10_2_after_movement_every_contact_is_fought_once() {
             b: ElementId(102),
             dice: [d(3), d(3)],
             recoil_own_depth: Vec::new(),
+            c_in_c_bonus: Vec::new(),
         })
         .unwrap_err();
     assert_eq!(
@@ -217,6 +219,7 @@ fn s12_5_the_winner_pursues_half_a_base_width() {
             b: ElementId(102),
             dice: [d(3), d(3)],
             recoil_own_depth: Vec::new(),
+            c_in_c_bonus: Vec::new(),
         })
         .unwrap();
     match &ev[0] {
@@ -259,6 +262,7 @@ fn s13_2_an_army_that_loses_four_and_more_than_the_enemy_loses_the_battle() {
                 b: ElementId(t),
                 dice: [d(4), d(4)],
                 recoil_own_depth: Vec::new(),
+                c_in_c_bonus: Vec::new(),
             })
             .unwrap();
     }
@@ -445,6 +449,7 @@ fn s12_5_elements_in_column_behind_a_pursuer_follow_it() {
             b: ElementId(102),
             dice: [d(1), d(2)],
             recoil_own_depth: Vec::new(),
+            c_in_c_bonus: Vec::new(),
         })
         .unwrap();
     match &ev[0] {
@@ -493,6 +498,7 @@ fn s12_1_mounted_recoil_1_bw_or_at_the_owners_choice_their_depth() {
             b: ElementId(102),
             dice: [d(6), d(4)],
             recoil_own_depth: own,
+            c_in_c_bonus: Vec::new(),
         })
         .unwrap();
         b.element(ElementId(102)).unwrap().pose.y
@@ -644,6 +650,7 @@ fn s12_5_a_pursuit_not_made_is_not_reported() {
             b: ElementId(102),
             dice: [d(6), d(2)],
             recoil_own_depth: Vec::new(),
+            c_in_c_bonus: Vec::new(),
         })
         .unwrap();
     let Event::Fought { result, .. } = &ev[0] else {
@@ -721,6 +728,7 @@ fn s8_3_elements_that_cannot_conform_fight_as_if_in_full_contact_and_overlapped(
             b: ElementId(102),
             dice: [d(3), d(3)],
             recoil_own_depth: Vec::new(),
+            c_in_c_bonus: Vec::new(),
         })
         .unwrap();
     let Event::Fought { result, .. } = &ev[0] else {

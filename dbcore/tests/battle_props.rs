@@ -100,6 +100,7 @@ fn action(b: &Battle, c: &Choice) -> Action {
                         b: t,
                         dice,
                         recoil_own_depth: Vec::new(),
+                        c_in_c_bonus: Vec::new(),
                     }
                 }
                 Some(DiceRequest::Shot { shooters }) if !shooters.is_empty() => {

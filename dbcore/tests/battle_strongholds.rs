@@ -70,6 +70,7 @@ fn fight(b: &mut Battle, a: ElementId, o: ElementId, dice: [u8; 2]) -> Vec<Event
         b: o,
         dice: [d(dice[0]), d(dice[1])],
         recoil_own_depth: Vec::new(),
+        c_in_c_bonus: Vec::new(),
     })
     .unwrap()
 }

@@ -25,6 +25,7 @@ fn scene() -> (Battlefield, Vec<SvgElement>, SvgOptions) {
             side: 0,
             label: label.to_string(),
             general: i == 2,
+            command: None,
         });
     }
     for (i, label) in ["3Wb", "2LH", "<Ps & Co>"].iter().enumerate() {
@@ -33,6 +34,7 @@ fn scene() -> (Battlefield, Vec<SvgElement>, SvgOptions) {
             side: 1,
             label: label.to_string(),
             general: i == 0,
+            command: None,
         });
     }
     elements.push(SvgElement {
@@ -40,6 +42,7 @@ fn scene() -> (Battlefield, Vec<SvgElement>, SvgOptions) {
         side: 2,
         label: "Ally".to_string(),
         general: false,
+        command: None,
     });
     let tz = Polygon::new(vec![p(7.0, 4.5), p(8.0, 4.5), p(8.0, 5.5), p(7.0, 5.5)]);
     let opts = SvgOptions {

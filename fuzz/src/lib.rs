@@ -272,6 +272,7 @@ pub fn action_bytes(data: &[u8]) {
                 b: pick_id(&mut b, &ids),
                 dice: [b.die(), b.die()],
                 recoil_own_depth: (0..(b.byte() % 2)).map(|_| pick_id(&mut b, &ids)).collect(),
+                c_in_c_bonus: Vec::new(),
             },
         };
         let checked = battle.check(&action);

@@ -51,6 +51,8 @@ fn setup(bf: Battlefield, south: Vec<ElementSetup>, north: Vec<ElementSetup>) ->
             elements: south,
             camp: None,
             camp_followers: false,
+            commands: Vec::new(),
+            pip_allocation: None,
         },
         ArmySetup {
             name: "North".into(),
@@ -58,6 +60,8 @@ fn setup(bf: Battlefield, south: Vec<ElementSetup>, north: Vec<ElementSetup>) ->
             elements: north,
             camp: None,
             camp_followers: false,
+            commands: Vec::new(),
+            pip_allocation: None,
         },
     ];
     let mut s = BattleSetup::new(Variant::Standard, bf, armies);
@@ -133,6 +137,7 @@ fn fight(b: &Battle) -> Action {
             b: pairs[0].1,
             dice: [one, one],
             recoil_own_depth: Vec::new(),
+            c_in_c_bonus: Vec::new(),
         },
         other => panic!("expected a close combat to fight, the battle awaits {other:?}"),
     }
@@ -161,6 +166,38 @@ fn driven(name: &str, seed: u64) -> Result<Golden, String> {
 
 /// A whole game between the default armies of two bundled lists, pre-battle included, played by
 /// the demonstration driver.
+/// A whole Big Battle or Giant battle (§14) of the demonstration driver: three commands a side.
+fn commands_battle(name: &str, variant: Variant, seed: u64) -> Result<Golden, String> {
+    let d = dbcore::driver::play(dbcore::driver::big_battle_setup(variant), seed, 200)
+        .map_err(|e| format!("{name}: {e}"))?;
+    let b = dbcore::battle::Battle::replay(&d.record)
+        .map_err(|e| format!("{name}: {e}"))?
+        .0;
+    let down = b
+        .commands()
+        .iter()
+        .filter(|c| c.demoralised || c.removed)
+        .count();
+    Ok(Golden {
+        name: name.to_string(),
+        description: format!(
+            "A whole {variant:?} battle of the demonstration driver with seed {seed}, three \
+             commands a side, one PIP die per command: {} bounds, {} commands demoralised or \
+             removed, {}.",
+            d.bounds,
+            down,
+            match &d.verdict {
+                Some(v) => format!("army {:?} wins", v.winner),
+                None => "no decision".to_string(),
+            }
+        ),
+        record: d.record,
+        events: d.events,
+        game: None,
+        prebattle_events: Vec::new(),
+    })
+}
+
 fn whole_game(name: &str, first: &str, second: &str, seed: u64) -> Result<Golden, String> {
     let g =
         dbcore::driver::play_lists(first, second, seed, 40).map_err(|e| format!("{name}: {e}"))?;
@@ -296,6 +333,8 @@ pub fn all() -> Result<Vec<Golden>, String> {
     }
     v.push(whole_game("whole_game_II_56_v_II_53", "II/56", "II/53", 1)?);
     v.push(whole_game("whole_game_I_2a_v_I_6a", "I/2a", "I/6a", 5)?);
+    v.push(commands_battle("big_battle_seed_1", Variant::BigBattle, 1)?);
+    v.push(commands_battle("giant_seed_1", Variant::Giant, 1)?);
     Ok(v)
 }
 

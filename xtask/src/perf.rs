@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 
 use dbcore::battle::ValidatedSetup;
 use dbcore::battle::{Action, Battle, BattleRecord, DiceRequest, Phase};
+use dbcore::battlefield::Variant;
 use dbcore::combat::{resolve, Combatant, Situation};
 use dbcore::contact::scan_contacts;
-use dbcore::driver::{demo_setup, play, play_validated};
+use dbcore::driver::{big_battle_setup, demo_setup, play, play_validated};
 use dbcore::geometry::{ElementRect, Pose};
 use dbcore::{DieScore, RulesConfig};
 
@@ -25,6 +26,8 @@ use dbcore::{DieScore, RulesConfig};
 const SEED: u64 = 1;
 /// Bound limit of every driven battle.
 const MAX_BOUNDS: u32 = 40;
+/// Bound limit of the driven Big Battle and Giant rows (three commands a side, §14).
+const MAX_COMMAND_BOUNDS: u32 = 200;
 
 /// What a row measures, with the target.
 struct Row {
@@ -35,7 +38,7 @@ struct Row {
     target_instr: Option<f64>,
 }
 
-const ROWS: [Row; 7] = [
+const ROWS: [Row; 9] = [
     Row {
         name: "driven_battle",
         target_ns: Some(1_000_000.0),
@@ -71,6 +74,17 @@ const ROWS: [Row; 7] = [
         target_ns: Some(25_000.0),
         target_instr: None,
     },
+    // The cost of size (#13): 36 elements a side against the standard game's 12.
+    Row {
+        name: "driven_big_battle",
+        target_ns: None,
+        target_instr: None,
+    },
+    Row {
+        name: "driven_giant",
+        target_ns: None,
+        target_instr: None,
+    },
 ];
 
 /// What a row is, in words, for the printed table.
@@ -83,6 +97,8 @@ fn describe(name: &str) -> &'static str {
         "contact_scan_24" => "contact scan of 24 elements",
         "clone_end" => "clone of a battle (its final state)",
         "state_json_round_trip" => "battle state JSON round trip (serde, no replay)",
+        "driven_big_battle" => "whole Big Battle (3 commands, 36 elements a side)",
+        "driven_giant" => "whole Giant battle (3 generals, 36 a side, 45 BW)",
         _ => "?",
     }
 }
@@ -91,6 +107,8 @@ fn describe(name: &str) -> &'static str {
 struct Fixture {
     /// The demonstration set-up, validated once as a Monte Carlo study would.
     setup: ValidatedSetup,
+    big_battle: dbcore::battle::BattleSetup,
+    giant: dbcore::battle::BattleSetup,
     record: BattleRecord,
     end: Battle,
     /// A battle waiting for the dice of a close combat, and the Fight that would resolve it.
@@ -108,6 +126,8 @@ impl Fixture {
         let fight = first_fight(&driven.record)?;
         Ok(Fixture {
             setup: ValidatedSetup::new(setup).map_err(|e| format!("{e:?}"))?,
+            big_battle: big_battle_setup(Variant::BigBattle),
+            giant: big_battle_setup(Variant::Giant),
             record: driven.record,
             end,
             fight,
@@ -132,6 +152,14 @@ impl Fixture {
                 }
                 "replay" => {
                     black_box(Battle::replay(black_box(&self.record)).ok());
+                }
+                "driven_big_battle" => {
+                    let s = black_box(self.big_battle.clone());
+                    black_box(play(s, SEED + i, MAX_COMMAND_BOUNDS).ok());
+                }
+                "driven_giant" => {
+                    let s = black_box(self.giant.clone());
+                    black_box(play(s, SEED + i, MAX_COMMAND_BOUNDS).ok());
                 }
                 "resolve" => {
                     black_box(resolve(black_box(&self.situation), black_box(dice), &self.cfg).ok());
@@ -167,6 +195,7 @@ fn first_fight(record: &BattleRecord) -> Result<(Battle, Action), String> {
                         b: y,
                         dice: [DieScore::new(4).expect("4"), DieScore::new(3).expect("3")],
                         recoil_own_depth: Vec::new(),
+                        c_in_c_bonus: Vec::new(),
                     };
                     if b.check(&action).is_ok() {
                         return Ok((b, action));
@@ -243,6 +272,7 @@ fn instructions(name: &str) -> Result<f64, String> {
     };
     let many: u64 = match name {
         "driven_battle" | "replay" => 3,
+        "driven_big_battle" | "driven_giant" => 1,
         "state_json_round_trip" | "fight_check" | "clone_end" | "contact_scan_24" => 200,
         _ => 2000,
     };
@@ -364,6 +394,16 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     }
     if best[0].is_finite() && best[0] > 0.0 {
         println!("driven battles per second: {:.0}", 1.0e9 / best[0]);
+    }
+    for (i, r) in ROWS.iter().enumerate() {
+        if r.name.starts_with("driven_") && r.name != "driven_battle" && best[i] > 0.0 {
+            println!(
+                "{} per second: {:.1} ({:.1} x the standard game's time)",
+                describe(r.name),
+                1.0e9 / best[i],
+                best[i] / best[0]
+            );
+        }
     }
     Ok(())
 }

@@ -604,7 +604,8 @@ class Battle:
     def apply(self, action: Action | str) -> list[Event]:
         """Do ``action``: its events. A refusal raises and changes nothing."""
     def roll_pips(self, dice: Dice) -> list[Event]:
-        """Roll the PIP die with ``dice`` and apply it (§6.2); a refusal draws nothing."""
+        """Roll the PIP die with ``dice`` and apply it (§6.2); in Big Battle and Giant one die
+        per command the battle asks for (§14.4). A refusal draws nothing."""
     def awaiting(self) -> dict[str, Any] | None:
         """The dice the battle waits for (``{'for': 'pips', 'army': 0}``), or None."""
     def legal(self) -> dict[str, Any]:

@@ -528,6 +528,7 @@ fn fight(b: &Battle, roll: [DieScore; 2], budget: &mut Budget) -> Option<Action>
                 b: c,
                 dice: roll,
                 recoil_own_depth: own,
+                c_in_c_bonus: Vec::new(),
             };
             let mut trial = b.clone();
             if trial.apply(action.clone()).is_err() {

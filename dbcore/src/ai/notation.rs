@@ -279,6 +279,7 @@ impl Order {
                 b: *b,
                 dice,
                 recoil_own_depth: Vec::new(),
+                c_in_c_bonus: Vec::new(),
             },
             Order::River => Action::DiceRiver { die: dice[0] },
             Order::End => Action::EndMovement,
@@ -322,7 +323,8 @@ impl Order {
                 MoveOrder::Dismount { id } => Order::Dismount { id: *id },
                 _ => return None,
             },
-            Action::RollPips { .. } => return None,
+            // Dice, holds and the other actions have no notation: their JSON says them.
+            _ => return None,
         })
     }
 }

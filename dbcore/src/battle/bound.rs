@@ -16,6 +16,7 @@ use crate::geometry::{ElementRect, Polygon};
 use crate::terrain::{AreaKind, RiverState, TerrainFeature};
 use crate::troops::{ElementKind, TroopType};
 
+use super::commands::{CommandId, CommandRoll, CommandState};
 use super::engagement::EngagementError;
 use super::movement::{
     plan_move, ElementMove, HeldStronghold, MoveContext, MoveError, MoveOrder, MovePlan,
@@ -76,6 +77,11 @@ impl std::fmt::Display for Phase {
 pub enum Action {
     /// The active army's PIP die (§6.2).
     RollPips { die: DieScore },
+    /// Big Battle and Giant: one PIP die per command still rolling (§14.4), in the order of
+    /// [`DiceRequest::CommandPips`]. Allied commands, and every command when each general rolls
+    /// (§14.6), take the die at their own place; the dice at the other places are given out by
+    /// score to the declared ranking, highest first.
+    RollCommandPips { dice: Vec<DieScore> },
     /// The river's die, rolled at the first off-road crossing attempt (§3.5, §7.8). A move that
     /// would make that attempt is refused until the river has been diced.
     DiceRiver { die: DieScore },
@@ -112,7 +118,14 @@ pub enum Action {
         /// As for [`Action::Shoot`]: mounted elements recoiling their own depth (§12.1).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         recoil_own_depth: Vec<ElementId>,
+        /// Big Battle and Giant: the C-in-C's element (`a` or `b`) adds its once-a-game +1 to
+        /// its total (§14.4).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        c_in_c_bonus: Vec<ElementId>,
     },
+    /// Big Battle and Giant: a demoralised command pays 1 PIP to hold an element, or a group,
+    /// in place this bound, so that it does not flee when the moves end (§14.5).
+    Hold { ids: Vec<ElementId> },
 }
 
 /// Why a move costs an extra PIP (§6.3).
@@ -167,8 +180,44 @@ pub enum Event {
         along_road: bool,
         into_contact: bool,
     },
-    /// PIPs paid for a move, and what is left (§6.3).
-    PipsSpent { cost: PipCost, left: u8 },
+    /// PIPs paid for a move, and what is left (§6.3); in Big Battle and Giant, of the command
+    /// that paid (§14.4).
+    PipsSpent {
+        cost: PipCost,
+        left: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<CommandId>,
+    },
+    /// Big Battle and Giant: the commands' PIP dice, each with the command it went to (§14.4).
+    CommandPipsRolled {
+        army: usize,
+        rolls: Vec<CommandRoll>,
+    },
+    /// The C-in-C used his once-a-game +1 in the combat that follows (§14.4).
+    CInCBonusUsed { army: usize, id: ElementId },
+    /// A demoralised command's element or group held in place this bound (§14.5).
+    Held {
+        army: usize,
+        command: CommandId,
+        ids: Vec<ElementId>,
+        left: u8,
+    },
+    /// A command became permanently demoralised at the start of its bound (§14.5).
+    CommandDemoralised {
+        army: usize,
+        command: CommandId,
+        losses: u32,
+        original: u32,
+    },
+    /// A command lost half its original troop elements and is taken off (§14.5): its elements
+    /// still on the table are gone with it.
+    CommandRemoved {
+        army: usize,
+        command: CommandId,
+        losses: u32,
+        original: u32,
+        ids: Vec<ElementId>,
+    },
     /// Shooting or close combat begins (§6.1).
     PhaseStarted { phase: Phase },
     /// A shot, with every factor of both totals (§9.6).
@@ -275,6 +324,22 @@ pub enum BattleError {
     },
     #[error("§10.2: {a} and {b} are not in a close combat still to be fought this bound")]
     NotInCombat { a: ElementId, b: ElementId },
+    #[error(
+        "§14.4: this battle needs {needed} PIP dice (one per command still rolling), not {given}"
+    )]
+    CommandDice { needed: usize, given: usize },
+    #[error("§14.4, §7.4: a move is made by the elements of one command only; {a} and {b} are of different commands")]
+    MixedCommands { a: ElementId, b: ElementId },
+    #[error(
+        "§14.5: element {id} is of a demoralised command: it may only turn in place or be held"
+    )]
+    Demoralised { id: ElementId },
+    #[error(
+        "§14.5: only elements of a demoralised command are held, and each once a bound: not {id}"
+    )]
+    NotHeld { id: ElementId },
+    #[error("§14.4: element {id} cannot add the C-in-C's +1: it is not a C-in-C in this combat, or the bonus has been used")]
+    CInCBonus { id: ElementId },
     #[error(transparent)]
     Dice(#[from] DiceError),
     /// A path, list or number outside `crate::limits` (checked before any rule).
@@ -301,7 +366,12 @@ impl ErrorInfo for BattleError {
             BattleError::CannotShoot { .. }
             | BattleError::NotATarget { .. }
             | BattleError::ArtilleryAnswersOnly { .. }
-            | BattleError::NotInCombat { .. } => ErrorCode::IllegalSituation,
+            | BattleError::NotInCombat { .. }
+            | BattleError::CInCBonus { .. } => ErrorCode::IllegalSituation,
+            BattleError::CommandDice { .. } => ErrorCode::WrongPhase,
+            BattleError::MixedCommands { .. }
+            | BattleError::Demoralised { .. }
+            | BattleError::NotHeld { .. } => ErrorCode::IllegalMove,
             BattleError::Dice(_) => ErrorCode::InvalidDie,
             BattleError::Limit(_) => ErrorCode::InvalidArgument,
         }
@@ -322,6 +392,10 @@ impl ErrorInfo for BattleError {
             }
             BattleError::NotATarget { .. } => Some("§9.3"),
             BattleError::NotInCombat { .. } => Some("§10.2"),
+            BattleError::CommandDice { .. }
+            | BattleError::MixedCommands { .. }
+            | BattleError::CInCBonus { .. } => Some("§14.4"),
+            BattleError::Demoralised { .. } | BattleError::NotHeld { .. } => Some("§14.5"),
             BattleError::Dice(_) => Some("§0.3"),
             BattleError::UnknownElement { .. } | BattleError::Limit(_) => None,
         }
@@ -379,6 +453,12 @@ impl ErrorInfo for ReplayError {
 pub enum DiceRequest {
     /// The moving army's PIP die (§6.2): supply it with [`Action::RollPips`].
     Pips { army: usize },
+    /// Big Battle and Giant: one PIP die for each of these commands of the moving army, in this
+    /// order (§14.4): supply them with [`Action::RollCommandPips`].
+    CommandPips {
+        army: usize,
+        commands: Vec<CommandId>,
+    },
     /// Two dice for a shot chosen by the moving army ([`Action::Shoot`]); `shooters` may shoot.
     Shot { shooters: Vec<ElementId> },
     /// Two dice for a close combat chosen by the moving army ([`Action::Fight`]).
@@ -435,6 +515,10 @@ pub struct Battle {
     /// Answers worked out once for this state; not part of the state.
     #[serde(skip)]
     pub(super) cache: super::cache::StateCache,
+    /// Big Battle and Giant: every command of every army, in set-up order (§14). Empty in a
+    /// standard battle, where each army is its one command.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) commands: Vec<CommandState>,
 }
 
 impl Battle {
@@ -484,6 +568,7 @@ impl Battle {
                 .collect(),
             cities,
             verdict: None,
+            commands: CommandState::of_setup(&setup),
             setup,
             stamp: super::checked::Stamp::fresh(),
             cache: Default::default(),
@@ -549,6 +634,10 @@ impl Battle {
     /// The dice the battle waits for, if any.
     pub fn awaiting(&self) -> Option<DiceRequest> {
         match self.phase {
+            Phase::AwaitingPips if self.has_commands() => Some(DiceRequest::CommandPips {
+                army: self.active,
+                commands: self.rolling_commands().iter().map(|c| c.id).collect(),
+            }),
             Phase::AwaitingPips => Some(DiceRequest::Pips { army: self.active }),
             Phase::Shooting => Some(DiceRequest::Shot {
                 shooters: self.pending_shooters(),
@@ -761,6 +850,12 @@ impl Battle {
                 if self.phase != Phase::AwaitingPips {
                     return Err(wrong("rolling PIPs"));
                 }
+                if self.has_commands() {
+                    return Err(BattleError::CommandDice {
+                        needed: self.rolling_commands().len(),
+                        given: 1,
+                    });
+                }
                 let mut v = vec![Event::PipsRolled {
                     army: self.active,
                     die: *die,
@@ -783,6 +878,18 @@ impl Battle {
                     }
                 }
                 Ok(v)
+            }
+            Action::RollCommandPips { dice } => {
+                if self.phase != Phase::AwaitingPips {
+                    return Err(wrong("rolling PIPs"));
+                }
+                self.check_command_pips(dice)
+            }
+            Action::Hold { ids } => {
+                if self.phase != Phase::Movement {
+                    return Err(wrong("holding elements"));
+                }
+                self.check_hold(ids)
             }
             Action::DiceRiver { die } => {
                 if self.phase != Phase::Movement {
@@ -820,18 +927,23 @@ impl Battle {
                         return Err(BattleError::Sacking { id });
                     }
                 }
+                let command = self.paying_command(order)?;
                 let strongholds = self.held_strongholds();
                 let plan = plan_move(&self.move_context(&strongholds), order)
                     .map_err(BattleError::Move)?;
+                if let Some(c) = command.filter(|c| c.demoralised) {
+                    self.check_demoralised_move(c, &plan)?;
+                }
                 let cost = self.pip_cost(order, &plan);
-                if cost.total > self.pips {
+                let available = command.map_or(self.pips, |c| c.pips);
+                if cost.total > available {
                     return Err(BattleError::NotEnoughPips {
                         cost: cost.total,
-                        left: self.pips,
+                        left: available,
                     });
                 }
                 self.check_occupiers(&plan.moves)?;
-                let left = self.pips - cost.total;
+                let left = available - cost.total;
                 let entered = self.entries(&plan.moves);
                 let mut v = vec![
                     Event::Moved {
@@ -841,7 +953,11 @@ impl Battle {
                         along_road: plan.along_road,
                         into_contact: plan.into_contact,
                     },
-                    Event::PipsSpent { cost, left },
+                    Event::PipsSpent {
+                        cost,
+                        left,
+                        command: command.map(|c| c.id),
+                    },
                 ];
                 v.extend(entered);
                 Ok(v)
@@ -852,6 +968,8 @@ impl Battle {
                 }
                 let mut sim = self.clone();
                 let mut events = Vec::new();
+                // §14.5: the unheld elements of demoralised commands flee now.
+                sim.demoralised_flight(&mut events);
                 sim.continue_bound(Phase::Shooting, &mut events);
                 Ok(events)
             }
@@ -880,11 +998,12 @@ impl Battle {
                 b,
                 dice,
                 recoil_own_depth,
+                c_in_c_bonus,
             } => {
                 if self.phase != Phase::CloseCombat {
                     return Err(wrong("close combat"));
                 }
-                self.check_fight(*a, *b, *dice, recoil_own_depth)
+                self.check_fight(*a, *b, *dice, recoil_own_depth, c_in_c_bonus)
             }
         }
     }
@@ -909,6 +1028,11 @@ impl Battle {
                 self.bounds_begun[*army] += 1;
                 self.phase = Phase::AwaitingPips;
                 self.pips = 0;
+                for c in &mut self.commands {
+                    c.pips = 0;
+                    c.die = None;
+                    c.held.clear();
+                }
                 for el in &mut self.elements {
                     el.moves_this_bound = 0;
                     el.moved_this_bound = 0.0;
@@ -942,7 +1066,86 @@ impl Battle {
                     }
                 }
             }
-            Event::PipsSpent { left, .. } => self.pips = *left,
+            Event::PipsSpent {
+                left,
+                command: None,
+                ..
+            } => self.pips = *left,
+            Event::PipsSpent {
+                left,
+                command: Some(id),
+                ..
+            } => self.set_command_pips(*id, *left),
+            Event::CommandPipsRolled { army, rolls } => {
+                for r in rolls {
+                    if let Some(c) = self
+                        .commands
+                        .iter_mut()
+                        .find(|c| c.army == *army && c.id == r.command)
+                    {
+                        c.die = Some(r.die);
+                        c.pips = r.pips;
+                    }
+                }
+                self.pips = self.army_pips(*army);
+                self.phase = Phase::Movement;
+            }
+            Event::CInCBonusUsed { army, .. } => {
+                for c in self
+                    .commands
+                    .iter_mut()
+                    .filter(|c| c.army == *army && c.c_in_c)
+                {
+                    c.bonus_used = true;
+                }
+            }
+            Event::Held {
+                army,
+                command,
+                ids,
+                left,
+            } => {
+                if let Some(c) = self
+                    .commands
+                    .iter_mut()
+                    .find(|c| c.army == *army && c.id == *command)
+                {
+                    c.held.extend(ids.iter().copied());
+                }
+                self.set_command_pips(*command, *left);
+            }
+            Event::CommandDemoralised { army, command, .. } => {
+                if let Some(c) = self
+                    .commands
+                    .iter_mut()
+                    .find(|c| c.army == *army && c.id == *command)
+                {
+                    c.demoralised = true;
+                }
+            }
+            Event::CommandRemoved {
+                army, command, ids, ..
+            } => {
+                if let Some(c) = self
+                    .commands
+                    .iter_mut()
+                    .find(|c| c.army == *army && c.id == *command)
+                {
+                    c.removed = true;
+                }
+                for id in ids {
+                    for c in &mut self.cities {
+                        if c.sacker == Some(*id) {
+                            c.sacker = None;
+                        }
+                    }
+                    if let Some(e) = self.elements.iter_mut().find(|e| e.id == *id) {
+                        e.status = Status::Lost {
+                            cause: super::state::LossCause::Removed,
+                        };
+                    }
+                }
+            }
             Event::PhaseStarted { phase } => self.phase = *phase,
             Event::Shot {
                 shooter,
@@ -1002,6 +1205,9 @@ impl Battle {
             }
             Event::BoundEnded { .. } => {
                 self.pips = 0;
+                for c in &mut self.commands {
+                    c.pips = 0;
+                }
                 self.shot.clear();
                 self.shots.clear();
                 self.fought.clear();
@@ -1047,12 +1253,20 @@ impl Battle {
                 extras.push(PipExtra::Unwieldy);
             }
             // (b) command: never for a move by the general's own element.
-            if !movers.iter().any(|e| e.general) {
-                match self
-                    .elements
-                    .iter()
-                    .find(|g| g.general && g.army == self.active)
-                {
+            // In Big Battle and Giant, the general is the mover's own command's (§14.4, §6.4).
+            let own_general = movers
+                .first()
+                .and_then(|m| self.command_of(m.id))
+                .map(|c| c.general);
+            let general_moves = match own_general {
+                Some(g) => movers.iter().any(|e| e.id == g),
+                None => movers.iter().any(|e| e.general),
+            };
+            if !general_moves {
+                match self.elements.iter().find(|g| match own_general {
+                    Some(id) => g.id == id,
+                    None => g.general && g.army == self.active,
+                }) {
                     Some(g) if g.in_play() => {
                         let grect = g.rect(cfg);
                         if self.is_sheltered(&grect) {

@@ -24,7 +24,7 @@ impl ValidatedSetup {
     /// Validate `setup` (every problem at once, as [`Battle::new`] reports them).
     pub fn new(setup: BattleSetup) -> Result<ValidatedSetup, SetupError> {
         let mut problems = validate(&setup);
-        if setup.variant != Variant::Standard {
+        if setup.variant == Variant::Dbaix {
             problems.push(SetupProblem::VariantNotPlayed {
                 variant: setup.variant,
             });

@@ -184,14 +184,20 @@ impl Battle {
             }
             return;
         }
-        // End of the bound: does an army lose (§13.2)?
-        let totals: Vec<u32> = (0..self.setup.armies.len())
-            .map(|a| {
-                let sacked = self.camp_sacked.get(a).copied().unwrap_or(false);
-                losses(&self.elements, a, sacked, self.city_held(a)).total()
-            })
-            .collect();
-        let v = verdict(totals);
+        // End of the bound: does an army lose (§13.2; with commands, §14.5 and §17.8 after
+        // removing the commands that have lost half)?
+        let v = if self.has_commands() {
+            self.remove_broken_commands(events);
+            self.command_verdict()
+        } else {
+            let totals: Vec<u32> = (0..self.setup.armies.len())
+                .map(|a| {
+                    let sacked = self.camp_sacked.get(a).copied().unwrap_or(false);
+                    losses(&self.elements, a, sacked, self.city_held(a)).total()
+                })
+                .collect();
+            verdict(totals)
+        };
         emit(
             self,
             Event::BoundEnded {
@@ -214,6 +220,10 @@ impl Battle {
             },
             events,
         );
+        // §14.5: demoralisation is decided as a command's bound begins.
+        if self.has_commands() {
+            self.start_of_bound_commands(events);
+        }
     }
 
     pub(super) fn check_shot(
@@ -328,7 +338,9 @@ impl Battle {
         b: ElementId,
         dice: [DieScore; 2],
         own_depth: &[ElementId],
+        c_in_c_bonus: &[ElementId],
     ) -> Result<Vec<Event>, BattleError> {
+        let bonus = self.check_c_in_c_bonus(a, b, c_in_c_bonus)?;
         let pair = self
             .pending_combats()
             .into_iter()
@@ -346,8 +358,30 @@ impl Battle {
             }
         }
         let strongholds = sim.held_strongholds();
-        let situation = close_combat_situation(&sim.move_context(&strongholds), a, b)
+        let mut situation = close_combat_situation(&sim.move_context(&strongholds), a, b)
             .map_err(BattleError::Engagement)?;
+        // §14.4, §14.5: the C-in-C's +1 and a demoralised command's −2 (outside a stronghold,
+        // which the combat rules decide).
+        let side_of = |id: ElementId| if id == a { 0 } else { 1 };
+        for (id, army) in &bonus {
+            match side_of(*id) {
+                0 => situation.a.cinc_bonus = true,
+                _ => situation.b.cinc_bonus = true,
+            }
+            sim.emit(
+                Event::CInCBonusUsed {
+                    army: *army,
+                    id: *id,
+                },
+                &mut events,
+            );
+        }
+        if sim.element(a).is_some() && sim.demoralised(a) {
+            situation.a.demoralised = true;
+        }
+        if sim.element(b).is_some() && sim.demoralised(b) {
+            situation.b.demoralised = true;
+        }
         let result = resolve(&situation, dice, &self.setup.config).map_err(BattleError::Combat)?;
         let (oa, ob, pursuit) = (result.a.outcome, result.b.outcome, result.pursuit);
         // The stronghold a defender holds, for a winner moving in (§4.7).

@@ -180,7 +180,8 @@ impl Battle {
             v.push(LegalMove {
                 id: e.id,
                 move_number: n.saturating_add(1),
-                affordable: cost.total <= self.pips,
+                // Big Battle and Giant: the element's own command pays (§14.4).
+                affordable: cost.total <= self.command_of(e.id).map_or(self.pips, |c| c.pips),
                 cost,
                 reach_good: cfg.move_distance(e.kind, false),
                 reach_rough: cfg.move_distance(e.kind, true),

@@ -3,6 +3,7 @@
 pub mod bound;
 pub mod cache;
 mod checked;
+pub mod commands;
 pub mod engagement;
 mod fighting;
 pub mod legal;
@@ -21,6 +22,7 @@ pub use bound::{
 };
 pub use cache::CloseCombatFlags;
 pub use checked::{CheckedAction, ValidatedSetup};
+pub use commands::{CommandId, CommandLosses, CommandSetup, CommandState, PipAllocation};
 pub use engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
     CloseCombatPair, CombatContact, EngagementError, Obstruction, ShotTarget, TargetPriority,

@@ -191,7 +191,7 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
                 if *into_contact { " into contact" } else { "" }
             )
         }
-        Event::PipsSpent { cost, left } => {
+        Event::PipsSpent { cost, left, .. } => {
             let extras: Vec<&str> = cost
                 .extras
                 .iter()
@@ -269,6 +269,43 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
             format!("  element {id} stops sacking the City (feature {city})")
         }
         Event::BoundEnded { .. } => String::new(),
+        Event::CommandPipsRolled { army, rolls } => {
+            let dice: Vec<String> = rolls
+                .iter()
+                .map(|r| format!("{} {} PIPs", r.command, r.pips))
+                .collect();
+            format!(
+                "{} rolls PIPs: {}",
+                army_name(setup, *army),
+                dice.join(", ")
+            )
+        }
+        Event::CInCBonusUsed { id, .. } => {
+            format!("  the C-in-C, element {id}, adds his once-a-game +1")
+        }
+        Event::Held { command, ids, .. } => {
+            let names: Vec<String> = ids.iter().map(|m| element_name(setup, *m)).collect();
+            format!("  {command} holds {} in place", names.join(", "))
+        }
+        Event::CommandDemoralised {
+            army,
+            command,
+            losses,
+            original,
+        } => format!(
+            "{}'s {command} is demoralised ({losses} lost of {original})",
+            army_name(setup, *army)
+        ),
+        Event::CommandRemoved {
+            army,
+            command,
+            losses,
+            original,
+            ..
+        } => format!(
+            "{}'s {command} is removed ({losses} lost of {original})",
+            army_name(setup, *army)
+        ),
         Event::BattleWon { verdict } => {
             let totals: Vec<String> = verdict
                 .totals

@@ -14,6 +14,8 @@ use crate::terrain::{validate_terrain, Going, GoingContext};
 use crate::troops::ElementKind;
 use crate::zones::nearest_distance;
 
+use super::commands::{CommandId, CommandSetup, PipAllocation};
+
 /// The tag every saved battle carries, so that other files are refused.
 pub const FORMAT: &str = "dbcore-battle";
 /// The version of the saved-battle format this build reads and writes.
@@ -70,6 +72,13 @@ pub struct ArmySetup {
     /// camp is undefended and an enemy entering it sacks it (§17.44).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub camp_followers: bool,
+    /// Big Battle and Giant: its commands, each under its own general (§14.1). A standard army
+    /// is one command and lists none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<CommandSetup>,
+    /// Big Battle and Giant: how its PIP dice go to its commands (§14.4, §14.6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pip_allocation: Option<PipAllocation>,
 }
 
 /// Everything needed to start a battle.
@@ -161,10 +170,76 @@ pub enum SetupProblem {
     /// A terrain problem of §3; the message starts with its section.
     #[error("{message}")]
     Terrain { rule: String, message: String },
-    #[error(
-        "§14.4: {variant:?} battles (one PIP die per command) are not yet played by the referee"
-    )]
+    #[error("{variant:?} set-ups are not played by this battle engine (DBAix has its own, `dbcore::dbaix`)")]
     VariantNotPlayed { variant: Variant },
+    #[error(
+        "§14.1: army `{army}` lists commands, but a standard army is one command and lists none"
+    )]
+    CommandsInStandard { army: String },
+    #[error("§14.1: army `{army}` must list its commands, each under its general")]
+    NoCommands { army: String },
+    #[error("§14.1: army `{army}` has {count} commands; a Big Battle army has {expected}")]
+    CommandCount {
+        army: String,
+        count: usize,
+        expected: usize,
+    },
+    #[error("§14.1: army `{army}` has {count} elements, not {expected}")]
+    ArmySize {
+        army: String,
+        count: usize,
+        expected: usize,
+    },
+    #[error("§14.1: army `{army}` has two commands with id {command}")]
+    DuplicateCommand { army: String, command: CommandId },
+    #[error("§14.1: element {id} of army `{army}` is in {count} commands, not exactly one")]
+    ElementCommands {
+        army: String,
+        id: ElementId,
+        count: usize,
+    },
+    #[error("§14.1: {command} of army `{army}` lists element {id}, which is not of that army")]
+    UnknownCommandElement {
+        army: String,
+        command: CommandId,
+        id: ElementId,
+    },
+    #[error("§14.1: {command} of army `{army}` has {count} elements; a command has at least 6")]
+    CommandTooSmall {
+        army: String,
+        command: CommandId,
+        count: usize,
+    },
+    #[error("§14.1: allied {command} of army `{army}` has {count} elements; an allied command is a whole 12-element army")]
+    AlliedCommandSize {
+        army: String,
+        command: CommandId,
+        count: usize,
+    },
+    #[error("§14.1: the general of {command} of army `{army}`, element {general}, must be one of its elements and a general's element")]
+    CommandGeneral {
+        army: String,
+        command: CommandId,
+        general: ElementId,
+    },
+    #[error("§14.1: the general of {command} of army `{army}` may not be {kind} (not Lit, CWg, CP, Hd, SCh or Art; an Elephant only if the C-in-C rides one)")]
+    SubGeneralKind {
+        army: String,
+        command: CommandId,
+        kind: ElementKind,
+    },
+    #[error("§14.1: element {id} of army `{army}` is a general's element but commands nothing")]
+    GeneralWithoutCommand { army: String, id: ElementId },
+    #[error("§14.1: army `{army}` must have exactly one C-in-C, commanding a non-allied command, not {count}")]
+    CInC { army: String, count: usize },
+    #[error("§14.4: army `{army}` must declare the ranking of its non-allied commands' PIP dice, naming each once (Giant: or have every general roll, §14.6)")]
+    PipRanking { army: String },
+    #[error("§14.3: element {id} of {command} deploys {distance} BW from its general; at most 8 BW outside a City, Fort or camp")]
+    FarFromGeneral {
+        id: ElementId,
+        command: CommandId,
+        distance: f64,
+    },
     #[error("the rules configuration cannot be used: {message}")]
     Config { message: String },
     /// A size or number outside `crate::limits`; nothing else is checked.
@@ -191,7 +266,21 @@ impl SetupProblem {
             SetupProblem::Impassable { .. } => Some("§3.4"),
             SetupProblem::BadGoingDeployment { .. } => Some("§5.4"),
             SetupProblem::Dismount { .. } => Some("§2.3"),
-            SetupProblem::VariantNotPlayed { .. } => Some("§14.4"),
+            SetupProblem::PipRanking { .. } => Some("§14.4"),
+            SetupProblem::FarFromGeneral { .. } => Some("§14.3"),
+            SetupProblem::CommandsInStandard { .. }
+            | SetupProblem::NoCommands { .. }
+            | SetupProblem::CommandCount { .. }
+            | SetupProblem::ArmySize { .. }
+            | SetupProblem::DuplicateCommand { .. }
+            | SetupProblem::ElementCommands { .. }
+            | SetupProblem::UnknownCommandElement { .. }
+            | SetupProblem::CommandTooSmall { .. }
+            | SetupProblem::AlliedCommandSize { .. }
+            | SetupProblem::CommandGeneral { .. }
+            | SetupProblem::SubGeneralKind { .. }
+            | SetupProblem::GeneralWithoutCommand { .. }
+            | SetupProblem::CInC { .. } => Some("§14.1"),
             SetupProblem::NoSuchCityOwner { .. } => Some("§4.2"),
             SetupProblem::GarrisonNotEligible { .. } => Some("§5.4"),
             SetupProblem::GarrisonTooLarge { .. } => Some("§4.2"),
@@ -221,7 +310,8 @@ impl ErrorInfo for SetupError {
             .and_then(|p| p.rule_ref())
             .and_then(|r| {
                 [
-                    "§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§4.3", "§5.3", "§5.4",
+                    "§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§4.3", "§5.3", "§5.4", "§14.1",
+                    "§14.3", "§14.4",
                 ]
                 .into_iter()
                 .find(|s| *s == r)
@@ -298,7 +388,8 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
             .iter()
             .filter(|e| e.general && e.contingent.is_none())
             .count();
-        if (standard && generals != 1) || generals == 0 {
+        // Big Battle and Giant generals are checked with their commands (§14.1).
+        if standard && generals != 1 {
             v.push(SetupProblem::Generals {
                 army: army.name.clone(),
                 count: generals,
@@ -370,6 +461,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
         }
     }
     garrison_problems(setup, &mut v);
+    super::commands::command_problems(setup, &mut v);
     if !setup.sandbox {
         for p in validate_terrain(&setup.battlefield, setup.variant) {
             v.push(SetupProblem::Terrain {

@@ -27,6 +27,9 @@ pub enum Status {
 pub enum LossCause {
     Destroyed,
     OffTable,
+    /// Taken off with its command, which had lost half its original troop elements (§14.5):
+    /// gone from the table, but not a loss of its own.
+    Removed,
 }
 
 /// One element of the battle.

@@ -30,6 +30,15 @@ impl Battle {
             plough_is_rough: self.plough_rough(),
         }
     }
+
+    /// The picture of the battle now ([`Table::svg`] with this battle's rules configuration),
+    /// each element of a Big Battle or Giant army marked with its command's colour and number
+    /// (§14).
+    pub fn svg(&self, threat_zones: bool) -> String {
+        let command_of = |id: u32| self.command_of(super::setup::ElementId(id)).map(|c| c.id.0);
+        self.table()
+            .svg_with_commands(&self.setup().config, threat_zones, &command_of)
+    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,8 @@ pub fn armies(south: Vec<ElementSetup>, north: Vec<ElementSetup>) -> Vec<ArmySet
             elements: south,
             camp: None,
             camp_followers: false,
+            commands: Vec::new(),
+            pip_allocation: None,
         },
         ArmySetup {
             name: "North".into(),
@@ -38,6 +40,8 @@ pub fn armies(south: Vec<ElementSetup>, north: Vec<ElementSetup>) -> Vec<ArmySet
             elements: north,
             camp: None,
             camp_followers: false,
+            commands: Vec::new(),
+            pip_allocation: None,
         },
     ]
 }

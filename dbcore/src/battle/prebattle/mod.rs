@@ -388,7 +388,7 @@ pub enum EntryProblem {
     Generals { army: String, count: usize },
     #[error("§1.2: the board's side is {side} BW; it must be 15 to 20")]
     BoardSide { side: f64 },
-    #[error("§14.4: the pre-battle of {variant:?} games is not yet played by the referee")]
+    #[error("§14.3: the pre-battle of {variant:?} games (commands, a camp per allied command, deployment by command) is not yet played by the referee: start the battle from a deployed set-up that lists its commands")]
     Variant { variant: Variant },
     #[error("the rules configuration cannot be used: {message}")]
     Config { message: String },
@@ -1529,6 +1529,8 @@ impl Prebattle {
                         .collect::<Option<Vec<_>>>()?,
                     camp: self.camps[a].clone(),
                     camp_followers: self.camps[a].is_some() && self.camp_followers[a],
+                    commands: Vec::new(),
+                    pip_allocation: None,
                 })
             })
             .collect::<Option<Vec<_>>>()?;

@@ -1,0 +1,907 @@
+//! Commands: the parts of a Big Battle or Giant army, each under its own general (DBA3.md §14).
+//!
+//! A standard army is one command and its set-up lists none: the battle keeps no command state
+//! for it, so standard set-ups, states and saved battles read and write exactly as before. A Big
+//! Battle or Giant set-up lists each army's commands ([`CommandSetup`]): an id, the general's
+//! element, every element of the command (the general included), whether it is an allied
+//! command, and which one is the C-in-C's. The battle then keeps a [`CommandState`] per command:
+//! its PIPs this bound, whether it is demoralised or removed, its losses.
+//!
+//! Readings where the rules are silent (listed in `docs/rules/big-battle.md` too):
+//! - A command's *original troop elements* are all its elements except camp followers and
+//!   denizens (they are not troop elements, §2.6); Scythed Chariots and Hordes are troops, so
+//!   they count in the original number but their loss does not (§14.5).
+//! - The declared PIP ranking of §14.4 is part of the set-up ([`PipAllocation::Ranked`]), made
+//!   after terrain and base edges as the rules ask; the referee reveals it with the first roll
+//!   (it is in the set-up any player can read: hiding it is the table's business).
+//! - A Giant army's C-in-C chooses between [`PipAllocation::EachRolls`] and
+//!   [`PipAllocation::Ranked`] (§14.6); a Giant set-up that says nothing has every general roll.
+//! - "Could ride an elephant" (§14.1) is read as: the C-in-C's own element is an Elephant.
+//! - Army-list limits of §14.1 (list × 3, × 2 with one ally, two allies from different lists)
+//!   need the lists, which a deployed set-up does not name; they are not checked here.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use crate::battlefield::Variant;
+use crate::dice::DieScore;
+use crate::geometry::{ElementRect, TOLERANCE};
+use crate::troops::TroopType;
+use crate::zones::nearest_distance;
+
+use super::bound::{order_ids, Battle, BattleError, Event};
+use super::movement::{in_close_combat, MoveOrder, MovePlan};
+use super::outcome::flee;
+use super::setup::{BattleSetup, ElementId, SetupProblem};
+use super::state::{ElementState, LossCause, Status};
+use super::victory::Verdict;
+
+/// Elements a Big Battle army has (§14.1).
+pub const BIG_BATTLE_ELEMENTS: usize = 36;
+/// Commands a Big Battle army has (§14.1).
+pub const BIG_BATTLE_COMMANDS: usize = 3;
+/// The fewest elements a command may have (§14.1).
+pub const MIN_COMMAND_ELEMENTS: usize = 6;
+/// Elements of an allied command, a whole army of its own list (§14.1), and per general in
+/// Giant (§14.6).
+pub const ARMY_ELEMENTS: usize = 12;
+/// How far from its own general an element may deploy, BW (§14.3).
+pub const DEPLOY_FROM_GENERAL: f64 = 8.0;
+
+/// A command's identity within its army.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(transparent)]
+pub struct CommandId(pub u8);
+
+impl fmt::Display for CommandId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "command {}", self.0)
+    }
+}
+
+/// One command as set up (§14.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CommandSetup {
+    pub id: CommandId,
+    /// The general's element, which must be one of `elements` and marked `general`.
+    pub general: ElementId,
+    /// Every element of the command, its general included.
+    pub elements: Vec<ElementId>,
+    /// An allied command: a whole 12-element army of its own list, with its own PIP die (§14.1,
+    /// §14.4).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allied: bool,
+    /// The army's Commander-in-Chief commands it (§14.1): exactly one non-allied command.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub c_in_c: bool,
+}
+
+/// How a side's PIP dice go to its commands (§14.4, §14.6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case", tag = "allocation")]
+pub enum PipAllocation {
+    /// The non-allied commands from the one always given the highest score to the one given the
+    /// lowest, declared before the first roll (§14.4; Giant's second option, §14.6). Allied
+    /// commands always have their own die.
+    Ranked { order: Vec<CommandId> },
+    /// Every general rolls his own die (Giant's first option, §14.6).
+    EachRolls,
+}
+
+/// One command in the battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CommandState {
+    /// Index of its army.
+    pub army: usize,
+    pub id: CommandId,
+    pub general: ElementId,
+    pub elements: Vec<ElementId>,
+    pub allied: bool,
+    pub c_in_c: bool,
+    /// Its original troop elements (all but camp followers and denizens), the base of the
+    /// thirds and halves of §14.5.
+    pub original: u32,
+    /// PIPs left this bound, from its own die (§14.4).
+    pub pips: u8,
+    /// Its die this bound, once rolled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub die: Option<DieScore>,
+    /// Permanently demoralised (§14.5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub demoralised: bool,
+    /// Taken off the table, having lost half its original troop elements (§14.5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub removed: bool,
+    /// The C-in-C's once-a-game +1 has been used (§14.4).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bonus_used: bool,
+    /// Elements bought a hold this bound (§14.5): they neither flee nor move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<ElementId>,
+}
+
+impl CommandState {
+    /// The commands of an army set-up, in set-up order.
+    pub fn of_setup(setup: &BattleSetup) -> Vec<CommandState> {
+        let mut v = Vec::new();
+        for (army, a) in setup.armies.iter().enumerate() {
+            for c in &a.commands {
+                let original = c
+                    .elements
+                    .iter()
+                    .filter_map(|id| a.elements.iter().find(|e| e.id == *id))
+                    .filter(|e| !is_civilian(e.kind.troop_type()))
+                    .count() as u32;
+                v.push(CommandState {
+                    army,
+                    id: c.id,
+                    general: c.general,
+                    elements: c.elements.clone(),
+                    allied: c.allied,
+                    c_in_c: c.c_in_c,
+                    original,
+                    pips: 0,
+                    die: None,
+                    demoralised: false,
+                    removed: false,
+                    bonus_used: false,
+                    held: Vec::new(),
+                });
+            }
+        }
+        v
+    }
+
+    /// Whether it still rolls a PIP die: some element of it is still on the table (§14.4).
+    pub fn rolls(&self, elements: &[ElementState]) -> bool {
+        !self.removed
+            && self
+                .elements
+                .iter()
+                .any(|id| elements.iter().any(|e| e.id == *id && e.in_play()))
+    }
+}
+
+/// Camp followers and denizens: not troop elements (§2.6).
+fn is_civilian(t: TroopType) -> bool {
+    matches!(t, TroopType::CampFollowers | TroopType::Denizens)
+}
+
+/// One command's losses (§14.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CommandLosses {
+    /// Elements lost that count (not SCh, Hd, camp followers or denizens; not those taken off
+    /// when the command was removed).
+    pub elements: u32,
+    /// Its first double element lost counts one more (§17.43).
+    pub double_bonus: u32,
+    /// Its general lost counts one more.
+    pub general_bonus: u32,
+    /// Camps and Cities (§14.5): a camp or City lost to the enemy counts one more to each
+    /// non-allied command.
+    pub camps_and_cities: u32,
+}
+
+impl CommandLosses {
+    pub fn total(&self) -> u32 {
+        self.elements + self.double_bonus + self.general_bonus + self.camps_and_cities
+    }
+}
+
+/// Whether a lost element counts in a command's losses (§14.5, §17.9): not Scythed Chariots,
+/// Hordes, camp followers or denizens, and not an element taken off with its removed command.
+pub fn counts_for_command(e: &ElementState) -> bool {
+    !matches!(
+        e.kind.troop_type(),
+        TroopType::SCh | TroopType::Hd | TroopType::CampFollowers | TroopType::Denizens
+    ) && e.status
+        != (Status::Lost {
+            cause: LossCause::Removed,
+        })
+}
+
+/// The losses of one command, `stronghold_losses` being what lost camps and Cities add to it.
+pub fn command_losses(
+    c: &CommandState,
+    elements: &[ElementState],
+    stronghold_losses: u32,
+) -> CommandLosses {
+    let lost: Vec<&ElementState> = c
+        .elements
+        .iter()
+        .filter_map(|id| elements.iter().find(|e| e.id == *id))
+        .filter(|e| matches!(e.status, Status::Lost { .. }))
+        .collect();
+    let counted: Vec<&&ElementState> = lost.iter().filter(|e| counts_for_command(e)).collect();
+    CommandLosses {
+        elements: counted.len() as u32,
+        double_bonus: u32::from(counted.iter().any(|e| e.kind.is_double())),
+        general_bonus: u32::from(
+            lost.iter()
+                .any(|e| e.id == c.general && counts_for_command(e)),
+        ),
+        camps_and_cities: stronghold_losses,
+    }
+}
+
+/// At least a third of the original troop elements lost: demoralised (§14.5).
+pub fn demoralising(losses: u32, original: u32) -> bool {
+    original > 0 && 3 * losses >= original
+}
+
+/// At least half of the original troop elements lost: removed (§14.5).
+pub fn removing(losses: u32, original: u32) -> bool {
+    original > 0 && 2 * losses >= original
+}
+
+/// Every problem of the commands of a set-up (§14.1, §14.3, §14.4).
+pub(super) fn command_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
+    let multi = matches!(setup.variant, Variant::BigBattle | Variant::Giant);
+    for (army, a) in setup.armies.iter().enumerate() {
+        let name = a.name.clone();
+        if !multi {
+            if !a.commands.is_empty() || a.pip_allocation.is_some() {
+                v.push(SetupProblem::CommandsInStandard { army: name });
+            }
+            continue;
+        }
+        if a.commands.is_empty() {
+            v.push(SetupProblem::NoCommands { army: name });
+            continue;
+        }
+        let n = a.commands.len();
+        if setup.variant == Variant::BigBattle && n != BIG_BATTLE_COMMANDS {
+            v.push(SetupProblem::CommandCount {
+                army: name.clone(),
+                count: n,
+                expected: BIG_BATTLE_COMMANDS,
+            });
+        }
+        let expected_elements = match setup.variant {
+            Variant::BigBattle => BIG_BATTLE_ELEMENTS,
+            _ => ARMY_ELEMENTS * n,
+        };
+        if a.elements.len() != expected_elements {
+            v.push(SetupProblem::ArmySize {
+                army: name.clone(),
+                count: a.elements.len(),
+                expected: expected_elements,
+            });
+        }
+        let mut ids: Vec<CommandId> = a.commands.iter().map(|c| c.id).collect();
+        ids.sort();
+        for w in ids.windows(2) {
+            if w[0] == w[1] {
+                v.push(SetupProblem::DuplicateCommand {
+                    army: name.clone(),
+                    command: w[0],
+                });
+            }
+        }
+        // Every element in exactly one command; every listed element in the army.
+        for e in &a.elements {
+            let count = a
+                .commands
+                .iter()
+                .filter(|c| c.elements.contains(&e.id))
+                .count();
+            if count != 1 {
+                v.push(SetupProblem::ElementCommands {
+                    army: name.clone(),
+                    id: e.id,
+                    count,
+                });
+            }
+        }
+        let c_in_c_kind = a
+            .commands
+            .iter()
+            .find(|c| c.c_in_c)
+            .and_then(|c| a.elements.iter().find(|e| e.id == c.general))
+            .map(|e| e.kind);
+        for c in &a.commands {
+            for id in &c.elements {
+                if !a.elements.iter().any(|e| e.id == *id) {
+                    v.push(SetupProblem::UnknownCommandElement {
+                        army: name.clone(),
+                        command: c.id,
+                        id: *id,
+                    });
+                }
+            }
+            if c.elements.len() < MIN_COMMAND_ELEMENTS {
+                v.push(SetupProblem::CommandTooSmall {
+                    army: name.clone(),
+                    command: c.id,
+                    count: c.elements.len(),
+                });
+            }
+            if c.allied && c.elements.len() != ARMY_ELEMENTS {
+                v.push(SetupProblem::AlliedCommandSize {
+                    army: name.clone(),
+                    command: c.id,
+                    count: c.elements.len(),
+                });
+            }
+            let general = a.elements.iter().find(|e| e.id == c.general);
+            match general {
+                Some(g) if g.general && c.elements.contains(&g.id) => {
+                    // §14.1: a general who is neither C-in-C nor an ally general may be any
+                    // element of the list but Lit, CWg, CP, Hd, SCh or Art, and rides an Elephant
+                    // only if the C-in-C could.
+                    let t = g.kind.troop_type();
+                    let barred = matches!(
+                        t,
+                        TroopType::Lit
+                            | TroopType::CWg
+                            | TroopType::CP
+                            | TroopType::Hd
+                            | TroopType::SCh
+                            | TroopType::Art
+                    ) || (t == TroopType::El
+                        && c_in_c_kind.map(|k| k.troop_type()) != Some(TroopType::El));
+                    if !c.c_in_c && !c.allied && barred {
+                        v.push(SetupProblem::SubGeneralKind {
+                            army: name.clone(),
+                            command: c.id,
+                            kind: g.kind,
+                        });
+                    }
+                }
+                _ => v.push(SetupProblem::CommandGeneral {
+                    army: name.clone(),
+                    command: c.id,
+                    general: c.general,
+                }),
+            }
+        }
+        // Generals' elements that command nothing.
+        for e in a.elements.iter().filter(|e| e.general) {
+            if !a.commands.iter().any(|c| c.general == e.id) {
+                v.push(SetupProblem::GeneralWithoutCommand {
+                    army: name.clone(),
+                    id: e.id,
+                });
+            }
+        }
+        let c_in_c = a.commands.iter().filter(|c| c.c_in_c).count();
+        let allied_c_in_c = a.commands.iter().any(|c| c.c_in_c && c.allied);
+        if c_in_c != 1 || allied_c_in_c {
+            v.push(SetupProblem::CInC {
+                army: name.clone(),
+                count: c_in_c,
+            });
+        }
+        // §14.4: the ranking names every non-allied command once; §14.6: Giant may instead
+        // have every general roll.
+        let mut non_allied: Vec<CommandId> = a
+            .commands
+            .iter()
+            .filter(|c| !c.allied)
+            .map(|c| c.id)
+            .collect();
+        non_allied.sort();
+        let ranking_ok = match (&a.pip_allocation, setup.variant) {
+            (Some(PipAllocation::Ranked { order }), _) => {
+                let mut o = order.clone();
+                o.sort();
+                o == non_allied
+            }
+            (Some(PipAllocation::EachRolls), Variant::Giant) | (None, Variant::Giant) => true,
+            _ => false,
+        };
+        if !ranking_ok {
+            v.push(SetupProblem::PipRanking { army: name.clone() });
+        }
+        // §14.3: every element not in a City, Fort or camp within 8 BW of its own general.
+        if !setup.sandbox {
+            deployment_problems(setup, army, v);
+        }
+    }
+}
+
+/// §14.3: elements deployed further than 8 BW from their own command's general.
+fn deployment_problems(setup: &BattleSetup, army: usize, v: &mut Vec<SetupProblem>) {
+    let a = &setup.armies[army];
+    let cfg = &setup.config;
+    let rect = |id: ElementId| {
+        a.elements
+            .iter()
+            .find(|e| e.id == id)
+            .map(|e| ElementRect::new(e.pose, 1.0, cfg.depth(e.kind)))
+    };
+    let sheltered = |r: &ElementRect| {
+        let inside = |p: &crate::geometry::Polygon| r.corners().iter().all(|c| p.contains(*c));
+        a.camp.as_ref().is_some_and(inside)
+            || setup
+                .battlefield
+                .areas()
+                .any(|(_, f)| f.kind.is_fortified() && inside(&f.outline))
+    };
+    for c in &a.commands {
+        let Some(g) = rect(c.general) else { continue };
+        for id in &c.elements {
+            let Some(r) = rect(*id) else { continue };
+            let d = nearest_distance(&g, &r);
+            if d > DEPLOY_FROM_GENERAL + crate::geometry::TOLERANCE && !sheltered(&r) {
+                v.push(SetupProblem::FarFromGeneral {
+                    id: *id,
+                    command: c.id,
+                    distance: (d * 100.0).round() / 100.0,
+                });
+            }
+        }
+    }
+}
+
+/// One command's PIP die this bound (§14.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CommandRoll {
+    pub command: CommandId,
+    pub die: DieScore,
+    pub pips: u8,
+}
+
+impl Battle {
+    /// Whether the armies are divided into commands (Big Battle, Giant).
+    pub fn has_commands(&self) -> bool {
+        !self.commands.is_empty()
+    }
+
+    /// Every command of every army, in set-up order; empty in a standard battle (§14).
+    pub fn commands(&self) -> &[CommandState] {
+        &self.commands
+    }
+
+    /// The command element `id` belongs to (Big Battle, Giant).
+    pub fn command_of(&self, id: ElementId) -> Option<&CommandState> {
+        self.commands.iter().find(|c| c.elements.contains(&id))
+    }
+
+    /// The moving army's commands still rolling a PIP die (§14.4), in set-up order.
+    pub fn rolling_commands(&self) -> Vec<&CommandState> {
+        self.commands
+            .iter()
+            .filter(|c| c.army == self.active && c.rolls(&self.elements))
+            .collect()
+    }
+
+    /// PIPs left to all of `army`'s commands.
+    pub(super) fn army_pips(&self, army: usize) -> u8 {
+        self.commands
+            .iter()
+            .filter(|c| c.army == army)
+            .map(|c| c.pips)
+            .fold(0u8, |a, b| a.saturating_add(b))
+    }
+
+    pub(super) fn set_command_pips(&mut self, id: CommandId, left: u8) {
+        let army = self.active;
+        if let Some(c) = self
+            .commands
+            .iter_mut()
+            .find(|c| c.army == army && c.id == id)
+        {
+            c.pips = left;
+        }
+        self.pips = self.army_pips(army);
+    }
+
+    /// §14.4, §14.6: the dice of the commands still rolling, given out by the army's allocation;
+    /// the first bound's total decides Plough (§17.7b); a 5 or 6 of a sacker's command ends its
+    /// sacking (§17.32).
+    pub(super) fn check_command_pips(&self, dice: &[DieScore]) -> Result<Vec<Event>, BattleError> {
+        if !self.has_commands() {
+            return Err(BattleError::CommandDice {
+                needed: 1,
+                given: dice.len(),
+            });
+        }
+        let rolling = self.rolling_commands();
+        if dice.len() != rolling.len() {
+            return Err(BattleError::CommandDice {
+                needed: rolling.len(),
+                given: dice.len(),
+            });
+        }
+        let allocation = self.setup.armies[self.active].pip_allocation.clone();
+        let mut rolls: Vec<CommandRoll> = Vec::with_capacity(dice.len());
+        match allocation {
+            Some(PipAllocation::Ranked { order }) => {
+                // Allied commands keep their own die; the others' dice go by score to the
+                // ranking (highest first), skipping commands that no longer roll.
+                let mut pooled: Vec<DieScore> = Vec::new();
+                for (c, d) in rolling.iter().zip(dice) {
+                    if c.allied {
+                        rolls.push(CommandRoll {
+                            command: c.id,
+                            die: *d,
+                            pips: d.get(),
+                        });
+                    } else {
+                        pooled.push(*d);
+                    }
+                }
+                pooled.sort_by_key(|d| std::cmp::Reverse(d.get()));
+                let ranked = order
+                    .iter()
+                    .filter(|id| rolling.iter().any(|c| c.id == **id && !c.allied));
+                for (id, d) in ranked.zip(pooled) {
+                    rolls.push(CommandRoll {
+                        command: *id,
+                        die: d,
+                        pips: d.get(),
+                    });
+                }
+                // In set-up order, as the request listed them.
+                rolls.sort_by_key(|r| rolling.iter().position(|c| c.id == r.command));
+            }
+            Some(PipAllocation::EachRolls) | None => {
+                for (c, d) in rolling.iter().zip(dice) {
+                    rolls.push(CommandRoll {
+                        command: c.id,
+                        die: *d,
+                        pips: d.get(),
+                    });
+                }
+            }
+        }
+        let total: u32 = rolls.iter().map(|r| u32::from(r.pips)).sum();
+        let mut v = vec![Event::CommandPipsRolled {
+            army: self.active,
+            rolls: rolls.clone(),
+        }];
+        // §14.4, §17.7b: the first bound's PIP total below the threshold makes Plough rough.
+        if self.bound == 1 && total < u32::from(self.setup.config.pips.big_battle_plough_below) {
+            v.push(Event::PloughTurnedRough);
+        }
+        // §4.2, §17.32: in Big Battle, the die of the sacker's own command ends its sacking.
+        for c in &self.cities {
+            let Some(id) = c.sacker else { continue };
+            let Some(e) = self.element(id) else { continue };
+            if e.army != self.active {
+                continue;
+            }
+            let die = self
+                .command_of(id)
+                .and_then(|cmd| rolls.iter().find(|r| r.command == cmd.id));
+            if die.is_some_and(|r| r.die.get() >= 5) {
+                v.push(Event::SackingEnded {
+                    city: c.feature,
+                    id,
+                });
+            }
+        }
+        Ok(v)
+    }
+
+    /// The command that pays for a move: the one all its movers belong to (§14.4; a group is of
+    /// one command only, §7.4). `None` in a standard battle.
+    pub(super) fn paying_command(
+        &self,
+        order: &MoveOrder,
+    ) -> Result<Option<&CommandState>, BattleError> {
+        if !self.has_commands() {
+            return Ok(None);
+        }
+        let ids = order_ids(order);
+        let Some(first) = ids.first() else {
+            return Ok(None);
+        };
+        let c = self.command_of(*first);
+        for id in &ids[1..] {
+            let other = self.command_of(*id);
+            if other.map(|o| o.id) != c.map(|c| c.id) {
+                return Err(BattleError::MixedCommands { a: *first, b: *id });
+            }
+        }
+        Ok(c)
+    }
+
+    /// A demoralised command's only tactical move is a single element turning where it stands
+    /// (§14.5).
+    pub(super) fn check_demoralised_move(
+        &self,
+        c: &CommandState,
+        plan: &MovePlan,
+    ) -> Result<(), BattleError> {
+        let turn_in_place = plan.moves.len() == 1
+            && plan.moves.iter().all(|m| {
+                self.element(m.id).is_some_and(|e| {
+                    e.pose.front_mid().distance(m.to.front_mid()) <= 2.0 * TOLERANCE
+                }) && m.becomes.is_none()
+            });
+        if turn_in_place {
+            return Ok(());
+        }
+        let id = plan.movers.first().copied().unwrap_or(c.general);
+        Err(BattleError::Demoralised { id })
+    }
+
+    /// §14.5: holding an element, or a group, of a demoralised command costs 1 PIP of that
+    /// command; held elements do not flee this bound.
+    pub(super) fn check_hold(&self, ids: &[ElementId]) -> Result<Vec<Event>, BattleError> {
+        let Some(first) = ids.first() else {
+            return Err(BattleError::NotHeld { id: ElementId(0) });
+        };
+        for id in ids {
+            let e = self
+                .element(*id)
+                .ok_or(BattleError::UnknownElement { id: *id })?;
+            if e.army != self.active {
+                return Err(BattleError::NotYourElement {
+                    id: *id,
+                    army: e.army,
+                });
+            }
+            if !e.in_play() {
+                return Err(BattleError::ElementLost { id: *id });
+            }
+        }
+        let order = MoveOrder::Group {
+            ids: ids.to_vec(),
+            steps: Vec::new(),
+        };
+        let Some(c) = self.paying_command(&order)? else {
+            return Err(BattleError::NotHeld { id: *first });
+        };
+        if !c.demoralised {
+            return Err(BattleError::NotHeld { id: *first });
+        }
+        if let Some(id) = ids.iter().find(|id| c.held.contains(id)) {
+            return Err(BattleError::NotHeld { id: *id });
+        }
+        if ids.len() > 1 {
+            // A group held together must be one group (§7.4): each touching another of it.
+            let cfg = &self.setup.config;
+            let rects: Vec<ElementRect> = ids
+                .iter()
+                .filter_map(|id| self.element(*id))
+                .map(|e| e.rect(cfg))
+                .collect();
+            let joined = rects.iter().enumerate().all(|(i, r)| {
+                rects
+                    .iter()
+                    .enumerate()
+                    .any(|(j, o)| i != j && nearest_distance(r, o) <= TOLERANCE)
+            });
+            if !joined {
+                return Err(BattleError::NotHeld { id: *first });
+            }
+        }
+        if c.pips < 1 {
+            return Err(BattleError::NotEnoughPips { cost: 1, left: 0 });
+        }
+        Ok(vec![Event::Held {
+            army: self.active,
+            command: c.id,
+            ids: ids.to_vec(),
+            left: c.pips - 1,
+        }])
+    }
+
+    /// §14.5: every element of the moving army's demoralised commands that is neither held this
+    /// bound nor in close combat flees towards the army's base edge. Our reading: after the
+    /// PIPs are rolled and the holds bought, when the moves end.
+    pub(super) fn demoralised_flight(&mut self, events: &mut Vec<Event>) {
+        let army = self.active;
+        let fleeing: Vec<ElementId> = self
+            .commands
+            .iter()
+            .filter(|c| c.army == army && c.demoralised && !c.removed)
+            .flat_map(|c| {
+                c.elements
+                    .iter()
+                    .filter(|id| !c.held.contains(id))
+                    .copied()
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        self.flee_all(&fleeing, events);
+    }
+
+    /// Each of `ids` still in play and not in close combat flees (§14.5, §12.4).
+    fn flee_all(&mut self, ids: &[ElementId], events: &mut Vec<Event>) {
+        for id in ids {
+            let Some(i) = self.elements.iter().position(|e| e.id == *id) else {
+                continue;
+            };
+            if !self.elements[i].in_play() {
+                continue;
+            }
+            let army = self.elements[i].army;
+            let base = self.setup.armies[army].base_edge;
+            let strongholds = self.held_strongholds();
+            let ctx = self.move_context(&strongholds);
+            if in_close_combat(&ctx, i) {
+                continue;
+            }
+            let effects = flee(&ctx, *id, base);
+            for effect in effects {
+                let e = Event::Outcome { effect };
+                self.commit(&e);
+                events.push(e);
+            }
+        }
+    }
+
+    /// What lost camps and Cities add to a command's losses (§14.5): every non-allied command
+    /// counts its army's camp sacked and a City of its army held by the enemy. (Allied commands'
+    /// own camps are not yet set up: an army has one camp.)
+    fn stronghold_losses(&self, c: &CommandState) -> u32 {
+        if c.allied {
+            return 0;
+        }
+        let sacked = self.camp_sacked.get(c.army).copied().unwrap_or(false);
+        u32::from(sacked) + u32::from(self.city_held(c.army) > 0)
+    }
+
+    /// One command's losses now (§14.5).
+    pub fn losses_of_command(&self, c: &CommandState) -> CommandLosses {
+        command_losses(c, &self.elements, self.stronghold_losses(c))
+    }
+
+    /// §14.5: at the start of a bound, the moving army's commands that have lost a third of
+    /// their original troop elements become demoralised, and their elements not in close combat
+    /// flee at once.
+    pub(super) fn start_of_bound_commands(&mut self, events: &mut Vec<Event>) {
+        let army = self.active;
+        let newly: Vec<(CommandId, u32, u32)> = self
+            .commands
+            .iter()
+            .filter(|c| c.army == army && !c.demoralised && !c.removed)
+            .map(|c| (c.id, self.losses_of_command(c).total(), c.original))
+            .filter(|(_, l, o)| demoralising(*l, *o))
+            .collect();
+        for (command, losses, original) in newly {
+            let e = Event::CommandDemoralised {
+                army,
+                command,
+                losses,
+                original,
+            };
+            self.commit(&e);
+            events.push(e);
+            let ids: Vec<ElementId> = self
+                .commands
+                .iter()
+                .find(|c| c.army == army && c.id == command)
+                .map(|c| c.elements.clone())
+                .unwrap_or_default();
+            self.flee_all(&ids, events);
+        }
+    }
+
+    /// §14.5: at the end of a bound, every command that has lost half its original troop
+    /// elements is removed: its elements still on the table go with it.
+    pub(super) fn remove_broken_commands(&mut self, events: &mut Vec<Event>) {
+        let broken: Vec<(usize, CommandId, u32, u32, Vec<ElementId>)> = self
+            .commands
+            .iter()
+            .filter(|c| !c.removed)
+            .map(|c| (c, self.losses_of_command(c).total()))
+            .filter(|(c, l)| removing(*l, c.original))
+            .map(|(c, l)| {
+                let ids = c
+                    .elements
+                    .iter()
+                    .filter(|id| self.element(**id).is_some_and(|e| e.in_play()))
+                    .copied()
+                    .collect();
+                (c.army, c.id, l, c.original, ids)
+            })
+            .collect();
+        for (army, command, losses, original, ids) in broken {
+            let e = Event::CommandRemoved {
+                army,
+                command,
+                losses,
+                original,
+                ids,
+            };
+            self.commit(&e);
+            events.push(e);
+        }
+    }
+
+    /// The army defeat of §14.5 as §17.8 reads it, at the end of a bound: an army whose losses
+    /// are at least half its original troop elements, or which has two commands removed or
+    /// demoralised, and which has lost more than the enemy, loses. Each army's total is the sum
+    /// of its commands' losses.
+    pub(super) fn command_verdict(&self) -> Verdict {
+        let n = self.setup.armies.len();
+        let hordes = self.setup.config.pips.big_battle_defeat_counts_hordes;
+        let totals: Vec<u32> = (0..n)
+            .map(|a| {
+                let commands: u32 = self
+                    .commands
+                    .iter()
+                    .filter(|c| c.army == a)
+                    .map(|c| self.losses_of_command(c).total())
+                    .sum();
+                // §17.9, configurable: lost Hordes added back for the defeat count only.
+                let lost_hordes = self
+                    .elements
+                    .iter()
+                    .filter(|e| {
+                        hordes
+                            && e.army == a
+                            && e.kind.troop_type() == TroopType::Hd
+                            && matches!(
+                                e.status,
+                                Status::Lost {
+                                    cause: LossCause::Destroyed | LossCause::OffTable
+                                }
+                            )
+                    })
+                    .count() as u32;
+                commands + lost_hordes
+            })
+            .collect();
+        let broken = |a: usize| {
+            let original: u32 = self
+                .commands
+                .iter()
+                .filter(|c| c.army == a)
+                .map(|c| c.original)
+                .sum();
+            let down = self
+                .commands
+                .iter()
+                .filter(|c| c.army == a && (c.demoralised || c.removed))
+                .count();
+            2 * totals[a] >= original.max(1) || down >= 2
+        };
+        let loser = (0..n).find(|&a| {
+            broken(a)
+                && totals
+                    .iter()
+                    .enumerate()
+                    .all(|(j, &t)| j == a || totals[a] > t)
+        });
+        let winner = match (loser, n) {
+            (Some(l), 2) => Some(1 - l),
+            _ => None,
+        };
+        Verdict {
+            totals,
+            loser,
+            winner,
+        }
+    }
+
+    /// §14.4: the C-in-C's element named to use its once-a-game +1 must be `a` or `b`, its
+    /// army's C-in-C, with the bonus unused.
+    pub(super) fn check_c_in_c_bonus(
+        &self,
+        a: ElementId,
+        b: ElementId,
+        ids: &[ElementId],
+    ) -> Result<Vec<(ElementId, usize)>, BattleError> {
+        let mut v = Vec::new();
+        for id in ids {
+            let ok = (*id == a || *id == b)
+                && !v.iter().any(|(x, _)| x == id)
+                && self
+                    .command_of(*id)
+                    .is_some_and(|c| c.c_in_c && c.general == *id && !c.bonus_used);
+            if !ok {
+                return Err(BattleError::CInCBonus { id: *id });
+            }
+            let army = self.element(*id).map_or(0, |e| e.army);
+            v.push((*id, army));
+        }
+        Ok(v)
+    }
+
+    /// Whether element `id` is of a demoralised command (§14.5).
+    pub fn demoralised(&self, id: ElementId) -> bool {
+        self.command_of(id).is_some_and(|c| c.demoralised)
+    }
+}

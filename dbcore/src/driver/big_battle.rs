@@ -1,0 +1,136 @@
+//! Demonstration set-ups for Big Battle and Giant DBA (§14): three commands a side, 36
+//! elements each, deployed on the wider board of the variant.
+
+use crate::battle::PipAllocation;
+use crate::battle::{ArmySetup, BattleSetup, CommandId, CommandSetup, ElementId, ElementSetup};
+use crate::battlefield::{Battlefield, Board, BoardEdge, Variant};
+use crate::geometry::{Point, Pose};
+use crate::terrain::{AreaFeature, AreaKind, TerrainFeature};
+
+/// The kinds of each command's twelve elements: the general first.
+const ROMANS: [[&str; 12]; 3] = [
+    [
+        "Cv", "4Bd", "4Bd", "4Bd", "4Bd", "4Bd", "4Bd", "4Ax", "4Ax", "Ps", "LH", "Art",
+    ],
+    [
+        "Cv", "4Bd", "4Bd", "4Bd", "4Bd", "4Bd", "4Ax", "4Ax", "4Bw", "Ps", "LH", "Cv",
+    ],
+    [
+        "Cv", "4Bd", "4Bd", "4Bd", "4Bd", "4Ax", "4Ax", "4Ax", "Ps", "Ps", "LH", "LH",
+    ],
+];
+const BRITONS: [[&str; 12]; 3] = [
+    [
+        "LCh", "3Wb", "3Wb", "3Wb", "3Wb", "3Wb", "3Wb", "3Wb", "Ps", "Ps", "LCh", "LCh",
+    ],
+    [
+        "LCh", "3Wb", "3Wb", "3Wb", "3Wb", "3Wb", "3Wb", "7Hd", "Ps", "LH", "LCh", "LCh",
+    ],
+    [
+        "LCh", "3Wb", "3Wb", "3Wb", "3Wb", "3Wb", "3Wb", "3Wb", "Ps", "Ps", "LCh", "LH",
+    ],
+];
+
+/// One army of three commands, `south` facing north from the south edge or the other way.
+/// Each command stands as a line of nine with its general and two more behind, centred on its
+/// third of the board, every element well within 8 BW of its general (§14.3).
+fn army(name: &str, south: bool, kinds: &[[&str; 12]; 3], width: f64, depth: f64) -> ArmySetup {
+    let first_id = if south { 1 } else { 1001 };
+    let (front_y, rear_y, facing) = if south {
+        (4.0, 2.5, 0.0)
+    } else {
+        (depth - 4.0, depth - 2.5, 180.0)
+    };
+    let mut elements = Vec::new();
+    let mut commands = Vec::new();
+    for (c, kinds) in kinds.iter().enumerate() {
+        let centre = width * (2 * c + 1) as f64 / 6.0;
+        let ids: Vec<ElementId> = (0..12)
+            .map(|i| ElementId(first_id + 100 * c as u32 + i))
+            .collect();
+        for (i, code) in kinds.iter().enumerate() {
+            let (x, y) = match i {
+                0 => (centre, rear_y),
+                1..=9 => (centre + (i as f64 - 5.0), front_y),
+                10 => (centre - 2.0, rear_y),
+                _ => (centre + 2.0, rear_y),
+            };
+            elements.push(ElementSetup {
+                id: ids[i],
+                kind: code.parse().expect("demonstration codes are valid"),
+                pose: Pose::new(x, y, facing),
+                general: i == 0,
+                contingent: None,
+                dismounts_as: None,
+                mobile_tower: false,
+            });
+        }
+        commands.push(CommandSetup {
+            id: CommandId(c as u8),
+            general: ids[0],
+            elements: ids,
+            allied: false,
+            c_in_c: c == 1,
+        });
+    }
+    ArmySetup {
+        name: name.into(),
+        base_edge: if south {
+            BoardEdge::South
+        } else {
+            BoardEdge::North
+        },
+        elements,
+        camp: None,
+        camp_followers: false,
+        commands,
+        // The centre command always has the highest score, then the left, then the right.
+        pip_allocation: Some(PipAllocation::Ranked {
+            order: vec![CommandId(1), CommandId(0), CommandId(2)],
+        }),
+    }
+}
+
+/// A Big Battle (30 x 15 BW, §1.2, §14) or a Giant battle (45 x 15 BW, every general rolling his
+/// own die, §14.6) between Romans (south) and Ancient Britons (north), three commands a side,
+/// with a wood and two gentle hills.
+pub fn big_battle_setup(variant: Variant) -> BattleSetup {
+    let giant = variant == Variant::Giant;
+    let board = if giant {
+        Board::giant(15.0, 1.0)
+    } else {
+        Board::big_battle(15.0)
+    }
+    .expect("a 15 BW side is a legal board");
+    let (width, depth) = (board.width, board.depth);
+    let mut bf = Battlefield::new(board);
+    for (kind, x, y) in [
+        (AreaKind::Wood, width * 0.18, 7.5),
+        (AreaKind::GentleHill, width * 0.5, 7.6),
+        (AreaKind::GentleHill, width * 0.82, 7.4),
+    ] {
+        bf.features.push(TerrainFeature::Area(AreaFeature::ellipse(
+            kind,
+            Point::new(x, y),
+            2.0,
+            1.6,
+            0.0,
+            20,
+        )));
+    }
+    let mut romans = army("Romans", true, &ROMANS, width, depth);
+    let mut britons = army("Britons", false, &BRITONS, width, depth);
+    if giant {
+        romans.pip_allocation = Some(PipAllocation::EachRolls);
+        britons.pip_allocation = Some(PipAllocation::EachRolls);
+    }
+    BattleSetup::new(
+        if giant {
+            Variant::Giant
+        } else {
+            Variant::BigBattle
+        },
+        bf,
+        vec![romans, britons],
+    )
+}
