@@ -321,6 +321,7 @@ pub fn check_action(a: &Action) -> Result<(), LimitError> {
         }
         MoveOrder::IntoContact { ids: i, .. } => ids(i.len()),
         MoveOrder::Dismount { .. } => Ok(()),
+        MoveOrder::ThroughCity { ids: i, .. } => ids(i.len()),
     }
 }
 

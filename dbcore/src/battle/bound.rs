@@ -109,7 +109,8 @@ pub enum PipExtra {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PipCost {
-    /// 0 for an element's or column's first full move entirely along a road; otherwise 1.
+    /// 0 for an element's or column's first full move entirely along a road; 1 per element for a
+    /// passage through a City gate to gate (§4.2, §17.10); otherwise 1.
     pub base: u8,
     pub extras: Vec<PipExtra>,
     pub total: u8,
@@ -1040,9 +1041,15 @@ impl Battle {
                 }
             }
         }
-        let total = 1 + extras.len() as u8;
+        // §4.2, §17.10: passing a City gate to gate costs 1 PIP per element; the extras of (a) and
+        // (b) still apply once to the move as a whole (reading: §6.3 charges them per move).
+        let base = match order {
+            MoveOrder::ThroughCity { .. } => u8::try_from(movers.len()).unwrap_or(u8::MAX),
+            _ => 1,
+        };
+        let total = base.saturating_add(extras.len() as u8);
         PipCost {
-            base: 1,
+            base,
             extras,
             total,
         }
@@ -1132,6 +1139,7 @@ pub fn order_ids(order: &MoveOrder) -> Vec<ElementId> {
         MoveOrder::Element { id, .. } | MoveOrder::Dismount { id } => vec![*id],
         MoveOrder::Group { ids, .. }
         | MoveOrder::Column { ids, .. }
-        | MoveOrder::IntoContact { ids, .. } => ids.clone(),
+        | MoveOrder::IntoContact { ids, .. }
+        | MoveOrder::ThroughCity { ids, .. } => ids.clone(),
     }
 }
