@@ -218,6 +218,8 @@ pub enum BattleError {
     MayNotOccupy { id: ElementId, kind: ElementKind },
     #[error("§4.2: element {id} is sacking a City and cannot move until its side's PIP die scores 5 or 6 (§17.32)")]
     Sacking { id: ElementId },
+    #[error("§4.6: camp followers {id} have left their camp and may never return to it")]
+    CampFollowersMayNotReturn { id: ElementId },
     #[error("§6.3: the move costs {cost} PIPs but only {left} are left")]
     NotEnoughPips { cost: u8, left: u8 },
     #[error("§3.5: the river's state is already known")]
@@ -268,7 +270,8 @@ impl ErrorInfo for BattleError {
             BattleError::NotYourElement { .. }
             | BattleError::ElementLost { .. }
             | BattleError::Sacking { .. }
-            | BattleError::MayNotOccupy { .. } => ErrorCode::IllegalMove,
+            | BattleError::MayNotOccupy { .. }
+            | BattleError::CampFollowersMayNotReturn { .. } => ErrorCode::IllegalMove,
             BattleError::NotEnoughPips { .. } => ErrorCode::NotEnoughPips,
             BattleError::Move(_) => ErrorCode::IllegalMove,
             BattleError::Engagement(e) => e.code(),
@@ -287,6 +290,7 @@ impl ErrorInfo for BattleError {
             BattleError::Finished => Some("§13.2"),
             BattleError::ElementLost { .. } => Some("§13.1"),
             BattleError::Sacking { .. } | BattleError::MayNotOccupy { .. } => Some("§4.2"),
+            BattleError::CampFollowersMayNotReturn { .. } => Some("§4.6"),
             BattleError::NotEnoughPips { .. } => Some("§6.3"),
             BattleError::RiverKnown | BattleError::NoRiver => Some("§3.5"),
             BattleError::Move(m) => move_rule(m),
@@ -648,6 +652,40 @@ impl Battle {
         Ok(())
     }
 
+    /// A camp-follower element may leave its own camp but never come back (§4.6): a move of one
+    /// that does not start wholly inside its army's camp may not end reaching into it. (Reading:
+    /// "leaving" is any position not wholly inside, so camp followers deployed outside the camp
+    /// never enter it either.)
+    fn check_camp_followers(&self, moves: &[ElementMove]) -> Result<(), BattleError> {
+        let cfg = &self.setup.config;
+        for m in moves {
+            let Some(e) = self.element(m.id) else {
+                continue;
+            };
+            if e.kind.troop_type() != TroopType::CampFollowers {
+                continue;
+            }
+            let Some(camp) = &self.setup.armies[e.army].camp else {
+                continue;
+            };
+            if wholly_in(&e.rect(cfg), camp) {
+                continue;
+            }
+            let end = ElementRect::new(m.to.snapped(), 1.0, cfg.depth(e.kind));
+            let deep = |p: crate::geometry::Point| {
+                camp.contains_strictly(p)
+                    && camp
+                        .edges()
+                        .all(|w| w.distance_to_point(p) > crate::geometry::TOLERANCE)
+            };
+            let reaches_in = end.corners().iter().any(|c| deep(*c)) || deep(end.centre());
+            if reaches_in {
+                return Err(BattleError::CampFollowersMayNotReturn { id: m.id });
+            }
+        }
+        Ok(())
+    }
+
     /// What a tactical move's end positions take (§4.2, §4.6, §17.44): an element ending wholly
     /// inside a City that its army does not control, and that no element and no denizens defend,
     /// occupies it; one ending wholly inside an enemy camp that nobody defends sacks it.
@@ -799,6 +837,7 @@ impl Battle {
                     });
                 }
                 self.check_occupiers(&plan.moves)?;
+                self.check_camp_followers(&plan.moves)?;
                 let left = self.pips - cost.total;
                 let entered = self.entries(&plan.moves);
                 let mut v = vec![

@@ -158,6 +158,18 @@ pub enum SetupProblem {
         "§4.3: the Fort that is battlefield feature {feature} must begin the battle garrisoned"
     )]
     FortUngarrisoned { feature: usize },
+    #[error("§4.6: army `{army}` must have a camp: it has no City and at most 2 War Wagons")]
+    CampMissing { army: String },
+    #[error("§4.6: army `{army}`'s camp is {length:.3} × {breadth:.3} BW: it must be at least 1 × ½ BW and fit a rectangle whose length plus width is at most 4 BW")]
+    CampSize {
+        army: String,
+        length: f64,
+        breadth: f64,
+    },
+    #[error("§4.6: army `{army}`'s camp is not wholly on the battlefield")]
+    CampOffTable { army: String },
+    #[error("§4.6: army `{army}`'s camp has {count} defender(s) inside it: one troop element (not El, SCh or allied) or camp followers, never both")]
+    CampDefenders { army: String, count: usize },
     /// A terrain problem of §3; the message starts with its section.
     #[error("{message}")]
     Terrain { rule: String, message: String },
@@ -196,6 +208,10 @@ impl SetupProblem {
             SetupProblem::GarrisonNotEligible { .. } => Some("§5.4"),
             SetupProblem::GarrisonTooLarge { .. } => Some("§4.2"),
             SetupProblem::FortUngarrisoned { .. } => Some("§4.3"),
+            SetupProblem::CampMissing { .. }
+            | SetupProblem::CampSize { .. }
+            | SetupProblem::CampOffTable { .. }
+            | SetupProblem::CampDefenders { .. } => Some("§4.6"),
             SetupProblem::Terrain { rule, .. } => Some(rule.as_str()),
             _ => None,
         }
@@ -221,7 +237,7 @@ impl ErrorInfo for SetupError {
             .and_then(|p| p.rule_ref())
             .and_then(|r| {
                 [
-                    "§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§4.3", "§5.3", "§5.4",
+                    "§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§4.3", "§4.6", "§5.3", "§5.4",
                 ]
                 .into_iter()
                 .find(|s| *s == r)
@@ -371,6 +387,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
     }
     garrison_problems(setup, &mut v);
     if !setup.sandbox {
+        camp_problems(setup, &mut v);
         for p in validate_terrain(&setup.battlefield, setup.variant) {
             v.push(SetupProblem::Terrain {
                 rule: p.rule().to_string(),
@@ -437,6 +454,91 @@ fn garrison_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
         }
         if inside.is_empty() && area.kind == crate::terrain::AreaKind::Fort {
             v.push(SetupProblem::FortUngarrisoned { feature });
+        }
+    }
+}
+
+/// The camps of §4.6 on a table that is not a sandbox.
+///
+/// * Compulsory unless the army has a City (it owns one, [`BattleSetup::city_owner`], or garrisons
+///   one at set-up) or more than 2 War Wagons. Reading: a set-up in which no army has a camp is a
+///   scenario played without camps (the demonstration battle, positions from table tools), so
+///   the missing camp is reported only when some army of the set-up has one; the pre-battle
+///   ([`super::prebattle`]) always asks for the compulsory camp.
+/// * Its size: at least 1 × ½ BW, fitting a rectangle whose length plus width is at most 4 BW,
+///   wholly on the table. (Where it stands against the rear edge is the pre-battle's check: a
+///   scenario may put it anywhere.)
+/// * Its defence: one troop element wholly inside (a camp-follower element counts as the camp
+///   followers) or fixed camp followers, never both and never two elements.
+fn camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
+    if setup.variant != Variant::Standard {
+        return;
+    }
+    let cfg = &setup.config;
+    let any_camp = setup.armies.iter().any(|a| a.camp.is_some());
+    let cities: Vec<&Polygon> = setup
+        .battlefield
+        .areas()
+        .filter(|(_, a)| a.kind == crate::terrain::AreaKind::City)
+        .map(|(_, a)| &a.outline)
+        .collect();
+    let board = setup.battlefield.board.polygon();
+    for (i, army) in setup.armies.iter().enumerate() {
+        let wholly = |e: &ElementSetup, p: &Polygon| {
+            ElementRect::new(e.pose, 1.0, cfg.depth(e.kind))
+                .corners()
+                .iter()
+                .all(|c| p.contains(*c))
+        };
+        let Some(camp) = &army.camp else {
+            let has_city = (setup.city_owner == Some(i) && !cities.is_empty())
+                || army
+                    .elements
+                    .iter()
+                    .any(|e| cities.iter().any(|c| wholly(e, c)));
+            let wwg = army
+                .elements
+                .iter()
+                .filter(|e| e.kind.troop_type() == crate::troops::TroopType::WWg)
+                .count();
+            if any_camp && !has_city && wwg <= 2 {
+                v.push(SetupProblem::CampMissing {
+                    army: army.name.clone(),
+                });
+            }
+            continue;
+        };
+        if camp.points.len() < 3 || camp.area() < 1e-9 {
+            v.push(SetupProblem::CampSize {
+                army: army.name.clone(),
+                length: 0.0,
+                breadth: 0.0,
+            });
+            continue;
+        }
+        let size = crate::terrain::measure(camp);
+        if size.length < 1.0 - TOLERANCE
+            || size.breadth < 0.5 - TOLERANCE
+            || size.length + size.breadth > 4.0 + TOLERANCE
+        {
+            v.push(SetupProblem::CampSize {
+                army: army.name.clone(),
+                length: size.length,
+                breadth: size.breadth,
+            });
+        }
+        if !camp.points.iter().all(|p| board.contains(*p)) {
+            v.push(SetupProblem::CampOffTable {
+                army: army.name.clone(),
+            });
+        }
+        let inside = army.elements.iter().filter(|e| wholly(e, camp)).count();
+        let count = inside + usize::from(army.camp_followers);
+        if count > 1 {
+            v.push(SetupProblem::CampDefenders {
+                army: army.name.clone(),
+                count,
+            });
         }
     }
 }
