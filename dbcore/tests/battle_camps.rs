@@ -211,3 +211,29 @@ fn s13_2_camp_followers_never_count_as_losses() {
     assert!(!counts_as_loss(cf));
     assert!(counts_as_loss(b.element(ElementId(2)).unwrap()));
 }
+
+#[test]
+fn s4_7_s17_44_a_sacked_camp_is_left_as_terrain() {
+    // DBA3.md §4.7, §17.44: an enemy entering the undefended camp sacks it (1 loss, §13.2); the
+    // camp is then terrain (our reading of FAQ19's "left as terrain"): nobody holds it any more,
+    // so it projects no threat zone.
+    let mut s = sandbox(
+        Battlefield::new(Board::default()),
+        armies(
+            vec![general(el(1, "Cv", 7.5, 3.0, 0.0))],
+            vec![
+                general(el(101, "Cv", 7.5, 12.0, 180.0)),
+                el(102, "4Bd", 2.0, 1.05, 180.0),
+            ],
+        ),
+    );
+    s.armies[0].camp = Some(rect(1.0, 0.0, 3.0, 1.0));
+    s.first = 1;
+    let mut b = Battle::new(s).unwrap();
+    b.apply(Action::RollPips { die: d(6) }).unwrap();
+    let events = b.apply(go(102, Pose::new(2.0, 0.2, 180.0))).unwrap();
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, dbcore::battle::Event::CampSacked { army: 0 })));
+    assert!(b.held_strongholds().is_empty());
+}

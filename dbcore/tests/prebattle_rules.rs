@@ -852,6 +852,44 @@ fn camp_size_and_place() {
     assert!(matches!(pre.step(), Step::Deployment { army: 0 }));
 }
 
+#[test]
+fn s4_5_s4_6_an_edifice_on_the_rear_edge_may_be_declared_the_camp() {
+    // DBA3.md §4.5, §4.6: an Edifice so placed may be declared the camp (its outline given as the
+    // camp's), although it is bad going; any other camp overlapping it is refused.
+    let edifice = bua(AreaKind::Edifice, p(0.0, 13.5), p(2.0, 15.0), vec![]);
+    let mut pre = laid_out(edifice);
+    pre.apply(A::PlaceCamp {
+        outline: rect(6.5, 0.0, 8.5, 1.0),
+        camp_followers: false,
+    })
+    .unwrap();
+    let Some(TerrainFeature::Area(a)) = pre.battlefield().features.first().cloned() else {
+        panic!("the Edifice is feature 0");
+    };
+    assert_eq!(a.kind, AreaKind::Edifice);
+    refused(
+        &mut pre,
+        A::PlaceCamp {
+            outline: rect(0.5, 14.0, 2.5, 15.0),
+            camp_followers: false,
+        },
+        "§4.6",
+    );
+    pre.apply(A::PlaceCamp {
+        outline: a.outline.clone(),
+        camp_followers: true,
+    })
+    .unwrap();
+    assert_eq!(
+        dbcore::battle::edifice_camp(pre.battlefield(), pre.camp(1).unwrap()),
+        Some(0)
+    );
+    assert_eq!(
+        dbcore::battle::edifice_camp(pre.battlefield(), pre.camp(0).unwrap()),
+        None
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // §5.4 deployment
 // ---------------------------------------------------------------------------------------------

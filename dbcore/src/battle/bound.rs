@@ -544,7 +544,11 @@ impl Battle {
     ///
     /// An army's camp counts as held by it while anyone is inside (its defender, or an enemy
     /// sacking it) or its camp followers still defend it; an empty camp without camp followers is
-    /// undefended and held by nobody (§4.6). A City or Fort is held by the army with an element in
+    /// undefended and held by nobody (§4.6). A sacked camp is left on the table as terrain (§4.7,
+    /// FAQ19 reading): it is no longer a camp, so nobody holds it, it projects no threat zone and
+    /// is neither assaulted nor sacked again; its going stays what it always was, good going for
+    /// an ordinary camp and bad going for an Edifice declared as the camp (§4.5: an Edifice is bad
+    /// going, and serving as a camp is the one other thing it may do). A City or Fort is held by the army with an element in
     /// play wholly inside it; an empty City whose denizens still defend it is held by the army
     /// controlling it (§4.2).
     pub fn held_strongholds(&self) -> Vec<HeldStronghold> {
@@ -557,6 +561,9 @@ impl Battle {
         let mut v: Vec<HeldStronghold> = Vec::new();
         for (army, a) in self.setup.armies.iter().enumerate() {
             let Some(camp) = &a.camp else { continue };
+            if self.camp_sacked.get(army).copied().unwrap_or(false) {
+                continue;
+            }
             // §4.6: allied elements (and El, SCh) inside never defend the camp.
             let own_inside = self.elements.iter().any(|e| {
                 e.in_play()

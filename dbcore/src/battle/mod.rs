@@ -36,8 +36,8 @@ pub use prebattle::{
     PrebattleEvent, PrebattleRecord, PrebattleRequest, PrebattleSetup,
 };
 pub use setup::{
-    validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError, SetupProblem, FORMAT,
-    FORMAT_VERSION,
+    edifice_camp, validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError,
+    SetupProblem, FORMAT, FORMAT_VERSION,
 };
 pub use state::{ElementState, LossCause, Status};
 pub use victory::{counts_as_loss, losses, verdict, LossCount, Verdict, DEFEAT_THRESHOLD};

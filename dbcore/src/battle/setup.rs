@@ -458,6 +458,24 @@ fn garrison_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
     }
 }
 
+/// The Edifice declared as the camp `camp`, if there is one (§4.5, §4.6): an army declares an
+/// Edifice its camp by giving the Edifice's own outline as its camp. The camp rules then apply to
+/// it (size, place, defence); the building stays bad going (see [`super::Battle::held_strongholds`]).
+pub fn edifice_camp(battlefield: &Battlefield, camp: &Polygon) -> Option<usize> {
+    battlefield
+        .areas()
+        .find(|(_, a)| {
+            a.kind == crate::terrain::AreaKind::Edifice
+                && a.outline.points.len() == camp.points.len()
+                && a.outline
+                    .points
+                    .iter()
+                    .zip(&camp.points)
+                    .all(|(p, q)| p.near(*q))
+        })
+        .map(|(f, _)| f)
+}
+
 /// The camps of §4.6 on a table that is not a sandbox.
 ///
 /// * Compulsory unless the army has a City (it owns one, [`BattleSetup::city_owner`], or garrisons

@@ -1322,6 +1322,13 @@ impl Prebattle {
             .iter()
             .any(|&p| board.distance_to_edge(p, base).abs() <= TOLERANCE);
         let mut on_shore = false;
+        let edifice =
+            super::setup::edifice_camp(&self.battlefield, outline).and_then(|f| {
+                match self.battlefield.features.get(f) {
+                    Some(TerrainFeature::Area(a)) => Some(a),
+                    _ => None,
+                }
+            });
         for f in &self.battlefield.features {
             match f {
                 TerrainFeature::Waterway(w) => {
@@ -1340,7 +1347,13 @@ impl Prebattle {
                     }
                 }
                 TerrainFeature::Area(a) => {
-                    if a.kind != AreaKind::GentleHill && polygons_intersect(outline, &a.outline) {
+                    // §4.6: an Edifice on the rear edge may be declared the camp (its outline given
+                    // as the camp's): its own bad going is then no objection.
+                    let declared = a.kind == AreaKind::Edifice && edifice == Some(a);
+                    if a.kind != AreaKind::GentleHill
+                        && !declared
+                        && polygons_intersect(outline, &a.outline)
+                    {
                         v.push(format!(
                             "the camp overlaps a {:?}; it must be in good going other than Plough",
                             a.kind
