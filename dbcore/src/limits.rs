@@ -285,6 +285,9 @@ pub fn check_action(a: &Action) -> Result<(), LimitError> {
         if let Action::Shoot { support, .. } = a {
             check_len(&|| "support".into(), support.len(), MAX_ORDER_LENGTH)?;
         }
+        if let Action::Sally { pose, .. } = a {
+            check_pose(&|| "pose".into(), pose)?;
+        }
         return Ok(());
     };
     let path = |p: &[Pose]| -> Result<(), LimitError> {

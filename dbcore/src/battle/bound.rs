@@ -78,6 +78,13 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         shoots_back: bool,
     },
+    /// The denizens of the City that is battlefield feature `city` sally out as an element
+    /// standing at `pose`, its rear edge against the wall at a gate (§4.2, §17.30; see
+    /// [`super::sally`]). A tactical move of the moving army.
+    Sally {
+        city: usize,
+        pose: crate::geometry::Pose,
+    },
     /// One close combat (§10): `dice[0]` is `a`'s die, `dice[1]` is `b`'s.
     Fight {
         a: ElementId,
@@ -183,6 +190,9 @@ pub enum Event {
     /// The City's denizens were destroyed by Artillery shooting: it surrenders to army `to` and is
     /// not sacked (§4.2).
     CitySurrendered { city: usize, to: usize },
+    /// The denizens of the City that is battlefield feature `city` came out as `element` (§4.2,
+    /// §17.30): the City is undefended while they are out.
+    DenizensSallied { city: usize, element: ElementState },
     /// The sacker's side scored 5 or 6 on its PIP die: it stops sacking and may now garrison the
     /// City or leave it (§4.2, §17.32).
     SackingEnded { city: usize, id: ElementId },
@@ -220,6 +230,12 @@ pub enum BattleError {
     Sacking { id: ElementId },
     #[error("§4.6: camp followers {id} have left their camp and may never return to it")]
     CampFollowersMayNotReturn { id: ElementId },
+    #[error(
+        "§4.2, §17.30: the denizens of the City that is feature {city} may not sally: {reason}"
+    )]
+    NoSally { city: usize, reason: String },
+    #[error("§4.2: sallied denizens {id} may go no more than 3 BW from the City that is feature {city}, nor back into it")]
+    SallyLimit { id: ElementId, city: usize },
     #[error("§6.3: the move costs {cost} PIPs but only {left} are left")]
     NotEnoughPips { cost: u8, left: u8 },
     #[error("§3.5: the river's state is already known")]
@@ -271,7 +287,9 @@ impl ErrorInfo for BattleError {
             | BattleError::ElementLost { .. }
             | BattleError::Sacking { .. }
             | BattleError::MayNotOccupy { .. }
-            | BattleError::CampFollowersMayNotReturn { .. } => ErrorCode::IllegalMove,
+            | BattleError::CampFollowersMayNotReturn { .. }
+            | BattleError::NoSally { .. }
+            | BattleError::SallyLimit { .. } => ErrorCode::IllegalMove,
             BattleError::NotEnoughPips { .. } => ErrorCode::NotEnoughPips,
             BattleError::Move(_) => ErrorCode::IllegalMove,
             BattleError::Engagement(e) => e.code(),
@@ -291,6 +309,7 @@ impl ErrorInfo for BattleError {
             BattleError::ElementLost { .. } => Some("§13.1"),
             BattleError::Sacking { .. } | BattleError::MayNotOccupy { .. } => Some("§4.2"),
             BattleError::CampFollowersMayNotReturn { .. } => Some("§4.6"),
+            BattleError::NoSally { .. } | BattleError::SallyLimit { .. } => Some("§4.2"),
             BattleError::NotEnoughPips { .. } => Some("§6.3"),
             BattleError::RiverKnown | BattleError::NoRiver => Some("§3.5"),
             BattleError::Move(m) => move_rule(m),
@@ -599,7 +618,8 @@ impl Battle {
                     sacker: city.and_then(|c| c.sacker),
                 });
             } else if let Some(c) = city {
-                if let (Some(army), false) = (c.controller, c.denizens == Denizens::Destroyed) {
+                let defending = matches!(c.denizens, Denizens::Loyal | Denizens::Surrendered);
+                if let (Some(army), true) = (c.controller, defending) {
                     v.push(HeldStronghold {
                         army,
                         perimeter: area.outline.clone(),
@@ -716,7 +736,8 @@ impl Battle {
                 else {
                     continue;
                 };
-                let defended = c.controller.is_some() && c.denizens != Denizens::Destroyed;
+                let defended = c.controller.is_some()
+                    && matches!(c.denizens, Denizens::Loyal | Denizens::Surrendered);
                 if c.controller != Some(e.army)
                     && wholly(&area.outline)
                     && !occupied(&area.outline)
@@ -845,6 +866,7 @@ impl Battle {
                 }
                 self.check_occupiers(&plan.moves)?;
                 self.check_camp_followers(&plan.moves)?;
+                self.check_sallied(&plan.moves)?;
                 let left = self.pips - cost.total;
                 let entered = self.entries(&plan.moves);
                 let mut v = vec![
@@ -859,6 +881,12 @@ impl Battle {
                 ];
                 v.extend(entered);
                 Ok(v)
+            }
+            Action::Sally { city, pose } => {
+                if self.phase != Phase::Movement {
+                    return Err(wrong("a sally"));
+                }
+                self.check_sally(*city, *pose)
             }
             Action::EndMovement => {
                 if self.phase != Phase::Movement {
@@ -1005,6 +1033,14 @@ impl Battle {
                 if let Some(c) = self.city_mut(*city) {
                     c.denizens = Denizens::Surrendered;
                     c.controller = Some(*to);
+                }
+            }
+            Event::DenizensSallied { city, element } => {
+                if !self.elements.iter().any(|e| e.id == element.id) {
+                    self.elements.push(element.clone());
+                }
+                if let Some(c) = self.city_mut(*city) {
+                    c.denizens = Denizens::Sallied;
                 }
             }
             Event::SackingEnded { city, .. } => {

@@ -50,6 +50,10 @@ pub struct Legal {
     pub may_dice_river: bool,
     /// Elements of the moving army that may still make a tactical move, in battle order (§7).
     pub moves: Vec<LegalMove>,
+    /// Cities whose denizens may sally now ([`super::Action::Sally`], §4.2, §17.30); whether a
+    /// given spot outside a gate is free, [`Battle::check`] says. Omitted from JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sally_cities: Vec<usize>,
     /// [`super::Action::EndMovement`] is legal: the movement phase is on.
     pub may_end_movement: bool,
     /// Shots still to be made, by shooter, in battle order (§9).
@@ -133,6 +137,7 @@ impl Battle {
             } else {
                 Vec::new()
             },
+            sally_cities: self.sally_cities(),
             may_end_movement: movement,
             shots,
             combats,

@@ -8,6 +8,7 @@ pub mod movement;
 pub mod narrate;
 pub mod outcome;
 pub mod prebattle;
+pub mod sally;
 pub mod setup;
 pub mod state;
 pub mod victory;

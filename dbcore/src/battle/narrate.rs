@@ -143,6 +143,10 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
             "  the City (feature {city}) surrenders to {}",
             army_name(setup, *to)
         ),
+        Event::DenizensSallied { city, element } => format!(
+            "  the denizens of the City (feature {city}) sally out as element {}",
+            element.id
+        ),
         Event::SackingEnded { city, id } => {
             format!("  element {id} stops sacking the City (feature {city})")
         }

@@ -109,6 +109,8 @@ pub enum Denizens {
     /// Destroyed by Artillery shooting: the City surrendered (§4.2); a puppet regime's denizens
     /// defend it for the army it surrendered to while no element is inside.
     Surrendered,
+    /// Out of the City as an element (§4.2, §17.30): the City is undefended while they are out.
+    Sallied,
 }
 
 /// Who holds a City and what is happening inside it (§4.2, §13.2).
