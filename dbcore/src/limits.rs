@@ -288,6 +288,13 @@ pub fn check_action(a: &Action) -> Result<(), LimitError> {
         if let Action::Sally { pose, .. } = a {
             check_pose(&|| "pose".into(), pose)?;
         }
+        if let Action::Land { ids, poses } = a {
+            check_len(&|| "ids".into(), ids.len(), MAX_ORDER_LENGTH)?;
+            check_len(&|| "poses".into(), poses.len(), MAX_ORDER_LENGTH)?;
+            for (i, pose) in poses.iter().enumerate() {
+                check_pose(&|| format!("poses[{i}]"), pose)?;
+            }
+        }
         return Ok(());
     };
     let path = |p: &[Pose]| -> Result<(), LimitError> {

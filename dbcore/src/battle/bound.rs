@@ -85,6 +85,12 @@ pub enum Action {
         city: usize,
         pose: crate::geometry::Pose,
     },
+    /// The moving army lands every element it holds back, `ids[i]` at `poses[i]`, as one group
+    /// touching the waterway, in its own first bound (§5.5, §17.55; see [`super::landing`]).
+    Land {
+        ids: Vec<ElementId>,
+        poses: Vec<crate::geometry::Pose>,
+    },
     /// One close combat (§10): `dice[0]` is `a`'s die, `dice[1]` is `b`'s.
     Fight {
         a: ElementId,
@@ -193,6 +199,14 @@ pub enum Event {
     /// The denizens of the City that is battlefield feature `city` came out as `element` (§4.2,
     /// §17.30): the City is undefended while they are out.
     DenizensSallied { city: usize, element: ElementState },
+    /// Army `army`'s held-back elements landed where `moves` say (§5.5).
+    Landed {
+        army: usize,
+        moves: Vec<ElementMove>,
+    },
+    /// Army `army` ended its first bound's movement with `ids` still afloat: they never reach
+    /// the battlefield and are lost (§5.5, our reading).
+    NotLanded { army: usize, ids: Vec<ElementId> },
     /// The sacker's side scored 5 or 6 on its PIP die: it stops sacking and may now garrison the
     /// City or leave it (§4.2, §17.32).
     SackingEnded { city: usize, id: ElementId },
@@ -236,6 +250,8 @@ pub enum BattleError {
     NoSally { city: usize, reason: String },
     #[error("§4.2: sallied denizens {id} may go no more than 3 BW from the City that is feature {city}, nor back into it")]
     SallyLimit { id: ElementId, city: usize },
+    #[error("§5.5: the landing is refused: {reason}")]
+    Landing { reason: String },
     #[error("§6.3: the move costs {cost} PIPs but only {left} are left")]
     NotEnoughPips { cost: u8, left: u8 },
     #[error("§3.5: the river's state is already known")]
@@ -289,7 +305,8 @@ impl ErrorInfo for BattleError {
             | BattleError::MayNotOccupy { .. }
             | BattleError::CampFollowersMayNotReturn { .. }
             | BattleError::NoSally { .. }
-            | BattleError::SallyLimit { .. } => ErrorCode::IllegalMove,
+            | BattleError::SallyLimit { .. }
+            | BattleError::Landing { .. } => ErrorCode::IllegalMove,
             BattleError::NotEnoughPips { .. } => ErrorCode::NotEnoughPips,
             BattleError::Move(_) => ErrorCode::IllegalMove,
             BattleError::Engagement(e) => e.code(),
@@ -310,6 +327,7 @@ impl ErrorInfo for BattleError {
             BattleError::Sacking { .. } | BattleError::MayNotOccupy { .. } => Some("§4.2"),
             BattleError::CampFollowersMayNotReturn { .. } => Some("§4.6"),
             BattleError::NoSally { .. } | BattleError::SallyLimit { .. } => Some("§4.2"),
+            BattleError::Landing { .. } => Some("§5.5"),
             BattleError::NotEnoughPips { .. } => Some("§6.3"),
             BattleError::RiverKnown | BattleError::NoRiver => Some("§3.5"),
             BattleError::Move(m) => move_rule(m),
@@ -451,6 +469,12 @@ impl Battle {
                     .map(move |e| ElementState::from_setup(i, e))
             })
             .collect();
+        let mut elements = elements;
+        for e in &mut elements {
+            if setup.held_back.contains(&e.id) {
+                e.status = Status::Afloat;
+            }
+        }
         let cities = initial_cities(&setup, &elements);
         let mut bounds_begun = vec![0; setup.armies.len()];
         bounds_begun[setup.first] = 1;
@@ -847,6 +871,13 @@ impl Battle {
                     if e.army != self.active {
                         return Err(BattleError::NotYourElement { id, army: e.army });
                     }
+                    if e.status == Status::Afloat {
+                        return Err(BattleError::Landing {
+                            reason: format!(
+                                "element {id} is afloat: it comes ashore only by the landing"
+                            ),
+                        });
+                    }
                     if !e.in_play() {
                         return Err(BattleError::ElementLost { id });
                     }
@@ -882,6 +913,12 @@ impl Battle {
                 v.extend(entered);
                 Ok(v)
             }
+            Action::Land { ids, poses } => {
+                if self.phase != Phase::Movement {
+                    return Err(wrong("a landing"));
+                }
+                self.check_land(ids, poses)
+            }
             Action::Sally { city, pose } => {
                 if self.phase != Phase::Movement {
                     return Err(wrong("a sally"));
@@ -894,6 +931,10 @@ impl Battle {
                 }
                 let mut sim = self.clone();
                 let mut events = Vec::new();
+                if let Some(e) = self.not_landed() {
+                    sim.commit(&e);
+                    events.push(e);
+                }
                 sim.continue_bound(Phase::Shooting, &mut events);
                 Ok(events)
             }
@@ -1033,6 +1074,22 @@ impl Battle {
                 if let Some(c) = self.city_mut(*city) {
                     c.denizens = Denizens::Surrendered;
                     c.controller = Some(*to);
+                }
+            }
+            Event::Landed { moves, .. } => {
+                for m in moves {
+                    if let Some(el) = self.elements.iter_mut().find(|x| x.id == m.id) {
+                        el.pose = m.to.snapped();
+                        el.status = Status::InPlay;
+                        el.moves_this_bound = 1;
+                    }
+                }
+            }
+            Event::NotLanded { ids, .. } => {
+                for el in self.elements.iter_mut().filter(|x| ids.contains(&x.id)) {
+                    el.status = Status::Lost {
+                        cause: super::state::LossCause::OffTable,
+                    };
                 }
             }
             Event::DenizensSallied { city, element } => {

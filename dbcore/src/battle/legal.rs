@@ -54,6 +54,10 @@ pub struct Legal {
     /// given spot outside a gate is free, [`Battle::check`] says. Omitted from JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sally_cities: Vec<usize>,
+    /// The moving army's elements held back for a littoral landing, to be landed together this
+    /// bound with [`super::Action::Land`] (§5.5). Omitted from JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub landing: Vec<ElementId>,
     /// [`super::Action::EndMovement`] is legal: the movement phase is on.
     pub may_end_movement: bool,
     /// Shots still to be made, by shooter, in battle order (§9).
@@ -138,6 +142,11 @@ impl Battle {
                 Vec::new()
             },
             sally_cities: self.sally_cities(),
+            landing: if movement && self.first_bound_of_active() {
+                self.afloat()
+            } else {
+                Vec::new()
+            },
             may_end_movement: movement,
             shots,
             combats,

@@ -3,6 +3,7 @@
 pub mod bound;
 pub mod engagement;
 mod fighting;
+pub mod landing;
 pub mod legal;
 pub mod movement;
 pub mod narrate;

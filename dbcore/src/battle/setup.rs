@@ -96,6 +96,11 @@ pub struct BattleSetup {
     /// element's army. `None`: ungarrisoned Cities belong to nobody and have no denizens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city_owner: Option<usize>,
+    /// Elements held back for a littoral landing (§5.5): they start afloat, their set-up pose is
+    /// not used, and their army lands them with [`super::Action::Land`] in its own first bound.
+    /// Omitted from JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_back: Vec<ElementId>,
 }
 
 impl BattleSetup {
@@ -111,6 +116,7 @@ impl BattleSetup {
             first: 0,
             sandbox: false,
             city_owner: None,
+            held_back: Vec::new(),
         }
     }
 }
@@ -170,6 +176,8 @@ pub enum SetupProblem {
     CampOffTable { army: String },
     #[error("§4.6: army `{army}`'s camp has {count} defender(s) inside it: one troop element (not El, SCh or allied) or camp followers, never both")]
     CampDefenders { army: String, count: usize },
+    #[error("§5.5: the littoral landing cannot be held back: {reason}")]
+    Landing { reason: String },
     /// A terrain problem of §3; the message starts with its section.
     #[error("{message}")]
     Terrain { rule: String, message: String },
@@ -208,6 +216,7 @@ impl SetupProblem {
             SetupProblem::GarrisonNotEligible { .. } => Some("§5.4"),
             SetupProblem::GarrisonTooLarge { .. } => Some("§4.2"),
             SetupProblem::FortUngarrisoned { .. } => Some("§4.3"),
+            SetupProblem::Landing { .. } => Some("§5.5"),
             SetupProblem::CampMissing { .. }
             | SetupProblem::CampSize { .. }
             | SetupProblem::CampOffTable { .. }
@@ -238,6 +247,7 @@ impl ErrorInfo for SetupError {
             .and_then(|r| {
                 [
                     "§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§4.3", "§4.6", "§5.3", "§5.4",
+                    "§5.5",
                 ]
                 .into_iter()
                 .find(|s| *s == r)
@@ -327,6 +337,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
         .armies
         .iter()
         .flat_map(|a| a.elements.iter())
+        .filter(|e| !setup.held_back.contains(&e.id))
         .map(|e| {
             (
                 e.id,
@@ -386,6 +397,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
         }
     }
     garrison_problems(setup, &mut v);
+    landing_problems(setup, &mut v);
     if !setup.sandbox {
         camp_problems(setup, &mut v);
         for p in validate_terrain(&setup.battlefield, setup.variant) {
@@ -431,6 +443,7 @@ fn garrison_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
             .armies
             .iter()
             .flat_map(|a| a.elements.iter())
+            .filter(|e| !setup.held_back.contains(&e.id))
             .filter(|e| {
                 ElementRect::new(e.pose, 1.0, cfg.depth(e.kind))
                     .corners()
@@ -550,13 +563,73 @@ fn camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
                 army: army.name.clone(),
             });
         }
-        let inside = army.elements.iter().filter(|e| wholly(e, camp)).count();
+        let inside = army
+            .elements
+            .iter()
+            .filter(|e| !setup.held_back.contains(&e.id) && wholly(e, camp))
+            .count();
         let count = inside + usize::from(army.camp_followers);
         if count > 1 {
             v.push(SetupProblem::CampDefenders {
                 army: army.name.clone(),
                 count,
             });
+        }
+    }
+}
+
+/// The elements held back for a littoral landing (§5.5): only with a waterway on the table, 2 or 3
+/// elements of an army, none of them El, WWg or Art, each named once. (Whether the army's list
+/// gives Littoral home terrain is the pre-battle's check: a set-up does not carry the lists.)
+fn landing_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
+    if setup.held_back.is_empty() {
+        return;
+    }
+    let mut problem = |reason: String| v.push(SetupProblem::Landing { reason });
+    let has_waterway = setup
+        .battlefield
+        .features
+        .iter()
+        .any(|f| matches!(f, crate::terrain::TerrainFeature::Waterway(_)));
+    if !has_waterway {
+        problem("there is no waterway on the table".into());
+    }
+    let mut armies = Vec::new();
+    for (k, id) in setup.held_back.iter().enumerate() {
+        if setup.held_back[..k].contains(id) {
+            problem(format!("element {id} is named twice"));
+            continue;
+        }
+        let found = setup
+            .armies
+            .iter()
+            .enumerate()
+            .find_map(|(a, army)| army.elements.iter().find(|e| e.id == *id).map(|e| (a, e)));
+        let Some((army, e)) = found else {
+            problem(format!("there is no element {id}"));
+            continue;
+        };
+        if matches!(
+            e.kind.troop_type(),
+            crate::troops::TroopType::El
+                | crate::troops::TroopType::WWg
+                | crate::troops::TroopType::Art
+        ) {
+            problem(format!(
+                "element {id} is {}: Elephants, War Wagons and Artillery never land",
+                e.kind.code()
+            ));
+        }
+        armies.push(army);
+    }
+    armies.sort();
+    for a in 0..setup.armies.len() {
+        let count = armies.iter().filter(|&&x| x == a).count();
+        if count > 0 && !(2..=3).contains(&count) {
+            problem(format!(
+                "army `{}` holds back {count} elements: a landing is 2 or 3",
+                setup.armies[a].name
+            ));
         }
     }
 }

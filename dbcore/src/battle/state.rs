@@ -18,6 +18,8 @@ pub enum Status {
     Lost {
         cause: LossCause,
     },
+    /// Held back at deployment for a littoral landing and not yet on the table (§5.5).
+    Afloat,
 }
 
 /// Why an element was lost (§13.1).
