@@ -315,6 +315,16 @@ pub fn check_action(a: &Action) -> Result<(), LimitError> {
             }
             _ => {}
         }
+        if let Action::Sally { pose, .. } = a {
+            check_pose(&|| "pose".into(), pose)?;
+        }
+        if let Action::Land { ids, poses } = a {
+            check_len(&|| "ids".into(), ids.len(), MAX_ORDER_LENGTH)?;
+            check_len(&|| "poses".into(), poses.len(), MAX_ORDER_LENGTH)?;
+            for (i, pose) in poses.iter().enumerate() {
+                check_pose(&|| format!("poses[{i}]"), pose)?;
+            }
+        }
         return Ok(());
     };
     let path = |p: &[Pose]| -> Result<(), LimitError> {
@@ -351,6 +361,7 @@ pub fn check_action(a: &Action) -> Result<(), LimitError> {
         }
         MoveOrder::IntoContact { ids: i, .. } => ids(i.len()),
         MoveOrder::Dismount { .. } => Ok(()),
+        MoveOrder::ThroughCity { ids: i, .. } => ids(i.len()),
     }
 }
 

@@ -221,6 +221,8 @@ fn s6_1_every_action_of_the_golden_traces_is_among_the_legal_ones() {
                     }
                 }
                 Action::EndMovement => assert!(l.may_end_movement, "{name}"),
+                Action::Sally { city, .. } => assert!(l.sally_cities.contains(city), "{name}"),
+                Action::Land { ids, .. } => assert!(ids.iter().all(|i| l.landing.contains(i))),
                 Action::Shoot {
                     shooter, target, ..
                 } => {

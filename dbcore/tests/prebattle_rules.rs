@@ -852,6 +852,139 @@ fn camp_size_and_place() {
     assert!(matches!(pre.step(), Step::Deployment { army: 0 }));
 }
 
+#[test]
+fn s4_5_s4_6_an_edifice_on_the_rear_edge_may_be_declared_the_camp() {
+    // DBA3.md §4.5, §4.6: an Edifice so placed may be declared the camp (its outline given as the
+    // camp's), although it is bad going; any other camp overlapping it is refused.
+    let edifice = bua(AreaKind::Edifice, p(0.0, 13.5), p(2.0, 15.0), vec![]);
+    let mut pre = laid_out(edifice);
+    pre.apply(A::PlaceCamp {
+        outline: rect(6.5, 0.0, 8.5, 1.0),
+        camp_followers: false,
+    })
+    .unwrap();
+    let Some(TerrainFeature::Area(a)) = pre.battlefield().features.first().cloned() else {
+        panic!("the Edifice is feature 0");
+    };
+    assert_eq!(a.kind, AreaKind::Edifice);
+    refused(
+        &mut pre,
+        A::PlaceCamp {
+            outline: rect(0.5, 14.0, 2.5, 15.0),
+            camp_followers: false,
+        },
+        "§4.6",
+    );
+    pre.apply(A::PlaceCamp {
+        outline: a.outline.clone(),
+        camp_followers: true,
+    })
+    .unwrap();
+    assert_eq!(
+        dbcore::battle::edifice_camp(pre.battlefield(), pre.camp(1).unwrap()),
+        Some(0)
+    );
+    assert_eq!(
+        dbcore::battle::edifice_camp(pre.battlefield(), pre.camp(0).unwrap()),
+        None
+    );
+}
+
+/// A Littoral defender (army 0, littoral as `littoral` says) on a table with a waterway along
+/// the west edge; the invader takes the west edge, and both camps are pitched.
+fn littoral_deploying(littoral: bool) -> Prebattle {
+    let mut defender = entry("Sea raiders", 0, HomeTerrain::Littoral);
+    defender.littoral = littoral;
+    let mut pre = Prebattle::new(PrebattleSetup::new(vec![
+        defender,
+        entry("Invaders", 0, HomeTerrain::Steppe),
+    ]))
+    .unwrap();
+    pre.apply(A::RollAggression {
+        dice: vec![d(1), d(6)],
+    })
+    .unwrap();
+    pre.apply(A::ChooseFeatures {
+        compulsory: vec![F::Waterway],
+        optional: vec![F::Marsh, F::Wood],
+    })
+    .unwrap();
+    place(
+        &mut pre,
+        1,
+        None,
+        TerrainFeature::Waterway(Waterway::uniform(BoardEdge::West, 2.0, 0.0)),
+    );
+    place(
+        &mut pre,
+        3,
+        None,
+        TerrainFeature::Area(AreaFeature::ellipse(
+            AreaKind::Marsh,
+            p(11.25, 11.25),
+            1.5,
+            1.5,
+            0.0,
+            24,
+        )),
+    );
+    place(&mut pre, 4, None, wood(11.25, 3.75));
+    pre.apply(A::ChooseBaseEdge {
+        edge: BoardEdge::West,
+    })
+    .unwrap();
+    pre.apply(A::PlaceCamp {
+        outline: rect(14.0, 6.5, 15.0, 8.5),
+        camp_followers: true,
+    })
+    .unwrap();
+    pre.apply(A::PlaceCamp {
+        outline: rect(2.0, 6.5, 3.0, 8.5),
+        camp_followers: true,
+    })
+    .unwrap();
+    assert!(matches!(pre.step(), Step::Deployment { army: 0 }));
+    pre
+}
+
+#[test]
+fn s5_5_a_littoral_army_holds_back_two_or_three_elements_but_no_el_wwg_or_art() {
+    // DBA3.md §5.5: with a waterway on the table, a Littoral army may hold back 2-3 elements,
+    // none El, WWg or Art.
+    let id = |i: usize| element_id(0, i);
+    let mut pre = littoral_deploying(true);
+    // CODES: 0 Cv, 1 4Bd, 2 4Bd, 3 Ps, 4 Art, 5 Mtd-4Bw, 6 4Bd, 7 LH.
+    refused(&mut pre, A::HoldBack { id: id(4) }, "§5.5");
+    pre.apply(A::HoldBack { id: id(3) }).unwrap();
+    assert_eq!(pre.held_back_by(0), 1);
+    refused(&mut pre, A::HoldBack { id: id(3) }, "§5.4");
+    // One alone is no landing.
+    refused(&mut pre, A::EndDeployment, "§5.5");
+    pre.apply(A::HoldBack { id: id(1) }).unwrap();
+    pre.apply(A::HoldBack { id: id(2) }).unwrap();
+    refused(&mut pre, A::HoldBack { id: id(6) }, "§5.5");
+    // The rest must still deploy; the held back are not asked for.
+    let e = refused(&mut pre, A::EndDeployment, "§5.3");
+    assert!(
+        matches!(e, Err::NotAllDeployed { ids } if !ids.contains(&id(3)) && ids.contains(&id(0)))
+    );
+    // Held back, an element cannot also deploy.
+    refused(&mut pre, deploy(id(3).0, 12.0, 7.5, 270.0), "§5.4");
+}
+
+#[test]
+fn s5_5_only_an_army_whose_list_gives_littoral_may_hold_back() {
+    // DBA3.md §5.5: the army list must give LITTORAL home terrain.
+    let mut pre = littoral_deploying(false);
+    refused(
+        &mut pre,
+        A::HoldBack {
+            id: element_id(0, 3),
+        },
+        "§5.5",
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // §5.4 deployment
 // ---------------------------------------------------------------------------------------------

@@ -110,6 +110,19 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         shoots_back: bool,
     },
+    /// The denizens of the City that is battlefield feature `city` sally out as an element
+    /// standing at `pose`, its rear edge against the wall at a gate (§4.2, §17.30; see
+    /// [`super::sally`]). A tactical move of the moving army.
+    Sally {
+        city: usize,
+        pose: crate::geometry::Pose,
+    },
+    /// The moving army lands every element it holds back, `ids[i]` at `poses[i]`, as one group
+    /// touching the waterway, in its own first bound (§5.5, §17.55; see [`super::landing`]).
+    Land {
+        ids: Vec<ElementId>,
+        poses: Vec<crate::geometry::Pose>,
+    },
     /// One close combat (§10): `dice[0]` is `a`'s die, `dice[1]` is `b`'s.
     Fight {
         a: ElementId,
@@ -148,7 +161,8 @@ pub enum PipExtra {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PipCost {
-    /// 0 for an element's or column's first full move entirely along a road; otherwise 1.
+    /// 0 for an element's or column's first full move entirely along a road; 1 per element for a
+    /// passage through a City gate to gate (§4.2, §17.10); otherwise 1.
     pub base: u8,
     pub extras: Vec<PipExtra>,
     pub total: u8,
@@ -257,6 +271,17 @@ pub enum Event {
     /// The City's denizens were destroyed by Artillery shooting: it surrenders to army `to` and is
     /// not sacked (§4.2).
     CitySurrendered { city: usize, to: usize },
+    /// The denizens of the City that is battlefield feature `city` came out as `element` (§4.2,
+    /// §17.30): the City is undefended while they are out.
+    DenizensSallied { city: usize, element: ElementState },
+    /// Army `army`'s held-back elements landed where `moves` say (§5.5).
+    Landed {
+        army: usize,
+        moves: Vec<ElementMove>,
+    },
+    /// Army `army` ended its first bound's movement with `ids` still afloat: they never reach
+    /// the battlefield and are lost (§5.5, our reading).
+    NotLanded { army: usize, ids: Vec<ElementId> },
     /// The sacker's side scored 5 or 6 on its PIP die: it stops sacking and may now garrison the
     /// City or leave it (§4.2, §17.32).
     SackingEnded { city: usize, id: ElementId },
@@ -292,6 +317,16 @@ pub enum BattleError {
     MayNotOccupy { id: ElementId, kind: ElementKind },
     #[error("§4.2: element {id} is sacking a City and cannot move until its side's PIP die scores 5 or 6 (§17.32)")]
     Sacking { id: ElementId },
+    #[error("§4.6: camp followers {id} have left their camp and may never return to it")]
+    CampFollowersMayNotReturn { id: ElementId },
+    #[error(
+        "§4.2, §17.30: the denizens of the City that is feature {city} may not sally: {reason}"
+    )]
+    NoSally { city: usize, reason: String },
+    #[error("§4.2: sallied denizens {id} may go no more than 3 BW from the City that is feature {city}, nor back into it")]
+    SallyLimit { id: ElementId, city: usize },
+    #[error("§5.5: the landing is refused: {reason}")]
+    Landing { reason: String },
     #[error("§6.3: the move costs {cost} PIPs but only {left} are left")]
     NotEnoughPips { cost: u8, left: u8 },
     #[error("§3.5: the river's state is already known")]
@@ -358,7 +393,11 @@ impl ErrorInfo for BattleError {
             BattleError::NotYourElement { .. }
             | BattleError::ElementLost { .. }
             | BattleError::Sacking { .. }
-            | BattleError::MayNotOccupy { .. } => ErrorCode::IllegalMove,
+            | BattleError::MayNotOccupy { .. }
+            | BattleError::CampFollowersMayNotReturn { .. }
+            | BattleError::NoSally { .. }
+            | BattleError::SallyLimit { .. }
+            | BattleError::Landing { .. } => ErrorCode::IllegalMove,
             BattleError::NotEnoughPips { .. } => ErrorCode::NotEnoughPips,
             BattleError::Move(_) => ErrorCode::IllegalMove,
             BattleError::Engagement(e) => e.code(),
@@ -382,6 +421,9 @@ impl ErrorInfo for BattleError {
             BattleError::Finished => Some("§13.2"),
             BattleError::ElementLost { .. } => Some("§13.1"),
             BattleError::Sacking { .. } | BattleError::MayNotOccupy { .. } => Some("§4.2"),
+            BattleError::CampFollowersMayNotReturn { .. } => Some("§4.6"),
+            BattleError::NoSally { .. } | BattleError::SallyLimit { .. } => Some("§4.2"),
+            BattleError::Landing { .. } => Some("§5.5"),
             BattleError::NotEnoughPips { .. } => Some("§6.3"),
             BattleError::RiverKnown | BattleError::NoRiver => Some("§3.5"),
             BattleError::Move(m) => move_rule(m),
@@ -539,6 +581,12 @@ impl Battle {
                     .map(move |e| ElementState::from_setup(i, e))
             })
             .collect();
+        let mut elements = elements;
+        for e in &mut elements {
+            if setup.held_back.contains(&e.id) {
+                e.status = Status::Afloat;
+            }
+        }
         let cities = initial_cities(&setup, &elements);
         let mut bounds_begun = vec![0; setup.armies.len()];
         bounds_begun[setup.first] = 1;
@@ -658,7 +706,11 @@ impl Battle {
     ///
     /// An army's camp counts as held by it while anyone is inside (its defender, or an enemy
     /// sacking it) or its camp followers still defend it; an empty camp without camp followers is
-    /// undefended and held by nobody (§4.6). A City or Fort is held by the army with an element in
+    /// undefended and held by nobody (§4.6). A sacked camp is left on the table as terrain (§4.7,
+    /// FAQ19 reading): it is no longer a camp, so nobody holds it, it projects no threat zone and
+    /// is neither assaulted nor sacked again; its going stays what it always was, good going for
+    /// an ordinary camp and bad going for an Edifice declared as the camp (§4.5: an Edifice is bad
+    /// going, and serving as a camp is the one other thing it may do). A City or Fort is held by the army with an element in
     /// play wholly inside it; an empty City whose denizens still defend it is held by the army
     /// controlling it (§4.2).
     pub fn held_strongholds(&self) -> Vec<HeldStronghold> {
@@ -671,6 +723,9 @@ impl Battle {
         let mut v: Vec<HeldStronghold> = Vec::new();
         for (army, a) in self.setup.armies.iter().enumerate() {
             let Some(camp) = &a.camp else { continue };
+            if self.camp_sacked.get(army).copied().unwrap_or(false) {
+                continue;
+            }
             // §4.6: allied elements (and El, SCh) inside never defend the camp.
             let own_inside = self.elements.iter().any(|e| {
                 e.in_play()
@@ -706,7 +761,8 @@ impl Battle {
                     sacker: city.and_then(|c| c.sacker),
                 });
             } else if let Some(c) = city {
-                if let (Some(army), false) = (c.controller, c.denizens == Denizens::Destroyed) {
+                let defending = matches!(c.denizens, Denizens::Loyal | Denizens::Surrendered);
+                if let (Some(army), true) = (c.controller, defending) {
                     v.push(HeldStronghold {
                         army,
                         perimeter: area.outline.clone(),
@@ -766,6 +822,40 @@ impl Battle {
         Ok(())
     }
 
+    /// A camp-follower element may leave its own camp but never come back (§4.6): a move of one
+    /// that does not start wholly inside its army's camp may not end reaching into it. (Reading:
+    /// "leaving" is any position not wholly inside, so camp followers deployed outside the camp
+    /// never enter it either.)
+    fn check_camp_followers(&self, moves: &[ElementMove]) -> Result<(), BattleError> {
+        let cfg = &self.setup.config;
+        for m in moves {
+            let Some(e) = self.element(m.id) else {
+                continue;
+            };
+            if e.kind.troop_type() != TroopType::CampFollowers {
+                continue;
+            }
+            let Some(camp) = &self.setup.armies[e.army].camp else {
+                continue;
+            };
+            if wholly_in(&e.rect(cfg), camp) {
+                continue;
+            }
+            let end = ElementRect::new(m.to.snapped(), 1.0, cfg.depth(e.kind));
+            let deep = |p: crate::geometry::Point| {
+                camp.contains_strictly(p)
+                    && camp
+                        .edges()
+                        .all(|w| w.distance_to_point(p) > crate::geometry::TOLERANCE)
+            };
+            let reaches_in = end.corners().iter().any(|c| deep(*c)) || deep(end.centre());
+            if reaches_in {
+                return Err(BattleError::CampFollowersMayNotReturn { id: m.id });
+            }
+        }
+        Ok(())
+    }
+
     /// What a tactical move's end positions take (§4.2, §4.6, §17.44): an element ending wholly
     /// inside a City that its army does not control, and that no element and no denizens defend,
     /// occupies it; one ending wholly inside an enemy camp that nobody defends sacks it.
@@ -789,7 +879,8 @@ impl Battle {
                 else {
                     continue;
                 };
-                let defended = c.controller.is_some() && c.denizens != Denizens::Destroyed;
+                let defended = c.controller.is_some()
+                    && matches!(c.denizens, Denizens::Loyal | Denizens::Surrendered);
                 if c.controller != Some(e.army)
                     && wholly(&area.outline)
                     && !occupied(&area.outline)
@@ -920,6 +1011,13 @@ impl Battle {
                     if e.army != self.active {
                         return Err(BattleError::NotYourElement { id, army: e.army });
                     }
+                    if e.status == Status::Afloat {
+                        return Err(BattleError::Landing {
+                            reason: format!(
+                                "element {id} is afloat: it comes ashore only by the landing"
+                            ),
+                        });
+                    }
                     if !e.in_play() {
                         return Err(BattleError::ElementLost { id });
                     }
@@ -943,6 +1041,8 @@ impl Battle {
                     });
                 }
                 self.check_occupiers(&plan.moves)?;
+                self.check_camp_followers(&plan.moves)?;
+                self.check_sallied(&plan.moves)?;
                 let left = available - cost.total;
                 let entered = self.entries(&plan.moves);
                 let mut v = vec![
@@ -962,6 +1062,18 @@ impl Battle {
                 v.extend(entered);
                 Ok(v)
             }
+            Action::Land { ids, poses } => {
+                if self.phase != Phase::Movement {
+                    return Err(wrong("a landing"));
+                }
+                self.check_land(ids, poses)
+            }
+            Action::Sally { city, pose } => {
+                if self.phase != Phase::Movement {
+                    return Err(wrong("a sally"));
+                }
+                self.check_sally(*city, *pose)
+            }
             Action::EndMovement => {
                 if self.phase != Phase::Movement {
                     return Err(wrong("ending the tactical moves"));
@@ -970,6 +1082,10 @@ impl Battle {
                 let mut events = Vec::new();
                 // §14.5: the unheld elements of demoralised commands flee now.
                 sim.demoralised_flight(&mut events);
+                if let Some(e) = self.not_landed() {
+                    sim.commit(&e);
+                    events.push(e);
+                }
                 sim.continue_bound(Phase::Shooting, &mut events);
                 Ok(events)
             }
@@ -1198,6 +1314,30 @@ impl Battle {
                     c.controller = Some(*to);
                 }
             }
+            Event::Landed { moves, .. } => {
+                for m in moves {
+                    if let Some(el) = self.elements.iter_mut().find(|x| x.id == m.id) {
+                        el.pose = m.to.snapped();
+                        el.status = Status::InPlay;
+                        el.moves_this_bound = 1;
+                    }
+                }
+            }
+            Event::NotLanded { ids, .. } => {
+                for el in self.elements.iter_mut().filter(|x| ids.contains(&x.id)) {
+                    el.status = Status::Lost {
+                        cause: super::state::LossCause::OffTable,
+                    };
+                }
+            }
+            Event::DenizensSallied { city, element } => {
+                if !self.elements.iter().any(|e| e.id == element.id) {
+                    self.elements.push(element.clone());
+                }
+                if let Some(c) = self.city_mut(*city) {
+                    c.denizens = Denizens::Sallied;
+                }
+            }
             Event::SackingEnded { city, .. } => {
                 if let Some(c) = self.city_mut(*city) {
                     c.sacker = None;
@@ -1289,9 +1429,15 @@ impl Battle {
                 }
             }
         }
-        let total = 1 + extras.len() as u8;
+        // §4.2, §17.10: passing a City gate to gate costs 1 PIP per element; the extras of (a) and
+        // (b) still apply once to the move as a whole (reading: §6.3 charges them per move).
+        let base = match order {
+            MoveOrder::ThroughCity { .. } => u8::try_from(movers.len()).unwrap_or(u8::MAX),
+            _ => 1,
+        };
+        let total = base.saturating_add(extras.len() as u8);
         PipCost {
-            base: 1,
+            base,
             extras,
             total,
         }
@@ -1381,6 +1527,7 @@ pub fn order_ids(order: &MoveOrder) -> Vec<ElementId> {
         MoveOrder::Element { id, .. } | MoveOrder::Dismount { id } => vec![*id],
         MoveOrder::Group { ids, .. }
         | MoveOrder::Column { ids, .. }
-        | MoveOrder::IntoContact { ids, .. } => ids.clone(),
+        | MoveOrder::IntoContact { ids, .. }
+        | MoveOrder::ThroughCity { ids, .. } => ids.clone(),
     }
 }

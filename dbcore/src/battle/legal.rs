@@ -17,6 +17,8 @@
 //!   and any element along a road when the battlefield has one ([`LegalMove::road_only`]). The
 //!   §7.5 going and "within 1 BW of enemy" conditions depend on the path and are left to
 //!   [`Battle::check`].
+//! * Passages through a City gate to gate (§4.2, §17.10) are listed per element standing at a
+//!   gate ([`LegalMove::through_cities`]): they are discrete, so they are planned.
 
 use serde::{Deserialize, Serialize};
 
@@ -48,6 +50,14 @@ pub struct Legal {
     pub may_dice_river: bool,
     /// Elements of the moving army that may still make a tactical move, in battle order (§7).
     pub moves: Vec<LegalMove>,
+    /// Cities whose denizens may sally now ([`super::Action::Sally`], §4.2, §17.30); whether a
+    /// given spot outside a gate is free, [`Battle::check`] says. Omitted from JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sally_cities: Vec<usize>,
+    /// The moving army's elements held back for a littoral landing, to be landed together this
+    /// bound with [`super::Action::Land`] (§5.5). Omitted from JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub landing: Vec<ElementId>,
     /// [`super::Action::EndMovement`] is legal: the movement phase is on.
     pub may_end_movement: bool,
     /// Shots still to be made, by shooter, in battle order (§9).
@@ -76,6 +86,11 @@ pub struct LegalMove {
     pub road_only: bool,
     /// It may dismount instead of moving (§7.9).
     pub may_dismount: bool,
+    /// The Cities (battlefield feature indices) it may pass through now, alone, from the gate it
+    /// stands at to the other ([`super::MoveOrder::ThroughCity`], §4.2, §17.10). A column led by
+    /// it may also pass; [`Battle::check`] says. Omitted from JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub through_cities: Vec<usize>,
 }
 
 /// One shooter that may still shoot, with the targets it may choose (§9.1, §9.3).
@@ -123,6 +138,12 @@ impl Battle {
             may_dice_river: movement && has_river && self.river.is_none(),
             moves: if movement {
                 self.legal_moves()
+            } else {
+                Vec::new()
+            },
+            sally_cities: self.sally_cities(),
+            landing: if movement && self.first_bound_of_active() {
+                self.afloat()
             } else {
                 Vec::new()
             },
@@ -187,8 +208,35 @@ impl Battle {
                 reach_rough: cfg.move_distance(e.kind, true),
                 road_only: !again_off_road,
                 may_dismount: e.dismounts_as.is_some() && n == 0,
+                through_cities: self.passable_cities(&ctx, e),
             });
         }
         v
+    }
+
+    /// Cities with two gates, one of them just in front of `e`, that it may pass through alone now
+    /// (§4.2, §17.10). Only elements near a gate are planned, so this stays cheap.
+    fn passable_cities(&self, ctx: &super::MoveContext, e: &super::ElementState) -> Vec<usize> {
+        let front = e.pose.front_mid();
+        self.setup
+            .battlefield
+            .areas()
+            .filter(|(_, a)| {
+                a.kind == crate::terrain::AreaKind::City
+                    && a.gates.len() == 2
+                    && a.gates.iter().any(|g| {
+                        g.distance(front)
+                            <= super::movement::GATE_REACH + crate::geometry::TOLERANCE
+                    })
+            })
+            .map(|(f, _)| f)
+            .filter(|&city| {
+                let order = super::MoveOrder::ThroughCity {
+                    ids: vec![e.id],
+                    city,
+                };
+                super::movement::plan_move(ctx, &order).is_ok()
+            })
+            .collect()
     }
 }

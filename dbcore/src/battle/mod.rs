@@ -6,11 +6,13 @@ mod checked;
 pub mod commands;
 pub mod engagement;
 mod fighting;
+pub mod landing;
 pub mod legal;
 pub mod movement;
 pub mod narrate;
 pub mod outcome;
 pub mod prebattle;
+pub mod sally;
 pub mod setup;
 pub mod state;
 pub mod victory;
@@ -42,8 +44,8 @@ pub use prebattle::{
     PrebattleEvent, PrebattleRecord, PrebattleRequest, PrebattleSetup,
 };
 pub use setup::{
-    validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError, SetupProblem, FORMAT,
-    FORMAT_VERSION,
+    edifice_camp, validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError,
+    SetupProblem, FORMAT, FORMAT_VERSION,
 };
 pub use state::{ElementState, LossCause, Status};
 pub use victory::{counts_as_loss, losses, verdict, LossCount, Verdict, DEFEAT_THRESHOLD};

@@ -48,6 +48,8 @@
 //!   walls or reaches inside one held by the enemy (that is only assaulted); one held by the
 //!   mover's army is only entered or left (the move starts or ends with the mover wholly inside);
 //!   one nobody holds may be moved into or through.
+//! * **Gate to gate** (§4.2, §17.10): [`MoveOrder::ThroughCity`]; its readings are in the
+//!   passage planner's documentation.
 //! * **Crossing a river** (§3.5, §7.8): an element whose front edge starts the move in any river
 //!   keeps its facing through the move, unless the move is into contact or a conforming.
 
@@ -65,7 +67,7 @@ use super::state::ElementState;
 mod engine;
 pub(crate) mod geom;
 
-pub use engine::{in_close_combat, must_conform, plan_move};
+pub use engine::{in_close_combat, must_conform, plan_move, GATE_REACH};
 
 /// Everything a move may look at.
 #[derive(Debug, Clone, Copy)]
@@ -141,6 +143,15 @@ pub enum MoveOrder {
     },
     /// Dismount (§7.9): the element's whole move, replaced by its foot kind in place.
     Dismount { id: ElementId },
+    /// Pass through a City that no enemy holds from one gate to the other along its road (§4.2,
+    /// §17.10): one element, or a column led by the first id, standing just outside a gate and
+    /// facing in. The referee places the column outside the far gate; it costs 1 PIP per element
+    /// (§6.3).
+    ThroughCity {
+        ids: Vec<ElementId>,
+        /// The City's index among the battlefield's features.
+        city: usize,
+    },
 }
 
 /// One step of a group move (§7.4).

@@ -265,6 +265,20 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
             "  the City (feature {city}) surrenders to {}",
             army_name(setup, *to)
         ),
+        Event::Landed { army, moves } => format!(
+            "  {} land {} element(s) from the sea",
+            army_name(setup, *army),
+            moves.len()
+        ),
+        Event::NotLanded { army, ids } => format!(
+            "  {}'s {} element(s) held back never land and are lost",
+            army_name(setup, *army),
+            ids.len()
+        ),
+        Event::DenizensSallied { city, element } => format!(
+            "  the denizens of the City (feature {city}) sally out as element {}",
+            element.id
+        ),
         Event::SackingEnded { city, id } => {
             format!("  element {id} stops sacking the City (feature {city})")
         }

@@ -105,6 +105,11 @@ pub struct BattleSetup {
     /// element's army. `None`: ungarrisoned Cities belong to nobody and have no denizens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city_owner: Option<usize>,
+    /// Elements held back for a littoral landing (§5.5): they start afloat, their set-up pose is
+    /// not used, and their army lands them with [`super::Action::Land`] in its own first bound.
+    /// Omitted from JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_back: Vec<ElementId>,
 }
 
 impl BattleSetup {
@@ -120,6 +125,7 @@ impl BattleSetup {
             first: 0,
             sandbox: false,
             city_owner: None,
+            held_back: Vec::new(),
         }
     }
 }
@@ -167,6 +173,20 @@ pub enum SetupProblem {
         "§4.3: the Fort that is battlefield feature {feature} must begin the battle garrisoned"
     )]
     FortUngarrisoned { feature: usize },
+    #[error("§4.6: army `{army}` must have a camp: it has no City and at most 2 War Wagons")]
+    CampMissing { army: String },
+    #[error("§4.6: army `{army}`'s camp is {length:.3} × {breadth:.3} BW: it must be at least 1 × ½ BW and fit a rectangle whose length plus width is at most 4 BW")]
+    CampSize {
+        army: String,
+        length: f64,
+        breadth: f64,
+    },
+    #[error("§4.6: army `{army}`'s camp is not wholly on the battlefield")]
+    CampOffTable { army: String },
+    #[error("§4.6: army `{army}`'s camp has {count} defender(s) inside it: one troop element (not El, SCh or allied) or camp followers, never both")]
+    CampDefenders { army: String, count: usize },
+    #[error("§5.5: the littoral landing cannot be held back: {reason}")]
+    Landing { reason: String },
     /// A terrain problem of §3; the message starts with its section.
     #[error("{message}")]
     Terrain { rule: String, message: String },
@@ -285,6 +305,11 @@ impl SetupProblem {
             SetupProblem::GarrisonNotEligible { .. } => Some("§5.4"),
             SetupProblem::GarrisonTooLarge { .. } => Some("§4.2"),
             SetupProblem::FortUngarrisoned { .. } => Some("§4.3"),
+            SetupProblem::Landing { .. } => Some("§5.5"),
+            SetupProblem::CampMissing { .. }
+            | SetupProblem::CampSize { .. }
+            | SetupProblem::CampOffTable { .. }
+            | SetupProblem::CampDefenders { .. } => Some("§4.6"),
             SetupProblem::Terrain { rule, .. } => Some(rule.as_str()),
             _ => None,
         }
@@ -310,8 +335,8 @@ impl ErrorInfo for SetupError {
             .and_then(|p| p.rule_ref())
             .and_then(|r| {
                 [
-                    "§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§4.3", "§5.3", "§5.4", "§14.1",
-                    "§14.3", "§14.4",
+                    "§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§4.3", "§4.6", "§5.3", "§5.4",
+                    "§5.5", "§14.1", "§14.3", "§14.4",
                 ]
                 .into_iter()
                 .find(|s| *s == r)
@@ -402,6 +427,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
         .armies
         .iter()
         .flat_map(|a| a.elements.iter())
+        .filter(|e| !setup.held_back.contains(&e.id))
         .map(|e| {
             (
                 e.id,
@@ -462,7 +488,9 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
     }
     garrison_problems(setup, &mut v);
     super::commands::command_problems(setup, &mut v);
+    landing_problems(setup, &mut v);
     if !setup.sandbox {
+        camp_problems(setup, &mut v);
         for p in validate_terrain(&setup.battlefield, setup.variant) {
             v.push(SetupProblem::Terrain {
                 rule: p.rule().to_string(),
@@ -506,6 +534,7 @@ fn garrison_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
             .armies
             .iter()
             .flat_map(|a| a.elements.iter())
+            .filter(|e| !setup.held_back.contains(&e.id))
             .filter(|e| {
                 ElementRect::new(e.pose, 1.0, cfg.depth(e.kind))
                     .corners()
@@ -529,6 +558,169 @@ fn garrison_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
         }
         if inside.is_empty() && area.kind == crate::terrain::AreaKind::Fort {
             v.push(SetupProblem::FortUngarrisoned { feature });
+        }
+    }
+}
+
+/// The Edifice declared as the camp `camp`, if there is one (§4.5, §4.6): an army declares an
+/// Edifice its camp by giving the Edifice's own outline as its camp. The camp rules then apply to
+/// it (size, place, defence); the building stays bad going (see [`super::Battle::held_strongholds`]).
+pub fn edifice_camp(battlefield: &Battlefield, camp: &Polygon) -> Option<usize> {
+    battlefield
+        .areas()
+        .find(|(_, a)| {
+            a.kind == crate::terrain::AreaKind::Edifice
+                && a.outline.points.len() == camp.points.len()
+                && a.outline
+                    .points
+                    .iter()
+                    .zip(&camp.points)
+                    .all(|(p, q)| p.near(*q))
+        })
+        .map(|(f, _)| f)
+}
+
+/// The camps of §4.6 on a table that is not a sandbox.
+///
+/// * Compulsory unless the army has a City (it owns one, [`BattleSetup::city_owner`], or garrisons
+///   one at set-up) or more than 2 War Wagons. Reading: a set-up in which no army has a camp is a
+///   scenario played without camps (the demonstration battle, positions from table tools), so
+///   the missing camp is reported only when some army of the set-up has one; the pre-battle
+///   ([`super::prebattle`]) always asks for the compulsory camp.
+/// * Its size: at least 1 × ½ BW, fitting a rectangle whose length plus width is at most 4 BW,
+///   wholly on the table. (Where it stands against the rear edge is the pre-battle's check: a
+///   scenario may put it anywhere.)
+/// * Its defence: one troop element wholly inside (a camp-follower element counts as the camp
+///   followers) or fixed camp followers, never both and never two elements.
+fn camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
+    if setup.variant != Variant::Standard {
+        return;
+    }
+    let cfg = &setup.config;
+    let any_camp = setup.armies.iter().any(|a| a.camp.is_some());
+    let cities: Vec<&Polygon> = setup
+        .battlefield
+        .areas()
+        .filter(|(_, a)| a.kind == crate::terrain::AreaKind::City)
+        .map(|(_, a)| &a.outline)
+        .collect();
+    let board = setup.battlefield.board.polygon();
+    for (i, army) in setup.armies.iter().enumerate() {
+        let wholly = |e: &ElementSetup, p: &Polygon| {
+            ElementRect::new(e.pose, 1.0, cfg.depth(e.kind))
+                .corners()
+                .iter()
+                .all(|c| p.contains(*c))
+        };
+        let Some(camp) = &army.camp else {
+            let has_city = (setup.city_owner == Some(i) && !cities.is_empty())
+                || army
+                    .elements
+                    .iter()
+                    .any(|e| cities.iter().any(|c| wholly(e, c)));
+            let wwg = army
+                .elements
+                .iter()
+                .filter(|e| e.kind.troop_type() == crate::troops::TroopType::WWg)
+                .count();
+            if any_camp && !has_city && wwg <= 2 {
+                v.push(SetupProblem::CampMissing {
+                    army: army.name.clone(),
+                });
+            }
+            continue;
+        };
+        if camp.points.len() < 3 || camp.area() < 1e-9 {
+            v.push(SetupProblem::CampSize {
+                army: army.name.clone(),
+                length: 0.0,
+                breadth: 0.0,
+            });
+            continue;
+        }
+        let size = crate::terrain::measure(camp);
+        if size.length < 1.0 - TOLERANCE
+            || size.breadth < 0.5 - TOLERANCE
+            || size.length + size.breadth > 4.0 + TOLERANCE
+        {
+            v.push(SetupProblem::CampSize {
+                army: army.name.clone(),
+                length: size.length,
+                breadth: size.breadth,
+            });
+        }
+        if !camp.points.iter().all(|p| board.contains(*p)) {
+            v.push(SetupProblem::CampOffTable {
+                army: army.name.clone(),
+            });
+        }
+        let inside = army
+            .elements
+            .iter()
+            .filter(|e| !setup.held_back.contains(&e.id) && wholly(e, camp))
+            .count();
+        let count = inside + usize::from(army.camp_followers);
+        if count > 1 {
+            v.push(SetupProblem::CampDefenders {
+                army: army.name.clone(),
+                count,
+            });
+        }
+    }
+}
+
+/// The elements held back for a littoral landing (§5.5): only with a waterway on the table, 2 or 3
+/// elements of an army, none of them El, WWg or Art, each named once. (Whether the army's list
+/// gives Littoral home terrain is the pre-battle's check: a set-up does not carry the lists.)
+fn landing_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
+    if setup.held_back.is_empty() {
+        return;
+    }
+    let mut problem = |reason: String| v.push(SetupProblem::Landing { reason });
+    let has_waterway = setup
+        .battlefield
+        .features
+        .iter()
+        .any(|f| matches!(f, crate::terrain::TerrainFeature::Waterway(_)));
+    if !has_waterway {
+        problem("there is no waterway on the table".into());
+    }
+    let mut armies = Vec::new();
+    for (k, id) in setup.held_back.iter().enumerate() {
+        if setup.held_back[..k].contains(id) {
+            problem(format!("element {id} is named twice"));
+            continue;
+        }
+        let found = setup
+            .armies
+            .iter()
+            .enumerate()
+            .find_map(|(a, army)| army.elements.iter().find(|e| e.id == *id).map(|e| (a, e)));
+        let Some((army, e)) = found else {
+            problem(format!("there is no element {id}"));
+            continue;
+        };
+        if matches!(
+            e.kind.troop_type(),
+            crate::troops::TroopType::El
+                | crate::troops::TroopType::WWg
+                | crate::troops::TroopType::Art
+        ) {
+            problem(format!(
+                "element {id} is {}: Elephants, War Wagons and Artillery never land",
+                e.kind.code()
+            ));
+        }
+        armies.push(army);
+    }
+    armies.sort();
+    for a in 0..setup.armies.len() {
+        let count = armies.iter().filter(|&&x| x == a).count();
+        if count > 0 && !(2..=3).contains(&count) {
+            problem(format!(
+                "army `{}` holds back {count} elements: a landing is 2 or 3",
+                setup.armies[a].name
+            ));
         }
     }
 }

@@ -18,6 +18,8 @@ pub enum Status {
     Lost {
         cause: LossCause,
     },
+    /// Held back at deployment for a littoral landing and not yet on the table (§5.5).
+    Afloat,
 }
 
 /// Why an element was lost (§13.1).
@@ -112,6 +114,8 @@ pub enum Denizens {
     /// Destroyed by Artillery shooting: the City surrendered (§4.2); a puppet regime's denizens
     /// defend it for the army it surrendered to while no element is inside.
     Surrendered,
+    /// Out of the City as an element (§4.2, §17.30): the City is undefended while they are out.
+    Sallied,
 }
 
 /// Who holds a City and what is happening inside it (§4.2, §13.2).

@@ -17,6 +17,9 @@ use super::{
 };
 use crate::battle::setup::ElementId;
 
+mod passage;
+pub use passage::GATE_REACH;
+
 /// Whether the element at `idx` of `ctx.elements` is in close combat (§7.1, §10.2): its front
 /// edge in a lined-up contact with an enemy (§8.2 a–c), or an enemy's front edge lined up against
 /// it. Lost elements are never in close combat and never hold anyone in it.
@@ -89,6 +92,7 @@ pub fn plan_move(ctx: &MoveContext, order: &MoveOrder) -> Result<MovePlan, MoveE
             contact,
         } => plan_into_contact(ctx, ids, *target, *contact),
         MoveOrder::Dismount { id } => plan_dismount(ctx, *id),
+        MoveOrder::ThroughCity { ids, city } => passage::plan_through_city(ctx, ids, *city),
     }
 }
 
@@ -357,7 +361,8 @@ fn front_on_outline(r: &ElementRect, outline: &Polygon) -> bool {
 /// lists gates, the mover's front-edge midpoint must cross the outline within ½ BW of one
 /// ([`through_gates`]); a feature without gates (only possible in hand-made set-ups, since §4.2
 /// terrain validation asks for them) is entered anywhere. Passing through one's own City
-/// along a road (§4.2, §17.10, 1 PIP per element) is not played as a tactical move and is refused.
+/// along a road (§4.2, §17.10, 1 PIP per element) is its own order, [`MoveOrder::ThroughCity`]:
+/// an ordinary path across a City its army holds is refused here.
 /// Camps have no walls: what an enemy entering a camp does is the battle's concern (§4.6).
 fn check_walls(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
     for (_, a) in ctx.battlefield.areas() {

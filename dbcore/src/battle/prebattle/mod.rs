@@ -49,7 +49,10 @@
 //!   some quarter is placed again, in a quarter of the defender's choice (no die): §3.7 demands
 //!   one, and §3.8 item 5 alone would leave the table illegal. If none fits anywhere the table
 //!   stays without one and the battle's validation refuses it (not seen in the driver's sweeps);
-//! * littoral landings (§5.5) are not offered yet: every element deploys before the battle.
+//! * littoral landings (§5.5): during its deployment a Littoral army may hold back 2 or 3 elements
+//!   ([`PrebattleAction::HoldBack`]) when a waterway is on the table; the battle's set-up names
+//!   them in [`BattleSetup::held_back`] and they land in its first bound
+//!   ([`super::Action::Land`]). The demonstration driver never holds elements back.
 
 pub mod placement;
 
@@ -264,6 +267,10 @@ pub enum PrebattleAction {
     NoCamp,
     /// One element placed (§5.4).
     Deploy { id: ElementId, pose: Pose },
+    /// Hold one element back for a littoral landing in the army's first bound (§5.5): only for
+    /// an army whose list gives Littoral home terrain, with a waterway on the table; 2 or 3
+    /// elements, none El, WWg or Art.
+    HoldBack { id: ElementId },
     /// The army has deployed every element (§5.3).
     EndDeployment,
 }
@@ -327,6 +334,8 @@ pub enum PrebattleEvent {
         pose: Pose,
         garrison: Option<usize>,
     },
+    /// An element is held back for a littoral landing (§5.5).
+    ElementHeldBack { army: usize, id: ElementId },
     /// An army has deployed (§5.3).
     DeploymentEnded { army: usize },
     /// Everything is ready: the first bound is army `first`'s, the defender's (§5.3).
@@ -433,7 +442,7 @@ pub enum PrebattleError {
     CampCompulsory { army: usize },
     #[error("there is no element {id} in army {army}")]
     UnknownElement { id: ElementId, army: usize },
-    #[error("§5.4: element {id} is already deployed")]
+    #[error("§5.4: element {id} is already deployed (or held back for a landing, §5.5)")]
     AlreadyDeployed { id: ElementId },
     #[error("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
     Deployment { problems: Vec<DeploymentProblem> },
@@ -441,6 +450,8 @@ pub enum PrebattleError {
     NotAllDeployed { ids: Vec<ElementId> },
     #[error("§4.3, §5.4: Fort {feature} must begin the battle garrisoned by a foot element")]
     FortUngarrisoned { feature: usize },
+    #[error("§5.5: {reason}")]
+    Landing { reason: String },
 }
 
 impl PrebattleError {
@@ -464,6 +475,7 @@ impl PrebattleError {
             BaseEdge { .. } => "§5.2",
             Camp { .. } | CampCompulsory { .. } => "§4.6",
             AlreadyDeployed { .. } => "§5.4",
+            Landing { .. } => "§5.5",
             Deployment { problems } => match problems.first() {
                 Some(DeploymentProblem::OffTable { .. }) => "§1.2",
                 Some(DeploymentProblem::Impassable { .. }) => "§3.4",
@@ -626,6 +638,9 @@ pub struct Prebattle {
     poses: Vec<Vec<Option<Pose>>>,
     /// Battlefield feature garrisoned by each element, if any.
     garrisons: Vec<(ElementId, usize)>,
+    /// Elements held back for a littoral landing (§5.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    held_back: Vec<ElementId>,
 }
 
 fn difficult(t: FeatureType) -> bool {
@@ -714,6 +729,7 @@ impl Prebattle {
                 .map(|a| vec![None; a.elements.len()])
                 .collect(),
             garrisons: Vec::new(),
+            held_back: Vec::new(),
             setup,
         })
     }
@@ -876,7 +892,15 @@ impl Prebattle {
             .enumerate()
             .filter(|(_, p)| p.is_none())
             .map(|(i, _)| element_id(army, i))
+            .filter(|id| !self.held_back.contains(id))
             .collect()
+    }
+
+    /// How many elements army `army` holds back for a littoral landing (§5.5).
+    pub fn held_back_by(&self, army: usize) -> usize {
+        (0..self.poses[army].len())
+            .filter(|&i| self.held_back.contains(&element_id(army, i)))
+            .count()
     }
 
     fn wrong(&self, a: &PrebattleAction) -> PrebattleError {
@@ -1057,7 +1081,8 @@ impl Prebattle {
                 let index = (0..self.poses[army].len())
                     .find(|&i| element_id(army, i) == *id)
                     .ok_or(PrebattleError::UnknownElement { id: *id, army })?;
-                if self.poses[army][index].is_some() {
+                // Held back for a landing (§5.5) counts as deployed: it lands in the battle.
+                if self.poses[army][index].is_some() || self.held_back.contains(id) {
                     return Err(PrebattleError::AlreadyDeployed { id: *id });
                 }
                 let pose = pose.snapped();
@@ -1069,7 +1094,49 @@ impl Prebattle {
                     garrison,
                 }])
             }
+            (A::HoldBack { id }, Step::Deployment { army }) => {
+                let index = (0..self.poses[army].len())
+                    .find(|&i| element_id(army, i) == *id)
+                    .ok_or(PrebattleError::UnknownElement { id: *id, army })?;
+                if self.poses[army][index].is_some() || self.held_back.contains(id) {
+                    return Err(PrebattleError::AlreadyDeployed { id: *id });
+                }
+                let landing = |reason: String| Err(PrebattleError::Landing { reason });
+                if !self.setup.armies[army].littoral {
+                    return landing(format!(
+                        "army {army}'s list does not give Littoral home terrain"
+                    ));
+                }
+                let waterway = self
+                    .battlefield
+                    .features
+                    .iter()
+                    .any(|f| matches!(f, TerrainFeature::Waterway(_)));
+                if !waterway {
+                    return landing("there is no waterway on the table".into());
+                }
+                let kind = self.setup.armies[army].elements[index].kind;
+                if matches!(
+                    kind.troop_type(),
+                    TroopType::El | TroopType::WWg | TroopType::Art
+                ) {
+                    return landing(format!(
+                        "element {id} is {}: Elephants, War Wagons and Artillery never land",
+                        kind.code()
+                    ));
+                }
+                if self.held_back_by(army) >= 3 {
+                    return landing("a landing is at most 3 elements".into());
+                }
+                Ok(vec![E::ElementHeldBack { army, id: *id }])
+            }
             (A::EndDeployment, Step::Deployment { army }) => {
+                if self.held_back_by(army) == 1 {
+                    return Err(PrebattleError::Landing {
+                        reason: "a landing is at least 2 elements: hold back another or deploy it"
+                            .into(),
+                    });
+                }
                 let ids = self.remaining(army);
                 if !ids.is_empty() {
                     return Err(PrebattleError::NotAllDeployed { ids });
@@ -1269,6 +1336,7 @@ impl Prebattle {
                     self.garrisons.push((*id, *g));
                 }
             }
+            E::ElementHeldBack { id, .. } => self.held_back.push(*id),
             E::DeploymentEnded { army } => {
                 self.step = if *army == defender {
                     Step::Deployment { army: 1 - defender }
@@ -1322,6 +1390,13 @@ impl Prebattle {
             .iter()
             .any(|&p| board.distance_to_edge(p, base).abs() <= TOLERANCE);
         let mut on_shore = false;
+        let edifice =
+            super::setup::edifice_camp(&self.battlefield, outline).and_then(|f| {
+                match self.battlefield.features.get(f) {
+                    Some(TerrainFeature::Area(a)) => Some(a),
+                    _ => None,
+                }
+            });
         for f in &self.battlefield.features {
             match f {
                 TerrainFeature::Waterway(w) => {
@@ -1340,7 +1415,13 @@ impl Prebattle {
                     }
                 }
                 TerrainFeature::Area(a) => {
-                    if a.kind != AreaKind::GentleHill && polygons_intersect(outline, &a.outline) {
+                    // §4.6: an Edifice on the rear edge may be declared the camp (its outline given
+                    // as the camp's): its own bad going is then no objection.
+                    let declared = a.kind == AreaKind::Edifice && edifice == Some(a);
+                    if a.kind != AreaKind::GentleHill
+                        && !declared
+                        && polygons_intersect(outline, &a.outline)
+                    {
                         v.push(format!(
                             "the camp overlaps a {:?}; it must be in good going other than Plough",
                             a.kind
@@ -1519,7 +1600,14 @@ impl Prebattle {
                             Some(ElementSetup {
                                 id: element_id(a, i),
                                 kind: e.kind,
-                                pose: self.poses[a][i]?,
+                                // Held back for a landing: the pose is not used (§5.5).
+                                pose: match self.poses[a][i] {
+                                    Some(p) => p,
+                                    None if self.held_back.contains(&element_id(a, i)) => {
+                                        Pose::new(0.0, 0.0, 0.0)
+                                    }
+                                    None => return None,
+                                },
                                 general: e.general,
                                 contingent: e.contingent,
                                 dismounts_as: e.dismounts_as,
@@ -1537,6 +1625,7 @@ impl Prebattle {
         let mut s = BattleSetup::new(self.setup.variant, self.battlefield.clone(), armies);
         s.config = self.setup.config.clone();
         s.first = defender;
+        s.held_back = self.held_back.clone();
         if self
             .battlefield
             .areas()
@@ -1643,6 +1732,12 @@ pub fn describe(setup: &PrebattleSetup, e: &PrebattleEvent) -> String {
         } => format!("{} garrison feature {f} with {id}", name(*army)),
         PrebattleEvent::ElementDeployed { .. } => String::new(),
         PrebattleEvent::DeploymentEnded { army } => format!("{} have deployed", name(*army)),
+        PrebattleEvent::ElementHeldBack { army, id } => {
+            format!(
+                "{} hold element {id} back to land from the sea",
+                name(*army)
+            )
+        }
         PrebattleEvent::BattleReady { first } => {
             format!("The battle begins with {}' bound", name(*first))
         }
