@@ -113,24 +113,37 @@ pub fn play_game(
     seed: u64,
     max_bounds: u32,
 ) -> Result<DrivenGame, GameError> {
+    play_game_to_end(setup, seed, max_bounds).map(|(game, _)| game)
+}
+
+/// [`play_game`], also handing back the battle as it ended (for [`crate::simulate`], which
+/// reads each army's losses from it).
+pub(crate) fn play_game_to_end(
+    setup: PrebattleSetup,
+    seed: u64,
+    max_bounds: u32,
+) -> Result<(DrivenGame, Battle), GameError> {
     check_max_bounds(max_bounds)?;
+    tracing::debug!(seed, max_bounds, "driven game starts");
     let mut pre = Prebattle::new(setup)?;
     let mut dice = SeededDice::new(seed);
     let prebattle_events = play_prebattle(&mut pre, &mut dice)?;
     let battle_setup = pre.battle_setup().ok_or(GameError::Unfinished)?;
-    let battle = Battle::new(battle_setup.clone())?;
-    let d = play_battle(battle, &mut dice, max_bounds);
-    Ok(DrivenGame {
+    tracing::trace!(seed, first = battle_setup.first, "pre-battle done");
+    let mut battle = Battle::new(battle_setup.clone())?;
+    let (events, verdict) = drive(&mut battle, &mut dice, max_bounds);
+    let game = DrivenGame {
         record: GameRecord {
             prebattle: pre.record(),
-            battle: d.record.actions,
+            battle: battle.actions().to_vec(),
         },
         prebattle_events,
         setup: battle_setup,
-        events: d.events,
-        bounds: d.bounds,
-        verdict: d.verdict,
-    })
+        events,
+        bounds: battle.bound(),
+        verdict,
+    };
+    Ok((game, battle))
 }
 
 /// Play a whole game between the default armies of two bundled lists named by id (`"II/56"`),
@@ -146,6 +159,28 @@ pub fn play_lists(
 
 /// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun.
 pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -> DrivenBattle {
+    let (events, verdict) = drive(&mut battle, dice, max_bounds);
+    DrivenBattle {
+        record: battle.record(),
+        bounds: battle.bound(),
+        events,
+        verdict,
+    }
+}
+
+/// Play `battle` in place with `dice` until an army loses, `max_bounds` bounds have begun or the
+/// driver finds nothing it may do; the events and the verdict, the battle left as it ended.
+pub fn drive(
+    battle: &mut Battle,
+    dice: &mut SeededDice,
+    max_bounds: u32,
+) -> (Vec<Event>, Option<Verdict>) {
+    tracing::debug!(
+        armies = battle.setup().armies.len(),
+        bound = battle.bound(),
+        max_bounds,
+        "driven battle starts"
+    );
     let mut events = Vec::new();
     let mut verdict = None;
     // Every step either applies an action or ends a phase, so the loop ends; the cap is a guard.
@@ -162,7 +197,7 @@ pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -
                 events.extend(ev);
             }
             Phase::Movement => {
-                let action = best_move(&battle).unwrap_or(Action::EndMovement);
+                let action = best_move(battle).unwrap_or(Action::EndMovement);
                 let ev = battle
                     .apply(action)
                     .or_else(|_| battle.apply(Action::EndMovement))
@@ -170,7 +205,7 @@ pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -
                 events.extend(ev);
             }
             Phase::Shooting | Phase::CloseCombat => {
-                let Some(action) = next_fire_or_fight(&battle, dice) else {
+                let Some(action) = next_fire_or_fight(battle, dice) else {
                     break;
                 };
                 match battle.apply(action) {
@@ -183,12 +218,13 @@ pub fn play_battle(mut battle: Battle, dice: &mut SeededDice, max_bounds: u32) -
             verdict = Some(v.clone());
         }
     }
-    DrivenBattle {
-        record: battle.record(),
-        bounds: battle.bound(),
-        events,
-        verdict,
-    }
+    tracing::debug!(
+        bounds = battle.bound(),
+        winner = verdict.as_ref().and_then(|v| v.winner),
+        actions = battle.actions().len(),
+        "driven battle ends"
+    );
+    (events, verdict)
 }
 
 /// The nearest enemy in play to `id`, with the distance between front-edge midpoints.
