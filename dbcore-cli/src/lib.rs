@@ -9,4 +9,5 @@ pub mod http;
 pub mod odds;
 pub mod rpc;
 pub mod schema;
+pub mod simulate;
 pub mod stdio;
