@@ -41,6 +41,7 @@ pub mod error;
 pub mod json;
 pub mod kind;
 pub mod prebattle;
+pub mod simulate;
 pub mod table;
 
 use std::ffi::c_char;
@@ -82,6 +83,7 @@ pub use prebattle::{
     dbcore_demo_armies_json, dbcore_game_replay_json, dbcore_play_game_json,
     dbcore_play_lists_json, dbcore_prebattle_step_json,
 };
+pub use simulate::dbcore_simulate_json;
 pub use table::{
     dbcore_table_clone, dbcore_table_contacts_json, dbcore_table_distance, dbcore_table_element_at,
     dbcore_table_element_count, dbcore_table_free, dbcore_table_going_at, dbcore_table_going_under,
