@@ -4,7 +4,7 @@
 #   bash dbcore-py/run_tests.sh VENV_DIR
 #
 # Creates VENV_DIR with `python3 -m venv` if it does not exist, installs maturin, pytest and
-# mypy into it from PyPI (pip skips what is already there), builds and installs the module
+# mypy (and dask[distributed], pandas and tqdm for dbcore.simulate's tests) into it from PyPI (pip skips what is already there), builds and installs the module
 # with `maturin develop --release` (cargo rebuilds only what changed), then runs pytest,
 # mypy --strict over the tests, the package and examples/python (which exercises the stubs) and
 # mypy.stubtest (which checks the stubs against the built module). Exits non-zero on any
@@ -27,6 +27,9 @@ py="$venv/bin/python"
 
 echo "== installing build and test tools"
 "$py" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2" pytest mypy
+# The optional back ends of dbcore.simulate, for its tests (the Dask LocalCluster test, data
+# frames, the progress bar); dbcore itself needs none of them. pip skips what is there.
+"$py" -m pip install --quiet --disable-pip-version-check "dask[distributed]" pandas tqdm
 
 echo "== building dbcore into $venv"
 cd "$here"

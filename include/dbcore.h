@@ -1971,6 +1971,41 @@ DbcoreStatus dbcore_prebattle_step_json(const char *record_json,
 DbcoreStatus dbcore_demo_armies_json(char **out_json);
 
 /**
+ * Play a batch of seeded battles with dbcore's demonstration driver on `threads` threads (the
+ * calling thread when 1, one per core when 0). `request_json` is a `dbcore::simulate::Request`:
+ * `{"source": {"lists": ["II/56", "II/5a"]}, "battles": 100, "seed": 1}` with optional
+ * `"first"` (index of the first battle, for one chunk of a larger batch), `"max_bounds"` (60),
+ * `"threads"` (1) and `"full_records"` (false); the source may instead be `{"setup": SETUP}`
+ * (a deployed battle; only the dice vary) or `{"armies": PREBATTLE_SETUP}`. Battle `i`'s dice
+ * come from a seed that depends only on the master seed and `i`, so the records are the same on
+ * any number of threads and any split into chunks. `*out_json` becomes `{"records": [{"index",
+ * "seed", "winner", "bounds", "losses", "camp_sacked", "general_lost", "ended"}, ...],
+ * "summary": {"wins": [{"count", "out_of", "rate", "low", "high"}, ...], "draws", ...},
+ * "cancelled": false}` with the records in index order and 95% Wilson intervals. Free it with
+ * `dbcore_string_free`. A panic in a worker thread is caught like any other
+ * (`DBCORE_STATUS_PANIC`).
+ *
+ * # Safety
+ * `request_json` must be a NUL-terminated string and `out_json` valid for writes; NULL gives
+ * `DBCORE_STATUS_NULL_ARGUMENT`.
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_ARGUMENT`
+ * for a count, index or thread number beyond dbcore's limits or an unknown list id;
+ * `DBCORE_STATUS_INVALID_SETUP` for a set-up or armies dbcore refuses.
+ *
+ * # Example
+ * ```c
+ * char *out = NULL;
+ * if (dbcore_simulate_json("{\"source\":{\"lists\":[\"II/56\",\"II/5a\"]},"
+ *                          "\"battles\":100,\"seed\":1,\"threads\":0}", &out) == DBCORE_STATUS_OK)
+ *     puts(out);
+ * dbcore_string_free(out);
+ * ```
+ */
+DbcoreStatus dbcore_simulate_json(const char *request_json, char **out_json);
+
+/**
  * The legal pose element `id` would take if dropped at `pose_json` (`{"x":6.5,"y":9.9,
  * "facing":0}`, BW): contact by §8.2 with the slide allowed, lined up with an element within
  * `within` BW (0 to 4; half a BW is a good hand's width), as a `dbcore::snap::Snap` (`{"id",

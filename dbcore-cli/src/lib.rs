@@ -11,4 +11,5 @@ pub mod odds;
 pub mod rpc;
 pub mod rpc_names;
 pub mod schema;
+pub mod simulate;
 pub mod stdio;

@@ -23,6 +23,9 @@ use dbcore_cli::{odds, stdio};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Log to stderr: `-v` battle starts and ends (debug), `-vv` everything (trace).
+    #[arg(short = 'v', action = clap::ArgAction::Count, global = true)]
+    verbosity: u8,
 }
 
 #[derive(Subcommand)]
@@ -111,8 +114,48 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play many seeded battles between two army lists (or from a set-up) and tell how often
+    /// each side wins, with 95% Wilson intervals: `dbcore simulate II/56 II/5a -n 10000 --seed 1`.
+    Simulate(SimulateArgs),
     /// Serve the JSON-RPC referee on stdio or loopback HTTP.
     Serve(ServeArgs),
+}
+
+#[derive(Args)]
+struct SimulateArgs {
+    /// The first army list, by id.
+    #[arg(default_value = "II/56")]
+    first: String,
+    /// The second army list, by id.
+    #[arg(default_value = "II/53")]
+    second: String,
+    /// Battles to play.
+    #[arg(short = 'n', long, default_value_t = 1000)]
+    battles: u64,
+    /// The master seed: battle i's dice come from a seed derived from it and i alone.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The index of the first battle (to run one chunk of a larger batch).
+    #[arg(long, default_value_t = 0)]
+    first_index: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Stop each battle after this many bounds.
+    #[arg(long, default_value_t = dbcore::simulate::DEFAULT_MAX_BOUNDS)]
+    max_bounds: u32,
+    /// A set-up file (dbcore's JSON): every battle starts from it, only the dice differ.
+    #[arg(long)]
+    setup: Option<PathBuf>,
+    /// The records as JSON lines instead of the table.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// The records as CSV instead of the table.
+    #[arg(long)]
+    csv: bool,
+    /// With --json: each record carries its whole game (replayable).
+    #[arg(long, requires = "json")]
+    full_records: bool,
 }
 
 #[derive(Args)]
@@ -158,6 +201,18 @@ struct ServeArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.verbosity > 0 {
+        let level = if cli.verbosity > 1 {
+            tracing::Level::TRACE
+        } else {
+            tracing::Level::DEBUG
+        };
+        // stderr only: stdout carries the program's output (records, JSON-RPC answers).
+        tracing_subscriber::fmt()
+            .with_max_level(level)
+            .with_writer(io::stderr)
+            .init();
+    }
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(lines)) => {
@@ -264,8 +319,67 @@ fn run(cmd: Command) -> Result<(), Failure> {
         }
         Command::Validate { file } => print(&commands::validate(&load(&file)?)?),
         Command::Replay { file, json } => print(&commands::replay(&load(&file)?, json)?),
+        Command::Simulate(a) => simulate(a),
         Command::Serve(s) => serve(s),
     }
+}
+
+fn simulate(a: SimulateArgs) -> Result<(), Failure> {
+    use dbcore::simulate::{Request, Source};
+    use dbcore_cli::simulate::{self as sim, Format};
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+    let source = match a.setup {
+        Some(p) => match load(&p.to_string_lossy())? {
+            Document::Setup(s) => Source::Setup(*s),
+            _ => return Err(Failure(vec!["--setup takes a set-up file".into()])),
+        },
+        None => Source::Lists([a.first, a.second]),
+    };
+    let mut request = Request::new(source, a.battles, a.seed);
+    request.first = a.first_index;
+    request.threads = a.threads;
+    request.max_bounds = a.max_bounds;
+    request.full_records = a.full_records;
+    let cancel = AtomicBool::new(false);
+    let done = AtomicU64::new(0);
+    let finished = AtomicBool::new(false);
+    let started = std::time::Instant::now();
+    let result = std::thread::scope(|s| {
+        // A progress line on stderr when it is a terminal; stdout stays the records alone.
+        if io::stderr().is_terminal() {
+            s.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    eprint!(
+                        "\r{} of {} battles",
+                        done.load(Ordering::Relaxed),
+                        a.battles
+                    );
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                eprint!("\r\x1b[K");
+            });
+        }
+        let r = sim::run(&request, &cancel, &done);
+        finished.store(true, Ordering::Relaxed);
+        r
+    })?;
+    let secs = started.elapsed().as_secs_f64();
+    tracing::debug!(
+        battles = result.records.len(),
+        seconds = secs,
+        per_second = result.records.len() as f64 / secs.max(1e-9),
+        "simulate finished"
+    );
+    let format = if a.json {
+        Format::JsonLines
+    } else if a.csv {
+        Format::Csv
+    } else {
+        Format::Table
+    };
+    print(&sim::format(&result, &request, format)?)
 }
 
 fn serve(s: ServeArgs) -> Result<(), Failure> {

@@ -42,6 +42,7 @@ pub mod error;
 pub mod json;
 pub mod kind;
 pub mod prebattle;
+pub mod simulate;
 pub mod surfaces;
 pub mod table;
 
@@ -84,6 +85,7 @@ pub use prebattle::{
     dbcore_demo_armies_json, dbcore_game_replay_json, dbcore_play_game_json,
     dbcore_play_lists_json, dbcore_prebattle_step_json,
 };
+pub use simulate::dbcore_simulate_json;
 pub use surfaces::{
     dbcore_battle_contacts_json, dbcore_battle_outcome_json, dbcore_battle_outlines_json,
     dbcore_battle_snap_json, dbcore_dbaix_odds_json,

@@ -18,6 +18,7 @@ mod errors;
 mod kinds;
 mod names;
 mod prebattle;
+mod simulate;
 mod table;
 
 /// The crate version, as `dbcore.__version__` reports it.
@@ -59,6 +60,9 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prebattle::replay_game, m)?)?;
     m.add_function(wrap_pyfunction!(prebattle::prebattle_step, m)?)?;
     m.add_function(wrap_pyfunction!(prebattle::demo_armies, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::_simulation_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::battle_seed, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(_factor_names, m)?)?;
     m.add("__version__", dbcore::VERSION)?;

@@ -127,24 +127,37 @@ pub fn play_game(
     seed: u64,
     max_bounds: u32,
 ) -> Result<DrivenGame, GameError> {
+    play_game_to_end(setup, seed, max_bounds).map(|(game, _)| game)
+}
+
+/// [`play_game`], also handing back the battle as it ended (for [`crate::simulate`], which
+/// reads each army's losses from it).
+pub(crate) fn play_game_to_end(
+    setup: PrebattleSetup,
+    seed: u64,
+    max_bounds: u32,
+) -> Result<(DrivenGame, Battle), GameError> {
     check_max_bounds(max_bounds)?;
+    tracing::debug!(seed, max_bounds, "driven game starts");
     let mut pre = Prebattle::new(setup)?;
     let mut dice = SeededDice::new(seed);
     let prebattle_events = play_prebattle(&mut pre, &mut dice)?;
     let battle_setup = pre.battle_setup().ok_or(GameError::Unfinished)?;
-    let battle = Battle::new(battle_setup.clone())?;
-    let d = play_battle(battle, &mut dice, max_bounds);
-    Ok(DrivenGame {
+    tracing::trace!(seed, first = battle_setup.first, "pre-battle done");
+    let mut battle = Battle::new(battle_setup.clone())?;
+    let (events, verdict) = drive(&mut battle, &mut dice, max_bounds);
+    let game = DrivenGame {
         record: GameRecord {
             prebattle: pre.record(),
-            battle: d.record.actions,
+            battle: battle.actions().to_vec(),
         },
         prebattle_events,
         setup: battle_setup,
-        events: d.events,
-        bounds: d.bounds,
-        verdict: d.verdict,
-    })
+        events,
+        bounds: battle.bound(),
+        verdict,
+    };
+    Ok((game, battle))
 }
 
 /// Play a whole game between the default armies of two bundled lists named by id (`"II/56"`),
@@ -232,6 +245,19 @@ pub fn play_battle(battle: Battle, dice: &mut SeededDice, max_bounds: u32) -> Dr
     play_battle_with(battle, dice, max_bounds, &mut [&mut a, &mut b])
 }
 
+/// Play `battle` in place with `dice` until an army loses, `max_bounds` bounds have begun or the
+/// driver finds nothing it may do, both armies played by the demonstration driver; the events
+/// and the verdict, the battle left as it ended.
+pub fn drive(
+    battle: &mut Battle,
+    dice: &mut SeededDice,
+    max_bounds: u32,
+) -> (Vec<Event>, Option<Verdict>) {
+    let mut a = Demonstration;
+    let mut b = Demonstration;
+    drive_with(battle, dice, max_bounds, &mut [&mut a, &mut b])
+}
+
 /// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun, army `i`
 /// choosing through `policies[i]` (the last policy plays any army beyond the list). The loop
 /// rolls the PIP die and, when a shot or combat is awaited, the pair of dice before asking.
@@ -241,6 +267,28 @@ pub fn play_battle_with(
     max_bounds: u32,
     policies: &mut [&mut dyn Policy],
 ) -> DrivenBattle {
+    let (events, verdict) = drive_with(&mut battle, dice, max_bounds, policies);
+    DrivenBattle {
+        record: battle.record(),
+        bounds: battle.bound(),
+        events,
+        verdict,
+    }
+}
+
+/// As [`play_battle_with`], in place: the events and the verdict, the battle left as it ended.
+pub fn drive_with(
+    battle: &mut Battle,
+    dice: &mut SeededDice,
+    max_bounds: u32,
+    policies: &mut [&mut dyn Policy],
+) -> (Vec<Event>, Option<Verdict>) {
+    tracing::debug!(
+        armies = battle.setup().armies.len(),
+        bound = battle.bound(),
+        max_bounds,
+        "driven battle starts"
+    );
     let mut events = Vec::new();
     let mut verdict = None;
     // Every step either applies an action or ends a phase, so the loop ends; the cap is a guard.
@@ -268,10 +316,10 @@ pub fn play_battle_with(
             }
             Phase::Movement => {
                 let choice = policies[who]
-                    .next_choice(&battle, None)
+                    .next_choice(battle, None)
                     .unwrap_or(Choice::Unchecked(Action::EndMovement));
                 let ev = choice
-                    .apply_to(&mut battle)
+                    .apply_to(battle)
                     .or_else(|_| battle.apply(Action::EndMovement))
                     .expect("ending the movement is always legal in the movement phase");
                 events.extend(ev);
@@ -284,10 +332,10 @@ pub fn play_battle_with(
                     break;
                 }
                 let roll = dice.roll_pair();
-                let Some(choice) = policies[who].next_choice(&battle, Some(roll)) else {
+                let Some(choice) = policies[who].next_choice(battle, Some(roll)) else {
                     break;
                 };
-                match choice.apply_to(&mut battle) {
+                match choice.apply_to(battle) {
                     Ok(ev) => events.extend(ev),
                     Err(_) => break,
                 }
@@ -297,12 +345,13 @@ pub fn play_battle_with(
             verdict = Some(v.clone());
         }
     }
-    DrivenBattle {
-        record: battle.record(),
-        bounds: battle.bound(),
-        events,
-        verdict,
-    }
+    tracing::debug!(
+        bounds = battle.bound(),
+        winner = verdict.as_ref().and_then(|v| v.winner),
+        actions = battle.actions().len(),
+        "driven battle ends"
+    );
+    (events, verdict)
 }
 
 /// The nearest enemy in play to `id`, with the distance between front-edge midpoints.

@@ -43,6 +43,7 @@ pub mod outline;
 pub mod paths;
 #[cfg(feature = "schema")]
 mod schema;
+pub mod simulate;
 pub mod snap;
 pub mod svg;
 pub mod table;

@@ -52,6 +52,13 @@ pub const MAX_FEATURE_WIDTH: f64 = 100.0;
 pub const MAX_ORDER_LENGTH: usize = 64;
 /// Most bounds the demonstration driver plays in one call (`driver::play`).
 pub const MAX_DRIVEN_BOUNDS: usize = 1000;
+/// Battles in one simulated batch ([`crate::simulate`]).
+pub const MAX_SIMULATED_BATTLES: u64 = 100_000_000;
+/// One past the last battle index a batch may reach (`first + battles`): 2^53, so every index is
+/// exact as a JSON number in any language.
+pub const MAX_BATTLE_INDEX: u64 = 1 << 53;
+/// Worker threads of one simulated batch.
+pub const MAX_SIMULATION_THREADS: usize = 256;
 /// Longest army name, bytes.
 pub const MAX_NAME_BYTES: usize = 256;
 /// Most problems a set-up error lists one by one; the rest are counted ("and N more").

@@ -72,6 +72,15 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$build/test_armies_asan"
 valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
     "$build/test_armies"
 
+step "batch simulation tests under ASan + UBSan, then valgrind"
+"$CC" "${CFLAGS[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -fno-omit-frame-pointer "$root/tests/c/test_simulate.c" "$lib" "${LIBS[@]}" \
+    -o "$build/test_simulate_asan"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$build/test_simulate_asan"
+"$CC" "${CFLAGS[@]}" -O1 "$root/tests/c/test_simulate.c" "$lib" "${LIBS[@]}" -o "$build/test_simulate"
+valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
+    --suppressions="$root/tests/c/valgrind-rust-std.supp" "$build/test_simulate"
+
 step "examples/c/odds.c"
 "$CC" "${CFLAGS[@]}" "$root/examples/c/odds.c" "$lib" "${LIBS[@]}" -o "$build/odds"
 "$build/odds" 4Bd 4Wb

@@ -30,6 +30,11 @@ Play a whole game from two army lists, pre-battle included (aggression, terrain,
 camps, deployment): ``dbcore.play_lists("II/56", "II/53", seed=1)``; ``dbcore.replay_game``
 replays its record and ``dbcore.prebattle_step`` plays a pre-battle one action at a time.
 
+Play many: ``dbcore.simulate("II/56", "II/5a", battles=10000, seed=1)`` on every core with the
+GIL released, giving records as dicts (``.to_dataframe()`` with pandas), win rates with Wilson
+intervals, a tqdm bar on a terminal; ``executor=`` spreads it over a ``concurrent.futures``
+executor or a Dask client with the same records (examples/python/simulate_dask.py).
+
 The rules live in the Rust crate ``dbcore``; this package only translates. Enum values are
 plain strings spelled as dbcore's JSON spells them (see the ``Literal`` aliases re-exported
 here), every class pickles through that JSON, and every error is a ``DbcoreError`` carrying
@@ -37,6 +42,7 @@ here), every class pickles through that JSON, and every error is a ``DbcoreError
 """
 
 from . import actions, ai, armies
+from ._simulate import Simulation, simulate
 from ._dbcore import (
     OUTCOMES,
     ArgumentError,
@@ -62,6 +68,7 @@ from ._dbcore import (
     Situation,
     Table,
     __version__,
+    battle_seed,
     demo_armies,
     dbaix_demo_setup,
     dbaix_odds,
@@ -142,6 +149,7 @@ __all__ = [
     "ShootingTarget",
     "Side",
     "SideResult",
+    "Simulation",
     "Situation",
     "Stronghold",
     "Table",
@@ -151,6 +159,7 @@ __all__ = [
     "actions",
     "ai",
     "armies",
+    "battle_seed",
     "demo_armies",
     "dbaix_demo_setup",
     "dbaix_odds",
@@ -163,5 +172,6 @@ __all__ = [
     "prebattle_step",
     "replay_game",
     "resolve",
+    "simulate",
     "version",
 ]

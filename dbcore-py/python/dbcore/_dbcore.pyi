@@ -4,6 +4,7 @@ Import from ``dbcore``, which re-exports everything here. Strings that name enum
 spelled as dbcore's JSON spells them; the ``Literal`` aliases in ``dbcore._types`` list them.
 """
 
+from collections.abc import Callable
 from typing import Any, Iterator, final
 
 from ._types import (
@@ -63,6 +64,9 @@ __all__ = [
     "play_lists",
     "prebattle_step",
     "replay_game",
+    "battle_seed",
+    "_simulate",
+    "_simulation_summary",
     "version",
     "_factor_names",
     "_army_find",
@@ -670,6 +674,25 @@ def play_lists(
     first: str, second: str, seed: int = 0, max_bounds: int = 40
 ) -> dict[str, Any]:
     """As play_game, between the default armies of two bundled lists named by id ("II/56")."""
+    ...
+
+def battle_seed(seed: int, index: int) -> int:
+    """The seed battle `index` of a batch with master seed `seed` is played with (SplitMix64 of
+    the two): a record's "seed" replays it alone, play_lists(first, second, seed=...)."""
+    ...
+
+def _simulate(
+    request: dict[str, Any] | str,
+    progress: Callable[[int, int], object] | None = None,
+) -> dict[str, Any]:
+    """One batch with the GIL released: {"records": [...], "summary": {...}, "cancelled": bool}.
+    Use dbcore.simulate."""
+    ...
+
+def _simulation_summary(
+    source: dict[str, Any] | str, records: list[dict[str, Any]] | str
+) -> dict[str, Any]:
+    """The summary (Wilson intervals included) of records merged from chunks."""
     ...
 
 def replay_game(record: dict[str, Any] | str) -> dict[str, Any]:

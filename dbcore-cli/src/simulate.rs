@@ -1,0 +1,299 @@
+//! `dbcore simulate`: many seeded battles ([`dbcore::simulate`]) told as a table of results with
+//! Wilson intervals and a text histogram of losses, or as JSON lines or CSV of the records.
+//! Formatting only: every battle and every number is dbcore's.
+
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+
+use dbcore::simulate::{self, BattleSummary, Control, Rate, Request, Simulation, Source};
+
+use crate::commands::Failure;
+
+/// How the records are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The table of results and the histogram.
+    Table,
+    /// One record a line, as JSON.
+    JsonLines,
+    /// One record a line, comma-separated, with a header line.
+    Csv,
+}
+
+/// Run `request`, watched through `cancel` and `done` (the caller may draw progress from it).
+pub fn run(
+    request: &Request,
+    cancel: &AtomicBool,
+    done: &AtomicU64,
+) -> Result<Simulation, Failure> {
+    simulate::simulate(
+        request,
+        Control {
+            cancel: Some(cancel),
+            done: Some(done),
+        },
+    )
+    .map_err(|e| {
+        let mut lines = vec![e.to_string()];
+        if let Source::Lists(ids) = &request.source {
+            lines.extend(ids.iter().filter_map(|id| variants_hint(id)));
+        }
+        Failure(lines)
+    })
+}
+
+/// For a list named without its variant letter (`II/5`), the variants to choose from.
+fn variants_hint(id: &str) -> Option<String> {
+    let parsed: dbcore::armies::ListId = id.trim().parse().ok()?;
+    if parsed.variant.is_some() || dbcore::armies::list(&parsed).is_some() {
+        return None;
+    }
+    let variants = dbcore::armies::resolve(parsed);
+    if variants.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = variants
+        .iter()
+        .map(|l| format!("{} ({})", l.id, l.name))
+        .collect();
+    Some(format!(
+        "{id} is a list of variants; name one: {}",
+        names.join(", ")
+    ))
+}
+
+/// The output of a finished batch in `format`.
+pub fn format(sim: &Simulation, request: &Request, format: Format) -> Result<String, Failure> {
+    match format {
+        Format::Table => Ok(table(sim, request)),
+        Format::JsonLines => {
+            let mut out = String::new();
+            for r in &sim.records {
+                out += &serde_json::to_string(r).map_err(|e| Failure(vec![e.to_string()]))?;
+                out.push('\n');
+            }
+            Ok(out)
+        }
+        Format::Csv => Ok(csv(sim)),
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn rate_cells(r: &Rate) -> String {
+    format!(
+        "{:>7} {:>7}  {:>6} to {:>6}  (± {})",
+        r.count,
+        pct(r.rate),
+        pct(r.low),
+        pct(r.high),
+        pct(r.margin())
+    )
+}
+
+/// The table of results, the means and the histogram of losses.
+pub fn table(sim: &Simulation, request: &Request) -> String {
+    let s = &sim.summary;
+    // The bundled lists' army names already end in their id: "... Army (II/56)".
+    let names = &s.armies;
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(9);
+    let mut out = String::new();
+    let _ = writeln!(out, "DBA 3.0: {}", names.join(" against "));
+    let _ = writeln!(
+        out,
+        "{} battles (indices {} to {}), master seed {}, at most {} bounds each{}",
+        s.battles,
+        request.first,
+        (request.first + request.battles).saturating_sub(1),
+        request.seed,
+        request.max_bounds,
+        if sim.cancelled {
+            format!(", cancelled after {} of {}", s.battles, request.battles)
+        } else {
+            String::new()
+        }
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{:width$}  {:>7} {:>7}  95% Wilson interval",
+        "", "battles", "rate"
+    );
+    for (n, w) in names.iter().zip(&s.wins) {
+        let _ = writeln!(out, "{:width$}  {}", format!("{n} wins"), rate_cells(w));
+    }
+    let _ = writeln!(out, "{:width$}  {}", "no winner", rate_cells(&s.draws));
+    let _ = writeln!(
+        out,
+        "{:width$}  (bound limit {}, driver stalled {})",
+        "", s.bound_limit, s.stalled
+    );
+    if s.failed > 0 {
+        let _ = writeln!(
+            out,
+            "{} battles failed in the pre-battle and are left out of the rates",
+            s.failed
+        );
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "mean bounds played: {:.1}", s.mean_bounds);
+    let _ = writeln!(
+        out,
+        "{:width$}  {:>11}  {:>11}  {:>12}",
+        "", "mean losses", "camp sacked", "general lost"
+    );
+    for (a, n) in names.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:width$}  {:>11.2}  {:>11}  {:>12}",
+            n,
+            s.mean_losses[a],
+            pct(s.camp_sacked[a].rate),
+            pct(s.general_lost[a].rate)
+        );
+    }
+    for (a, n) in names.iter().enumerate() {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "losses of {n} at the end (§13.2 count):");
+        out += &histogram(&s.losses_histogram[a], s.fought);
+    }
+    out
+}
+
+/// One bar a loss count, the longest 40 characters.
+fn histogram(counts: &[u64], total: u64) -> String {
+    let top = counts.iter().copied().max().unwrap_or(0).max(1);
+    let mut out = String::new();
+    for (k, &c) in counts.iter().enumerate() {
+        let bar = (c * 40).div_ceil(top) as usize;
+        let share = if total == 0 {
+            0.0
+        } else {
+            c as f64 / total as f64
+        };
+        let _ = writeln!(
+            out,
+            "{k:>3} | {:<40} {:>6} {:>7}",
+            "#".repeat(bar),
+            c,
+            pct(share)
+        );
+    }
+    out
+}
+
+/// The records as CSV: one column per field, per-army fields as `losses_0`, `losses_1`, ...
+pub fn csv(sim: &Simulation) -> String {
+    let armies = sim.summary.armies.len();
+    let mut out = String::from("index,seed,winner,bounds,ended");
+    for field in ["losses", "camp_sacked", "general_lost"] {
+        for a in 0..armies {
+            let _ = write!(out, ",{field}_{a}");
+        }
+    }
+    out += ",error\n";
+    for r in &sim.records {
+        out += &csv_line(r, armies);
+    }
+    out
+}
+
+fn csv_line(r: &BattleSummary, armies: usize) -> String {
+    let ended = serde_json::to_value(r.ended)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let mut line = format!(
+        "{},{},{},{},{}",
+        r.index,
+        r.seed,
+        r.winner.map(|w| w.to_string()).unwrap_or_default(),
+        r.bounds,
+        ended
+    );
+    for a in 0..armies {
+        let _ = write!(line, ",{}", r.losses.get(a).copied().unwrap_or(0));
+    }
+    for v in [&r.camp_sacked, &r.general_lost] {
+        for a in 0..armies {
+            let _ = write!(line, ",{}", v.get(a).copied().unwrap_or(false));
+        }
+    }
+    // Quoted, with quotes doubled (RFC 4180), as an error message may hold commas.
+    let error = r
+        .error
+        .as_ref()
+        .map(|e| format!("\"{}\"", e.replace('"', "\"\"")))
+        .unwrap_or_default();
+    let _ = writeln!(line, ",{error}");
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sim(battles: u64) -> (Simulation, Request) {
+        let mut r = Request::lists("II/56", "II/5a", battles, 1);
+        r.max_bounds = 8;
+        let s = run(&r, &AtomicBool::new(false), &AtomicU64::new(0)).unwrap();
+        (s, r)
+    }
+
+    #[test]
+    fn the_table_names_both_armies_with_their_intervals_and_a_histogram() {
+        let (s, r) = sim(2);
+        let t = table(&s, &r);
+        assert!(t.contains("(II/56)") && t.contains("(II/5a)"), "{t}");
+        assert!(t.contains("wins") && t.contains('%'), "{t}");
+        assert!(
+            t.contains("95% Wilson interval") && t.contains("no winner"),
+            "{t}"
+        );
+        assert!(t.contains("losses of") && t.contains(" | "), "{t}");
+    }
+
+    #[test]
+    fn json_lines_and_csv_have_one_line_a_record() {
+        let (s, r) = sim(2);
+        let j = format(&s, &r, Format::JsonLines).unwrap();
+        let back: Vec<BattleSummary> = j
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(back, s.records);
+        let c = csv(&s);
+        let lines: Vec<&str> = c.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(
+            lines[0],
+            "index,seed,winner,bounds,ended,losses_0,losses_1,camp_sacked_0,camp_sacked_1,general_lost_0,general_lost_1,error"
+        );
+        assert!(lines[1].starts_with(&format!("0,{},", s.records[0].seed)));
+        assert_eq!(lines[1].split(',').count(), 12);
+    }
+
+    #[test]
+    fn a_list_without_its_variant_letter_is_refused_with_the_variants() {
+        let r = Request::lists("II/56", "II/5", 1, 1);
+        let Failure(lines) = run(&r, &AtomicBool::new(false), &AtomicU64::new(0)).unwrap_err();
+        assert!(lines.iter().any(|l| l.contains("II/5a")), "{lines:?}");
+    }
+
+    #[test]
+    fn histogram_bars_scale_to_the_largest_count() {
+        let h = histogram(&[1, 4, 2], 7);
+        let bars: Vec<usize> = h
+            .lines()
+            .map(|l| l.chars().filter(|&c| c == '#').count())
+            .collect();
+        assert_eq!(bars, vec![10, 40, 20]);
+    }
+}

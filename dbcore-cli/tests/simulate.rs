@@ -1,0 +1,63 @@
+//! `dbcore simulate`: many seeded battles, the same records on any thread count, logs on stderr.
+
+use std::process::Command;
+
+fn dbcore(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dbcore"))
+        .args(args)
+        .output()
+        .expect("the dbcore program runs")
+}
+
+fn stdout(out: std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+const BATCH: [&str; 8] = [
+    "simulate",
+    "II/56",
+    "II/5a",
+    "-n",
+    "4",
+    "--seed",
+    "1",
+    "--max-bounds",
+];
+
+#[test]
+fn records_are_the_same_on_one_and_two_threads() {
+    let run = |threads: &str| {
+        let mut args = BATCH.to_vec();
+        args.extend(["12", "--json", "--threads", threads]);
+        stdout(dbcore(&args))
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one.lines().count(), 4);
+    for line in one.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(v["seed"].is_u64() && v["losses"].is_array(), "{line}");
+    }
+}
+
+#[test]
+fn the_table_has_intervals_and_verbose_logs_go_to_stderr_only() {
+    let mut args = vec!["-v"];
+    args.extend(BATCH);
+    args.push("12");
+    let out = dbcore(&args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let text = stdout(out);
+    assert!(text.contains("95% Wilson interval"), "{text}");
+    assert!(!text.contains("DEBUG"), "{text}");
+    assert!(err.contains("simulated battle ends"), "{err}");
+    // CSV: a header and one line a battle.
+    let mut args = BATCH.to_vec();
+    args.extend(["12", "--csv"]);
+    assert_eq!(stdout(dbcore(&args)).lines().count(), 5);
+}

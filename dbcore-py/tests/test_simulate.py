@@ -1,0 +1,112 @@
+"""dbcore.simulate: many seeded battles, the same records on any thread count or executor."""
+
+from __future__ import annotations
+
+import _thread
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+import dbcore
+
+LISTS = ("II/56", "II/5a")
+
+
+def batch(**kw: Any) -> dbcore.Simulation:
+    args: dict[str, Any] = {"battles": 4, "seed": 1, "max_bounds": 10, "progress": False}
+    args.update(kw)
+    sim: dbcore.Simulation = dbcore.simulate(*LISTS, **args)
+    return sim
+
+
+def test_one_and_two_threads_give_the_same_records() -> None:
+    one = batch(threads=1)
+    two = batch(threads=2)
+    assert one.records == two.records
+    assert [r["index"] for r in one] == [0, 1, 2, 3]
+    assert not one.cancelled
+    r = one[0]
+    assert set(r) >= {"index", "seed", "winner", "bounds", "losses", "camp_sacked",
+                      "general_lost", "ended"}
+    assert r["seed"] == dbcore.battle_seed(1, 0)
+    assert len(r["losses"]) == 2
+
+
+def test_a_record_replays_alone_from_its_seed() -> None:
+    r = batch(battles=1, first_index=7)[0]
+    assert r["index"] == 7
+    game = dbcore.play_lists(*LISTS, seed=r["seed"], max_bounds=10)
+    winner = game["verdict"]["winner"] if game["verdict"] else None
+    assert winner == r["winner"]
+
+
+def test_the_summary_carries_wilson_intervals() -> None:
+    sim = batch()
+    s = sim.summary
+    assert s["battles"] == 4 and s["fought"] + s["failed"] == 4
+    wins = sum(w["count"] for w in s["wins"]) + s["draws"]["count"]
+    assert wins == s["fought"]
+    for name, rate, low, high in sim.win_rates():
+        assert isinstance(name, str)
+        assert 0.0 <= low <= rate <= high <= 1.0
+    assert "Simulation of 4 battles" in repr(sim)
+
+
+def test_an_executor_gives_the_local_records_in_index_order() -> None:
+    local = batch(battles=5)
+    with ThreadPoolExecutor(max_workers=2) as ex:
+        spread = batch(battles=5, executor=ex, chunk_size=2)
+    assert spread.records == local.records
+    assert spread.summary == local.summary
+
+
+def test_progress_is_reported_to_a_callable() -> None:
+    seen: list[tuple[int, int]] = []
+    batch(battles=2, progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1] == (2, 2)
+    assert all(t == 2 and 0 <= d <= 2 for d, t in seen)
+
+
+def test_ctrl_c_stops_the_batch_and_returns_what_finished() -> None:
+    # A KeyboardInterrupt raised in the main thread while the Rust threads run, as Ctrl-C does.
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    try:
+        sim = batch(battles=2000, max_bounds=60, threads=1)
+    finally:
+        timer.cancel()
+    assert sim.cancelled
+    assert len(sim) < 2000
+    full = batch(battles=len(sim), max_bounds=60) if len(sim) else None
+    if full is not None:
+        assert sim.records == full.records
+
+
+def test_a_data_frame_when_pandas_is_installed() -> None:
+    pd = pytest.importorskip("pandas", reason="pandas is optional; the frame needs it")
+    df = batch(battles=3, as_dataframe=True)
+    assert isinstance(df, pd.DataFrame)
+    assert len(df) == 3
+    assert {"index", "seed", "winner", "losses_0", "losses_1", "general_lost_1"} <= set(df.columns)
+
+
+def test_refusals_are_dbcore_errors() -> None:
+    # DBA3.md §16: a list id naming no bundled list.
+    with pytest.raises(dbcore.ArgumentError):
+        dbcore.simulate("II/56", "IV/999", battles=1, progress=False)
+    with pytest.raises(dbcore.ArgumentError):
+        dbcore.simulate("II/56", "II/5a", battles=1, threads=100000, progress=False)
+    with pytest.raises(dbcore.ArgumentError):
+        dbcore.simulate("II/56", battles=1, progress=False)
+    with pytest.raises(dbcore.DbcoreError):
+        dbcore.simulate(*LISTS, battles=2, executor=ThreadPoolExecutor(1), chunk_size=0)
+
+
+def test_a_setup_varies_only_the_dice() -> None:
+    sim = dbcore.simulate(setup=dbcore.demo_setup(), battles=2, max_bounds=8, progress=False,
+                          full_records=True)
+    assert len(sim) == 2
+    for r in sim:
+        assert r["record"]["battle"]["setup"] == dbcore.demo_setup()
