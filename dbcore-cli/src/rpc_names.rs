@@ -15,24 +15,29 @@ use serde_json::Value;
 
 /// The fields whose values are element or figure ids, in every message of a battle: set-ups,
 /// actions, events, legal actions, state, snaps, outlines and contacts (DBA and DBAix alike).
-/// A test checks that every field the schema types as an element id is here.
-pub const ELEMENT_KEYS: [&str; 31] = [
+/// A test checks that every field the schema types as an element id is here, but for
+/// [`NOT_CONVERTED`].
+pub const ELEMENT_KEYS: [&str; 35] = [
     "a",
     "also_shooting_at_it",
     "attacker",
     "b",
     "binders",
     "blocker",
+    "c_in_c_bonus",
     "civilians",
     "contactor",
     "enemies",
     "figure",
     "figures",
     "friend",
+    "general",
     "guard",
+    "held_back",
     "husband",
     "id",
     "ids",
+    "landing",
     "movers",
     "opponent",
     "other",
@@ -49,6 +54,11 @@ pub const ELEMENT_KEYS: [&str; 31] = [
     "towards",
     "turn_to_face",
 ];
+
+/// Id fields left as numbers: `elements` is the id list of a Big Battle command but also the
+/// element objects of an army and the troop codes of an army choice, so a client names the
+/// elements of a command by number (a known gap of client names in Big Battle and Giant).
+pub const NOT_CONVERTED: [&str; 1] = ["elements"];
 
 /// The two spellings of a battle's named elements.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
