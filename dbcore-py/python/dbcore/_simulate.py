@@ -63,7 +63,7 @@ class Simulation:
         """The records as a pandas DataFrame, one row a battle, per-army fields as columns
         ``losses_0``, ``losses_1``, ... (pandas is needed for this, not for dbcore)."""
         try:
-            import pandas as pd
+            import pandas as pd  # type: ignore[import-untyped,unused-ignore]
         except ImportError as e:
             raise ArgumentError(
                 f"to_dataframe needs pandas, which is not installed ({e}): pip install pandas"
