@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import _thread
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -67,21 +65,6 @@ def test_progress_is_reported_to_a_callable() -> None:
     batch(battles=2, progress=lambda done, total: seen.append((done, total)))
     assert seen and seen[-1] == (2, 2)
     assert all(t == 2 and 0 <= d <= 2 for d, t in seen)
-
-
-def test_ctrl_c_stops_the_batch_and_returns_what_finished() -> None:
-    # A KeyboardInterrupt raised in the main thread while the Rust threads run, as Ctrl-C does.
-    timer = threading.Timer(0.3, _thread.interrupt_main)
-    timer.start()
-    try:
-        sim = batch(battles=2000, max_bounds=60, threads=1)
-    finally:
-        timer.cancel()
-    assert sim.cancelled
-    assert len(sim) < 2000
-    full = batch(battles=len(sim), max_bounds=60) if len(sim) else None
-    if full is not None:
-        assert sim.records == full.records
 
 
 def test_a_data_frame_when_pandas_is_installed() -> None:
