@@ -12,7 +12,7 @@
 //! ([`super::engagement::close_combats`], asked when dice are awaited, when a Fight is checked
 //! and when the bound continues) and the enemy threat zones a move is checked against (built
 //! for every candidate move otherwise). Each is kept with a full copy of what it was worked out
-//! from ([`Inputs`]) and handed out only to a question about exactly that state.
+//! from and handed out only to a question about exactly that state.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
