@@ -32,7 +32,7 @@
 //! assert_eq!(overlap(&spear2, false, &warband, false), Some(OverlapKind::FrontCorners));
 //! ```
 
-use crate::geometry::{convex_gap, Corner, Edge, ElementRect, Point, Segment, TOLERANCE};
+use crate::geometry::{convex_gap_up_to, Corner, Edge, ElementRect, Point, Segment, TOLERANCE};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -232,6 +232,21 @@ pub fn classify_contact(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
 /// [`classify_ordered`] would answer `None`. The margin is far above any rounding of the exact
 /// test, so the answer is always the same as without this pre-test; non-finite numbers never
 /// refuse here (the exact test decides them as before).
+/// [`classify_contact`] of two rectangles whose corners ([`rect_corners`]) are already known.
+fn classify_with_corners(
+    (a, ca): (&ElementRect, &[Point; 4]),
+    (b, cb): (&ElementRect, &[Point; 4]),
+) -> Option<Contact> {
+    if clearly_apart(a, b) {
+        return None;
+    }
+    if rect_cmp(a, b) == Ordering::Greater {
+        classify_corners(cb, ca).map(|c| c.swapped())
+    } else {
+        classify_corners(ca, cb)
+    }
+}
+
 fn clearly_apart(a: &ElementRect, b: &ElementRect) -> bool {
     let reach =
         0.5 * (a.width.abs() + b.width.abs()) + a.depth.abs() + b.depth.abs() + 4.0 * TOLERANCE;
@@ -244,9 +259,15 @@ fn clearly_apart(a: &ElementRect, b: &ElementRect) -> bool {
 }
 
 fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
-    let ca = rect_corners(a);
-    let cb = rect_corners(b);
-    let gap = convex_gap(&ca, &cb);
+    classify_corners(&rect_corners(a), &rect_corners(b))
+}
+
+/// [`classify_ordered`] of two rectangles given by their corners ([`rect_corners`]), so that a
+/// scan works each rectangle's corners out once, not once per pair.
+fn classify_corners(ca: &[Point; 4], cb: &[Point; 4]) -> Option<Contact> {
+    let (ca, cb) = (*ca, *cb);
+    // Only compared with the tolerance below, so the gap may stop at the first axis above it.
+    let gap = convex_gap_up_to(&ca, &cb, TOLERANCE);
     if gap > TOLERANCE {
         return None;
     }
@@ -262,15 +283,18 @@ fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
     // Edge to edge: the longest shared portion wins (two rectangles that do not interpenetrate
     // can share only one edge pair; the maximum only settles near-degenerate ties).
     let mut best: Option<(Edge, Edge, f64)> = None;
-    for ea in EDGES {
+    // Each edge's length once, not once per pair of edges.
+    let length_a = EDGES.map(|e| edge_of(&ca, e).length());
+    let length_b = EDGES.map(|e| edge_of(&cb, e).length());
+    for (i, ea) in EDGES.into_iter().enumerate() {
         let sa = edge_of(&ca, ea);
-        for eb in EDGES {
+        for (j, eb) in EDGES.into_iter().enumerate() {
             let sb = edge_of(&cb, eb);
             // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
             // too far apart for the edges to meet.
             if (sa.b - sa.a).dot(sb.b - sb.a) >= 0.0
                 || sa.midpoint().distance(sb.midpoint())
-                    > 0.5 * (sa.length() + sb.length()) + TOLERANCE
+                    > 0.5 * (length_a[i] + length_b[j]) + TOLERANCE
             {
                 continue;
             }
@@ -470,6 +494,7 @@ pub fn scan_contacts<S: PartialEq>(elements: &[(u32, S, ElementRect)]) -> Vec<Co
             .total_cmp(&(q.c.x - q.r))
             .then(p.idx.cmp(&q.idx))
     });
+    let corners: Vec<[Point; 4]> = elements.iter().map(|e| rect_corners(&e.2)).collect();
     let mut found: Vec<(usize, usize, Contact)> = Vec::new();
     for (k, p) in circles.iter().enumerate() {
         let reach = p.c.x + p.r + TOLERANCE;
@@ -477,7 +502,11 @@ pub fn scan_contacts<S: PartialEq>(elements: &[(u32, S, ElementRect)]) -> Vec<Co
             if q.c.x - q.r > reach {
                 break;
             }
-            if p.c.distance(q.c) > p.r + q.r + TOLERANCE {
+            // Squared distances, no square root: the reach is widened by one more tolerance, so
+            // this only ever lets through pairs the exact test then refuses, never the reverse.
+            let (dx, dy) = (p.c.x - q.c.x, p.c.y - q.c.y);
+            let reach = p.r + q.r + 2.0 * TOLERANCE;
+            if dx * dx + dy * dy > reach * reach {
                 continue;
             }
             let (i, j) = if p.idx < q.idx {
@@ -485,7 +514,9 @@ pub fn scan_contacts<S: PartialEq>(elements: &[(u32, S, ElementRect)]) -> Vec<Co
             } else {
                 (q.idx, p.idx)
             };
-            if let Some(c) = classify_contact(&elements[i].2, &elements[j].2) {
+            if let Some(c) =
+                classify_with_corners((&elements[i].2, &corners[i]), (&elements[j].2, &corners[j]))
+            {
                 found.push((i, j, c));
             }
         }

@@ -475,7 +475,16 @@ fn finite_bounds(s: &[Point]) -> Option<(f64, f64, f64, f64)> {
 /// every axis, and minus the value is how deep they interpenetrate. One cheap number serves both
 /// "clearly apart" and "clearly overlapping" tests against [`TOLERANCE`].
 pub fn convex_gap(a: &[Point], b: &[Point]) -> f64 {
-    fn axes_gap(src: &[Point], a: &[Point], b: &[Point], best: &mut f64) {
+    convex_gap_up_to(a, b, f64::INFINITY)
+}
+
+/// [`convex_gap`], stopping at the first axis whose separation is above `limit`: the answer is
+/// then that separation (above `limit`, though perhaps not the largest); otherwise it is exactly
+/// [`convex_gap`]'s, worked out by the same steps in the same order. For callers that only ask
+/// whether the gap exceeds `limit` before they look closer (two elements apart by more than
+/// [`TOLERANCE`] are not in contact): the same decisions, at about half the cost for sets apart.
+pub(crate) fn convex_gap_up_to(a: &[Point], b: &[Point], limit: f64) -> f64 {
+    fn axes_gap(src: &[Point], a: &[Point], b: &[Point], best: &mut f64, limit: f64) {
         let n = src.len();
         for i in 0..n {
             let d = src[(i + 1) % n] - src[i];
@@ -497,11 +506,17 @@ pub fn convex_gap(a: &[Point], b: &[Point]) -> f64 {
                 bmax = bmax.max(v);
             }
             *best = best.max((bmin - amax).max(amin - bmax));
+            if *best > limit {
+                return;
+            }
         }
     }
     let mut best = f64::NEG_INFINITY;
-    axes_gap(a, a, b, &mut best);
-    axes_gap(b, a, b, &mut best);
+    axes_gap(a, a, b, &mut best, limit);
+    if best > limit {
+        return best;
+    }
+    axes_gap(b, a, b, &mut best, limit);
     best
 }
 

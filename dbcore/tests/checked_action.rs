@@ -148,4 +148,45 @@ proptest::proptest! {
             b.apply(a).expect("replays");
         }
     }
+
+    /// DBA3.md §10.2, §8.1: the close combats of a state, and every move checked against its
+    /// threat zones, are the same whether the battle's per-state memo answers or they are worked
+    /// out afresh, asked once or twice, at every state of a driven battle.
+    #[test]
+    fn cached_and_uncached_combats_and_moves_agree(seed in 0u64..1_000) {
+        use dbcore::battle::engagement::close_combats;
+        use dbcore::battle::{plan_move, ContactWanted, MoveOrder};
+        use dbcore::geometry::Pose;
+        let driven = play(demo_setup(), seed, 12).expect("plays");
+        let mut b = Battle::new(driven.record.setup.clone()).expect("valid");
+        for a in driven.record.actions.iter().cloned() {
+            let strongholds = b.held_strongholds();
+            let ctx = b.move_context(&strongholds);
+            let plain = dbcore::battle::MoveContext { close_combat: None, ..ctx };
+            let fresh = close_combats(&plain);
+            proptest::prop_assert_eq!(&close_combats(&ctx), &fresh);
+            proptest::prop_assert_eq!(&close_combats(&b.move_context(&strongholds)), &fresh);
+            let enemy = b.elements().iter().find(|e| e.army != b.active_army()).map(|e| e.id);
+            for e in b.elements().iter().filter(|e| e.army == b.active_army()) {
+                let ahead = e.pose.front_mid() + e.pose.forward() * 1.5;
+                let mut orders = vec![MoveOrder::Element {
+                    id: e.id,
+                    path: vec![Pose::new(ahead.x, ahead.y, e.pose.facing)],
+                }];
+                if let Some(target) = enemy {
+                    orders.push(MoveOrder::IntoContact {
+                        ids: vec![e.id],
+                        target,
+                        contact: ContactWanted::Front,
+                    });
+                }
+                for order in &orders {
+                    let uncached = plan_move(&plain, order);
+                    proptest::prop_assert_eq!(&plan_move(&ctx, order), &uncached);
+                    proptest::prop_assert_eq!(&plan_move(&ctx, order), &uncached);
+                }
+            }
+            b.apply(a).expect("replays");
+        }
+    }
 }

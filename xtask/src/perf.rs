@@ -38,7 +38,7 @@ struct Row {
     target_instr: Option<f64>,
 }
 
-const ROWS: [Row; 9] = [
+const ROWS: [Row; 13] = [
     Row {
         name: "driven_battle",
         target_ns: Some(1_000_000.0),
@@ -85,7 +85,35 @@ const ROWS: [Row; 9] = [
         target_ns: None,
         target_instr: None,
     },
+    // The cost of size per action (#15): the same battle shape with 12, 24, 48 and 96 elements
+    // a side, a few bounds each; the table after the rows gives the ratio per doubling.
+    Row {
+        name: "per_action_12",
+        target_ns: None,
+        target_instr: None,
+    },
+    Row {
+        name: "per_action_24",
+        target_ns: None,
+        target_instr: None,
+    },
+    Row {
+        name: "per_action_48",
+        target_ns: None,
+        target_instr: None,
+    },
+    Row {
+        name: "per_action_96",
+        target_ns: None,
+        target_instr: None,
+    },
 ];
+
+/// Elements a side of the `per_action_*` rows, in row order.
+const SIZES: [usize; 4] = [12, 24, 48, 96];
+/// Bounds of each `per_action_*` battle: enough to move, shoot and fight, few enough that the
+/// largest table stays quick.
+const SIZE_BOUNDS: u32 = 8;
 
 /// What a row is, in words, for the printed table.
 fn describe(name: &str) -> &'static str {
@@ -99,6 +127,10 @@ fn describe(name: &str) -> &'static str {
         "state_json_round_trip" => "battle state JSON round trip (serde, no replay)",
         "driven_big_battle" => "whole Big Battle (3 commands, 36 elements a side)",
         "driven_giant" => "whole Giant battle (3 generals, 36 a side, 45 BW)",
+        "per_action_12" => "8 bounds, 12 a side (one battle; per action below)",
+        "per_action_24" => "8 bounds, 24 a side (one battle; per action below)",
+        "per_action_48" => "8 bounds, 48 a side (one battle; per action below)",
+        "per_action_96" => "8 bounds, 96 a side (one battle; per action below)",
         _ => "?",
     }
 }
@@ -116,6 +148,79 @@ struct Fixture {
     situation: Situation,
     cfg: RulesConfig,
     table: Vec<(u32, u8, ElementRect)>,
+    /// The `per_action_*` set-ups, validated, and the actions each battle of them takes.
+    sized: Vec<(ValidatedSetup, usize)>,
+}
+
+/// A standard battle with `n` elements a side on a board wide enough for them: each army in
+/// ranks of at most 24 elements side by side, 6 BW between the two front ranks, and one small
+/// wood in the south-west corner (§3.7 wants a feature), clear of both armies.
+fn sized_setup(n: usize) -> dbcore::battle::BattleSetup {
+    use dbcore::battle::{ArmySetup, BattleSetup, ElementId, ElementSetup};
+    use dbcore::battlefield::{Battlefield, Board, BoardEdge};
+    let per_rank = n.min(24);
+    let ranks = n.div_ceil(per_rank);
+    let width = per_rank as f64 + 7.0;
+    let depth = 2.0 * (2.0 + ranks as f64) + 6.0;
+    let army = |south: bool| {
+        let kinds: [&str; 5] = if south {
+            ["4Bd", "4Bd", "4Ax", "Ps", "Cv"]
+        } else {
+            ["3Wb", "3Wb", "3Wb", "Ps", "LCh"]
+        };
+        let elements = (0..n)
+            .map(|i| {
+                let (rank, file) = (i / per_rank, i % per_rank);
+                let x = 4.0 + file as f64;
+                let back = 2.0 + ranks as f64 - rank as f64;
+                let (y, facing) = if south {
+                    (back, 0.0)
+                } else {
+                    (depth - back, 180.0)
+                };
+                ElementSetup {
+                    id: ElementId(if south { 1 } else { 1001 } + i as u32),
+                    kind: kinds[i % kinds.len()].parse().expect("valid codes"),
+                    pose: Pose::new(x, y, facing),
+                    general: i == per_rank / 2,
+                    contingent: None,
+                    dismounts_as: None,
+                    mobile_tower: false,
+                }
+            })
+            .collect();
+        ArmySetup {
+            name: if south { "South" } else { "North" }.into(),
+            base_edge: if south {
+                BoardEdge::South
+            } else {
+                BoardEdge::North
+            },
+            elements,
+            camp: None,
+            camp_followers: false,
+            commands: Vec::new(),
+            pip_allocation: None,
+        }
+    };
+    let mut battlefield = Battlefield::new(Board { width, depth });
+    battlefield
+        .features
+        .push(dbcore::terrain::TerrainFeature::Area(
+            dbcore::terrain::AreaFeature::ellipse(
+                dbcore::terrain::AreaKind::Wood,
+                dbcore::geometry::Point::new(1.9, 1.9),
+                0.8,
+                0.8,
+                0.0,
+                20,
+            ),
+        ));
+    BattleSetup::new(
+        Variant::Standard,
+        battlefield,
+        vec![army(true), army(false)],
+    )
 }
 
 impl Fixture {
@@ -139,6 +244,19 @@ impl Fixture {
             ),
             cfg: RulesConfig::default(),
             table: battle_table(),
+            sized: SIZES
+                .iter()
+                .map(|&n| {
+                    let setup =
+                        ValidatedSetup::new(sized_setup(n)).map_err(|e| format!("{e:?}"))?;
+                    let actions = play_validated(&setup, SEED, SIZE_BOUNDS)
+                        .map_err(|e| format!("{e:?}"))?
+                        .record
+                        .actions
+                        .len();
+                    Ok((setup, actions.max(1)))
+                })
+                .collect::<Result<_, String>>()?,
         })
     }
 
@@ -166,6 +284,14 @@ impl Fixture {
                 }
                 "fight_check" => {
                     black_box(self.fight.0.check(black_box(&self.fight.1)).ok());
+                }
+                "per_action_12" | "per_action_24" | "per_action_48" | "per_action_96" => {
+                    let k = SIZES
+                        .iter()
+                        .position(|&n| name.ends_with(&format!("_{n}")))
+                        .unwrap_or(0);
+                    // The same seed every time, so that every run takes the counted actions.
+                    black_box(play_validated(black_box(&self.sized[k].0), SEED, SIZE_BOUNDS).ok());
                 }
                 "contact_scan_24" => {
                     black_box(scan_contacts(black_box(&self.table)));
@@ -273,6 +399,7 @@ fn instructions(name: &str) -> Result<f64, String> {
     let many: u64 = match name {
         "driven_battle" | "replay" => 3,
         "driven_big_battle" | "driven_giant" => 1,
+        "per_action_12" | "per_action_24" | "per_action_48" | "per_action_96" => 1,
         "state_json_round_trip" | "fight_check" | "clone_end" | "contact_scan_24" => 200,
         _ => 2000,
     };
@@ -359,6 +486,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
         "{:<50} {:>11} {:>11} {:>7}   {:>9} {:>9} {:>7}",
         "what", "time", "target", "ratio", "instr", "target", "ratio"
     );
+    let mut counted = vec![None; ROWS.len()];
     for (i, r) in ROWS.iter().enumerate() {
         let (tt, tr) = match r.target_ns {
             Some(t) => (human_ns(t), format!("{:.2}", best[i] / t)),
@@ -367,7 +495,10 @@ pub fn run(args: &[&str]) -> Result<(), String> {
         let (ic, it, ir) = if has_valgrind {
             match instructions(r.name) {
                 Ok(n) => (
-                    human_count(n),
+                    {
+                        counted[i] = Some(n);
+                        human_count(n)
+                    },
                     r.target_instr.map_or("-".to_string(), human_count),
                     r.target_instr
                         .map_or("-".to_string(), |t| format!("{:.2}", n / t)),
@@ -394,6 +525,32 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     }
     if best[0].is_finite() && best[0] > 0.0 {
         println!("driven battles per second: {:.0}", 1.0e9 / best[0]);
+    }
+    // Cost per action as the armies grow, and its ratio per doubling (target: at most 2.2).
+    let mut previous: Option<(f64, Option<f64>)> = None;
+    for (k, &n) in SIZES.iter().enumerate() {
+        let Some(i) = ROWS
+            .iter()
+            .position(|r| r.name == format!("per_action_{n}"))
+        else {
+            continue;
+        };
+        let actions = fixture.sized[k].1 as f64;
+        let ns = best[i] / actions;
+        let instr = counted[i].map(|c| c / actions);
+        let ratio = previous.map_or(String::new(), |(pns, pinstr)| match (instr, pinstr) {
+            (Some(a), Some(b)) => format!(", x{:.2} per doubling (instructions)", a / b),
+            _ => format!(", x{:.2} per doubling (time)", ns / pns),
+        });
+        println!(
+            "per action, {n} a side ({actions} actions): {}{}{ratio}",
+            human_ns(ns),
+            instr.map_or(String::new(), |c| format!(
+                ", {} instructions",
+                human_count(c)
+            ))
+        );
+        previous = Some((ns, instr));
     }
     for (i, r) in ROWS.iter().enumerate() {
         if r.name.starts_with("driven_") && r.name != "driven_battle" && best[i] > 0.0 {

@@ -525,7 +525,10 @@ pub struct Battle {
     pub(super) plough_rough: bool,
     /// Bounds each army has begun (its own first bound is when this is 1).
     pub(super) bounds_begun: Vec<u32>,
-    pub(super) actions: Vec<Action>,
+    /// Every action so far. Behind an `Arc` so that a clone (search, snapshots) shares the
+    /// history instead of copying it: the state a clone changes copies it once, on its first
+    /// action. Serialised as the list itself, so the JSON is the same.
+    pub(super) actions: Arc<Vec<Action>>,
     /// Elements that have shot this bound, as main or support shooters (§9.1).
     #[serde(default)]
     pub(super) shot: Vec<ElementId>,
@@ -603,7 +606,7 @@ impl Battle {
             river,
             plough_rough: false,
             bounds_begun,
-            actions: Vec::new(),
+            actions: Arc::new(Vec::new()),
             shot: Vec::new(),
             shots: Vec::new(),
             fought: Vec::new(),
@@ -640,7 +643,7 @@ impl Battle {
     pub fn record(&self) -> BattleRecord {
         BattleRecord {
             setup: BattleSetup::clone(&self.setup),
-            actions: self.actions.clone(),
+            actions: Vec::clone(&self.actions),
         }
     }
 
@@ -676,7 +679,7 @@ impl Battle {
     }
     /// Every action applied so far.
     pub fn actions(&self) -> &[Action] {
-        &self.actions
+        self.actions.as_slice()
     }
 
     /// The dice the battle waits for, if any.
@@ -1130,7 +1133,7 @@ impl Battle {
         for e in &events {
             self.commit(e);
         }
-        self.actions.push(action);
+        Arc::make_mut(&mut self.actions).push(action);
         self.stamp = super::checked::Stamp::fresh();
         self.cache = Default::default();
         Ok(events)

@@ -7,13 +7,71 @@
 //! element's army, kind, pose and status, and which rules configuration measured them) and is
 //! used only while the battle still matches that copy, so a state changed by any path gets fresh
 //! answers, never stale ones. [`super::Battle::apply`] starts every new state with an empty cache.
+//!
+//! Beside the flags, the same per-state memo keeps the list of close combats
+//! ([`super::engagement::close_combats`], asked when dice are awaited, when a Fight is checked
+//! and when the bound continues) and the enemy threat zones a move is checked against (built
+//! for every candidate move otherwise). Each is kept with a full copy of what it was worked out
+//! from and handed out only to a question about exactly that state.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 
-use super::movement::MoveContext;
+use super::engagement::CloseCombatPair;
+use super::movement::{HeldStronghold, MoveContext};
 use super::state::ElementState;
 use crate::config::RulesConfig;
+use crate::terrain::RiverState;
+use crate::zones::ThreatZone;
+
+/// Who projects an enemy threat zone against a mover (§8.1): an element, by index of the
+/// elements, or a held camp, city or fort, by index of the strongholds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Projector {
+    Element(usize),
+    Stronghold(usize),
+}
+
+/// Everything a move context says, copied, so that an answer worked out from one context is
+/// given only to a context equal to it in every part (elements compared in full).
+struct Inputs {
+    /// The addresses of the rules configuration and of the battlefield (compared only).
+    config: usize,
+    battlefield: usize,
+    elements: Vec<ElementState>,
+    army: usize,
+    river: Option<RiverState>,
+    plough_rough: bool,
+    first_bound_of_army: bool,
+    strongholds: Vec<HeldStronghold>,
+}
+
+impl Inputs {
+    fn of(ctx: &MoveContext) -> Inputs {
+        Inputs {
+            config: address(ctx.config),
+            battlefield: ctx.battlefield as *const crate::battlefield::Battlefield as usize,
+            elements: ctx.elements.to_vec(),
+            army: ctx.army,
+            river: ctx.river,
+            plough_rough: ctx.plough_rough,
+            first_bound_of_army: ctx.first_bound_of_army,
+            strongholds: ctx.strongholds.to_vec(),
+        }
+    }
+
+    fn describe(&self, ctx: &MoveContext) -> bool {
+        self.config == address(ctx.config)
+            && self.battlefield
+                == ctx.battlefield as *const crate::battlefield::Battlefield as usize
+            && self.army == ctx.army
+            && self.river == ctx.river
+            && self.plough_rough == ctx.plough_rough
+            && self.first_bound_of_army == ctx.first_bound_of_army
+            && self.elements.as_slice() == ctx.elements
+            && self.strongholds.as_slice() == ctx.strongholds
+    }
+}
 
 /// The per-state answers of one battle state (see the module documentation).
 #[derive(Default)]
@@ -26,6 +84,10 @@ pub(super) struct StateCache {
 pub struct CloseCombatFlags {
     /// 0 not yet asked, 1 not in close combat, 2 in close combat.
     flags: Vec<AtomicU8>,
+    /// The close combats of the state, and what they were worked out from.
+    pairs: OnceLock<(Inputs, Vec<CloseCombatPair>)>,
+    /// The enemy threat zones against the moving army, and what they were worked out from.
+    zones: OnceLock<(Inputs, Vec<(Projector, ThreatZone)>)>,
 }
 
 impl CloseCombatFlags {
@@ -43,6 +105,28 @@ impl CloseCombatFlags {
         if let Some(f) = self.flags.get(idx) {
             f.store(if v { 2 } else { 1 }, Ordering::Relaxed);
         }
+    }
+
+    /// The close combats of the state `ctx` describes: kept from the first question, worked out
+    /// by `work` then; `None` when the memo holds another context's answer.
+    pub(crate) fn close_combats(
+        &self,
+        ctx: &MoveContext,
+        work: impl Fn() -> Vec<CloseCombatPair>,
+    ) -> Option<&[CloseCombatPair]> {
+        let (inputs, pairs) = self.pairs.get_or_init(|| (Inputs::of(ctx), work()));
+        inputs.describe(ctx).then_some(pairs.as_slice())
+    }
+
+    /// The enemy threat zones of the state `ctx` describes, as [`Self::close_combats`] keeps
+    /// the close combats.
+    pub(crate) fn enemy_zones(
+        &self,
+        ctx: &MoveContext,
+        work: impl Fn() -> Vec<(Projector, ThreatZone)>,
+    ) -> Option<&[(Projector, ThreatZone)]> {
+        let (inputs, zones) = self.zones.get_or_init(|| (Inputs::of(ctx), work()));
+        inputs.describe(ctx).then_some(zones.as_slice())
     }
 }
 
@@ -93,6 +177,8 @@ impl StateCache {
             elements: ctx.elements.to_vec(),
             flags: CloseCombatFlags {
                 flags: ctx.elements.iter().map(|_| AtomicU8::new(0)).collect(),
+                pairs: OnceLock::new(),
+                zones: OnceLock::new(),
             },
         });
         memo.describes(ctx).then_some(&memo.flags)

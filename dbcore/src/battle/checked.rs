@@ -141,7 +141,7 @@ impl Battle {
         for e in &checked.events {
             self.commit(e);
         }
-        self.actions.push(checked.action);
+        std::sync::Arc::make_mut(&mut self.actions).push(checked.action);
         self.stamp = Stamp::fresh();
         self.cache = Default::default();
         Ok(checked.events)

@@ -259,7 +259,21 @@ impl ErrorInfo for EngagementError {
 /// face it ([`CloseCombatPair::turn_to_face`], §8.5); otherwise it counts against that enemy as a
 /// flank or rear contact (see [`close_combat_situation`]). Each element assaulting a defended camp,
 /// city or fort fights its defender (§4.7).
+///
+/// Worked out once per battle state when `ctx` comes from [`super::Battle::move_context`] (the
+/// state's cache); the same answer either way.
 pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
+    if let Some(known) = ctx
+        .close_combat
+        .and_then(|memo| memo.close_combats(ctx, || close_combats_uncached(ctx)))
+    {
+        return known.to_vec();
+    }
+    close_combats_uncached(ctx)
+}
+
+/// [`close_combats`] worked out afresh.
+fn close_combats_uncached(ctx: &MoveContext) -> Vec<CloseCombatPair> {
     let v = View::new(ctx);
     let n = ctx.elements.len();
     let live: Vec<(u32, usize, ElementRect)> = (0..n)

@@ -206,6 +206,20 @@ fn going_context(ctx: &MoveContext, idx: usize) -> GoingContext {
 fn going_of(ctx: &MoveContext, gctx: GoingContext, pieces: &[Vec<Point>]) -> Going {
     let mut going = Going::Good;
     for piece in pieces {
+        // Box pre-test on the piece as it is, pure speed: the shrunk piece lies within it, so a
+        // piece whose box is apart from the box of every feature that could make the going worse
+        // meets none of them (the exact test would also say so), and needs no shrinking.
+        let near_any = ctx.battlefield.features.iter().any(|f| match f {
+            TerrainFeature::Area(a) => {
+                a.going(gctx).is_some_and(|g| g > going)
+                    && !crate::geometry::boxes_apart(piece, &a.outline.points, 1e-6)
+            }
+            TerrainFeature::Waterway(_) => true,
+            TerrainFeature::River(_) | TerrainFeature::Road(_) => false,
+        });
+        if !near_any {
+            continue;
+        }
         let Some(inner) = super::geom::inset_convex(piece, TOLERANCE) else {
             continue;
         };
@@ -517,11 +531,7 @@ fn check_stronghold_contact(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveE
 // Threat zones
 // ---------------------------------------------------------------------------------------------
 
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Projector {
-    Element(usize),
-    Stronghold(usize),
-}
+use crate::battle::cache::Projector;
 
 /// Every enemy threat zone against the moving army (§8.1): enemy elements not in close combat
 /// (§17.15), all round for War Wagons; camps, cities and forts held by another army.
@@ -739,10 +749,21 @@ fn advances_on(
 }
 
 fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), MoveError> {
-    let zones = enemy_zones(ctx);
+    // The zones of a battle state are worked out once for every move checked against it.
+    let fresh;
+    let zones: &[(Projector, ThreatZone)] = match ctx
+        .close_combat
+        .and_then(|memo| memo.enemy_zones(ctx, || enemy_zones(ctx)))
+    {
+        Some(known) => known,
+        None => {
+            fresh = enemy_zones(ctx);
+            &fresh
+        }
+    };
     let mut first: Option<(usize, Entry)> = None;
     for (k, m) in p.movers.iter().enumerate() {
-        if let Some(e) = zone_entry(m, &zones) {
+        if let Some(e) = zone_entry(m, zones) {
             let better = first
                 .as_ref()
                 .is_none_or(|(_, f)| (e.leg, e.t) < (f.leg, f.t));
@@ -759,10 +780,7 @@ fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), 
     }
     let m = &p.movers[k];
     // Reaching a zone's boundary with the very end of the move leaves nothing to restrict.
-    if p.movers
-        .iter()
-        .all(|q| reaches_zones_only_at_end(q, &zones))
-    {
+    if p.movers.iter().all(|q| reaches_zones_only_at_end(q, zones)) {
         return Ok(());
     }
     if entry
@@ -1139,7 +1157,9 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     let mut going = Going::Good;
     let mut river = false;
     let mut allowed = f64::INFINITY;
-    let mut cause = String::new();
+    // What limits the move, put in words only when the move is refused as too far.
+    let mut limit: Option<(ElementId, ElementKind, Going)> = None;
+    let mut river_limits = false;
     for m in &p.movers {
         let e = &ctx.elements[m.idx];
         let pieces: Vec<Vec<Point>> = m.legs.iter().flat_map(|l| l.swept()).collect();
@@ -1164,7 +1184,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         let own = ctx.config.move_distance(e.kind, own_going >= Going::Rough);
         if own < allowed {
             allowed = own;
-            cause = too_far_cause(e.id, e.kind, own_going, along_road, own, p.movers.len());
+            limit = Some((e.id, e.kind, own_going));
         }
     }
     let all_psiloi = p
@@ -1183,7 +1203,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
             Some(RiverState::Paltry) => {}
             Some(state) => {
                 if 1.0 < allowed {
-                    cause = "the path crosses the river, which slows every move across it to 1 BW (§3.5, §7.8)".into();
+                    river_limits = true;
                 }
                 allowed = allowed.min(1.0);
                 if state == RiverState::SlowsNarrow && p.shape == Shape::Group {
@@ -1197,6 +1217,14 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     }
     let distance = p.distance();
     if distance > allowed + slide + TOLERANCE {
+        let cause = if river_limits {
+            "the path crosses the river, which slows every move across it to 1 BW (§3.5, §7.8)"
+                .into()
+        } else {
+            limit.map_or_else(String::new, |(id, kind, going)| {
+                too_far_cause(id, kind, going, along_road, allowed, p.movers.len())
+            })
+        };
         return Err(MoveError::TooFar {
             asked: distance,
             allowed,
