@@ -18,7 +18,8 @@
 //!   [`PipAllocation::Ranked`] (§14.6); a Giant set-up that says nothing has every general roll.
 //! - "Could ride an elephant" (§14.1) is read as: the C-in-C's own element is an Elephant.
 //! - Army-list limits of §14.1 (list × 3, × 2 with one ally, two allies from different lists)
-//!   need the lists, which a deployed set-up does not name; they are not checked here.
+//!   need the lists, which a deployed set-up does not name: they are checked where an army is
+//!   chosen from the lists, by [`crate::armies::choose_big`].
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -26,7 +27,7 @@ use std::fmt;
 use crate::battlefield::Variant;
 use crate::dice::DieScore;
 use crate::geometry::{ElementRect, TOLERANCE};
-use crate::troops::TroopType;
+use crate::troops::{ElementKind, TroopType};
 use crate::zones::nearest_distance;
 
 use super::bound::{order_ids, Battle, BattleError, Event};
@@ -239,6 +240,23 @@ pub fn removing(losses: u32, original: u32) -> bool {
     original > 0 && 2 * losses >= original
 }
 
+/// §14.1: a general who is neither the C-in-C nor an ally general may be any element of the
+/// list but Lit, CWg, CP, Hd, SCh or Art, and rides an Elephant only if the C-in-C could (read
+/// as: the C-in-C's own element, `c_in_c`, is an Elephant).
+pub fn may_be_sub_general(kind: ElementKind, c_in_c: Option<ElementKind>) -> bool {
+    let t = kind.troop_type();
+    let barred = matches!(
+        t,
+        TroopType::Lit
+            | TroopType::CWg
+            | TroopType::CP
+            | TroopType::Hd
+            | TroopType::SCh
+            | TroopType::Art
+    ) || (t == TroopType::El && c_in_c.map(|k| k.troop_type()) != Some(TroopType::El));
+    !barred
+}
+
 /// Every problem of the commands of a set-up (§14.1, §14.3, §14.4).
 pub(super) fn command_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
     let multi = matches!(setup.variant, Variant::BigBattle | Variant::Giant);
@@ -331,21 +349,7 @@ pub(super) fn command_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
             let general = a.elements.iter().find(|e| e.id == c.general);
             match general {
                 Some(g) if g.general && c.elements.contains(&g.id) => {
-                    // §14.1: a general who is neither C-in-C nor an ally general may be any
-                    // element of the list but Lit, CWg, CP, Hd, SCh or Art, and rides an Elephant
-                    // only if the C-in-C could.
-                    let t = g.kind.troop_type();
-                    let barred = matches!(
-                        t,
-                        TroopType::Lit
-                            | TroopType::CWg
-                            | TroopType::CP
-                            | TroopType::Hd
-                            | TroopType::SCh
-                            | TroopType::Art
-                    ) || (t == TroopType::El
-                        && c_in_c_kind.map(|k| k.troop_type()) != Some(TroopType::El));
-                    if !c.c_in_c && !c.allied && barred {
+                    if !c.c_in_c && !c.allied && !may_be_sub_general(g.kind, c_in_c_kind) {
                         v.push(SetupProblem::SubGeneralKind {
                             army: name.clone(),
                             command: c.id,
