@@ -620,6 +620,53 @@ fn s14_the_driver_plays_a_big_battle_and_a_giant_battle_to_a_verdict() {
     }
 }
 
+#[test]
+fn s14_4_a_city_sally_in_big_battle_is_paid_from_the_c_in_c_commands_pips() {
+    // DBA3.md §14.4: PIPs are spent per command; the denizens (§4.2) belong to no command, so
+    // (our reading) the C-in-C's command pays for their sally.
+    use dbcore::geometry::Point;
+    use dbcore::terrain::{AreaFeature, AreaKind, TerrainFeature};
+    let mut s = big_battle_setup(Variant::BigBattle);
+    // A City between the lines, its south wall 1 BW in front of the Romans' centre command and
+    // its north wall 1.5 BW from the Britons.
+    s.battlefield
+        .features
+        .push(TerrainFeature::Area(AreaFeature::rectangle(
+            AreaKind::City,
+            Point::new(12.0, 5.0),
+            Point::new(15.0, 9.5),
+        )));
+    s.sandbox = true;
+    s.city_owner = Some(0);
+    let mut b = Battle::new(s).unwrap();
+    b.apply(dice(&[3, 6, 2])).unwrap();
+    let before: Vec<u8> = b.commands().iter().map(|c| c.pips).collect();
+    let dz_depth = b.setup().config.depth("Dz".parse().unwrap());
+    let events = b
+        .apply(Action::Sally {
+            // The fourth feature, after the wood and the two hills.
+            city: 3,
+            pose: Pose::new(13.5, 9.5 + dz_depth, 0.0),
+        })
+        .unwrap();
+    // The C-in-C's command (1) had the highest score, 6, and pays 1 (the army's first bound).
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::PipsSpent {
+            command: Some(CommandId(1)),
+            left: 5,
+            ..
+        }
+    )));
+    let after: Vec<u8> = b.commands().iter().map(|c| c.pips).collect();
+    assert_eq!(before[0..3], [3, 6, 2]);
+    assert_eq!(after[0..3], [3, 5, 2]);
+    assert_eq!(
+        u32::from(b.pips()),
+        after[0..3].iter().map(|p| u32::from(*p)).sum::<u32>()
+    );
+}
+
 mod recount {
     use super::*;
     use dbcore::battle::Effect;

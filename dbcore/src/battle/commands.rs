@@ -468,6 +468,24 @@ impl Battle {
         self.commands.iter().find(|c| c.elements.contains(&id))
     }
 
+    /// The command whose PIPs pay for moving element `id` (Big Battle, Giant): its own, or, for
+    /// an army's sallied denizens, who belong to no command, its C-in-C's. A reading: §14.4 gives
+    /// every command its own die and is silent on denizens; the City is the army's, so the
+    /// army's commander pays, and command distance is to his general (§6.4).
+    pub fn paying_command_of(&self, id: ElementId) -> Option<&CommandState> {
+        self.command_of(id).or_else(|| {
+            let e = self.element(id)?;
+            (e.kind.troop_type() == TroopType::Denizens)
+                .then(|| self.c_in_c_command(e.army))
+                .flatten()
+        })
+    }
+
+    /// The C-in-C's command of `army` (Big Battle, Giant).
+    pub(super) fn c_in_c_command(&self, army: usize) -> Option<&CommandState> {
+        self.commands.iter().find(|c| c.army == army && c.c_in_c)
+    }
+
     /// The moving army's commands still rolling a PIP die (§14.4), in set-up order.
     pub fn rolling_commands(&self) -> Vec<&CommandState> {
         self.commands
@@ -598,9 +616,9 @@ impl Battle {
         let Some(first) = ids.first() else {
             return Ok(None);
         };
-        let c = self.command_of(*first);
+        let c = self.paying_command_of(*first);
         for id in &ids[1..] {
-            let other = self.command_of(*id);
+            let other = self.paying_command_of(*id);
             if other.map(|o| o.id) != c.map(|c| c.id) {
                 return Err(BattleError::MixedCommands { a: *first, b: *id });
             }
