@@ -667,6 +667,48 @@ fn s14_4_a_city_sally_in_big_battle_is_paid_from_the_c_in_c_commands_pips() {
     );
 }
 
+#[test]
+fn s14_5_the_driver_holds_demoralised_elements_whose_flight_would_leave_the_table() {
+    // DBA3.md §14.5: a demoralised command may spend PIPs to hold elements, who then do not
+    // flee; §13.1: an element fleeing over a battlefield edge is lost. The demonstration driver
+    // buys the holds that keep its elements on the table, while their command has PIPs.
+    use dbcore::driver::{Demonstration, Policy};
+    let b = Battle::new(big_battle_setup(Variant::BigBattle)).unwrap();
+    let mut b = with_lost(&b, &[1001, 1002, 1003]);
+    b.apply(dice(&[3, 3, 3])).unwrap();
+    b.apply(Action::EndMovement).unwrap();
+    assert!(b.commands()[3].demoralised);
+    // The Britons' next bound: their demoralised command 0 has 2 PIPs.
+    b.apply(dice(&[2, 2, 2])).unwrap();
+    let pips = b.commands()[3].pips;
+    let depth = b.setup().battlefield.board.depth;
+    let cfg = b.setup().config.clone();
+    let mut held = Vec::new();
+    while let Some(choice) = Demonstration.next_choice(&b, None) {
+        let action = choice.into_action();
+        let Action::Hold { ids } = &action else {
+            break;
+        };
+        for id in ids {
+            let e = b.element(*id).unwrap();
+            let gap = e
+                .rect(&cfg)
+                .corners()
+                .iter()
+                .map(|p| depth - p.y)
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                gap < cfg.move_distance(e.kind, false),
+                "{id} is safe at {gap}"
+            );
+        }
+        held.extend(ids.iter().copied());
+        b.apply(action).unwrap();
+    }
+    assert_eq!(held.len(), usize::from(pips), "one hold per PIP: {held:?}");
+    assert!(held.iter().all(|id| b.commands()[3].elements.contains(id)));
+}
+
 mod recount {
     use super::*;
     use dbcore::battle::Effect;

@@ -3,9 +3,10 @@
 
 use crate::armies::{choose_big, default_big_choice, BigArmy, ListId};
 use crate::battle::prebattle::ListsError;
-use crate::battle::PipAllocation;
+use crate::battle::{Action, Battle, CheckedAction, PipAllocation};
 use crate::battle::{ArmySetup, BattleSetup, CommandId, CommandSetup, ElementId, ElementSetup};
 use crate::battlefield::{Battlefield, Board, BoardEdge, Variant};
+use crate::geometry::ElementRect;
 use crate::geometry::{Point, Pose};
 use crate::terrain::{AreaFeature, AreaKind, TerrainFeature};
 
@@ -210,4 +211,56 @@ pub fn big_battle_lists_setup(
         })
         .collect();
     Ok(setup)
+}
+
+/// How far `r` stands from board edge `edge`: its nearest corner's distance, BW.
+fn gap_to_edge(r: &ElementRect, edge: BoardEdge, board: &Board) -> f64 {
+    r.corners()
+        .iter()
+        .map(|p| match edge {
+            BoardEdge::South => p.y,
+            BoardEdge::North => board.depth - p.y,
+            BoardEdge::West => p.x,
+            BoardEdge::East => board.width - p.x,
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// A hold worth buying for the moving army (§14.5): an element of one of its demoralised
+/// commands, touching no enemy (an element in close combat does not flee), whose flight (its
+/// full move, turned towards the base edge) would take it over its army's base edge, where it
+/// would be lost (§13.1). The nearest to the edge first, while its command has a PIP; each held
+/// on its own (1 PIP). Checked, so that it is committed as it is.
+pub(super) fn hold_worth_buying(b: &Battle) -> Option<CheckedAction> {
+    let cfg = &b.setup().config;
+    let army = b.active_army();
+    let board = &b.setup().battlefield.board;
+    let base = b.setup().armies.get(army)?.base_edge;
+    let mut best: Option<(f64, ElementId)> = None;
+    for c in b
+        .commands()
+        .iter()
+        .filter(|c| c.army == army && c.demoralised && !c.removed && c.pips >= 1)
+    {
+        for id in c.elements.iter().filter(|id| !c.held.contains(id)) {
+            let Some(e) = b.element(*id).filter(|e| e.in_play()) else {
+                continue;
+            };
+            let r = e.rect(cfg);
+            let engaged = b.elements().iter().any(|o| {
+                o.army != army
+                    && o.in_play()
+                    && crate::zones::nearest_distance(&r, &o.rect(cfg)) <= 0.01
+            });
+            if engaged {
+                continue;
+            }
+            let gap = gap_to_edge(&r, base, board);
+            if gap < cfg.move_distance(e.kind, false) && best.is_none_or(|(g, _)| gap < g) {
+                best = Some((gap, *id));
+            }
+        }
+    }
+    let (_, id) = best?;
+    b.check_action(Action::Hold { ids: vec![id] }).ok()
 }
