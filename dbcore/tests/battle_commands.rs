@@ -709,6 +709,99 @@ fn s14_5_the_driver_holds_demoralised_elements_whose_flight_would_leave_the_tabl
     assert!(held.iter().all(|id| b.commands()[3].elements.contains(id)));
 }
 
+/// A Big Battle with a waterway 1 BW deep along the west edge, the Britons (army 1) moving
+/// first and holding back `held` for a landing. The Romans' west command stands 1 BW further
+/// east, out of the water.
+fn landing_battle(held: Vec<ElementId>) -> Result<Battle, dbcore::battle::SetupError> {
+    use dbcore::battlefield::BoardEdge;
+    use dbcore::terrain::{TerrainFeature, Waterway};
+    let mut s = big_battle_setup(Variant::BigBattle);
+    s.battlefield
+        .features
+        .push(TerrainFeature::Waterway(Waterway::uniform(
+            BoardEdge::West,
+            1.0,
+            0.0,
+        )));
+    for e in s.armies[0].elements.iter_mut().filter(|e| e.id.0 <= 12) {
+        e.pose.x += 1.0;
+    }
+    s.sandbox = true;
+    s.first = 1;
+    s.held_back = held;
+    Battle::new(s)
+}
+
+#[test]
+fn s14_3_a_littoral_landing_is_a_whole_command_all_within_1_bw_of_the_waterway() {
+    // DBA3.md §14.3 (§5.5 for Big Battle): the landing is one whole command, and every one of
+    // its elements lands within 1 BW of the waterway; its own command's die pays (§14.4).
+    let command: Vec<ElementId> = (1001..=1012).map(ElementId).collect();
+    // Three elements, the standard landing, are not a whole command.
+    let e = landing_battle(command[..3].to_vec()).unwrap_err();
+    assert!(
+        e.problems.iter().any(
+            |p| matches!(p, SetupProblem::Landing { reason } if reason.contains("whole command"))
+        ),
+        "{e:?}"
+    );
+    let mut b = landing_battle(command.clone()).unwrap();
+    // The command afloat still rolls its die, to pay for the landing.
+    b.apply(dice(&[4, 5, 6])).unwrap();
+    let cfg = b.setup().config.clone();
+    let kinds: Vec<_> = command
+        .iter()
+        .map(|id| b.element(*id).unwrap().kind)
+        .collect();
+    let depth = |id: ElementId| cfg.depth(kinds[command.iter().position(|c| *c == id).unwrap()]);
+    // Two files of six along the shore, facing east: the first with its rear edges on the
+    // shore, the second in front of it, each within 1 BW of the water.
+    let poses: Vec<Pose> = command
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let y = 5.0 + (i % 6) as f64;
+            if i < 6 {
+                Pose::new(1.0 + depth(*id), y, 90.0)
+            } else {
+                let ahead = command[i - 6];
+                Pose::new(1.0 + depth(ahead) + depth(*id), y, 90.0)
+            }
+        })
+        .collect();
+    // The last element a third rank deep, in front of the tenth: more than 1 BW from the
+    // water, though the group still holds together.
+    let mut third_rank = poses.clone();
+    let tenth = poses[10];
+    third_rank[11] = Pose::new(tenth.x + depth(command[11]), tenth.y, 90.0);
+    let before = b.clone();
+    let far = b.apply(Action::Land {
+        ids: command.clone(),
+        poses: third_rank,
+    });
+    assert!(
+        matches!(&far, Err(BattleError::Landing { reason }) if reason.contains("1 BW")),
+        "{far:?}"
+    );
+    assert_eq!(b, before);
+    let pips = b.command_of(command[0]).unwrap().pips;
+    let events = b
+        .apply(Action::Land {
+            ids: command.clone(),
+            poses,
+        })
+        .unwrap();
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::PipsSpent {
+            command: Some(CommandId(0)),
+            left,
+            ..
+        } if *left == pips - 1
+    )));
+    assert!(command.iter().all(|id| b.element(*id).unwrap().in_play()));
+}
+
 mod recount {
     use super::*;
     use dbcore::battle::Effect;

@@ -157,13 +157,16 @@ impl CommandState {
         v
     }
 
-    /// Whether it still rolls a PIP die: some element of it is still on the table (§14.4).
+    /// Whether it still rolls a PIP die: some element of it is still on the table, or afloat
+    /// for a littoral landing (§14.4: it stops when all are lost or gone; a command held back
+    /// to land, §14.3, needs its die to pay for the landing).
     pub fn rolls(&self, elements: &[ElementState]) -> bool {
         !self.removed
-            && self
-                .elements
-                .iter()
-                .any(|id| elements.iter().any(|e| e.id == *id && e.in_play()))
+            && self.elements.iter().any(|id| {
+                elements
+                    .iter()
+                    .any(|e| e.id == *id && (e.in_play() || e.status == Status::Afloat))
+            })
     }
 }
 
@@ -429,7 +432,11 @@ fn deployment_problems(setup: &BattleSetup, army: usize, v: &mut Vec<SetupProble
     };
     for c in &a.commands {
         let Some(g) = rect(c.general) else { continue };
-        for id in &c.elements {
+        // A command held back for a littoral landing has no set-up poses (§5.5, §14.3).
+        if setup.held_back.contains(&c.general) {
+            continue;
+        }
+        for id in c.elements.iter().filter(|id| !setup.held_back.contains(id)) {
             let Some(r) = rect(*id) else { continue };
             let d = nearest_distance(&g, &r);
             if d > DEPLOY_FROM_GENERAL + crate::geometry::TOLERANCE && !sheltered(&r) {

@@ -721,9 +721,31 @@ fn landing_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
         armies.push(army);
     }
     armies.sort();
+    let by_command = matches!(setup.variant, Variant::BigBattle | Variant::Giant);
     for a in 0..setup.armies.len() {
         let count = armies.iter().filter(|&&x| x == a).count();
-        if count > 0 && !(2..=3).contains(&count) {
+        if count > 0 && by_command {
+            // §14.3: in Big Battle and Giant the landing is one whole command.
+            let mut held: Vec<ElementId> = setup
+                .held_back
+                .iter()
+                .filter(|id| setup.armies[a].elements.iter().any(|e| e.id == **id))
+                .copied()
+                .collect();
+            held.sort();
+            held.dedup();
+            let whole = setup.armies[a].commands.iter().any(|c| {
+                let mut ids = c.elements.clone();
+                ids.sort();
+                ids == held
+            });
+            if !whole {
+                problem(format!(
+                    "army `{}` holds back {count} elements: in Big Battle and Giant a landing is one whole command (§14.3)",
+                    setup.armies[a].name
+                ));
+            }
+        } else if count > 0 && !(2..=3).contains(&count) {
             problem(format!(
                 "army `{}` holds back {count} elements: a landing is 2 or 3",
                 setup.armies[a].name
