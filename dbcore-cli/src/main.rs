@@ -45,12 +45,12 @@ enum Command {
         /// A set-up file (dbcore's JSON) to play instead of a game between two lists.
         #[arg(long)]
         setup: Option<PathBuf>,
-        /// Play the demonstration Big Battle instead: three commands a side on a 30 x 15 BW
-        /// board, one PIP die per command (§14).
+        /// Play a Big Battle between the two lists instead: three commands a side (each the
+        /// list's default army, §14.1) on a 30 x 15 BW board, one PIP die per command (§14).
         #[arg(long, conflicts_with_all = ["setup", "giant"])]
         big_battle: bool,
-        /// Play the demonstration Giant battle instead: three generals a side on a 45 x 15 BW
-        /// board, each rolling his own PIP die (§14.6).
+        /// Play a Giant battle between the two lists instead: three generals a side on a
+        /// 45 x 15 BW board, each rolling his own PIP die (§14.6).
         #[arg(long, conflicts_with = "setup")]
         giant: bool,
         /// Stop after this many bounds.
@@ -265,7 +265,10 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 _ => None,
             };
             let setup = match setup {
-                None if variant.is_some() => variant.map(dbcore::driver::big_battle_setup),
+                None if variant.is_some() => variant
+                    .map(|v| dbcore::driver::big_battle_lists_setup(v, &first, &second))
+                    .transpose()
+                    .map_err(|e| Failure(vec![e.to_string()]))?,
                 Some(p) => match load(&p.to_string_lossy())? {
                     Document::Setup(s) => Some(*s),
                     _ => return Err(Failure(vec!["--setup takes a set-up file".into()])),

@@ -19,7 +19,7 @@ use crate::terrain::HomeTerrain;
 
 mod big_battle;
 mod prebattle;
-pub use big_battle::big_battle_setup;
+pub use big_battle::{big_battle_lists_setup, big_battle_setup, default_big_army};
 pub use prebattle::play_prebattle;
 
 /// How a driven battle ended.
@@ -220,6 +220,8 @@ impl Choice {
 
 /// The demonstration driver as a [`Policy`]: the nearest element first, contact when it can,
 /// else straight at the nearest enemy; the first shot and the first combat the battle accepts.
+/// In Big Battle and Giant it first buys holds for demoralised elements whose flight would
+/// take them off the table (§14.5).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Demonstration;
 
@@ -230,7 +232,10 @@ impl Policy for Demonstration {
 
     fn next_choice(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Choice> {
         match (battle.phase(), dice) {
-            (Phase::Movement, _) => best_move(battle).map(Choice::Checked),
+            // §14.5: first the holds that keep demoralised elements from fleeing off the table.
+            (Phase::Movement, _) => big_battle::hold_worth_buying(battle)
+                .or_else(|| best_move(battle))
+                .map(Choice::Checked),
             (Phase::Shooting | Phase::CloseCombat, Some(roll)) => next_fire_or_fight(battle, roll),
             _ => None,
         }

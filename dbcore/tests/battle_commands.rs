@@ -620,6 +620,188 @@ fn s14_the_driver_plays_a_big_battle_and_a_giant_battle_to_a_verdict() {
     }
 }
 
+#[test]
+fn s14_4_a_city_sally_in_big_battle_is_paid_from_the_c_in_c_commands_pips() {
+    // DBA3.md §14.4: PIPs are spent per command; the denizens (§4.2) belong to no command, so
+    // (our reading) the C-in-C's command pays for their sally.
+    use dbcore::geometry::Point;
+    use dbcore::terrain::{AreaFeature, AreaKind, TerrainFeature};
+    let mut s = big_battle_setup(Variant::BigBattle);
+    // A City between the lines, its south wall 1 BW in front of the Romans' centre command and
+    // its north wall 1.5 BW from the Britons.
+    s.battlefield
+        .features
+        .push(TerrainFeature::Area(AreaFeature::rectangle(
+            AreaKind::City,
+            Point::new(12.0, 5.0),
+            Point::new(15.0, 9.5),
+        )));
+    s.sandbox = true;
+    s.city_owner = Some(0);
+    let mut b = Battle::new(s).unwrap();
+    b.apply(dice(&[3, 6, 2])).unwrap();
+    let before: Vec<u8> = b.commands().iter().map(|c| c.pips).collect();
+    let dz_depth = b.setup().config.depth("Dz".parse().unwrap());
+    let events = b
+        .apply(Action::Sally {
+            // The fourth feature, after the wood and the two hills.
+            city: 3,
+            pose: Pose::new(13.5, 9.5 + dz_depth, 0.0),
+        })
+        .unwrap();
+    // The C-in-C's command (1) had the highest score, 6, and pays 1 (the army's first bound).
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::PipsSpent {
+            command: Some(CommandId(1)),
+            left: 5,
+            ..
+        }
+    )));
+    let after: Vec<u8> = b.commands().iter().map(|c| c.pips).collect();
+    assert_eq!(before[0..3], [3, 6, 2]);
+    assert_eq!(after[0..3], [3, 5, 2]);
+    assert_eq!(
+        u32::from(b.pips()),
+        after[0..3].iter().map(|p| u32::from(*p)).sum::<u32>()
+    );
+}
+
+#[test]
+fn s14_5_the_driver_holds_demoralised_elements_whose_flight_would_leave_the_table() {
+    // DBA3.md §14.5: a demoralised command may spend PIPs to hold elements, who then do not
+    // flee; §13.1: an element fleeing over a battlefield edge is lost. The demonstration driver
+    // buys the holds that keep its elements on the table, while their command has PIPs.
+    use dbcore::driver::{Demonstration, Policy};
+    let b = Battle::new(big_battle_setup(Variant::BigBattle)).unwrap();
+    let mut b = with_lost(&b, &[1001, 1002, 1003]);
+    b.apply(dice(&[3, 3, 3])).unwrap();
+    b.apply(Action::EndMovement).unwrap();
+    assert!(b.commands()[3].demoralised);
+    // The Britons' next bound: their demoralised command 0 has 2 PIPs.
+    b.apply(dice(&[2, 2, 2])).unwrap();
+    let pips = b.commands()[3].pips;
+    let depth = b.setup().battlefield.board.depth;
+    let cfg = b.setup().config.clone();
+    let mut held = Vec::new();
+    while let Some(choice) = Demonstration.next_choice(&b, None) {
+        let action = choice.into_action();
+        let Action::Hold { ids } = &action else {
+            break;
+        };
+        for id in ids {
+            let e = b.element(*id).unwrap();
+            let gap = e
+                .rect(&cfg)
+                .corners()
+                .iter()
+                .map(|p| depth - p.y)
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                gap < cfg.move_distance(e.kind, false),
+                "{id} is safe at {gap}"
+            );
+        }
+        held.extend(ids.iter().copied());
+        b.apply(action).unwrap();
+    }
+    assert_eq!(held.len(), usize::from(pips), "one hold per PIP: {held:?}");
+    assert!(held.iter().all(|id| b.commands()[3].elements.contains(id)));
+}
+
+/// A Big Battle with a waterway 1 BW deep along the west edge, the Britons (army 1) moving
+/// first and holding back `held` for a landing. The Romans' west command stands 1 BW further
+/// east, out of the water.
+fn landing_battle(held: Vec<ElementId>) -> Result<Battle, dbcore::battle::SetupError> {
+    use dbcore::battlefield::BoardEdge;
+    use dbcore::terrain::{TerrainFeature, Waterway};
+    let mut s = big_battle_setup(Variant::BigBattle);
+    s.battlefield
+        .features
+        .push(TerrainFeature::Waterway(Waterway::uniform(
+            BoardEdge::West,
+            1.0,
+            0.0,
+        )));
+    for e in s.armies[0].elements.iter_mut().filter(|e| e.id.0 <= 12) {
+        e.pose.x += 1.0;
+    }
+    s.sandbox = true;
+    s.first = 1;
+    s.held_back = held;
+    Battle::new(s)
+}
+
+#[test]
+fn s14_3_a_littoral_landing_is_a_whole_command_all_within_1_bw_of_the_waterway() {
+    // DBA3.md §14.3 (§5.5 for Big Battle): the landing is one whole command, and every one of
+    // its elements lands within 1 BW of the waterway; its own command's die pays (§14.4).
+    let command: Vec<ElementId> = (1001..=1012).map(ElementId).collect();
+    // Three elements, the standard landing, are not a whole command.
+    let e = landing_battle(command[..3].to_vec()).unwrap_err();
+    assert!(
+        e.problems.iter().any(
+            |p| matches!(p, SetupProblem::Landing { reason } if reason.contains("whole command"))
+        ),
+        "{e:?}"
+    );
+    let mut b = landing_battle(command.clone()).unwrap();
+    // The command afloat still rolls its die, to pay for the landing.
+    b.apply(dice(&[4, 5, 6])).unwrap();
+    let cfg = b.setup().config.clone();
+    let kinds: Vec<_> = command
+        .iter()
+        .map(|id| b.element(*id).unwrap().kind)
+        .collect();
+    let depth = |id: ElementId| cfg.depth(kinds[command.iter().position(|c| *c == id).unwrap()]);
+    // Two files of six along the shore, facing east: the first with its rear edges on the
+    // shore, the second in front of it, each within 1 BW of the water.
+    let poses: Vec<Pose> = command
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let y = 5.0 + (i % 6) as f64;
+            if i < 6 {
+                Pose::new(1.0 + depth(*id), y, 90.0)
+            } else {
+                let ahead = command[i - 6];
+                Pose::new(1.0 + depth(ahead) + depth(*id), y, 90.0)
+            }
+        })
+        .collect();
+    // The last element a third rank deep, in front of the tenth: more than 1 BW from the
+    // water, though the group still holds together.
+    let mut third_rank = poses.clone();
+    let tenth = poses[10];
+    third_rank[11] = Pose::new(tenth.x + depth(command[11]), tenth.y, 90.0);
+    let before = b.clone();
+    let far = b.apply(Action::Land {
+        ids: command.clone(),
+        poses: third_rank,
+    });
+    assert!(
+        matches!(&far, Err(BattleError::Landing { reason }) if reason.contains("1 BW")),
+        "{far:?}"
+    );
+    assert_eq!(b, before);
+    let pips = b.command_of(command[0]).unwrap().pips;
+    let events = b
+        .apply(Action::Land {
+            ids: command.clone(),
+            poses,
+        })
+        .unwrap();
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::PipsSpent {
+            command: Some(CommandId(0)),
+            left,
+            ..
+        } if *left == pips - 1
+    )));
+    assert!(command.iter().all(|id| b.element(*id).unwrap().in_play()));
+}
+
 mod recount {
     use super::*;
     use dbcore::battle::Effect;

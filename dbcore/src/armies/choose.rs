@@ -339,7 +339,7 @@ fn entry_ref(l: &ArmyList, contingent: Option<u8>, index: usize) -> EntryRef {
 }
 
 /// Check each entry's choice and add its elements.
-fn take_entries(
+pub(super) fn take_entries(
     l: &ArmyList,
     contingent: Option<u8>,
     choices: &[EntryChoice],

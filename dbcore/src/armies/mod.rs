@@ -17,6 +17,7 @@
 //! assert_eq!(army.elements.iter().filter(|e| e.general).count(), 1);
 //! ```
 
+pub mod big_battle;
 pub mod choose;
 pub mod entry;
 
@@ -28,6 +29,10 @@ use std::sync::OnceLock;
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::terrain::HomeTerrain;
 
+pub use big_battle::{
+    choose_big, default_big_choice, BigArmy, BigArmyChoice, BigArmyError, BigArmyProblem,
+    ChosenCommand, CommandChoice,
+};
 pub use choose::{
     choose, default_army, Army, ArmyChoice, ArmyError, ArmyProblem, ChosenElement,
     ContingentChoice, EntryChoice,

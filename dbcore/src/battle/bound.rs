@@ -1396,10 +1396,10 @@ impl Battle {
                 extras.push(PipExtra::Unwieldy);
             }
             // (b) command: never for a move by the general's own element.
-            // In Big Battle and Giant, the general is the mover's own command's (§14.4, §6.4).
+            // In Big Battle and Giant, the general is the paying command's (§14.4, §6.4).
             let own_general = movers
                 .first()
-                .and_then(|m| self.command_of(m.id))
+                .and_then(|m| self.paying_command_of(m.id))
                 .map(|c| c.general);
             let general_moves = match own_general {
                 Some(g) => movers.iter().any(|e| e.id == g),

@@ -18,7 +18,8 @@
 //!   [`PipAllocation::Ranked`] (§14.6); a Giant set-up that says nothing has every general roll.
 //! - "Could ride an elephant" (§14.1) is read as: the C-in-C's own element is an Elephant.
 //! - Army-list limits of §14.1 (list × 3, × 2 with one ally, two allies from different lists)
-//!   need the lists, which a deployed set-up does not name; they are not checked here.
+//!   need the lists, which a deployed set-up does not name: they are checked where an army is
+//!   chosen from the lists, by [`crate::armies::choose_big`].
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -26,7 +27,7 @@ use std::fmt;
 use crate::battlefield::Variant;
 use crate::dice::DieScore;
 use crate::geometry::{ElementRect, TOLERANCE};
-use crate::troops::TroopType;
+use crate::troops::{ElementKind, TroopType};
 use crate::zones::nearest_distance;
 
 use super::bound::{order_ids, Battle, BattleError, Event};
@@ -156,13 +157,16 @@ impl CommandState {
         v
     }
 
-    /// Whether it still rolls a PIP die: some element of it is still on the table (§14.4).
+    /// Whether it still rolls a PIP die: some element of it is still on the table, or afloat
+    /// for a littoral landing (§14.4: it stops when all are lost or gone; a command held back
+    /// to land, §14.3, needs its die to pay for the landing).
     pub fn rolls(&self, elements: &[ElementState]) -> bool {
         !self.removed
-            && self
-                .elements
-                .iter()
-                .any(|id| elements.iter().any(|e| e.id == *id && e.in_play()))
+            && self.elements.iter().any(|id| {
+                elements
+                    .iter()
+                    .any(|e| e.id == *id && (e.in_play() || e.status == Status::Afloat))
+            })
     }
 }
 
@@ -237,6 +241,23 @@ pub fn demoralising(losses: u32, original: u32) -> bool {
 /// At least half of the original troop elements lost: removed (§14.5).
 pub fn removing(losses: u32, original: u32) -> bool {
     original > 0 && 2 * losses >= original
+}
+
+/// §14.1: a general who is neither the C-in-C nor an ally general may be any element of the
+/// list but Lit, CWg, CP, Hd, SCh or Art, and rides an Elephant only if the C-in-C could (read
+/// as: the C-in-C's own element, `c_in_c`, is an Elephant).
+pub fn may_be_sub_general(kind: ElementKind, c_in_c: Option<ElementKind>) -> bool {
+    let t = kind.troop_type();
+    let barred = matches!(
+        t,
+        TroopType::Lit
+            | TroopType::CWg
+            | TroopType::CP
+            | TroopType::Hd
+            | TroopType::SCh
+            | TroopType::Art
+    ) || (t == TroopType::El && c_in_c.map(|k| k.troop_type()) != Some(TroopType::El));
+    !barred
 }
 
 /// Every problem of the commands of a set-up (§14.1, §14.3, §14.4).
@@ -331,21 +352,7 @@ pub(super) fn command_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
             let general = a.elements.iter().find(|e| e.id == c.general);
             match general {
                 Some(g) if g.general && c.elements.contains(&g.id) => {
-                    // §14.1: a general who is neither C-in-C nor an ally general may be any
-                    // element of the list but Lit, CWg, CP, Hd, SCh or Art, and rides an Elephant
-                    // only if the C-in-C could.
-                    let t = g.kind.troop_type();
-                    let barred = matches!(
-                        t,
-                        TroopType::Lit
-                            | TroopType::CWg
-                            | TroopType::CP
-                            | TroopType::Hd
-                            | TroopType::SCh
-                            | TroopType::Art
-                    ) || (t == TroopType::El
-                        && c_in_c_kind.map(|k| k.troop_type()) != Some(TroopType::El));
-                    if !c.c_in_c && !c.allied && barred {
+                    if !c.c_in_c && !c.allied && !may_be_sub_general(g.kind, c_in_c_kind) {
                         v.push(SetupProblem::SubGeneralKind {
                             army: name.clone(),
                             command: c.id,
@@ -425,7 +432,11 @@ fn deployment_problems(setup: &BattleSetup, army: usize, v: &mut Vec<SetupProble
     };
     for c in &a.commands {
         let Some(g) = rect(c.general) else { continue };
-        for id in &c.elements {
+        // A command held back for a littoral landing has no set-up poses (§5.5, §14.3).
+        if setup.held_back.contains(&c.general) {
+            continue;
+        }
+        for id in c.elements.iter().filter(|id| !setup.held_back.contains(id)) {
             let Some(r) = rect(*id) else { continue };
             let d = nearest_distance(&g, &r);
             if d > DEPLOY_FROM_GENERAL + crate::geometry::TOLERANCE && !sheltered(&r) {
@@ -462,6 +473,24 @@ impl Battle {
     /// The command element `id` belongs to (Big Battle, Giant).
     pub fn command_of(&self, id: ElementId) -> Option<&CommandState> {
         self.commands.iter().find(|c| c.elements.contains(&id))
+    }
+
+    /// The command whose PIPs pay for moving element `id` (Big Battle, Giant): its own, or, for
+    /// an army's sallied denizens, who belong to no command, its C-in-C's. A reading: §14.4 gives
+    /// every command its own die and is silent on denizens; the City is the army's, so the
+    /// army's commander pays, and command distance is to his general (§6.4).
+    pub fn paying_command_of(&self, id: ElementId) -> Option<&CommandState> {
+        self.command_of(id).or_else(|| {
+            let e = self.element(id)?;
+            (e.kind.troop_type() == TroopType::Denizens)
+                .then(|| self.c_in_c_command(e.army))
+                .flatten()
+        })
+    }
+
+    /// The C-in-C's command of `army` (Big Battle, Giant).
+    pub(super) fn c_in_c_command(&self, army: usize) -> Option<&CommandState> {
+        self.commands.iter().find(|c| c.army == army && c.c_in_c)
     }
 
     /// The moving army's commands still rolling a PIP die (§14.4), in set-up order.
@@ -594,9 +623,9 @@ impl Battle {
         let Some(first) = ids.first() else {
             return Ok(None);
         };
-        let c = self.command_of(*first);
+        let c = self.paying_command_of(*first);
         for id in &ids[1..] {
-            let other = self.command_of(*id);
+            let other = self.paying_command_of(*id);
             if other.map(|o| o.id) != c.map(|c| c.id) {
                 return Err(BattleError::MixedCommands { a: *first, b: *id });
             }

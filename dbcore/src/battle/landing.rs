@@ -11,6 +11,9 @@
 //!   touching with a side edge, will do, FAQ19). Each stands wholly on the table, out of the
 //!   water, clear of every element and touching no enemy.
 //! * **Cost**: 1 PIP as one group move (§17.55); it is the landed elements' move for the bound.
+//! * **Big Battle and Giant** (§14.3): the elements held back are one whole command (the set-up
+//!   says so), and every one of them lands within 1 BW of the waterway, as well as in one group
+//!   touching it; their own command's die pays. A command wholly afloat still rolls its die.
 //! * **Those that cannot land**: elements still afloat when their army ends the movement of its
 //!   first bound never reach the battlefield and are lost (cause `off_table`, counted in §13.2 as
 //!   elements lost over an edge are): the landing was the player's choice.
@@ -22,6 +25,10 @@ use super::bound::{Battle, BattleError, Event};
 use super::movement::ElementMove;
 use super::setup::ElementId;
 use super::state::Status;
+
+/// How far from the waterway every element of a landing command stands in Big Battle and
+/// Giant, BW (§14.3).
+pub const COMMAND_LANDING_REACH: f64 = 1.0;
 
 fn refuse(reason: impl Into<String>) -> BattleError {
     BattleError::Landing {
@@ -165,6 +172,20 @@ impl Battle {
             return Err(refuse(
                 "at least one landing element must touch the waterway",
             ));
+        }
+        // §14.3: a landing command stands wholly within 1 BW of the waterway (read as: the
+        // nearest point of each of its elements).
+        if self.has_commands() {
+            let far = ids.iter().zip(&rects).find(|(_, r)| {
+                !water.iter().any(|w| {
+                    w.distance_to_polygon(&r.polygon()) <= COMMAND_LANDING_REACH + TOLERANCE
+                })
+            });
+            if let Some((id, _)) = far {
+                return Err(refuse(format!(
+                    "element {id} would land more than {COMMAND_LANDING_REACH} BW from the waterway: a landing command lands within 1 BW of it (§14.3)"
+                )));
+            }
         }
         // §17.55: 1 PIP as one group move; in Big Battle and Giant paid by the landing
         // elements' own command (§14.4).

@@ -15,7 +15,9 @@
 //!   the wall for a City without gates), on the table, in no waterway, clear of every element and
 //!   touching no enemy. Coming out is the denizens' tactical move for the bound; it costs what a
 //!   move of a denizens element costs (§6.3: 1 PIP, plus extra (a) for denizens and the command
-//!   extras of (b), none in the army's own first bound).
+//!   extras of (b), none in the army's own first bound). In Big Battle and Giant the C-in-C's
+//!   command pays for the sally and the denizens' later moves (§14.4 is silent; the City is the
+//!   army's), and their command distance is to the C-in-C.
 //! * **After**: they make tactical moves as any element, but no move may take any part of them
 //!   more than 3 BW from the walls, nor back inside the City: once out they do not return (as the
 //!   camp followers of §4.6), so the City stays undefended. Beaten in the open they are destroyed
@@ -227,21 +229,23 @@ impl Battle {
             },
             &plan,
         );
-        if cost.total > self.pips {
+        // Denizens belong to no command: in Big Battle and Giant the C-in-C's command pays
+        // (a reading, [`Battle::paying_command_of`]); a standard army pays from its PIPs.
+        let command = self.c_in_c_command(self.active);
+        let available = command.map_or(self.pips, |c| c.pips);
+        if cost.total > available {
             return Err(BattleError::NotEnoughPips {
                 cost: cost.total,
-                left: self.pips,
+                left: available,
             });
         }
-        let left = self.pips - cost.total;
+        let left = available - cost.total;
         Ok(vec![
             Event::DenizensSallied { city, element },
-            // Denizens belong to no command: in Big Battle and Giant they are paid from the
-            // army's PIPs as a whole, like a standard army's (a reading; §14.4 is silent).
             Event::PipsSpent {
                 cost,
                 left,
-                command: None,
+                command: command.map(|c| c.id),
             },
         ])
     }

@@ -333,15 +333,22 @@ impl ErrorInfo for SetupError {
         self.problems
             .first()
             .and_then(|p| p.rule_ref())
-            .and_then(|r| {
-                [
-                    "§1", "§1.2", "§2.3", "§2.5", "§3.4", "§4.2", "§4.3", "§4.6", "§5.3", "§5.4",
-                    "§5.5", "§14.1", "§14.3", "§14.4",
-                ]
-                .into_iter()
-                .find(|s| *s == r)
-            })
+            .and_then(set_up_section)
     }
+}
+
+/// The sections a set-up or pre-battle refusal may name, as `'static` text for
+/// [`ErrorInfo::rule`]: the set-up's own sections and the terrain sections its problems carry
+/// as text (§1.2, §3, §4, §5, §14). One list for [`SetupError`] and the pre-battle's errors.
+const SET_UP_SECTIONS: [&str; 24] = [
+    "§1", "§1.2", "§2.3", "§2.5", "§3.2", "§3.3", "§3.4", "§3.5", "§3.6", "§3.7", "§3.8", "§4.2",
+    "§4.3", "§4.6", "§5.1", "§5.2", "§5.3", "§5.4", "§5.5", "§14.1", "§14.2", "§14.3", "§14.4",
+    "§14.6",
+];
+
+/// `rule` as one of [`SET_UP_SECTIONS`], or `None` when it is not among them.
+pub(crate) fn set_up_section(rule: &str) -> Option<&'static str> {
+    SET_UP_SECTIONS.into_iter().find(|s| *s == rule)
 }
 
 /// Check a set-up, returning every problem found.
@@ -714,9 +721,31 @@ fn landing_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
         armies.push(army);
     }
     armies.sort();
+    let by_command = matches!(setup.variant, Variant::BigBattle | Variant::Giant);
     for a in 0..setup.armies.len() {
         let count = armies.iter().filter(|&&x| x == a).count();
-        if count > 0 && !(2..=3).contains(&count) {
+        if count > 0 && by_command {
+            // §14.3: in Big Battle and Giant the landing is one whole command.
+            let mut held: Vec<ElementId> = setup
+                .held_back
+                .iter()
+                .filter(|id| setup.armies[a].elements.iter().any(|e| e.id == **id))
+                .copied()
+                .collect();
+            held.sort();
+            held.dedup();
+            let whole = setup.armies[a].commands.iter().any(|c| {
+                let mut ids = c.elements.clone();
+                ids.sort();
+                ids == held
+            });
+            if !whole {
+                problem(format!(
+                    "army `{}` holds back {count} elements: in Big Battle and Giant a landing is one whole command (§14.3)",
+                    setup.armies[a].name
+                ));
+            }
+        } else if count > 0 && !(2..=3).contains(&count) {
             problem(format!(
                 "army `{}` holds back {count} elements: a landing is 2 or 3",
                 setup.armies[a].name

@@ -1,9 +1,12 @@
 //! Demonstration set-ups for Big Battle and Giant DBA (§14): three commands a side, 36
 //! elements each, deployed on the wider board of the variant.
 
-use crate::battle::PipAllocation;
+use crate::armies::{choose_big, default_big_choice, BigArmy, ListId};
+use crate::battle::prebattle::ListsError;
+use crate::battle::{Action, Battle, CheckedAction, PipAllocation};
 use crate::battle::{ArmySetup, BattleSetup, CommandId, CommandSetup, ElementId, ElementSetup};
 use crate::battlefield::{Battlefield, Board, BoardEdge, Variant};
+use crate::geometry::ElementRect;
 use crate::geometry::{Point, Pose};
 use crate::terrain::{AreaFeature, AreaKind, TerrainFeature};
 
@@ -133,4 +136,131 @@ pub fn big_battle_setup(variant: Variant) -> BattleSetup {
         bf,
         vec![romans, britons],
     )
+}
+
+/// The default Big Battle or Giant army of a bundled list ([`default_big_choice`]: three
+/// commands, each the list's default army, the first the C-in-C's).
+pub fn default_big_army(variant: Variant, id: &str) -> Result<BigArmy, ListsError> {
+    let id: ListId = id.trim().parse()?;
+    let list = crate::armies::list(&id).ok_or(crate::armies::ArmyError::UnknownList(id))?;
+    Ok(choose_big(&default_big_choice(
+        list,
+        variant,
+        crate::battle::commands::BIG_BATTLE_COMMANDS,
+    ))?)
+}
+
+/// A Big Battle or Giant battle between the default armies of two bundled lists named by id
+/// (`"II/56"`), on the demonstration table of [`big_battle_setup`]: the first army on the south
+/// edge, the second on the north, each command in its own third of the board as a line of
+/// nine with its general and two more behind (every element within 8 BW of its general,
+/// §14.3). The first army has the first bound. The pre-battle of §14 (aggression, terrain,
+/// camps) is not played: the table is fixed.
+pub fn big_battle_lists_setup(
+    variant: Variant,
+    first: &str,
+    second: &str,
+) -> Result<BattleSetup, ListsError> {
+    let mut setup = big_battle_setup(variant);
+    let (width, depth) = (setup.battlefield.board.width, setup.battlefield.board.depth);
+    let armies = [
+        default_big_army(variant, first)?,
+        default_big_army(variant, second)?,
+    ];
+    setup.armies = armies
+        .iter()
+        .enumerate()
+        .map(|(a, army)| {
+            let south = a == 0;
+            let (front_y, rear_y, facing) = if south {
+                (4.0, 2.0, 0.0)
+            } else {
+                (depth - 4.0, depth - 2.0, 180.0)
+            };
+            let n = army.commands.len();
+            let generals: Vec<usize> = army
+                .commands
+                .iter()
+                .map(|c| c.elements.iter().position(|e| e.general).unwrap_or(0))
+                .collect();
+            army.army_setup(
+                if south {
+                    BoardEdge::South
+                } else {
+                    BoardEdge::North
+                },
+                if south { 1 } else { 1001 },
+                |c, i| {
+                    let centre = width * (2 * c + 1) as f64 / (2 * n) as f64;
+                    // Rank the others in order around the general: nine in front, the rest
+                    // behind beside him.
+                    let g = generals[c];
+                    if i == g {
+                        return Pose::new(centre, rear_y, facing);
+                    }
+                    let k = if i < g { i } else { i - 1 };
+                    let (x, y) = match k {
+                        0..=8 => (centre + (k as f64 - 4.0), front_y),
+                        9 => (centre - 2.0, rear_y),
+                        10 => (centre + 2.0, rear_y),
+                        _ => (centre + 2.0 * (k as f64 - 9.0), rear_y),
+                    };
+                    Pose::new(x, y, facing)
+                },
+            )
+        })
+        .collect();
+    Ok(setup)
+}
+
+/// How far `r` stands from board edge `edge`: its nearest corner's distance, BW.
+fn gap_to_edge(r: &ElementRect, edge: BoardEdge, board: &Board) -> f64 {
+    r.corners()
+        .iter()
+        .map(|p| match edge {
+            BoardEdge::South => p.y,
+            BoardEdge::North => board.depth - p.y,
+            BoardEdge::West => p.x,
+            BoardEdge::East => board.width - p.x,
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// A hold worth buying for the moving army (§14.5): an element of one of its demoralised
+/// commands, touching no enemy (an element in close combat does not flee), whose flight (its
+/// full move, turned towards the base edge) would take it over its army's base edge, where it
+/// would be lost (§13.1). The nearest to the edge first, while its command has a PIP; each held
+/// on its own (1 PIP). Checked, so that it is committed as it is.
+pub(super) fn hold_worth_buying(b: &Battle) -> Option<CheckedAction> {
+    let cfg = &b.setup().config;
+    let army = b.active_army();
+    let board = &b.setup().battlefield.board;
+    let base = b.setup().armies.get(army)?.base_edge;
+    let mut best: Option<(f64, ElementId)> = None;
+    for c in b
+        .commands()
+        .iter()
+        .filter(|c| c.army == army && c.demoralised && !c.removed && c.pips >= 1)
+    {
+        for id in c.elements.iter().filter(|id| !c.held.contains(id)) {
+            let Some(e) = b.element(*id).filter(|e| e.in_play()) else {
+                continue;
+            };
+            let r = e.rect(cfg);
+            let engaged = b.elements().iter().any(|o| {
+                o.army != army
+                    && o.in_play()
+                    && crate::zones::nearest_distance(&r, &o.rect(cfg)) <= 0.01
+            });
+            if engaged {
+                continue;
+            }
+            let gap = gap_to_edge(&r, base, board);
+            if gap < cfg.move_distance(e.kind, false) && best.is_none_or(|(g, _)| gap < g) {
+                best = Some((gap, *id));
+            }
+        }
+    }
+    let (_, id) = best?;
+    b.check_action(Action::Hold { ids: vec![id] }).ok()
 }

@@ -146,6 +146,9 @@ pub enum ListsError {
     ListId(#[from] crate::armies::ParseListIdError),
     #[error(transparent)]
     Army(#[from] crate::armies::ArmyError),
+    /// A Big Battle or Giant army that breaks §14.1.
+    #[error(transparent)]
+    BigArmy(#[from] crate::armies::BigArmyError),
 }
 
 impl ErrorInfo for ListsError {
@@ -153,12 +156,14 @@ impl ErrorInfo for ListsError {
         match self {
             ListsError::ListId(e) => e.code(),
             ListsError::Army(e) => e.code(),
+            ListsError::BigArmy(e) => e.code(),
         }
     }
     fn rule(&self) -> Option<&'static str> {
         match self {
             ListsError::ListId(e) => e.rule(),
             ListsError::Army(e) => e.rule(),
+            ListsError::BigArmy(e) => e.rule(),
         }
     }
 }
@@ -465,12 +470,7 @@ impl PrebattleError {
             NoSuchQuarter { .. } | WrongFeature { .. } | CanBePlaced { .. } => "§3.8",
             Placement { problems } => {
                 let r = problems.first().map(|p| p.rule.as_str()).unwrap_or("§3.8");
-                [
-                    "§1.2", "§3.2", "§3.3", "§3.4", "§3.5", "§3.6", "§3.7", "§4.2", "§14.2",
-                ]
-                .into_iter()
-                .find(|s| *s == r)
-                .unwrap_or("§3.8")
+                super::setup::set_up_section(r).unwrap_or("§3.8")
             }
             BaseEdge { .. } => "§5.2",
             Camp { .. } | CampCompulsory { .. } => "§4.6",
