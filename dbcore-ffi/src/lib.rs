@@ -48,6 +48,7 @@ pub mod table;
 
 use std::ffi::c_char;
 
+pub use ai::dbcore_ai_choose_json;
 pub use armies::{
     dbcore_army_choose_json, dbcore_army_default_json, dbcore_army_list_json,
     dbcore_army_lists_find_json, dbcore_army_problems_json,
