@@ -446,6 +446,15 @@ typedef struct DbcoreBattle DbcoreBattle;
 typedef struct DbcoreDice DbcoreDice;
 
 /**
+ * A batch of battles running on its own threads (an opaque handle): started by
+ * `dbcore_simulation_start`, watched with `dbcore_simulation_progress`, stopped early with
+ * `dbcore_simulation_cancel`, collected with `dbcore_simulation_wait` and freed with
+ * `dbcore_simulation_free`. Every call but the free takes `const DbcoreSimulation *`: one thread
+ * may wait while another polls or cancels.
+ */
+typedef struct DbcoreSimulation DbcoreSimulation;
+
+/**
  * A table: a battlefield (board and terrain) with elements standing on it (an opaque handle
  * over `dbcore::table::Table`). Every question takes it as `const DbcoreTable *`, so one table
  * may be asked from many threads at once.
@@ -2004,6 +2013,106 @@ DbcoreStatus dbcore_demo_armies_json(char **out_json);
  * ```
  */
 DbcoreStatus dbcore_simulate_json(const char *request_json, char **out_json);
+
+/**
+ * Start the batch `request_json` (the request of `dbcore_simulate_json`) on threads of its own
+ * and return at once; `*out` becomes the handle. Its `"threads"` workers play the battles while
+ * the caller goes on.
+ *
+ * # Safety
+ * `request_json` must be a NUL-terminated string and `out` valid for writes; NULL gives
+ * `DBCORE_STATUS_NULL_ARGUMENT`.
+ *
+ * # Errors
+ * As `dbcore_simulate_json`: `DBCORE_STATUS_INVALID_JSON`, `DBCORE_STATUS_INVALID_ARGUMENT`,
+ * `DBCORE_STATUS_INVALID_SETUP`, all found before any thread starts; `DBCORE_STATUS_INTERNAL`
+ * when the system gives no thread.
+ *
+ * # Example
+ * ```c
+ * DbcoreSimulation *sim = NULL;
+ * if (dbcore_simulation_start("{\"source\":{\"lists\":[\"II/56\",\"II/5a\"]},"
+ *                             "\"battles\":10000,\"threads\":0}", &sim) != DBCORE_STATUS_OK)
+ *     return 1;
+ * ```
+ */
+DbcoreStatus dbcore_simulation_start(const char *request_json, struct DbcoreSimulation **out);
+
+/**
+ * How far the batch has come: `*done` battles finished out of `*total`, and `*finished` 1 once
+ * no battle is under way any more (all played, or cancelled and the battles under way ended),
+ * so that `dbcore_simulation_wait` returns at once. Any of the three may be NULL.
+ *
+ * # Safety
+ * `simulation` must be a live handle; the out-pointers NULL or valid for writes.
+ *
+ * # Example
+ * ```c
+ * uint64_t done = 0, total = 0;
+ * uint32_t finished = 0;
+ * dbcore_simulation_progress(sim, &done, &total, &finished);
+ * printf("%llu of %llu\n", (unsigned long long)done, (unsigned long long)total);
+ * ```
+ */
+DbcoreStatus dbcore_simulation_progress(const struct DbcoreSimulation *simulation,
+                                        uint64_t *done,
+                                        uint64_t *total,
+                                        uint32_t *finished);
+
+/**
+ * Ask the batch to stop: the battles under way finish, no other starts. It returns at once;
+ * `dbcore_simulation_wait` then gives the battles that finished, with `"cancelled": true`.
+ * Cancelling twice, or after the end, changes nothing.
+ *
+ * # Safety
+ * `simulation` must be a live handle (NULL gives `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Example
+ * ```c
+ * dbcore_simulation_cancel(sim);
+ * dbcore_simulation_wait(sim, &json);
+ * ```
+ */
+DbcoreStatus dbcore_simulation_cancel(const struct DbcoreSimulation *simulation);
+
+/**
+ * Wait until the batch has ended (every battle played, or cancelled) and write its outcome to
+ * `*out_json`, as `dbcore_simulate_json` would: the records of the battles that finished, in
+ * index order, their summary and `"cancelled"`. It may be called again (the same JSON each
+ * time); free each string with `dbcore_string_free`.
+ *
+ * # Safety
+ * `simulation` must be a live handle and `out_json` valid for writes; NULL gives
+ * `DBCORE_STATUS_NULL_ARGUMENT`.
+ *
+ * # Errors
+ * `DBCORE_STATUS_PANIC` when a battle panicked in a worker thread (the panic stays there).
+ *
+ * # Example
+ * ```c
+ * char *json = NULL;
+ * if (dbcore_simulation_wait(sim, &json) == DBCORE_STATUS_OK) puts(json);
+ * dbcore_string_free(json);
+ * dbcore_simulation_free(sim);
+ * ```
+ */
+DbcoreStatus dbcore_simulation_wait(const struct DbcoreSimulation *simulation, char **out_json);
+
+/**
+ * Free a batch handle. A batch still running is cancelled and waited for first (the battles
+ * under way finish), so no thread outlives it. NULL is ignored.
+ *
+ * # Safety
+ * `simulation` must be NULL or a handle from `dbcore_simulation_start` not freed before, with
+ * no other call on it under way.
+ *
+ * # Example
+ * ```c
+ * dbcore_simulation_free(sim);
+ * sim = NULL;
+ * ```
+ */
+void dbcore_simulation_free(struct DbcoreSimulation *simulation);
 
 /**
  * The legal pose element `id` would take if dropped at `pose_json` (`{"x":6.5,"y":9.9,

@@ -156,6 +156,9 @@ struct SimulateArgs {
     /// With --json: each record carries its whole game (replayable).
     #[arg(long, requires = "json")]
     full_records: bool,
+    /// Progress lines on stderr ("N of M battles") even when it is not a terminal.
+    #[arg(long)]
+    progress: bool,
 }
 
 #[derive(Args)]
@@ -345,26 +348,33 @@ fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     request.threads = a.threads;
     request.max_bounds = a.max_bounds;
     request.full_records = a.full_records;
-    let cancel = AtomicBool::new(false);
+    // Ctrl-C stops the batch: the battles that finished are printed, and the exit code says so.
+    let cancel = sim::cancel_on_interrupt();
     let done = AtomicU64::new(0);
     let finished = AtomicBool::new(false);
     let started = std::time::Instant::now();
+    let terminal = io::stderr().is_terminal();
     let result = std::thread::scope(|s| {
-        // A progress line on stderr when it is a terminal; stdout stays the records alone.
-        if io::stderr().is_terminal() {
+        // A progress line on stderr when it is a terminal (or asked); stdout stays the records.
+        if terminal || a.progress {
             s.spawn(|| {
+                let mut shown = u64::MAX;
                 while !finished.load(Ordering::Relaxed) {
-                    eprint!(
-                        "\r{} of {} battles",
-                        done.load(Ordering::Relaxed),
-                        a.battles
-                    );
-                    std::thread::sleep(Duration::from_millis(200));
+                    let n = done.load(Ordering::Relaxed);
+                    if terminal {
+                        eprint!("\r{n} of {} battles", a.battles);
+                    } else if n != shown {
+                        eprintln!("{n} of {} battles", a.battles);
+                        shown = n;
+                    }
+                    std::thread::sleep(Duration::from_millis(if terminal { 200 } else { 50 }));
                 }
-                eprint!("\r\x1b[K");
+                if terminal {
+                    eprint!("\r\x1b[K");
+                }
             });
         }
-        let r = sim::run(&request, &cancel, &done);
+        let r = sim::run(&request, cancel, &done);
         finished.store(true, Ordering::Relaxed);
         r
     })?;
@@ -382,7 +392,16 @@ fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     } else {
         Format::Table
     };
-    print(&sim::format(&result, &request, format)?)
+    print(&sim::format(&result, &request, format)?)?;
+    if cancel.load(Ordering::SeqCst) {
+        eprintln!(
+            "dbcore: interrupted: {} of {} battles finished",
+            result.records.len(),
+            a.battles
+        );
+        std::process::exit(i32::from(sim::INTERRUPTED_EXIT_CODE));
+    }
+    Ok(())
 }
 
 fn serve(s: ServeArgs) -> Result<(), Failure> {

@@ -9,6 +9,34 @@ use dbcore::simulate::{self, BattleSummary, Control, Rate, Request, Simulation, 
 
 use crate::commands::Failure;
 
+/// Set by the SIGINT handler of [`cancel_on_interrupt`]: the cancel flag of `dbcore simulate`.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The exit code of a batch stopped by Ctrl-C: 128 + SIGINT, as shells report it.
+pub const INTERRUPTED_EXIT_CODE: u8 = 130;
+
+extern "C" fn on_sigint(_: libc::c_int) {
+    // Only an atomic store: async-signal-safe.
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Make Ctrl-C (SIGINT) cancel the batch instead of killing the program, and hand back the flag
+/// it sets, for [`run`]'s `cancel`: the battles under way finish, none starts, and the caller
+/// prints what finished. The handler is installed once with `SA_RESETHAND`, so a second Ctrl-C
+/// kills the program as usual (for a person who will not wait for the battles under way).
+pub fn cancel_on_interrupt() -> &'static AtomicBool {
+    // SAFETY: `sigaction` with a zeroed struct, an empty mask and a handler that only stores to
+    // a static atomic (async-signal-safe); the old action is not needed.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+    }
+    &INTERRUPTED
+}
+
 /// How the records are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {

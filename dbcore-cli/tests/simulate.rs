@@ -61,3 +61,57 @@ fn the_table_has_intervals_and_verbose_logs_go_to_stderr_only() {
     args.extend(["12", "--csv"]);
     assert_eq!(stdout(dbcore(&args)).lines().count(), 5);
 }
+
+#[test]
+fn ctrl_c_prints_what_finished_and_exits_130() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dbcore"))
+        .args([
+            "simulate",
+            "II/56",
+            "II/5a",
+            "-n",
+            "100000",
+            "--seed",
+            "1",
+            "--max-bounds",
+            "8",
+            "--threads",
+            "1",
+            "--progress",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the dbcore program runs");
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    // Deterministic: interrupt only once a battle has finished (a progress line says so).
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "stderr ended early");
+        let n: u64 = line.split(' ').next().unwrap().parse().unwrap_or(0);
+        if n >= 1 {
+            break;
+        }
+    }
+    let pid = child.id().to_string();
+    let killed = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(killed.success());
+    let mut rest = String::new();
+    err.read_to_string(&mut rest).unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(out.contains("95% Wilson interval"), "{out}");
+    assert!(out.contains("cancelled after"), "{out}");
+    assert!(rest.contains("interrupted:"), "{rest}");
+    assert!(rest.contains("of 100000 battles finished"), "{rest}");
+}

@@ -48,6 +48,7 @@ pub mod table;
 
 use std::ffi::c_char;
 
+pub use ai::dbcore_ai_choose_json;
 pub use armies::{
     dbcore_army_choose_json, dbcore_army_default_json, dbcore_army_list_json,
     dbcore_army_lists_find_json, dbcore_army_problems_json,
@@ -85,7 +86,10 @@ pub use prebattle::{
     dbcore_demo_armies_json, dbcore_game_replay_json, dbcore_play_game_json,
     dbcore_play_lists_json, dbcore_prebattle_step_json,
 };
-pub use simulate::dbcore_simulate_json;
+pub use simulate::{
+    dbcore_simulate_json, dbcore_simulation_cancel, dbcore_simulation_free,
+    dbcore_simulation_progress, dbcore_simulation_start, dbcore_simulation_wait, DbcoreSimulation,
+};
 pub use surfaces::{
     dbcore_battle_contacts_json, dbcore_battle_outcome_json, dbcore_battle_outlines_json,
     dbcore_battle_snap_json, dbcore_dbaix_odds_json,

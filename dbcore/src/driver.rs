@@ -20,7 +20,7 @@ use crate::terrain::HomeTerrain;
 mod big_battle;
 mod prebattle;
 pub use big_battle::{big_battle_lists_setup, big_battle_setup, default_big_army};
-pub use prebattle::play_prebattle;
+pub use prebattle::{choose as prebattle_choice, play_prebattle};
 
 /// How a driven battle ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -472,6 +472,18 @@ fn failed(index: u64, seed: u64, armies: usize, e: &GameError) -> BattleSummary 
 /// Play a batch: every problem of the start is refused before any battle; then battles
 /// `first..first + battles` are played on `threads` threads and come back in index order.
 pub fn simulate(request: &Request, control: Control<'_>) -> Result<Simulation, SimulateError> {
+    check_limits(request)?;
+    simulate_checked(request, control)
+}
+
+/// Every problem [`simulate`] would refuse `request` for, found without playing a battle: a
+/// caller that runs the batch elsewhere (a thread of its own) reports them first.
+pub fn check(request: &Request) -> Result<(), SimulateError> {
+    check_limits(request)?;
+    Start::new(&request.source).map(|_| ())
+}
+
+fn check_limits(request: &Request) -> Result<(), SimulateError> {
     limits::check_range(
         &|| "battles".into(),
         request.battles as f64,
@@ -496,6 +508,10 @@ pub fn simulate(request: &Request, control: Control<'_>) -> Result<Simulation, S
         0.0,
         limits::MAX_SIMULATION_THREADS as f64,
     )?;
+    Ok(())
+}
+
+fn simulate_checked(request: &Request, control: Control<'_>) -> Result<Simulation, SimulateError> {
     let start = Start::new(&request.source)?;
     let threads = match request.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),

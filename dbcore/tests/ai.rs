@@ -169,3 +169,43 @@ fn a_finished_battle_has_no_choice() {
     let e = choose(&end, None, &AiConfig::default()).unwrap_err();
     assert_eq!(e, dbcore::ai::AiError::Finished);
 }
+
+// DBA3.md §3.7, §5.4, §6.1: whole games between two list armies, the opponent making its own
+// pre-battle choices (terrain as defender, deployment) and playing the battle, against the
+// driver and against itself: every pre-battle choice and every battle action is accepted.
+#[test]
+fn whole_games_from_list_ids_are_never_refused() {
+    use dbcore::ai::{play_game_with, prebattle};
+    use dbcore::battle::prebattle::PrebattleSetup;
+    for (seed, [a, b], ai_armies) in [
+        (1u64, ["II/56", "II/53"], [true, false]),
+        (2, ["I/2a", "I/6a"], [false, true]),
+        (3, ["II/5a", "II/56"], [true, true]),
+    ] {
+        let setup = PrebattleSetup::from_lists(a, b).expect("bundled lists");
+        let config = AiConfig { nodes: 60, seed };
+        let mut first = checked(60, seed);
+        let mut second = checked(60, seed + 1);
+        let mut d1 = Demonstration;
+        let mut d2 = Demonstration;
+        let players: [&mut dyn Policy; 2] = [
+            if ai_armies[0] { &mut first } else { &mut d1 },
+            if ai_armies[1] { &mut second } else { &mut d2 },
+        ];
+        let mut players = players;
+        let game = play_game_with(
+            setup,
+            seed,
+            12,
+            &mut |pre, dice| prebattle::play_prebattle(pre, dice, &ai_armies, &config),
+            &mut players,
+        )
+        .unwrap_or_else(|e| panic!("{a} against {b}: {e}"));
+        assert!(first.refused.is_empty() && second.refused.is_empty());
+        assert!(first.actions + second.actions > 0);
+        assert!(game.verdict.is_some() || game.bounds > 12 || !game.events.is_empty());
+        // The record replays: the opponent's pre-battle choices are ordinary actions.
+        let replayed = game.record.replay().expect("the game replays");
+        assert_eq!(replayed.events, game.events);
+    }
+}

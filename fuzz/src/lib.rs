@@ -25,7 +25,18 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("table_queries", table_queries),
     ("c_entry_points", c_entry_points),
     ("action_bytes", action_bytes),
+    ("simulate_json", simulate_json),
+    ("ai_choose", ai_choose),
 ];
+
+/// The body every target in `fuzz_targets/` shares: `fuzz_target!` over one check of this file.
+/// Each target file is `dbcore_fuzz::target!(NAME);`.
+#[macro_export]
+macro_rules! target {
+    ($check:ident) => {
+        libfuzzer_sys::fuzz_target!(|data: &[u8]| $crate::$check(data));
+    };
+}
 
 /// Most actions one input may feed a battle, so that one input stays quick.
 const MAX_ACTIONS: usize = 400;
@@ -623,5 +634,199 @@ unsafe fn ask_battle(b: *mut dbcore_ffi::DbcoreBattle) {
     if !t.is_null() {
         unsafe { ask_table(t) };
         unsafe { dbcore_table_free(t) };
+    }
+}
+
+/// The first byte and the text after it up to a NUL: how the C targets read their input.
+fn selector_and_text(data: &[u8]) -> Option<(u8, CString)> {
+    let (&which, rest) = data.split_first()?;
+    let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+    Some((
+        which,
+        CString::new(&rest[..end]).expect("no NUL before `end`"),
+    ))
+}
+
+/// Call a C function of one text argument and one JSON out-parameter: a refusal, or text that
+/// is JSON, freed here. Gives the status and the text (if any).
+///
+/// # Safety
+/// `f` is one of dbcore's `(const char *, char **) -> DbcoreStatus` functions.
+unsafe fn json_call(
+    f: unsafe extern "C" fn(*const c_char, *mut *mut c_char) -> dbcore_ffi::DbcoreStatus,
+    input: &CStr,
+    what: &str,
+) -> (dbcore_ffi::DbcoreStatus, Option<String>) {
+    let mut out = ptr::null_mut();
+    // SAFETY: `input` is NUL-terminated and `out` a local.
+    let s = unsafe { f(input.as_ptr(), &mut out) };
+    ok_or_refused(s, what);
+    let text = (!out.is_null()).then(|| {
+        // SAFETY: a string from dbcore, valid until freed.
+        let t = unsafe { CStr::from_ptr(out) }
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&t).is_ok(),
+            "{what} wrote text that is not JSON"
+        );
+        t
+    });
+    take(out);
+    (s, text)
+}
+
+/// Most battles, bounds and threads a fuzzed simulation request may ask for, so that one input
+/// stays quick (the counts themselves are checked by dbcore's limits, fuzzed as given first).
+const SIM_BATTLES: u64 = 2;
+const SIM_BOUNDS: u64 = 3;
+
+/// The batch simulation from C, `dbcore_simulate_json` and the `DbcoreSimulation` handle: any
+/// request is refused or played; a playable request gives the same records both ways, cancelled
+/// or not; no call panics. The first byte picks cancelling the handle at once.
+pub fn simulate_json(data: &[u8]) {
+    use dbcore_ffi::*;
+    let Some((which, text)) = selector_and_text(data) else {
+        return;
+    };
+    // A request with huge counts is refused by the limits without playing: try it as given
+    // only when it would be refused or small.
+    let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(text.as_bytes()) else {
+        // Not JSON: both doors refuse it alike.
+        // SAFETY: a dbcore function of the right shape.
+        let (s, out) = unsafe { json_call(dbcore_simulate_json, &text, "simulate_json") };
+        assert!(s != DbcoreStatus::Ok && out.is_none());
+        let mut h = ptr::null_mut();
+        // SAFETY: `text` is NUL-terminated and `h` a local.
+        let s2 = unsafe { dbcore_simulation_start(text.as_ptr(), &mut h) };
+        assert_eq!(s, s2, "the two doors refuse differently");
+        assert!(h.is_null());
+        return;
+    };
+    if let Some(o) = v.as_object_mut() {
+        for (key, most) in [
+            ("battles", SIM_BATTLES),
+            ("max_bounds", SIM_BOUNDS),
+            ("threads", 2),
+        ] {
+            if let Some(n) = o.get(key).and_then(serde_json::Value::as_u64) {
+                o.insert(key.into(), (n % (most + 1)).into());
+            }
+        }
+        if o.get("battles").is_some_and(|b| !b.is_u64()) {
+            o.insert("battles".into(), 1.into());
+        }
+        o.entry("max_bounds").or_insert(SIM_BOUNDS.into());
+        // A fuzzed set-up or army list plays its battles: keep each short.
+        if o.get("max_bounds").is_some_and(|b| !b.is_u64()) {
+            o.insert("max_bounds".into(), SIM_BOUNDS.into());
+        }
+    }
+    let request = CString::new(v.to_string()).expect("JSON text has no NUL");
+    // SAFETY: a dbcore function of the right shape.
+    let (s, direct) = unsafe { json_call(dbcore_simulate_json, &request, "simulate_json") };
+    let mut h = ptr::null_mut();
+    // SAFETY: `request` is NUL-terminated and `h` a local.
+    let s2 = unsafe { dbcore_simulation_start(request.as_ptr(), &mut h) };
+    ok_or_refused(s2, "simulation_start");
+    assert_eq!(s, s2, "the two doors refuse differently");
+    if h.is_null() {
+        assert!(direct.is_none());
+        return;
+    }
+    let cancel = which % 2 == 1;
+    // SAFETY: `h` is a live handle; out-parameters are locals.
+    unsafe {
+        if cancel {
+            ok_or_refused(dbcore_simulation_cancel(h), "simulation_cancel");
+        }
+        let (mut done, mut total, mut finished) = (0u64, 0u64, 0u32);
+        ok_or_refused(
+            dbcore_simulation_progress(h, &mut done, &mut total, &mut finished),
+            "simulation_progress",
+        );
+        assert!(done <= total && finished <= 1);
+        let mut out = ptr::null_mut();
+        let w = dbcore_simulation_wait(h, &mut out);
+        ok_or_refused(w, "simulation_wait");
+        if w == DbcoreStatus::Ok {
+            let got = CStr::from_ptr(out).to_string_lossy().into_owned();
+            let got: serde_json::Value = serde_json::from_str(&got).expect("wait gives JSON");
+            let want: serde_json::Value =
+                serde_json::from_str(direct.as_deref().expect("the direct call played")).unwrap();
+            if cancel {
+                // Cancelled before or while playing: a part of the same records.
+                let (g, w) = (&got["records"], &want["records"]);
+                let g = g.as_array().expect("records");
+                assert!(g.iter().all(|r| w.as_array().unwrap().contains(r)));
+            } else {
+                assert_eq!(got, want, "the handle and the direct call differ");
+            }
+        }
+        take(out);
+        dbcore_simulation_free(h);
+    }
+}
+
+/// Most decisions one input asks of the opponent.
+const AI_STEPS: usize = 12;
+
+/// The opponent from C: on the demonstration battle (first byte even) or on a set-up read from
+/// the input, `dbcore_ai_choose_json` with a budget, seed and dice from the input's bytes. Every
+/// action it gives is accepted by `dbcore_battle_apply_json` (it never submits a refused
+/// action); bad dice are refused; nothing panics.
+pub fn ai_choose(data: &[u8]) {
+    use dbcore_ffi::*;
+    let Some((which, text)) = selector_and_text(data) else {
+        return;
+    };
+    let bytes = text.as_bytes();
+    let byte = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    let mut b = ptr::null_mut();
+    // SAFETY: NUL-terminated strings and local out-parameters throughout.
+    unsafe {
+        if which % 2 == 0 {
+            let mut setup = ptr::null_mut();
+            ok_or_refused(dbcore_demo_setup_json(&mut setup), "demo_setup_json");
+            ok_or_refused(dbcore_battle_new_json(setup, &mut b), "battle_new_json");
+            take(setup);
+        } else {
+            ok_or_refused(
+                dbcore_battle_new_json(text.as_ptr(), &mut b),
+                "battle_new_json",
+            );
+        }
+        if b.is_null() {
+            return;
+        }
+        let nodes = u32::from(which >> 1) % 24;
+        let seed = u64::from_le_bytes(std::array::from_fn(byte));
+        for step in 0..AI_STEPS {
+            // Dice from the input (scores above 6 are refused as dice), or 0 0: drawn.
+            let (da, db) = (byte(8 + 2 * step) % 8, byte(9 + 2 * step) % 8);
+            let mut action = ptr::null_mut();
+            let s = dbcore_ai_choose_json(b, nodes, seed, da, db, &mut action);
+            ok_or_refused(s, "ai_choose_json");
+            let dice_ok = (da == 0 && db == 0) || ((1..=6).contains(&da) && (1..=6).contains(&db));
+            if !dice_ok {
+                assert!(s != DbcoreStatus::Ok, "bad dice accepted");
+                continue;
+            }
+            if s != DbcoreStatus::Ok {
+                assert!(action.is_null());
+                break;
+            }
+            let mut events = ptr::null_mut();
+            let applied = dbcore_battle_apply_json(b, action, &mut events);
+            assert_eq!(
+                applied,
+                DbcoreStatus::Ok,
+                "the opponent's action was refused: {}",
+                last_error()
+            );
+            take(events);
+            take(action);
+        }
+        dbcore_battle_free(b);
     }
 }

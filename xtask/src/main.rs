@@ -9,6 +9,7 @@
 mod armies;
 mod golden;
 mod perf;
+mod simbench;
 mod strength;
 
 use std::fs;
@@ -147,8 +148,9 @@ fn main() -> ExitCode {
         ["schema", "--check"] => schema(true),
         ["perf", ref rest @ ..] => perf::run(rest),
         ["ai-strength", ref rest @ ..] => strength::run(rest),
+        ["simulate-bench", ref rest @ ..] => simbench::run(rest),
         _ => Err(
-            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check] | perf [--callgrind] [--rounds N] | ai-strength [--battles N] [--nodes N] [--max-bounds N]"
+            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check] | perf [--callgrind] [--rounds N] | ai-strength [--battles N] [--nodes N] [--max-bounds N] [--lists A B] | simulate-bench [--battles N] [--threads N] [--rounds N]"
                 .to_string(),
         ),
     };

@@ -16,7 +16,17 @@
 //! out before they are all tried), so a decision is a function of the battle, the budget in
 //! nodes and the seed.
 //!
+//! Its candidate moves are contacts of every kind, steps towards the enemy, groups advancing
+//! as one, columns of elements lined up behind one another (§7.4), moves along roads (§7.5,
+//! free of PIPs when wholly along one) and dismounting (§7.9); the river is diced when a move it
+//! considers needs to know the river's state (§3.5, §7.8). Its shots weigh supporting shooters
+//! (§9.4) and the target shooting back (§17.24). Its pre-battle choices are in [`prebattle`];
+//! [`play_game_with`] plays a whole game between two armies with any players.
+//!
 //! Readings where the rules say nothing (an opponent is not a rule):
+//! * In the shooting phase the moving player orders every shot, its enemy's too (the battle asks
+//!   it); the opponent scores each shot, its support and shooting back from its own side, so it
+//!   picks the enemy's shots that hurt it least, as a player ordering them would.
 //! * It chooses which shot or combat comes next without looking at the dice already drawn for it
 //!   (a player at the table picks before rolling); the dice are used only for the recoil choice
 //!   (§12.1), which a player makes after seeing the result.
@@ -25,8 +35,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::battle::{
-    close_combat_situation, close_combats, losses, shot_situation, Action, Battle, ContactWanted,
-    DiceRequest, ElementId, ElementState, Flank, GroupStep, MoveOrder, Phase,
+    close_combat_situation, close_combats, losses, shot_situation, Action, Battle, BattleError,
+    ContactWanted, DiceRequest, ElementId, ElementState, Flank, GroupStep, MoveError, MoveOrder,
+    Phase,
 };
 use crate::combat::{odds, Combatant, Outcome, Situation};
 use crate::dice::{DieScore, SeededDice};
@@ -36,6 +47,7 @@ use crate::geometry::{Point, Pose};
 use crate::troops::{ElementKind, TroopType};
 
 pub mod notation;
+pub mod prebattle;
 
 /// How hard the opponent thinks and which of its equal choices it makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -264,13 +276,19 @@ fn movement(battle: &Battle, config: &AiConfig, budget: &mut Budget) -> Action {
     let mut cands = candidates(battle);
     shuffle(&mut cands, mix(config.seed, battle.actions().len() as u64));
     let mut best: Option<(f64, Action)> = None;
+    let mut river_wanted = false;
     for c in cands {
         if !budget.take() {
             break;
         }
         let mut trial = battle.clone();
-        if trial.apply(c.clone()).is_err() {
-            continue;
+        match trial.apply(c.clone()) {
+            Ok(_) => {}
+            Err(BattleError::Move(MoveError::RiverNotDiced)) => {
+                river_wanted = true;
+                continue;
+            }
+            Err(_) => continue,
         }
         let v = ev.evaluate(&trial, me);
         if best.as_ref().is_none_or(|(bv, _)| v > *bv) {
@@ -279,9 +297,18 @@ fn movement(battle: &Battle, config: &AiConfig, budget: &mut Budget) -> Action {
     }
     match best {
         Some((v, c)) if v > standing + MIN_GAIN => c,
+        // §3.5, §7.8: a move it considered must first know the river's state. A player dices
+        // the river when about to cross it, so the opponent rolls it now (once a game) and
+        // chooses its move again with the river known, at its next decision.
+        _ if river_wanted && battle.legal().may_dice_river => Action::DiceRiver {
+            die: dice_for(battle, config.seed ^ RIVER_SALT)[0],
+        },
         _ => Action::EndMovement,
     }
 }
+
+/// Keeps the river's die apart from the PIP die drawn at the same point of the battle.
+const RIVER_SALT: u64 = 0x5249_5645_5200;
 
 /// A move must improve the score by this much to be worth its PIPs.
 const MIN_GAIN: f64 = 0.05;
@@ -354,6 +381,18 @@ fn candidates(b: &Battle) -> Vec<Action> {
             out.push(element_to(lm.id, back, e.pose.facing));
         }
     }
+    // §7.9: dismounting is the element's whole move; the score says whether foot serve better.
+    for lm in legal
+        .moves
+        .iter()
+        .filter(|m| m.affordable && m.may_dismount)
+    {
+        out.push(Action::Move {
+            order: MoveOrder::Dismount { id: lm.id },
+        });
+    }
+    out.extend(road_moves(b, &legal.moves, &enemies));
+    out.extend(column_moves(b, &movers));
     for group in lines(b, &movers) {
         let reach = group
             .iter()
@@ -364,6 +403,150 @@ fn candidates(b: &Battle) -> Vec<Action> {
                 order: MoveOrder::Group {
                     ids: group.clone(),
                     steps: vec![GroupStep::Advance { distance: step }],
+                },
+            });
+        }
+    }
+    out
+}
+
+/// Moves along a road (§7.5, §6.3): for an element on a road, the road's next points towards
+/// the nearest enemy, as far as a first move reaches (free of PIPs when wholly along it) or, for
+/// an element that has moved already, the second move that only a road allows.
+fn road_moves(
+    b: &Battle,
+    moves: &[crate::battle::LegalMove],
+    enemies: &[&ElementState],
+) -> Vec<Action> {
+    let roads: Vec<&crate::terrain::Road> = b
+        .setup()
+        .battlefield
+        .features
+        .iter()
+        .filter_map(|f| match f {
+            crate::terrain::TerrainFeature::Road(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    if roads.is_empty() {
+        return out;
+    }
+    for lm in moves.iter().filter(|m| m.affordable || m.cost.total == 0) {
+        let Some(e) = b.element(lm.id) else { continue };
+        let here = e.pose.front_mid();
+        let Some(aim) = enemies
+            .iter()
+            .map(|t| t.pose.front_mid())
+            .min_by(|p, q| p.distance(here).total_cmp(&q.distance(here)))
+        else {
+            continue;
+        };
+        for road in &roads {
+            // The road's vertex nearest the element, then onwards in the direction that closes
+            // on the enemy.
+            let Some((start, _)) = road
+                .path
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (i, p.distance(here)))
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+            else {
+                continue;
+            };
+            if road.path[start].distance(here) > 0.75 {
+                continue;
+            }
+            let forward: Vec<Point> = road.path[start..].to_vec();
+            let backward: Vec<Point> = road.path[..=start].iter().rev().copied().collect();
+            let way = if forward.last().map_or(f64::INFINITY, |p| p.distance(aim))
+                <= backward.last().map_or(f64::INFINITY, |p| p.distance(aim))
+            {
+                forward
+            } else {
+                backward
+            };
+            let mut path = Vec::new();
+            let mut from = here;
+            let mut left = lm.reach_good;
+            for p in way.into_iter().skip(1) {
+                let d = p.distance(from);
+                if d < 1e-6 {
+                    continue;
+                }
+                let to = p - from;
+                let facing = to.x.atan2(to.y).to_degrees().rem_euclid(360.0);
+                let step = d.min(left);
+                let dest = from + Point::from_bearing(facing) * step;
+                path.push(Pose::new(dest.x, dest.y, facing));
+                left -= step;
+                from = dest;
+                out.push(Action::Move {
+                    order: MoveOrder::Element {
+                        id: lm.id,
+                        path: path.clone(),
+                    },
+                });
+                if left <= 1e-6 {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Columns (§7.4): an element with friends lined up straight behind it leads them forward, the
+/// whole file for one PIP, full and half its reach.
+fn column_moves(b: &Battle, movers: &[(ElementId, f64)]) -> Vec<Action> {
+    let mut out = Vec::new();
+    let els: Vec<&ElementState> = movers.iter().filter_map(|m| b.element(m.0)).collect();
+    for lead in &els {
+        let mut file = vec![lead.id];
+        let mut tail = *lead;
+        // Each next element stands with its front edge against the tail's rear edge.
+        while let Some(next) = els.iter().find(|q| {
+            !file.contains(&q.id) && {
+                let df = (q.pose.facing - tail.pose.facing).rem_euclid(360.0);
+                let d = tail.pose.front_mid() - q.pose.front_mid();
+                !(0.5..=359.5).contains(&df)
+                    && d.cross(tail.pose.forward()).abs() < 0.05
+                    && d.dot(tail.pose.forward()) > 0.1
+                    && d.dot(tail.pose.forward()) < 1.05
+            }
+        }) {
+            file.push(next.id);
+            tail = next;
+        }
+        if file.len() < 2 {
+            continue;
+        }
+        // The file is led by the element nobody stands in front of.
+        let led_by_another = els.iter().any(|q| {
+            let d = q.pose.front_mid() - lead.pose.front_mid();
+            let df = (q.pose.facing - lead.pose.facing).rem_euclid(360.0);
+            q.id != lead.id
+                && !(0.5..=359.5).contains(&df)
+                && d.cross(lead.pose.forward()).abs() < 0.05
+                && d.dot(lead.pose.forward()) > 0.1
+                && d.dot(lead.pose.forward()) < 1.05
+        });
+        if led_by_another {
+            continue;
+        }
+        let reach = file
+            .iter()
+            .filter_map(|id| movers.iter().find(|m| m.0 == *id).map(|m| m.1))
+            .fold(f64::INFINITY, f64::min);
+        for step in [reach, reach * 0.5] {
+            if step < 0.25 {
+                continue;
+            }
+            let dest = lead.pose.front_mid() + lead.pose.forward() * step;
+            out.push(Action::Move {
+                order: MoveOrder::Column {
+                    ids: file.clone(),
+                    path: vec![Pose::new(dest.x, dest.y, lead.pose.facing)],
                 },
             });
         }
@@ -433,30 +616,68 @@ fn shoot(b: &Battle, roll: [DieScore; 2], budget: &mut Budget) -> Option<Action>
     let strongholds = b.held_strongholds();
     let ctx = b.move_context(&strongholds);
     let mut scored: Vec<(f64, Action)> = Vec::new();
+    let army_of = |id: ElementId| b.element(id).map(|e| e.army);
     for s in &legal.shots {
         for &t in &s.targets {
-            let value = shot_situation(&ctx, s.shooter, t, &[], false)
-                .ok()
-                .and_then(|sit| odds(&sit, cfg).ok())
-                .map_or(0.0, |o| {
-                    let (mine, theirs) = if b.element(s.shooter).map(|e| e.army) == Some(me) {
-                        (&o.a, &o.b)
-                    } else {
-                        (&o.b, &o.a)
+            // §9.4: up to two more shooters of the same army that may shoot at the same target
+            // support the shot (each then has shot); §17.24: a target that may shoot back.
+            let helpers: Vec<ElementId> = legal
+                .shots
+                .iter()
+                .filter(|o| {
+                    o.shooter != s.shooter
+                        && army_of(o.shooter) == army_of(s.shooter)
+                        && o.targets.contains(&t)
+                })
+                .map(|o| o.shooter)
+                .take(2)
+                .collect();
+            let mut supports = vec![Vec::new()];
+            for k in 1..=helpers.len() {
+                supports.push(helpers[..k].to_vec());
+            }
+            let target_may_shoot_back = legal
+                .shots
+                .iter()
+                .any(|o| o.shooter == t && o.targets.contains(&s.shooter));
+            for support in supports {
+                for back in [false, true] {
+                    if back && !target_may_shoot_back {
+                        continue;
+                    }
+                    let Some(o) = shot_situation(&ctx, s.shooter, t, &support, back)
+                        .ok()
+                        .and_then(|sit| odds(&sit, cfg).ok())
+                    else {
+                        continue;
                     };
-                    expected_loss(theirs, b.element(t)) - expected_loss(mine, b.element(s.shooter))
-                });
-            scored.push((
-                value,
-                Action::Shoot {
-                    shooter: s.shooter,
-                    target: t,
-                    support: Vec::new(),
-                    dice: roll,
-                    recoil_own_depth: Vec::new(),
-                    shoots_back: false,
-                },
-            ));
+                    let (mine, theirs, my_el, their_el) = if army_of(s.shooter) == Some(me) {
+                        (&o.a, &o.b, s.shooter, t)
+                    } else {
+                        (&o.b, &o.a, t, s.shooter)
+                    };
+                    let mut value = expected_loss(theirs, b.element(their_el))
+                        - expected_loss(mine, b.element(my_el));
+                    // A supporter's shot is spent: worth it only for a clearly better shot.
+                    let spent = SUPPORT_SHOT_COST * support.len() as f64;
+                    value += if army_of(s.shooter) == Some(me) {
+                        -spent
+                    } else {
+                        spent
+                    };
+                    scored.push((
+                        value,
+                        Action::Shoot {
+                            shooter: s.shooter,
+                            target: t,
+                            support: support.clone(),
+                            dice: roll,
+                            recoil_own_depth: Vec::new(),
+                            shoots_back: back,
+                        },
+                    ));
+                }
+            }
         }
     }
     scored.sort_by(|x, y| y.0.total_cmp(&x.0));
@@ -477,6 +698,10 @@ fn shoot(b: &Battle, roll: [DieScore; 2], budget: &mut Budget) -> Option<Action>
         })
         .filter(|a| b.check(a).is_ok())
 }
+
+/// What a supporting shooter gives up by supporting (its own shot), in the units of
+/// [`expected_loss`].
+const SUPPORT_SHOT_COST: f64 = 0.5;
 
 /// The close combat with the best expected result for the moving army first, with the recoil
 /// choice (§12.1) that leaves it the better position once the dice are known.
@@ -738,4 +963,48 @@ pub fn mirrored(setup: &crate::battle::BattleSetup, army: usize) -> crate::battl
     );
     out.config = setup.config.clone();
     out
+}
+
+/// Who plays a whole pre-battle: [`crate::driver::play_prebattle`], or
+/// [`prebattle::play_prebattle`] with the armies the opponent plays.
+pub type PrebattlePlayer<'a> = dyn FnMut(
+        &mut crate::battle::prebattle::Prebattle,
+        &mut SeededDice,
+    ) -> Result<
+        Vec<crate::battle::prebattle::PrebattleEvent>,
+        crate::battle::prebattle::PrebattleError,
+    > + 'a;
+
+/// A whole game between two armies with the battle played by `policies` (army `i` by
+/// `policies[i]`, as [`crate::driver::drive_with`]): the pre-battle (aggression, terrain,
+/// edges, camps, deployment) through [`crate::battle::prebattle`] by `prebattle`, then the
+/// battle until an army loses or `max_bounds` bounds have begun, every die from `seed`. With the
+/// demonstration's pre-battle ([`crate::driver::play_prebattle`]) both colours of a mirrored
+/// pair of games (the same seed, the players swapped) fight on the same field.
+pub fn play_game_with(
+    setup: crate::battle::prebattle::PrebattleSetup,
+    seed: u64,
+    max_bounds: u32,
+    prebattle: &mut PrebattlePlayer<'_>,
+    policies: &mut [&mut dyn Policy],
+) -> Result<crate::driver::DrivenGame, crate::driver::GameError> {
+    use crate::battle::prebattle::{GameRecord, Prebattle};
+    use crate::driver::{DrivenGame, GameError};
+    let mut pre = Prebattle::new(setup)?;
+    let mut dice = SeededDice::new(seed);
+    let prebattle_events = prebattle(&mut pre, &mut dice)?;
+    let battle_setup = pre.battle_setup().ok_or(GameError::Unfinished)?;
+    let mut battle = Battle::new(battle_setup.clone())?;
+    let (events, verdict) = crate::driver::drive_with(&mut battle, &mut dice, max_bounds, policies);
+    Ok(DrivenGame {
+        record: GameRecord {
+            prebattle: pre.record(),
+            battle: battle.actions().to_vec(),
+        },
+        prebattle_events,
+        setup: battle_setup,
+        events,
+        bounds: battle.bound(),
+        verdict,
+    })
 }

@@ -43,7 +43,9 @@ pub fn play_prebattle(
     Ok(events)
 }
 
-fn choose(
+/// The demonstration's answer to one request of the pre-battle, with dice and chance choices
+/// from `dice` (the opponent, [`crate::ai`], leaves it the requests it does not decide itself).
+pub fn choose(
     pre: &Prebattle,
     req: &PrebattleRequest,
     dice: &mut SeededDice,
