@@ -28,26 +28,36 @@ fn army_name(setup: &BattleSetup, army: usize) -> &str {
     setup.armies.get(army).map_or("?", |a| a.name.as_str())
 }
 
-/// An army as the subject of a sentence, with its verb agreeing: a name that is a plural
-/// ("Romans", "Britons") takes "the" and the plural verb; any other ("South", "Early Imperial
-/// Roman") the singular. Our reading of how a player says it.
-fn army_does(setup: &BattleSetup, army: usize, singular: &str, plural: &str) -> String {
+/// Whether an army's name is a plural ("Romans", "Britons"), so that it takes "the" and a
+/// plural verb. Our reading of how a player says it.
+fn is_plural(name: &str) -> bool {
+    name.ends_with('s') && !name.ends_with("ss")
+}
+
+/// An army as the subject of a sentence: "the Romans", "South".
+pub(crate) fn army_subject(setup: &BattleSetup, army: usize) -> String {
     let name = army_name(setup, army);
-    let is_plural = name.ends_with('s') && !name.ends_with("ss");
-    if is_plural {
-        let the = if name.to_ascii_lowercase().starts_with("the ") {
-            ""
-        } else {
-            "the "
-        };
-        format!("{the}{name} {plural}")
+    if is_plural(name) && !name.to_ascii_lowercase().starts_with("the ") {
+        format!("the {name}")
     } else {
-        format!("{name} {singular}")
+        name.to_string()
     }
 }
 
+/// An army as the subject of a sentence, with its verb agreeing: a name that is a plural
+/// ("Romans", "Britons") takes "the" and the plural verb; any other ("South", "Early Imperial
+/// Roman") the singular.
+pub(crate) fn army_does(setup: &BattleSetup, army: usize, singular: &str, plural: &str) -> String {
+    let verb = if is_plural(army_name(setup, army)) {
+        plural
+    } else {
+        singular
+    };
+    format!("{} {verb}", army_subject(setup, army))
+}
+
 /// "1 PIP", "3 PIPs".
-fn pips_text(n: impl Into<u32>) -> String {
+pub(crate) fn pips_text(n: impl Into<u32>) -> String {
     let n = n.into();
     if n == 1 {
         "1 PIP".to_string()
