@@ -109,6 +109,30 @@ impl AreaKind {
         })
     }
 
+    /// The feature as players name it in a sentence ("the {name}"): "gentle hill", "rocky
+    /// ground", "City".
+    pub const fn game_name(self) -> &'static str {
+        use AreaKind::*;
+        match self {
+            GentleHill => "gentle hill",
+            DifficultHill => "difficult hill",
+            Wood => "wood",
+            Marsh => "marsh",
+            Gully => "gully",
+            Dunes => "dunes",
+            Oasis => "oasis",
+            Rocky => "rocky ground",
+            Scrub => "scrub",
+            Boggy => "boggy ground",
+            Enclosures => "enclosures",
+            Plough => "plough",
+            Hamlet => "hamlet",
+            Edifice => "edifice",
+            City => "City",
+            Fort => "Fort",
+        }
+    }
+
     /// A built-up area (§4.1).
     pub fn is_bua(self) -> bool {
         matches!(
