@@ -266,7 +266,7 @@ pub enum MoveError {
         rule: String,
         terrain: String,
     },
-    #[error("§8.1: in the threat zone of {enemies:?}, element {id} may only advance to contact or square up to one of them, or move straight back its full move ({full:.3} BW)")]
+    #[error("§8.1: element {id} is in the threat zone of enemy {}: it may only advance to contact or square up to one of them, or move straight back its full move ({})", crate::terrain::listed(.enemies), bw_text(*.full))]
     ThreatZone {
         id: ElementId,
         enemies: Vec<ElementId>,

@@ -236,6 +236,34 @@ pub enum Step {
     Done,
 }
 
+/// The step in a player's words: "the aggression dice (§5.1)", "army 1's deployment (§5.3)".
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::Aggression => f.write_str("the aggression dice (§5.1)"),
+            Step::ChooseFeatures { defender } => {
+                write!(f, "army {defender}'s choice of features as defender (§3.7)")
+            }
+            Step::PlacementDie { feature } => {
+                write!(f, "the placement die of feature {feature} (§3.8)")
+            }
+            Step::ChooseQuarter { feature, by } => {
+                write!(f, "army {by}'s choice of quarter for feature {feature} (§3.8)")
+            }
+            Step::PlaceFeature { feature, quarter } => write!(
+                f,
+                "the defender placing feature {feature} in quarter {quarter}, or discarding it (§3.8)"
+            ),
+            Step::BaseEdge { invader } => {
+                write!(f, "army {invader}'s choice of base edge as invader (§5.2)")
+            }
+            Step::Camp { army } => write!(f, "army {army}'s camp (§4.6)"),
+            Step::Deployment { army } => write!(f, "army {army}'s deployment (§5.3, §5.4)"),
+            Step::Done => f.write_str("nothing more: the battle may begin"),
+        }
+    }
+}
+
 /// What a player does before the battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "action")]
@@ -397,7 +425,7 @@ pub enum EntryProblem {
     Generals { army: String, count: usize },
     #[error("§1.2: the board's side is {side} BW; it must be 15 to 20")]
     BoardSide { side: f64 },
-    #[error("§14.3: the pre-battle of {variant:?} games (commands, a camp per allied command, deployment by command) is not yet played by the referee: start the battle from a deployed set-up that lists its commands")]
+    #[error("§14.3: the pre-battle of {variant} games (commands, a camp per allied command, deployment by command) is not yet played by the referee: start the battle from a deployed set-up that lists its commands")]
     Variant { variant: Variant },
     #[error("the rules configuration cannot be used: {message}")]
     Config { message: String },
@@ -409,29 +437,29 @@ pub enum EntryProblem {
 pub enum PrebattleError {
     #[error("the pre-battle cannot start: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
     Entries { problems: Vec<EntryProblem> },
-    #[error("§5.3: {action} is not possible now: the pre-battle awaits {step:?}")]
+    #[error("§5.3: {action} is not possible now: the pre-battle awaits {step}")]
     WrongStep { action: String, step: Step },
     #[error("§5.1: {given} aggression dice given; one per army ({armies}) is needed")]
     DiceCount { given: usize, armies: usize },
     #[error("§3.7: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
     HomeTerrain { problems: Vec<HomeTerrainProblem> },
-    #[error("§3.7: the table needs at least one bad-going, rough-going, river or waterway feature among {chosen:?}")]
+    #[error("§3.7: the table needs at least one bad-going, rough-going, river or waterway feature among those chosen ({})", crate::terrain::listed(.chosen))]
     NoDifficultTerrain { chosen: Vec<FeatureType> },
-    #[error("§3.8: quarter {quarter:?} does not exist (quarters are 1 to 4)")]
+    #[error("§3.8: quarter {quarter} does not exist (quarters are 1 to 4)")]
     NoSuchQuarter { quarter: Quarter },
-    #[error("§3.8: the feature to place is a {expected:?}, not a {given:?}")]
+    #[error("§3.8: the feature to place is the {expected}, not the {given}")]
     WrongFeature {
         expected: FeatureType,
         given: FeatureType,
     },
     #[error("{}", problems.iter().map(|p| p.message.clone()).collect::<Vec<_>>().join("; "))]
     Placement { problems: Vec<FeatureProblem> },
-    #[error("§3.8: the {feature:?} can still be placed legally in quarter {quarter:?}, so it is not discarded")]
+    #[error("§3.8: the {feature} can still be placed legally in quarter {quarter}, so it is not discarded")]
     CanBePlaced {
         feature: FeatureType,
         quarter: Quarter,
     },
-    #[error("§5.2: the invader may not take the {edge:?} edge; it may take {allowed:?}")]
+    #[error("§5.2: the invader may not take the {edge} edge; it may take the {} edge", crate::terrain::listed(.allowed))]
     BaseEdge {
         edge: BoardEdge,
         allowed: Vec<BoardEdge>,
@@ -446,7 +474,7 @@ pub enum PrebattleError {
     AlreadyDeployed { id: ElementId },
     #[error("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
     Deployment { problems: Vec<DeploymentProblem> },
-    #[error("§5.3: elements {ids:?} are not yet deployed")]
+    #[error("§5.3: elements {} are not yet deployed", crate::terrain::listed(.ids))]
     NotAllDeployed { ids: Vec<ElementId> },
     #[error("§4.3, §5.4: Fort {feature} must begin the battle garrisoned by a foot element")]
     FortUngarrisoned { feature: usize },
@@ -528,7 +556,7 @@ pub enum GameReplayError {
     Prebattle { index: usize, error: PrebattleError },
     #[error("the pre-battle cannot start: {0}")]
     Entries(PrebattleError),
-    #[error("the pre-battle did not finish: it awaits {0:?}")]
+    #[error("the pre-battle did not finish: it awaits {0}")]
     Unfinished(Step),
     #[error(transparent)]
     Battle(#[from] ReplayError),
