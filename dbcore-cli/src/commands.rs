@@ -168,7 +168,7 @@ fn summary(battle: &Battle, bounds: u32, verdict: Option<&dbcore::battle::Verdic
         Some(v) => format!(
             "after {bounds} bounds: {}\n",
             v.winner.map_or("no winner".to_string(), |w| format!(
-                "{} win",
+                "won by {}",
                 setup.armies[w].name
             ))
         ),

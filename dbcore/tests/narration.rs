@@ -185,3 +185,61 @@ fn camps_cities_and_landings_are_told_with_the_verb_agreeing_and_counted_in_engl
         "  South lands 0 elements from the sea"
     );
 }
+
+#[test]
+fn s5_the_pre_battle_is_told_with_game_names_and_verbs_agreeing() {
+    // DBA3.md §5.1, §5.2, §3.7, §3.8: roles, features, base edges and the first bound.
+    use dbcore::battle::prebattle::{describe as tell, PrebattleEvent};
+    use dbcore::battle::{ArmyEntry, PrebattleSetup};
+    use dbcore::battlefield::BoardEdge;
+    use dbcore::terrain::{FeatureType, HomeTerrain};
+    let army = |name: &str| ArmyEntry {
+        name: name.into(),
+        aggression: 2,
+        home_terrain: HomeTerrain::Arable,
+        littoral: false,
+        elements: Vec::new(),
+    };
+    let setup = PrebattleSetup::new(vec![army("Romans"), army("Ancient British Army (II/53)")]);
+    let told = |e: PrebattleEvent| tell(&setup, &e);
+    assert_eq!(
+        told(PrebattleEvent::RolesDecided {
+            defender: 1,
+            invader: 0
+        }),
+        "Ancient British Army (II/53) defends, the Romans invade"
+    );
+    assert_eq!(
+        told(PrebattleEvent::FeaturesChosen {
+            order: vec![
+                FeatureType::DifficultHill,
+                FeatureType::Rocky,
+                FeatureType::River
+            ]
+        }),
+        "The defender chooses, in placing order: difficult hill, rocky ground, river"
+    );
+    assert_eq!(
+        told(PrebattleEvent::BaseEdgesChosen {
+            invader: BoardEdge::West,
+            defender: BoardEdge::East
+        }),
+        "The invader takes the west edge, the defender the east edge"
+    );
+    assert_eq!(
+        told(PrebattleEvent::DeploymentEnded { army: 0 }),
+        "The Romans have deployed"
+    );
+    assert_eq!(
+        told(PrebattleEvent::DeploymentEnded { army: 1 }),
+        "Ancient British Army (II/53) has deployed"
+    );
+    assert_eq!(
+        told(PrebattleEvent::BattleReady { first: 0 }),
+        "The battle begins with the Romans' bound"
+    );
+    assert_eq!(
+        told(PrebattleEvent::BattleReady { first: 1 }),
+        "The battle begins with Ancient British Army (II/53)'s bound"
+    );
+}

@@ -34,9 +34,8 @@ fn is_plural(name: &str) -> bool {
     name.ends_with('s') && !name.ends_with("ss")
 }
 
-/// An army as the subject of a sentence: "the Romans", "South".
-pub(crate) fn army_subject(setup: &BattleSetup, army: usize) -> String {
-    let name = army_name(setup, army);
+/// A name as the subject of a sentence: "the Romans", "South".
+pub(crate) fn name_subject(name: &str) -> String {
     if is_plural(name) && !name.to_ascii_lowercase().starts_with("the ") {
         format!("the {name}")
     } else {
@@ -44,26 +43,36 @@ pub(crate) fn army_subject(setup: &BattleSetup, army: usize) -> String {
     }
 }
 
+/// A name with its verb agreeing: "the Romans roll", "South rolls".
+pub(crate) fn name_does(name: &str, singular: &str, plural: &str) -> String {
+    let verb = if is_plural(name) { plural } else { singular };
+    format!("{} {verb}", name_subject(name))
+}
+
+/// A name's possessive: "the Britons'", "South's".
+pub(crate) fn name_of_whom(name: &str) -> String {
+    if is_plural(name) {
+        format!("{}'", name_subject(name))
+    } else {
+        format!("{name}'s")
+    }
+}
+
+/// An army as the subject of a sentence: "the Romans", "South".
+pub(crate) fn army_subject(setup: &BattleSetup, army: usize) -> String {
+    name_subject(army_name(setup, army))
+}
+
 /// An army's possessive: "the Britons'", "South's".
 fn army_of_whom(setup: &BattleSetup, army: usize) -> String {
-    let subject = army_subject(setup, army);
-    if is_plural(army_name(setup, army)) {
-        format!("{subject}'")
-    } else {
-        format!("{subject}'s")
-    }
+    name_of_whom(army_name(setup, army))
 }
 
 /// An army as the subject of a sentence, with its verb agreeing: a name that is a plural
 /// ("Romans", "Britons") takes "the" and the plural verb; any other ("South", "Early Imperial
 /// Roman") the singular.
 pub(crate) fn army_does(setup: &BattleSetup, army: usize, singular: &str, plural: &str) -> String {
-    let verb = if is_plural(army_name(setup, army)) {
-        plural
-    } else {
-        singular
-    };
-    format!("{} {verb}", army_subject(setup, army))
+    name_does(army_name(setup, army), singular, plural)
 }
 
 /// "1 PIP", "3 PIPs".

@@ -1679,95 +1679,115 @@ pub fn side_edge_limit(kind: ElementKind) -> f64 {
     }
 }
 
-/// One line of plain English for a pre-battle event, naming armies by their names in `setup`.
+/// One line of plain English for a pre-battle event, naming armies by their names in `setup`,
+/// each verb agreeing with its army ("the Romans defend", "Ancient British Army (II/53)
+/// defends") and features by their game names.
 pub fn describe(setup: &PrebattleSetup, e: &PrebattleEvent) -> String {
+    use crate::battle::narrate::{name_does, name_of_whom};
     let name = |a: usize| {
         setup
             .armies
             .get(a)
             .map_or_else(|| format!("army {a}"), |x| x.name.clone())
     };
-    match e {
+    let does = |a: usize, singular: &str, plural: &str| name_does(&name(a), singular, plural);
+    let sentence = |s: String| {
+        let mut c = s.chars();
+        match c.next() {
+            Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+            None => s,
+        }
+    };
+    let line = match e {
         PrebattleEvent::AggressionRolled { dice, totals } => {
             let parts: Vec<String> = dice
                 .iter()
                 .zip(totals)
                 .enumerate()
-                .map(|(a, (d, t))| format!("{} rolls {d} (total {t})", name(a)))
+                .map(|(a, (d, t))| format!("{} {d} (total {t})", does(a, "rolls", "roll")))
                 .collect();
             format!("Aggression: {}", parts.join(", "))
         }
         PrebattleEvent::AggressionTied => "Equal totals: both roll again".to_string(),
-        PrebattleEvent::RolesDecided { defender, invader } => {
-            format!("{} defend, {} invade", name(*defender), name(*invader))
-        }
-        PrebattleEvent::FeaturesChosen { order } => {
-            format!("The defender chooses, in placing order: {order:?}")
-        }
+        PrebattleEvent::RolesDecided { defender, invader } => format!(
+            "{}, {}",
+            does(*defender, "defends", "defend"),
+            does(*invader, "invades", "invade")
+        ),
+        PrebattleEvent::FeaturesChosen { order } => format!(
+            "The defender chooses, in placing order: {}",
+            crate::terrain::listed(order)
+        ),
         PrebattleEvent::PlacementRolled {
             feature,
             die,
             quarter,
             chooser,
         } => match (quarter, chooser) {
-            (Some(q), _) => format!("{feature:?}: placement die {die}, quarter {}", q.0),
+            (Some(q), _) => format!("the {feature}: placement die {die}, quarter {q}"),
             (None, Some(c)) => format!(
-                "{feature:?}: placement die {die}, {} choose the quarter",
-                name(*c)
+                "the {feature}: placement die {die}, {} the quarter",
+                does(*c, "chooses", "choose")
             ),
-            (None, None) => format!("{feature:?}: placement die {die}"),
+            (None, None) => format!("the {feature}: placement die {die}"),
         },
         PrebattleEvent::QuarterChosen { by, quarter } => {
-            format!("{} choose quarter {}", name(*by), quarter.0)
+            format!("{} quarter {quarter}", does(*by, "chooses", "choose"))
         }
         PrebattleEvent::FeaturePlaced {
             feature, quarter, ..
-        } => {
-            format!(
-                "{:?} placed in quarter {}",
-                feature.feature_type(),
-                quarter.0
-            )
-        }
+        } => format!(
+            "the {} is placed in quarter {quarter}",
+            feature.feature_type()
+        ),
         PrebattleEvent::FeatureDiscarded { feature, quarter } => {
-            format!("{feature:?} cannot go in quarter {}: discarded", quarter.0)
+            format!("the {feature} cannot go in quarter {quarter}: discarded")
         }
         PrebattleEvent::PlacementRepeated { feature } => {
-            format!("The table still needs difficult terrain: the {feature:?} is placed again, in a quarter the defender chooses")
+            format!("The table still needs difficult terrain: the {feature} is placed again, in a quarter the defender chooses")
         }
         PrebattleEvent::BaseEdgesChosen { invader, defender } => {
-            format!("The invader takes the {invader:?} edge, the defender the {defender:?} edge")
+            format!("The invader takes the {invader} edge, the defender the {defender} edge")
         }
         PrebattleEvent::CampPlaced {
             army,
             camp_followers,
             ..
         } => format!(
-            "{} pitch camp{}",
-            name(*army),
+            "{} camp{}",
+            does(*army, "pitches", "pitch"),
             if *camp_followers {
                 ", defended by camp followers"
             } else {
                 ""
             }
         ),
-        PrebattleEvent::CampOmitted { army } => format!("{} go without a camp", name(*army)),
+        PrebattleEvent::CampOmitted { army } => {
+            format!("{} without a camp", does(*army, "goes", "go"))
+        }
         PrebattleEvent::ElementDeployed {
             army,
             id,
             garrison: Some(f),
             ..
-        } => format!("{} garrison feature {f} with {id}", name(*army)),
+        } => format!(
+            "{} feature {f} with element {id}",
+            does(*army, "garrisons", "garrison")
+        ),
         PrebattleEvent::ElementDeployed { .. } => String::new(),
-        PrebattleEvent::DeploymentEnded { army } => format!("{} have deployed", name(*army)),
-        PrebattleEvent::ElementHeldBack { army, id } => {
+        PrebattleEvent::DeploymentEnded { army } => {
+            format!("{} deployed", does(*army, "has", "have"))
+        }
+        PrebattleEvent::ElementHeldBack { army, id } => format!(
+            "{} element {id} back to land from the sea",
+            does(*army, "holds", "hold")
+        ),
+        PrebattleEvent::BattleReady { first } => {
             format!(
-                "{} hold element {id} back to land from the sea",
-                name(*army)
+                "The battle begins with {} bound",
+                name_of_whom(&name(*first))
             )
         }
-        PrebattleEvent::BattleReady { first } => {
-            format!("The battle begins with {}' bound", name(*first))
-        }
-    }
+    };
+    sentence(line)
 }
