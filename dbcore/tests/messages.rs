@@ -168,3 +168,23 @@ fn s5_pre_battle_refusals_say_what_is_awaited_and_what_is_allowed() {
         "{v}"
     );
 }
+
+#[test]
+fn s6_3_and_s9_2_pips_and_ranges_are_counted_in_english() {
+    // DBA3.md §6.3: a move needs its PIPs; §9.2: a target beyond range.
+    let pips = dbcore::battle::BattleError::NotEnoughPips { cost: 2, left: 1 }.to_string();
+    assert_eq!(pips, "§6.3: the move costs 2 PIPs but only 1 is left");
+    let one = dbcore::battle::BattleError::NotEnoughPips { cost: 1, left: 0 }.to_string();
+    assert_eq!(one, "§6.3: the move costs 1 PIP but only 0 are left");
+    let range = dbcore::battle::EngagementError::OutOfRange {
+        shooter: ElementId(3),
+        target: ElementId(104),
+        distance: 3.25,
+        range: 3.0,
+    }
+    .to_string();
+    assert_eq!(
+        range,
+        "§9.1, §9.2: element #104 is 3.25 BW from element #3, beyond its range of 3 BW"
+    );
+}
