@@ -168,7 +168,7 @@ fn summary(battle: &Battle, bounds: u32, verdict: Option<&dbcore::battle::Verdic
         Some(v) => format!(
             "after {bounds} bounds: {}\n",
             v.winner.map_or("no winner".to_string(), |w| format!(
-                "{} win",
+                "won by {}",
                 setup.armies[w].name
             ))
         ),
@@ -183,18 +183,17 @@ fn problems(e: dbcore::battle::SetupError) -> Failure {
 
 /// `dbcore render`: the SVG picture of a set-up (as deployed), a state or a record (its end).
 pub fn render(doc: &Document, threat_zones: bool) -> Result<String, Failure> {
-    let (table, cfg) = match doc {
-        Document::Setup(s) => (
-            setup_table(s).map_err(|e| Failure::one(e.to_string()))?,
-            s.config.clone(),
-        ),
-        Document::State(b) => (b.table(), b.setup().config.clone()),
+    match doc {
+        Document::Setup(s) => {
+            let table = setup_table(s).map_err(|e| Failure::one(e.to_string()))?;
+            Ok(table.svg_with_key(&s.config, threat_zones, &|_| None, Some(s.svg_key())))
+        }
+        Document::State(b) => Ok(b.svg(threat_zones)),
         Document::Record(r) => {
             let (b, _) = Battle::replay(r).map_err(|e| Failure::one(e.to_string()))?;
-            (b.table(), b.setup().config.clone())
+            Ok(b.svg(threat_zones))
         }
-    };
-    Ok(table.svg(&cfg, threat_zones))
+    }
 }
 
 /// `dbcore validate`: every problem of a set-up, the first refused action of a record; what was

@@ -165,7 +165,7 @@ pub fn play(
                 write!(out, "{}", narration(&setup, &events)).map_err(io)?;
                 if events.iter().any(|e| matches!(e, Event::BoundEnded { .. })) {
                     if let Some(p) = &o.svg {
-                        std::fs::write(p, battle.table().svg(&battle.setup().config, false))
+                        std::fs::write(p, battle.svg(false))
                             .map_err(|e| fail_one(format!("{}: {e}", p.display())))?;
                     }
                 }

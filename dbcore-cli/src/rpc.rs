@@ -977,7 +977,8 @@ impl Referee {
             .map_err(|m| RpcError::params("/params/setup", m))?;
         let setup: BattleSetup = read(setup, "/params/setup")?;
         let table = setup_table(&setup).map_err(|e| rule_error(refusal_plain(&e)))?;
-        Ok(json!({ "svg": table.svg(&setup.config, zones) }))
+        let key = Some(setup.svg_key());
+        Ok(json!({ "svg": table.svg_with_key(&setup.config, zones, &|_| None, key) }))
     }
 }
 

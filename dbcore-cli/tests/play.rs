@@ -20,7 +20,7 @@ fn play_tells_the_pre_battle_then_the_battle() {
     );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Aggression"), "{text}");
-    assert!(text.contains("have deployed"), "{text}");
+    assert!(text.contains("has deployed"), "{text}");
     assert!(text.contains("rolls"), "{text}");
 }
 

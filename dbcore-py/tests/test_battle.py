@@ -182,7 +182,7 @@ def test_moves_cost_pips(battle: Battle) -> None:
     # South's own second bound, one PIP: §6.3 (a) Elephants now cost an extra PIP.
     battle.apply(actions.roll_pips(1))
     e = refused(battle, actions.move_element(4, 4.5, 4, 0), dbcore.RuleError, 202)
-    assert "costs 2 PIPs but only 1 are left" in e.detail
+    assert "costs 2 PIPs but only 1 is left" in e.detail
     assert battle.apply(actions.move_element(2, 6.5, 5, 0))[1]["cost"]["total"] == 1
 
 

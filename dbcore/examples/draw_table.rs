@@ -80,6 +80,7 @@ fn army(
             label: label.to_string(),
             general: i == general_at,
             command: None,
+            id: None,
         })
         .collect()
 }

@@ -123,6 +123,37 @@ pub enum BoardError {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Quarter(pub u8);
 
+/// A quarter by its number, as in "quarter 3".
+impl std::fmt::Display for Quarter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// An edge by its compass name, as in "the north edge".
+impl std::fmt::Display for BoardEdge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BoardEdge::South => "south",
+            BoardEdge::North => "north",
+            BoardEdge::East => "east",
+            BoardEdge::West => "west",
+        })
+    }
+}
+
+/// The variant as players name it: "standard DBA", "Big Battle", "Giant", "DBAix".
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Variant::Standard => "standard DBA",
+            Variant::BigBattle => "Big Battle",
+            Variant::Giant => "Giant",
+            Variant::Dbaix => "DBAix",
+        })
+    }
+}
+
 /// The board: a rectangle `width` × `depth` in BW, origin at its south-west corner (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -368,9 +399,9 @@ impl Board {
 pub enum SightBlock {
     #[error("§9.5: the crest of hill {feature} lies between (target wholly beyond it)")]
     HillCrest { feature: usize },
-    #[error("§9.5: {kind:?} {feature} lies between")]
+    #[error("§9.5: the {kind} (feature {feature}) lies between")]
     Fortification { feature: usize, kind: AreaKind },
-    #[error("§9.5: {depth:.3} BW of {kind:?} {feature} lies between (½ BW or more blocks)")]
+    #[error("§9.5: {} of the {kind} (feature {feature}) lies between (½ BW or more blocks)", crate::battle::movement::bw_text(*.depth))]
     DeepFeature {
         feature: usize,
         kind: AreaKind,

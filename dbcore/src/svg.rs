@@ -1,5 +1,8 @@
 //! A picture of the table as SVG text: board, terrain shaded by going, elements in their sides'
-//! colours, and optional threat zones.
+//! colours with their ids, optional threat zones, and an optional key ([`SvgKey`]): a title
+//! naming the armies in their colours, the bound, the side to move and the phase above the
+//! table, and beside it a legend (sides, commands, troop kinds, terrain present) and the lost
+//! elements of each side.
 //!
 //! [`battlefield_svg`] is a pure function of its inputs; numbers are written with exactly three
 //! decimals, so the same table always gives byte-identical output (a snapshot test relies on it).
@@ -26,6 +29,68 @@ pub struct SvgElement {
     /// colour and its number in a corner. Omitted from JSON when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<u8>,
+    /// The element's id, written small by its rear left corner so that a player can name it in
+    /// an action. Omitted from JSON (and from the picture) when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u32>,
+}
+
+/// What the key of the picture says: drawn as a title band above the table and a panel beside
+/// it. The terrain kinds present are read from the battlefield itself.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub struct SvgKey {
+    /// The armies by side index (each in its colour from [`SIDE_COLOURS`]).
+    pub armies: Vec<SvgArmy>,
+    /// The moment, e.g. "Bound 7 · Romans to move · movement, 3 PIPs left"; `None` for a
+    /// picture that is not of a battle in progress.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// The troop kinds shown, by code ("4Bd") and name ("Blades (Solid)"), in the order given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub troop_kinds: Vec<SvgTroopKind>,
+}
+
+/// One army in the key.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub struct SvgArmy {
+    /// The army's name as its set-up gives it.
+    pub name: String,
+    /// Its elements off the table, each as a short text ("#3 4Bd"), listed beside the table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lost: Vec<String>,
+    /// How many of them count as lost (§13.1; elements removed with their command do not,
+    /// §14.5).
+    #[serde(default)]
+    pub losses: u32,
+    /// Big Battle and Giant: its commands (§14), each with its outline colour.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<SvgCommand>,
+}
+
+/// One command in the key.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub struct SvgCommand {
+    /// The command's number, which picks its colour from [`COMMAND_COLOURS`].
+    pub id: u8,
+    /// What is said of it, e.g. "command 1 (C-in-C)", "command 2, demoralised".
+    pub text: String,
+}
+
+/// One troop kind in the key.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub struct SvgTroopKind {
+    /// The code written on the bases, e.g. "4Bd".
+    pub code: String,
+    /// Its name, e.g. "Blades (Solid)".
+    pub name: String,
 }
 
 /// Drawing options.
@@ -46,6 +111,9 @@ pub struct SvgOptions {
     pub threat_zones: Vec<Polygon>,
     /// Going context for shading (plough drawn rough when `plough_is_rough`).
     pub going: GoingContext,
+    /// When given, a title band above the table and a key beside it ([`SvgKey`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<SvgKey>,
 }
 
 impl Default for SvgOptions {
@@ -58,6 +126,7 @@ impl Default for SvgOptions {
             feature_labels: true,
             threat_zones: Vec::new(),
             going: GoingContext::default(),
+            key: None,
         }
     }
 }
@@ -264,20 +333,8 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
     };
     let total_w = (b.width + 2.0 * opts.margin) * opts.scale;
     let total_h = (b.depth + 2.0 * opts.margin) * opts.scale;
+    // The table itself; the key, when asked for, is laid round it at the end.
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#,
-        w = num(total_w),
-        h = num(total_h)
-    );
-    out.push_str(PATTERNS);
-    let _ = writeln!(
-        out,
-        r##"<rect x="0" y="0" width="{}" height="{}" fill="#f7f4ec"/>"##,
-        num(total_w),
-        num(total_h)
-    );
     // Board.
     let _ = writeln!(
         out,
@@ -530,6 +587,17 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
             num(c.x(front.b)),
             num(c.y(front.b))
         );
+        if let Some(id) = el.id {
+            // By the rear left corner, clear of the centred label and of the command number.
+            let corner = r.centre() + (r.corners()[3] - r.centre()) * 0.7;
+            let _ = writeln!(
+                out,
+                r##"<text class="element-id" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="#ffffff" text-anchor="middle" dominant-baseline="central">{id}</text>"##,
+                num(c.x(corner)),
+                num(c.y(corner)),
+                c.px((r.depth * 0.3).clamp(0.14, 0.2)),
+            );
+        }
         let at = r.centre();
         // Shrink long labels to fit the element's width (sans-serif glyphs are about 0.6 em).
         let chars = el.label.chars().count().max(1) as f64;
@@ -545,6 +613,353 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
             escape(&el.label)
         );
     }
-    out.push_str("</svg>\n");
+    match &opts.key {
+        None => {
+            let mut doc = svg_open(total_w, total_h);
+            doc.push_str(&out);
+            doc.push_str("</svg>\n");
+            doc
+        }
+        Some(key) => with_key(bf, elements, opts, key, &out, total_w, total_h),
+    }
+}
+
+/// The opening of the document: the root element, the texture patterns and the paper.
+fn svg_open(w: f64, h: f64) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#,
+        w = num(w),
+        h = num(h)
+    );
+    out.push_str(PATTERNS);
+    let _ = writeln!(
+        out,
+        r##"<rect x="0" y="0" width="{}" height="{}" fill="#f7f4ec"/>"##,
+        num(w),
+        num(h)
+    );
     out
+}
+
+/// Height of the title band, BW.
+const TITLE_BW: f64 = 1.5;
+/// Width of the key panel beside the table, BW.
+const PANEL_BW: f64 = 8.0;
+/// Text size in the key, BW.
+const KEY_TEXT_BW: f64 = 0.3;
+/// Line spacing in the key, BW.
+const KEY_LINE_BW: f64 = 0.45;
+
+fn going_words(g: Option<Going>) -> &'static str {
+    match g {
+        Some(Going::Good) => "good going",
+        Some(Going::Rough) => "rough going",
+        Some(Going::Bad) => "bad going",
+        Some(Going::Impassable) => "impassable",
+        None => "walled",
+    }
+}
+
+/// Draws a swatch into the picture given its top left corner and its height, px.
+type Swatch<'a> = dyn Fn(&mut String, f64, f64, f64) + 'a;
+
+/// The key panel, written line by line from the top.
+struct Panel {
+    out: String,
+    /// Left edge, px.
+    x: f64,
+    /// Baseline of the next line, px.
+    y: f64,
+    scale: f64,
+}
+
+impl Panel {
+    fn text(&self, size: f64) -> String {
+        num(size * self.scale)
+    }
+    fn heading(&mut self, text: &str) {
+        self.y += 0.25 * self.scale;
+        let _ = writeln!(
+            self.out,
+            r##"<text class="key-heading" x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="#333333">{}</text>"##,
+            num(self.x),
+            num(self.y),
+            self.text(KEY_TEXT_BW * 1.1),
+            escape(text)
+        );
+        self.y += KEY_LINE_BW * self.scale;
+    }
+    /// A line of text, indented past a swatch when `swatch` draws one (given its box).
+    fn line(&mut self, text: &str, fill: &str, swatch: Option<&Swatch<'_>>) {
+        let s = 0.3 * self.scale;
+        let mut x = self.x;
+        if let Some(draw) = swatch {
+            draw(&mut self.out, self.x, self.y - 0.8 * s, s);
+            x += s * 1.6;
+        }
+        let _ = writeln!(
+            self.out,
+            r#"<text class="key-text" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="{}">{}</text>"#,
+            num(x),
+            num(self.y),
+            self.text(KEY_TEXT_BW),
+            fill,
+            escape(text)
+        );
+        self.y += KEY_LINE_BW * self.scale;
+    }
+}
+
+/// Entries joined by ", " into lines of at most `width` characters.
+fn packed(entries: &[String], width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for (i, e) in entries.iter().enumerate() {
+        let sep = if i + 1 < entries.len() { "," } else { "" };
+        let piece = format!("{e}{sep}");
+        if !line.is_empty() && line.chars().count() + 1 + piece.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&piece);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The terrain kinds on the table, in the order they first appear, each with its going and the
+/// fill and texture it is drawn with.
+fn terrain_present(
+    bf: &Battlefield,
+    ctx: GoingContext,
+) -> Vec<(String, &'static str, Option<&'static str>)> {
+    let mut v: Vec<(String, &'static str, Option<&'static str>)> = Vec::new();
+    for f in &bf.features {
+        let entry = match f {
+            TerrainFeature::Area(a) => {
+                let g = a.going(ctx);
+                (
+                    format!("{}, {}", kind_name(a.kind), going_words(g)),
+                    going_fill(g),
+                    texture(a.kind),
+                )
+            }
+            TerrainFeature::River(_) => ("river".to_string(), "#6fa3dc", None),
+            TerrainFeature::Road(r) => (
+                match r.surface {
+                    crate::terrain::RoadSurface::Paved => "paved road".to_string(),
+                    crate::terrain::RoadSurface::Track => "track".to_string(),
+                },
+                ROAD_COLOUR,
+                None,
+            ),
+            TerrainFeature::Waterway(_) => ("waterway".to_string(), WATER_FILL, None),
+        };
+        if !v.iter().any(|(name, _, _)| *name == entry.0) {
+            v.push(entry);
+        }
+    }
+    v
+}
+
+/// The whole document with the title band above the table and the key beside it.
+fn with_key(
+    bf: &Battlefield,
+    elements: &[SvgElement],
+    opts: &SvgOptions,
+    key: &SvgKey,
+    table: &str,
+    table_w: f64,
+    table_h: f64,
+) -> String {
+    let scale = opts.scale;
+    let title_h = TITLE_BW * scale;
+    let side_colour = |i: usize| SIDE_COLOURS[i % SIDE_COLOURS.len()];
+    let mut panel = Panel {
+        out: String::new(),
+        x: table_w + 0.2 * scale,
+        y: title_h + 0.2 * scale,
+        scale,
+    };
+    // About 0.6 em a glyph.
+    let chars = ((PANEL_BW - 0.6) / (0.6 * KEY_TEXT_BW)) as usize;
+
+    panel.heading("Sides");
+    for (i, a) in key.armies.iter().enumerate() {
+        let colour = side_colour(i);
+        let lost = match a.losses {
+            1 => "1 element lost".to_string(),
+            n => format!("{n} elements lost"),
+        };
+        panel.line(
+            &format!("{}: {lost}", a.name),
+            "#222222",
+            Some(&|out: &mut String, x: f64, y: f64, s: f64| {
+                let _ = writeln!(
+                    out,
+                    r##"<rect class="key-side" x="{}" y="{}" width="{}" height="{}" fill="{colour}" stroke="#111111" stroke-width="0.500"/>"##,
+                    num(x),
+                    num(y),
+                    num(s * 1.2),
+                    num(s)
+                );
+            }),
+        );
+    }
+    for (i, a) in key.armies.iter().enumerate() {
+        panel.heading(&format!("Lost by {}", a.name));
+        if a.lost.is_empty() {
+            panel.line("none", "#555555", None);
+        }
+        for l in packed(&a.lost, chars) {
+            panel.line(&l, side_colour(i), None);
+        }
+    }
+    if key.armies.iter().any(|a| !a.commands.is_empty()) {
+        panel.heading("Commands");
+        for (i, a) in key.armies.iter().enumerate() {
+            for cmd in &a.commands {
+                let fill = side_colour(i);
+                let stroke = COMMAND_COLOURS[cmd.id as usize % COMMAND_COLOURS.len()];
+                panel.line(
+                    &format!("{}: {}", a.name, cmd.text),
+                    "#222222",
+                    Some(&|out: &mut String, x: f64, y: f64, s: f64| {
+                        let _ = writeln!(
+                            out,
+                            r##"<rect class="key-command" x="{}" y="{}" width="{}" height="{}" fill="{fill}" stroke="{stroke}" stroke-width="1.500" stroke-dasharray="3,2"/>"##,
+                            num(x),
+                            num(y),
+                            num(s * 1.2),
+                            num(s)
+                        );
+                    }),
+                );
+            }
+        }
+    }
+    if !key.troop_kinds.is_empty() {
+        panel.heading("Troops");
+        for k in &key.troop_kinds {
+            panel.line(&format!("{}: {}", k.code, k.name), "#222222", None);
+        }
+    }
+    let terrain = terrain_present(bf, opts.going);
+    if !terrain.is_empty() {
+        panel.heading("Terrain");
+        for (name, fill, tex) in &terrain {
+            panel.line(
+                name,
+                "#222222",
+                Some(&|out: &mut String, x: f64, y: f64, s: f64| {
+                    let _ = writeln!(
+                        out,
+                        r##"<rect class="key-terrain" x="{}" y="{}" width="{}" height="{}" fill="{fill}" stroke="#5a5a3a" stroke-width="0.500"/>"##,
+                        num(x),
+                        num(y),
+                        num(s * 1.2),
+                        num(s)
+                    );
+                    if let Some(t) = tex {
+                        let _ = writeln!(
+                            out,
+                            r##"<rect class="key-texture" x="{}" y="{}" width="{}" height="{}" fill="url(#{t})"/>"##,
+                            num(x),
+                            num(y),
+                            num(s * 1.2),
+                            num(s)
+                        );
+                    }
+                }),
+            );
+        }
+    }
+    panel.heading("Marks");
+    if elements.iter().any(|e| e.general) {
+        panel.line(
+            "gold border: a general",
+            "#222222",
+            Some(&|out: &mut String, x: f64, y: f64, s: f64| {
+                let _ = writeln!(
+                    out,
+                    r##"<rect class="key-general" x="{}" y="{}" width="{}" height="{}" fill="#777777" stroke="#ffd34d" stroke-width="2.000"/>"##,
+                    num(x),
+                    num(y),
+                    num(s * 1.2),
+                    num(s)
+                );
+            }),
+        );
+    }
+    panel.line(
+        "thick edge: the front; small number: the id",
+        "#222222",
+        None,
+    );
+    if !opts.threat_zones.is_empty() {
+        panel.line(
+            "red shading: threat zones",
+            "#222222",
+            Some(&|out: &mut String, x: f64, y: f64, s: f64| {
+                let _ = writeln!(
+                    out,
+                    r##"<rect class="key-threat-zone" x="{}" y="{}" width="{}" height="{}" fill="#e0402a" fill-opacity="0.18" stroke="#e0402a" stroke-dasharray="4,3"/>"##,
+                    num(x),
+                    num(y),
+                    num(s * 1.2),
+                    num(s)
+                );
+            }),
+        );
+    }
+
+    let total_w = table_w + PANEL_BW * scale;
+    let total_h = (title_h + table_h).max(panel.y + 0.3 * scale);
+    let mut doc = svg_open(total_w, total_h);
+    // The title: the armies in their colours, then the moment.
+    let _ = write!(
+        doc,
+        r##"<text class="title" xml:space="preserve" x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="#222222">"##,
+        num(0.5 * scale),
+        num(0.65 * scale),
+        num(0.5 * scale)
+    );
+    for (i, a) in key.armies.iter().enumerate() {
+        if i > 0 {
+            doc.push_str("<tspan fill=\"#222222\"> v </tspan>");
+        }
+        let _ = write!(
+            doc,
+            r#"<tspan fill="{}">{}</tspan>"#,
+            side_colour(i),
+            escape(&a.name)
+        );
+    }
+    doc.push_str("</text>\n");
+    if let Some(status) = &key.status {
+        let _ = writeln!(
+            doc,
+            r##"<text class="status" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="#333333">{}</text>"##,
+            num(0.5 * scale),
+            num(1.2 * scale),
+            num(0.35 * scale),
+            escape(status)
+        );
+    }
+    let _ = writeln!(
+        doc,
+        r#"<g class="table" transform="translate(0,{})">"#,
+        num(title_h)
+    );
+    doc.push_str(table);
+    doc.push_str("</g>\n");
+    doc.push_str(&panel.out);
+    doc.push_str("</svg>\n");
+    doc
 }

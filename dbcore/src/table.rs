@@ -11,7 +11,7 @@ use crate::config::RulesConfig;
 use crate::contact::{classify_contact, Contact, ContactKind};
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{ElementRect, Point, Pose, TOLERANCE};
-use crate::svg::{battlefield_svg, SvgElement, SvgOptions};
+use crate::svg::{battlefield_svg, SvgElement, SvgKey, SvgOptions, SvgTroopKind};
 use crate::terrain::{Going, GoingContext};
 use crate::troops::{ElementKind, TroopType};
 use crate::zones::{
@@ -341,6 +341,18 @@ impl Table {
         threat_zones: bool,
         command_of: &dyn Fn(u32) -> Option<u8>,
     ) -> String {
+        self.svg_with_key(cfg, threat_zones, command_of, None)
+    }
+
+    /// As [`Table::svg_with_commands`], with a title and a key round the table when `key` is
+    /// given ([`SvgKey`]); the troop kinds on the table are added to a key that lists none.
+    pub fn svg_with_key(
+        &self,
+        cfg: &RulesConfig,
+        threat_zones: bool,
+        command_of: &dyn Fn(u32) -> Option<u8>,
+        key: Option<SvgKey>,
+    ) -> String {
         let elements: Vec<SvgElement> = self
             .elements
             .iter()
@@ -350,10 +362,18 @@ impl Table {
                 label: e.kind.to_string(),
                 general: e.general,
                 command: command_of(e.id),
+                id: Some(e.id),
             })
             .collect();
+        let key = key.map(|mut k| {
+            if k.troop_kinds.is_empty() {
+                k.troop_kinds = self.troop_kinds();
+            }
+            k
+        });
         let mut opts = SvgOptions {
             going: self.going_context_plain(),
+            key,
             ..SvgOptions::default()
         };
         if threat_zones {
@@ -372,6 +392,26 @@ impl Table {
             }
         }
         battlefield_svg(&self.battlefield, &elements, &opts)
+    }
+
+    /// The troop kinds on the table, by code, each once.
+    fn troop_kinds(&self) -> Vec<SvgTroopKind> {
+        let kinds: std::collections::BTreeMap<String, String> = self
+            .elements
+            .iter()
+            .map(|e| {
+                let name = if e.kind.is_mounted_infantry() {
+                    format!("{}, mounted infantry", e.kind.base().name())
+                } else {
+                    e.kind.base().name().to_string()
+                };
+                (e.kind.to_string(), name)
+            })
+            .collect();
+        kinds
+            .into_iter()
+            .map(|(code, name)| SvgTroopKind { code, name })
+            .collect()
     }
 
     fn going_context(&self, kind: ElementKind) -> GoingContext {

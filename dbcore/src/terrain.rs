@@ -109,6 +109,30 @@ impl AreaKind {
         })
     }
 
+    /// The feature as players name it in a sentence ("the {name}"): "gentle hill", "rocky
+    /// ground", "City".
+    pub const fn game_name(self) -> &'static str {
+        use AreaKind::*;
+        match self {
+            GentleHill => "gentle hill",
+            DifficultHill => "difficult hill",
+            Wood => "wood",
+            Marsh => "marsh",
+            Gully => "gully",
+            Dunes => "dunes",
+            Oasis => "oasis",
+            Rocky => "rocky ground",
+            Scrub => "scrub",
+            Boggy => "boggy ground",
+            Enclosures => "enclosures",
+            Plough => "plough",
+            Hamlet => "hamlet",
+            Edifice => "edifice",
+            City => "City",
+            Fort => "Fort",
+        }
+    }
+
     /// A built-up area (§4.1).
     pub fn is_bua(self) -> bool {
         matches!(
@@ -414,6 +438,43 @@ pub enum FeatureType {
     Waterway,
 }
 
+/// The feature type as players name it: "BUA", "gentle hill", "rocky ground", "river".
+impl std::fmt::Display for FeatureType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use FeatureType::*;
+        f.write_str(match self {
+            Bua => "BUA",
+            GentleHill => AreaKind::GentleHill.game_name(),
+            DifficultHill => AreaKind::DifficultHill.game_name(),
+            Wood => AreaKind::Wood.game_name(),
+            Marsh => AreaKind::Marsh.game_name(),
+            Gully => AreaKind::Gully.game_name(),
+            Dunes => AreaKind::Dunes.game_name(),
+            Oasis => AreaKind::Oasis.game_name(),
+            Rocky => AreaKind::Rocky.game_name(),
+            Scrub => AreaKind::Scrub.game_name(),
+            Boggy => AreaKind::Boggy.game_name(),
+            Enclosures => AreaKind::Enclosures.game_name(),
+            Plough => AreaKind::Plough.game_name(),
+            River => "river",
+            Road => "road",
+            Waterway => "waterway",
+        })
+    }
+}
+
+/// Items of a list for a message, joined by commas: "wood, river".
+pub(crate) fn listed<T: std::fmt::Display>(items: &[T]) -> String {
+    if items.is_empty() {
+        return "none".to_string();
+    }
+    items
+        .iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Per-variant counts of §3.7, §14.2, §14.6.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -487,6 +548,28 @@ pub enum HomeTerrain {
     Dry,
     Tropical,
     Littoral,
+}
+
+/// The home terrain as players name it: "arable", "littoral".
+impl std::fmt::Display for HomeTerrain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            HomeTerrain::Arable => "arable",
+            HomeTerrain::Forest => "forest",
+            HomeTerrain::Hilly => "hilly",
+            HomeTerrain::Steppe => "steppe",
+            HomeTerrain::Dry => "dry",
+            HomeTerrain::Tropical => "tropical",
+            HomeTerrain::Littoral => "littoral",
+        })
+    }
+}
+
+/// The feature kind by its game name ([`AreaKind::game_name`]).
+impl std::fmt::Display for AreaKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.game_name())
+    }
 }
 
 /// One way to satisfy the compulsory choice: between `min` and `max` features, each of one of
@@ -611,25 +694,25 @@ impl HomeTerrain {
 pub enum HomeTerrainProblem {
     #[error("§3.7: {count} compulsory features chosen, the variant allows {min} to {max}")]
     CompulsoryCount { count: usize, min: u8, max: u8 },
-    #[error("§3.7: the compulsory features {chosen:?} match no compulsory option of {terrain:?}")]
+    #[error("§3.7: the compulsory features chosen ({}) match no compulsory option of {terrain} home terrain", listed(.chosen))]
     CompulsoryMismatch {
         terrain: HomeTerrain,
         chosen: Vec<FeatureType>,
     },
     #[error("§3.7: {count} optional features chosen, the variant allows {min} to {max}")]
     OptionalCount { count: usize, min: u8, max: u8 },
-    #[error("§3.7: {feature:?} is not an optional feature of {terrain:?} home terrain")]
+    #[error("§3.7: {feature} is not an optional feature of {terrain} home terrain")]
     NotOptional {
         terrain: HomeTerrain,
         feature: FeatureType,
     },
-    #[error("§3.7: {terrain:?} allows {a:?} or {b:?} as optional features, not both")]
+    #[error("§3.7: {terrain} home terrain allows {a} or {b} as optional features, not both")]
     BothOfPair {
         terrain: HomeTerrain,
         a: FeatureType,
         b: FeatureType,
     },
-    #[error("§3.7: {count} features of type {feature:?}, at most {max} allowed")]
+    #[error("§3.7: {count} features of type {feature}, at most {max} allowed")]
     TooMany {
         feature: FeatureType,
         count: usize,
@@ -959,19 +1042,19 @@ pub enum TerrainProblem {
         length: f64,
         width: f64,
     },
-    #[error("§3.2: feature {feature} ({kind:?}) has straight edges; only BUAs and Plough may")]
+    #[error("§3.2: feature {feature} ({kind}) has straight edges; only BUAs and plough may")]
     StraightEdges { feature: usize, kind: AreaKind },
     #[error("§3.2: feature {feature} has a degenerate outline (fewer than 3 vertices or no area)")]
     DegenerateOutline { feature: usize },
     #[error("§3.3: hill {feature} needs a crest line of at least two points inside its outline")]
     BadCrest { feature: usize },
-    #[error("§4.2–4.3: feature {feature} ({kind:?}) has {gates} gates (City 1 or 2, Fort 1)")]
+    #[error("§4.2–4.3: feature {feature} ({kind}) has {gates} gates (City 1 or 2, Fort 1)")]
     BadGates {
         feature: usize,
         kind: AreaKind,
         gates: usize,
     },
-    #[error("§3.7: {count} features of type {feature_type:?}, at most {max} allowed")]
+    #[error("§3.7: {count} features of type {feature_type}, at most {max} allowed")]
     TooMany {
         feature_type: FeatureType,
         count: usize,
@@ -983,7 +1066,7 @@ pub enum TerrainProblem {
     NoDifficultTerrain,
     #[error("§3.8: area features {a} and {b} are {gap:.3} BW apart, less than 1 BW")]
     FeaturesTooClose { a: usize, b: usize, gap: f64 },
-    #[error("§3.8: feature {feature} is {gap:.3} BW from the {edge:?} edge, less than 1 BW")]
+    #[error("§3.8: feature {feature} is {gap:.3} BW from the {edge} edge, less than 1 BW")]
     TooCloseToEdge {
         feature: usize,
         edge: BoardEdge,
@@ -993,7 +1076,9 @@ pub enum TerrainProblem {
     OffBoard { feature: usize },
     #[error("§3.4: area feature {feature} lies in the waterway")]
     InWaterway { feature: usize },
-    #[error("§3.8: {kind:?} {feature} is not wholly within 6 BW of two battlefield edges")]
+    #[error(
+        "§3.8: the {kind} (feature {feature}) is not wholly within 6 BW of two battlefield edges"
+    )]
     FortificationNotNearCorner { feature: usize, kind: AreaKind },
     #[error("§3.6: road {feature} is {width:.3} BW wide; a road is drawn less than 1 BW wide")]
     RoadTooWide { feature: usize, width: f64 },
@@ -1013,13 +1098,13 @@ pub enum TerrainProblem {
         length: f64,
         straight: f64,
     },
-    #[error("§3.5: river {feature} comes within 4 BW of the {edge:?} edge ({gap:.3} BW)")]
+    #[error("§3.5: river {feature} comes within 4 BW of the {edge} edge ({gap:.3} BW)")]
     RiverNearOtherEdge {
         feature: usize,
         edge: BoardEdge,
         gap: f64,
     },
-    #[error("§3.5: river {river} crosses feature {feature} ({kind:?}); rivers may not cross hills, dunes, oasis or BUAs")]
+    #[error("§3.5: river {river} crosses feature {feature} ({kind}); rivers may not cross hills, dunes, oasis or BUAs")]
     RiverCrosses {
         river: usize,
         feature: usize,
@@ -1517,13 +1602,13 @@ pub fn clip_to_convex(poly: &Polygon, clip: &Polygon) -> Polygon {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PlacementProblem {
-    #[error("§3.8: quarter {0:?} does not exist (quarters are 1 to 4)")]
+    #[error("§3.8: quarter {0} does not exist (quarters are 1 to 4)")]
     NoSuchQuarter(Quarter),
-    #[error("§3.8: the {kind:?} must lie wholly in quarter {quarter:?}")]
+    #[error("§3.8: the {kind} must lie wholly in quarter {quarter}")]
     NotWhollyInQuarter { kind: AreaKind, quarter: Quarter },
-    #[error("§3.8: the gentle hill must have its larger part in quarter {quarter:?} and the rest in at most one adjacent quarter")]
+    #[error("§3.8: the gentle hill must have its larger part in quarter {quarter} and the rest in at most one adjacent quarter")]
     HillSpread { quarter: Quarter },
-    #[error("§3.8: the feature must lie in quarter {quarter:?} and extend into exactly one adjacent quarter (it touches {touched:?})")]
+    #[error("§3.8: the feature must lie in quarter {quarter} and extend into exactly one adjacent quarter (it touches quarters {})", listed(.touched))]
     NotIntoOneAdjacent {
         quarter: Quarter,
         touched: Vec<Quarter>,

@@ -894,18 +894,18 @@ mod recount {
 
 #[test]
 fn s14_the_picture_marks_each_command_on_the_wider_board() {
-    // DBA3.md §1.2, §14: a 30 BW board (40 px a BW and a 1 BW margin each side), and every
-    // element outlined in its command's colour with its number.
+    // DBA3.md §1.2, §14: a 30 BW board (40 px a BW and a 1 BW margin each side, then the 8 BW
+    // key), and every element outlined in its command's colour with its number.
     let b = Battle::new(big_battle_setup(Variant::BigBattle)).unwrap();
     let svg = b.svg(false);
-    assert!(svg.contains(r#"width="1280.000""#), "{}", &svg[..200]);
+    assert!(svg.contains(r#"width="1600.000""#), "{}", &svg[..200]);
     for c in 0..3 {
         let class = format!(r#"class="command command-{c}""#);
         assert_eq!(svg.matches(&class).count(), 24, "command {c}");
     }
     // A standard battle's picture has no command marks.
     let standard = Battle::new(demo_setup()).unwrap().svg(false);
-    assert!(!standard.contains("command"));
+    assert!(!standard.contains("class=\"command") && !standard.contains("Commands"));
 }
 
 #[test]

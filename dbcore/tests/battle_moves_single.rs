@@ -48,7 +48,7 @@ fn s7_3_any_part_in_rough_or_bad_going_slows() {
             assert_eq!(
                 e.to_string(),
                 "§7.3: a move of 3 BW (measured as §7.2 says) is too far: the path enters \
-                 rough going, where Cavalry move at most 1 BW (§7.3)"
+                 the rocky ground (feature 0), rough going for Cavalry: at most 1 BW (§7.3)"
             );
         }
         other => panic!("{other:?}"),
@@ -64,6 +64,12 @@ fn s7_3_any_part_in_rough_or_bad_going_slows() {
     assert!(t2.go(2, &[(8.0, 5.0, 0.0)]).is_ok());
     assert!(t2.go(3, &[(2.0, 4.0, 0.0)]).is_ok());
     assert_eq!(rule(t2.go(4, &[(5.0, 4.0, 0.0)])), "§7.3");
+    // DBA3.md §7.3: the refusal names the wood the Blades' path enters and its going.
+    assert_eq!(
+        t2.go(4, &[(5.0, 4.0, 0.0)]).unwrap_err().to_string(),
+        "§7.3: a move of 2 BW (measured as §7.2 says) is too far: the path enters the wood \
+         (feature 0), bad going for Blades (Solid): at most 1 BW (§7.3)"
+    );
     assert!(t2.go(4, &[(5.0, 3.0, 0.0)]).is_ok());
 }
 

@@ -5,9 +5,42 @@ mod terrain_fixtures;
 
 use dbcore::battlefield::{Battlefield, BoardEdge};
 use dbcore::geometry::Polygon;
-use dbcore::svg::{battlefield_svg, SvgElement, SvgOptions};
+use dbcore::svg::{
+    battlefield_svg, SvgArmy, SvgCommand, SvgElement, SvgKey, SvgOptions, SvgTroopKind,
+};
 use dbcore::terrain::{AreaKind, TerrainFeature, Waterway};
 use terrain_fixtures::*;
+
+fn key() -> SvgKey {
+    SvgKey {
+        armies: vec![
+            SvgArmy {
+                name: "Romans".into(),
+                lost: vec!["#4 4Bd".into(), "#5 Ps (off table)".into()],
+                losses: 2,
+                commands: Vec::new(),
+            },
+            SvgArmy {
+                name: "Britons & <Allies>".into(),
+                lost: Vec::new(),
+                losses: 0,
+                commands: vec![SvgCommand {
+                    id: 2,
+                    text: "command 2, demoralised".into(),
+                }],
+            },
+            SvgArmy {
+                name: "Gauls".into(),
+                ..SvgArmy::default()
+            },
+        ],
+        status: Some("Bound 3 · the Romans to move · movement, 2 PIPs left".into()),
+        troop_kinds: vec![SvgTroopKind {
+            code: "4Bd".into(),
+            name: "Blades (Solid)".into(),
+        }],
+    }
+}
 
 fn scene() -> (Battlefield, Vec<SvgElement>, SvgOptions) {
     let mut bf = legal_table();
@@ -26,6 +59,7 @@ fn scene() -> (Battlefield, Vec<SvgElement>, SvgOptions) {
             label: label.to_string(),
             general: i == 2,
             command: None,
+            id: Some(1 + i as u32),
         });
     }
     for (i, label) in ["3Wb", "2LH", "<Ps & Co>"].iter().enumerate() {
@@ -34,7 +68,8 @@ fn scene() -> (Battlefield, Vec<SvgElement>, SvgOptions) {
             side: 1,
             label: label.to_string(),
             general: i == 0,
-            command: None,
+            command: if i == 1 { Some(2) } else { None },
+            id: Some(101 + i as u32),
         });
     }
     elements.push(SvgElement {
@@ -43,11 +78,13 @@ fn scene() -> (Battlefield, Vec<SvgElement>, SvgOptions) {
         label: "Ally".to_string(),
         general: false,
         command: None,
+        id: None,
     });
     let tz = Polygon::new(vec![p(7.0, 4.5), p(8.0, 4.5), p(8.0, 5.5), p(7.0, 5.5)]);
     let opts = SvgOptions {
         defender_base: Some(BoardEdge::South),
         threat_zones: vec![tz],
+        key: Some(key()),
         ..SvgOptions::default()
     };
     (bf, elements, opts)
@@ -125,4 +162,182 @@ fn svg_of_an_empty_table_is_just_the_board() {
     assert!(svg.contains("class=\"board\""));
     assert!(!svg.contains("class=\"terrain"));
     assert!(!svg.contains("class=\"element"));
+}
+
+/// A hand check that the text is well-formed XML as far as our pictures go: one root, every tag
+/// closed in order, attribute values quoted, only the five named entities and numeric ones.
+fn assert_well_formed(svg: &str) {
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = svg;
+    let mut roots = 0;
+    let check_text = |t: &str| {
+        let mut s = t;
+        while let Some(i) = s.find('&') {
+            let end = s[i..].find(';').expect("an entity ends with ;") + i;
+            let name = &s[i + 1..end];
+            let known = ["amp", "lt", "gt", "quot", "apos"].contains(&name)
+                || (name.starts_with('#') && name[1..].chars().all(|c| c.is_ascii_digit()));
+            assert!(known, "unknown entity &{name};");
+            s = &s[end + 1..];
+        }
+        assert!(
+            !t.contains('<') && !t.contains('>'),
+            "stray angle bracket in {t:?}"
+        );
+    };
+    while let Some(open) = rest.find('<') {
+        let text = &rest[..open];
+        assert!(
+            !stack.is_empty() || text.trim().is_empty(),
+            "text outside the root: {text:?}"
+        );
+        check_text(text);
+        let close = rest[open..].find('>').expect("a tag ends with >") + open;
+        let tag = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            let top = stack
+                .pop()
+                .unwrap_or_else(|| panic!("</{name}> closes nothing"));
+            assert_eq!(top, name, "</{name}> closes <{top}>");
+            continue;
+        }
+        let empty = tag.ends_with('/');
+        let body = tag.trim_end_matches('/');
+        let name: String = body.chars().take_while(|c| !c.is_whitespace()).collect();
+        assert!(!name.is_empty(), "a tag without a name: <{tag}>");
+        // Attributes: name="value" pairs, values free of < and with known entities.
+        let mut attrs = body[name.len()..].trim();
+        while !attrs.is_empty() {
+            let eq = attrs
+                .find("=\"")
+                .unwrap_or_else(|| panic!("unquoted attribute in <{tag}>"));
+            let attr = attrs[..eq].trim();
+            assert!(
+                attr.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-:_".contains(c)),
+                "bad attribute name {attr:?} in <{name}>"
+            );
+            let value_end = attrs[eq + 2..].find('"').expect("attribute value ends") + eq + 2;
+            check_text(&attrs[eq + 2..value_end]);
+            attrs = attrs[value_end + 1..].trim_start();
+        }
+        if stack.is_empty() {
+            roots += 1;
+        }
+        if !empty {
+            stack.push(name);
+        }
+    }
+    assert!(rest.trim().is_empty(), "text after the root: {rest:?}");
+    assert!(stack.is_empty(), "unclosed: {stack:?}");
+    assert_eq!(roots, 1, "one root element");
+}
+
+#[test]
+fn svg_is_well_formed_with_and_without_its_key() {
+    // DBA3.md §1.2: the picture parses as XML whatever it shows.
+    let (bf, elements, mut opts) = scene();
+    assert_well_formed(&battlefield_svg(&bf, &elements, &opts));
+    opts.key = None;
+    assert_well_formed(&battlefield_svg(&bf, &elements, &opts));
+    assert_well_formed(&battlefield_svg(
+        &Battlefield::default(),
+        &[],
+        &SvgOptions::default(),
+    ));
+}
+
+#[test]
+fn the_key_names_the_armies_the_moment_the_losses_and_what_is_shown() {
+    // DBA3.md §13.1: lost elements are listed beside the table; §14: command colours; §3: terrain.
+    let (bf, elements, opts) = scene();
+    let svg = battlefield_svg(&bf, &elements, &opts);
+    // The title: each army in its side's colour, escaped.
+    assert!(svg.contains(r##"<tspan fill="#b8322a">Romans</tspan>"##));
+    assert!(svg.contains(r##"<tspan fill="#2c5aa0">Britons &amp; &lt;Allies&gt;</tspan>"##));
+    assert!(svg.contains(r##"<tspan fill="#d89a12">Gauls</tspan>"##));
+    assert!(svg.contains(">Bound 3 · the Romans to move · movement, 2 PIPs left</text>"));
+    // The legend and the lost elements.
+    assert!(svg.contains(">Romans: 2 elements lost</text>"));
+    assert!(svg.contains(">Gauls: 0 elements lost</text>"));
+    assert!(svg.contains(">Lost by Romans</text>"));
+    assert!(svg.contains(">#4 4Bd, #5 Ps (off table)</text>"));
+    assert!(svg.contains(">Britons &amp; &lt;Allies&gt;: command 2, demoralised</text>"));
+    assert!(svg.contains(">4Bd: Blades (Solid)</text>"));
+    for terrain in [
+        "wood, bad going",
+        "gentle hill, good going",
+        "marsh, bad going",
+        "river",
+        "waterway",
+    ] {
+        assert!(svg.contains(&format!(">{terrain}</text>")), "{terrain}");
+    }
+    assert!(svg.contains(">red shading: threat zones</text>"));
+    // The element ids on the bases; none for the element without one.
+    for id in [1, 2, 3, 101, 102, 103] {
+        assert!(
+            svg.contains(&format!(r#"dominant-baseline="central">{id}</text>"#)),
+            "{id}"
+        );
+    }
+    assert_eq!(svg.matches("class=\"element-id\"").count(), 6);
+    // The table moved down under the title, the picture widened for the key.
+    assert!(svg.contains(r#"<g class="table" transform="translate(0,60.000)">"#));
+    let (without, with) = {
+        let mut o = opts.clone();
+        o.key = None;
+        (battlefield_svg(&bf, &elements, &o), svg)
+    };
+    assert!(!without.contains("class=\"title\"") && !without.contains("class=\"key-"));
+    assert!(with.len() > without.len());
+}
+
+#[test]
+fn a_battles_picture_has_its_title_its_moment_and_its_losses() {
+    // DBA3.md §13.1: the elements lost so far are listed by army beside the table.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/golden/whole_battle_seed_1.json"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let record: dbcore::battle::BattleRecord = serde_json::from_value(v["record"].clone()).unwrap();
+    let (battle, _) = dbcore::battle::Battle::replay(&record).unwrap();
+    let svg = battle.svg(false);
+    assert_well_formed(&svg);
+    let key = battle.svg_key();
+    assert_eq!(key.armies.len(), 2);
+    for (i, a) in key.armies.iter().enumerate() {
+        assert_eq!(a.name, battle.setup().armies[i].name);
+        let lost: Vec<_> = battle
+            .elements()
+            .iter()
+            .filter(|e| e.army == i && matches!(e.status, dbcore::battle::Status::Lost { .. }))
+            .collect();
+        assert_eq!(a.lost.len(), lost.len());
+        for (text, e) in a.lost.iter().zip(&lost) {
+            assert!(text.starts_with(&format!("{} {}", e.id, e.kind)), "{text}");
+        }
+        assert!(svg.contains(&format!(">Lost by {}</text>", a.name)));
+    }
+    let status = key.status.expect("a battle says its moment");
+    assert!(
+        status.starts_with(&format!("Bound {} · ", battle.bound())),
+        "{status}"
+    );
+    assert!(svg.contains(&dbcore::svg::SIDE_COLOURS[0].to_string()));
+    // Every element in play has its id on its base.
+    assert_eq!(
+        svg.matches("class=\"element-id\"").count(),
+        battle.elements().iter().filter(|e| e.in_play()).count()
+    );
+}
+
+#[test]
+#[should_panic(expected = "closes")]
+fn the_xml_check_catches_a_tag_closed_out_of_order() {
+    // The check above is only worth having if it fails on a broken picture.
+    assert_well_formed("<svg><g></svg></g>");
 }

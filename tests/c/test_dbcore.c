@@ -1256,7 +1256,7 @@ static void test_battle_moves_and_pips(void) {
                      DBCORE_STATUS_NOT_ENOUGH_PIPS);
         CHECK(events == NULL);
         dbcore_last_error_message(msg, sizeof msg);
-        CHECK(strstr(msg, "costs 2 PIPs but only 1 are left") != NULL);
+        CHECK(strstr(msg, "costs 2 PIPs but only 1 is left") != NULL);
     }
     /* A Blade costs the one PIP. */
     events = apply_ok(b,

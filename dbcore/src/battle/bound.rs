@@ -327,7 +327,7 @@ pub enum BattleError {
     SallyLimit { id: ElementId, city: usize },
     #[error("§5.5: the landing is refused: {reason}")]
     Landing { reason: String },
-    #[error("§6.3: the move costs {cost} PIPs but only {left} are left")]
+    #[error("§6.3: the move costs {} but only {left} {} left", super::narrate::pips_text(*.cost), if *.left == 1 { "is" } else { "are" })]
     NotEnoughPips { cost: u8, left: u8 },
     #[error("§3.5: the river's state is already known")]
     RiverKnown,

@@ -181,7 +181,7 @@ pub enum EngagementError {
         shooter: ElementId,
         target: ElementId,
     },
-    #[error("§9.1, §9.2: element {target} is {distance:.3} BW from element {shooter}, beyond its range of {range} BW")]
+    #[error("§9.1, §9.2: element {target} is {} from element {shooter}, beyond its range of {}", super::movement::bw_text(*.distance), super::movement::bw_text(*.range))]
     OutOfRange {
         shooter: ElementId,
         target: ElementId,

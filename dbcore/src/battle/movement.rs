@@ -238,9 +238,9 @@ pub(crate) fn bw_text(distance: f64) -> String {
 pub enum MoveError {
     #[error("{rule}: {message}")]
     Refused { rule: String, message: String },
-    /// `cause` says in a player's words what limits the move (the going its path enters and the
-    /// troop type, or the river), e.g. "the path of element 3 enters bad going: Knights move
-    /// at most 1 BW there".
+    /// `cause` says in a player's words what limits the move (the feature its path enters, its
+    /// going and the troop type, or the river), e.g. "the path enters the wood (feature 2), bad
+    /// going for Knights: at most 1 BW (§7.3)".
     #[error("§7.3: a move of {} (measured as §7.2 says) is too far: {cause}", bw_text(*.asked))]
     TooFar {
         asked: f64,
@@ -266,7 +266,7 @@ pub enum MoveError {
         rule: String,
         terrain: String,
     },
-    #[error("§8.1: in the threat zone of {enemies:?}, element {id} may only advance to contact or square up to one of them, or move straight back its full move ({full:.3} BW)")]
+    #[error("§8.1: element {id} is in the threat zone of enemy {}: it may only advance to contact or square up to one of them, or move straight back its full move ({})", crate::terrain::listed(.enemies), bw_text(*.full))]
     ThreatZone {
         id: ElementId,
         enemies: Vec<ElementId>,

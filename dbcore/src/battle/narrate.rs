@@ -28,31 +28,69 @@ fn army_name(setup: &BattleSetup, army: usize) -> &str {
     setup.armies.get(army).map_or("?", |a| a.name.as_str())
 }
 
-/// An army as the subject of a sentence, with its verb agreeing: a name that is a plural
-/// ("Romans", "Britons") takes "the" and the plural verb; any other ("South", "Early Imperial
-/// Roman") the singular. Our reading of how a player says it.
-fn army_does(setup: &BattleSetup, army: usize, singular: &str, plural: &str) -> String {
-    let name = army_name(setup, army);
-    let is_plural = name.ends_with('s') && !name.ends_with("ss");
-    if is_plural {
-        let the = if name.to_ascii_lowercase().starts_with("the ") {
-            ""
-        } else {
-            "the "
-        };
-        format!("{the}{name} {plural}")
+/// Whether an army's name is a plural ("Romans", "Britons"), so that it takes "the" and a
+/// plural verb. Our reading of how a player says it.
+fn is_plural(name: &str) -> bool {
+    name.ends_with('s') && !name.ends_with("ss")
+}
+
+/// A name as the subject of a sentence: "the Romans", "South".
+pub(crate) fn name_subject(name: &str) -> String {
+    if is_plural(name) && !name.to_ascii_lowercase().starts_with("the ") {
+        format!("the {name}")
     } else {
-        format!("{name} {singular}")
+        name.to_string()
     }
 }
 
+/// A name with its verb agreeing: "the Romans roll", "South rolls".
+pub(crate) fn name_does(name: &str, singular: &str, plural: &str) -> String {
+    let verb = if is_plural(name) { plural } else { singular };
+    format!("{} {verb}", name_subject(name))
+}
+
+/// A name's possessive: "the Britons'", "South's".
+pub(crate) fn name_of_whom(name: &str) -> String {
+    if is_plural(name) {
+        format!("{}'", name_subject(name))
+    } else {
+        format!("{name}'s")
+    }
+}
+
+/// An army as the subject of a sentence: "the Romans", "South".
+pub(crate) fn army_subject(setup: &BattleSetup, army: usize) -> String {
+    name_subject(army_name(setup, army))
+}
+
+/// An army's possessive: "the Britons'", "South's".
+fn army_of_whom(setup: &BattleSetup, army: usize) -> String {
+    name_of_whom(army_name(setup, army))
+}
+
+/// An army as the subject of a sentence, with its verb agreeing: a name that is a plural
+/// ("Romans", "Britons") takes "the" and the plural verb; any other ("South", "Early Imperial
+/// Roman") the singular.
+pub(crate) fn army_does(setup: &BattleSetup, army: usize, singular: &str, plural: &str) -> String {
+    name_does(army_name(setup, army), singular, plural)
+}
+
 /// "1 PIP", "3 PIPs".
-fn pips_text(n: impl Into<u32>) -> String {
+pub(crate) fn pips_text(n: impl Into<u32>) -> String {
     let n = n.into();
     if n == 1 {
         "1 PIP".to_string()
     } else {
         format!("{n} PIPs")
+    }
+}
+
+/// "1 element", "3 elements".
+fn elements_text(n: usize) -> String {
+    if n == 1 {
+        "1 element".to_string()
+    } else {
+        format!("{n} elements")
     }
 }
 
@@ -71,9 +109,20 @@ fn capitalised(s: &str) -> String {
 pub fn narrate(setup: &BattleSetup, events: &[Event]) -> Vec<String> {
     // The last combat's outcome for each element in it, and which of them won.
     let mut outcomes: BTreeMap<ElementId, (Outcome, bool)> = BTreeMap::new();
+    // Elements of demoralised commands: out of combat, their outcome moves are flights (§14.5).
+    let mut demoralised: Vec<ElementId> = Vec::new();
     let mut out = Vec::with_capacity(events.len());
     for e in events {
         match e {
+            Event::CommandDemoralised { army, command, .. } => {
+                if let Some(c) = setup
+                    .armies
+                    .get(*army)
+                    .and_then(|a| a.commands.iter().find(|c| c.id == *command))
+                {
+                    demoralised.extend(c.elements.iter().copied());
+                }
+            }
             Event::Shot {
                 shooter,
                 target,
@@ -109,6 +158,8 @@ pub fn narrate(setup: &BattleSetup, events: &[Event]) -> Vec<String> {
                     Some((_, true)) => "pursues",
                     // A friend behind a recoiling element is pushed back (§12.2).
                     None if friend_recoiled => "is pushed back",
+                    // A demoralised command's elements flee at the start of its bound (§14.5).
+                    None if demoralised.contains(id) => "flees",
                     _ => "moves",
                 };
                 out.push(format!(
@@ -126,26 +177,42 @@ pub fn narrate(setup: &BattleSetup, events: &[Event]) -> Vec<String> {
     out
 }
 
+/// A side's total and how it is made: "9 (die 5, +5 combat factor vs foot, -1 ...)".
 fn side(r: &SideResult) -> String {
-    let factors: Vec<String> = r
-        .factors
-        .iter()
-        .map(|f| format!("{:+} {}", f.value, f.name))
-        .collect();
-    format!("{} ({} {})", r.total, r.die, factors.join(" "))
+    let mut parts = vec![format!("die {}", r.die)];
+    parts.extend(
+        r.factors
+            .iter()
+            .map(|f| format!("{:+} {}", f.value, f.name)),
+    );
+    format!("{} ({})", r.total, parts.join(", "))
 }
 
+/// "A 9 (...) v B 6 (...): B recoils": the totals, then only what happens.
 fn combat(setup: &BattleSetup, a: ElementId, b: ElementId, r: &CombatResult) -> String {
+    let effects: Vec<String> = [(a, &r.a), (b, &r.b)]
+        .iter()
+        .filter_map(|(id, s)| {
+            let verb = match s.outcome {
+                Outcome::NoEffect => return None,
+                Outcome::Recoil => "recoils",
+                Outcome::Flee => "flees",
+                Outcome::Destroyed => "is destroyed",
+            };
+            Some(format!("{} {verb}", element_name(setup, *id)))
+        })
+        .collect();
+    let result = if effects.is_empty() {
+        "no effect on either".to_string()
+    } else {
+        effects.join(", ")
+    };
     format!(
-        "{} {} vs {} {}: {} {}, {} {}",
+        "{} {} v {} {}: {result}",
         element_name(setup, a),
         side(&r.a),
         element_name(setup, b),
         side(&r.b),
-        element_name(setup, a),
-        r.a.outcome,
-        element_name(setup, b),
-        r.b.outcome
     )
 }
 
@@ -240,22 +307,22 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
             }
         },
         Event::CampSacked { army } => {
-            format!("  the camp of {} is sacked", army_name(setup, *army))
+            format!("  {} camp is sacked", army_of_whom(setup, *army))
         }
         Event::CampFollowersDestroyed { army } => {
             format!(
-                "  the camp followers of {} are destroyed",
-                army_name(setup, *army)
+                "  {} camp followers are destroyed",
+                army_of_whom(setup, *army)
             )
         }
         Event::CityCaptured { city, by, sacker } => match sacker {
             Some(id) => format!(
-                "  {} take the City (feature {city}): element {id} sacks it",
-                army_name(setup, *by)
+                "  {} the City (feature {city}): element {id} sacks it",
+                army_does(setup, *by, "takes", "take")
             ),
             None => format!(
-                "  {} occupy the City (feature {city})",
-                army_name(setup, *by)
+                "  {} the City (feature {city})",
+                army_does(setup, *by, "occupies", "occupy")
             ),
         },
         Event::DenizensDestroyed { city } => {
@@ -263,17 +330,19 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
         }
         Event::CitySurrendered { city, to } => format!(
             "  the City (feature {city}) surrenders to {}",
-            army_name(setup, *to)
+            army_subject(setup, *to)
         ),
         Event::Landed { army, moves } => format!(
-            "  {} land {} element(s) from the sea",
-            army_name(setup, *army),
-            moves.len()
+            "  {} {} from the sea",
+            army_does(setup, *army, "lands", "land"),
+            elements_text(moves.len())
         ),
         Event::NotLanded { army, ids } => format!(
-            "  {}'s {} element(s) held back never land and are lost",
-            army_name(setup, *army),
-            ids.len()
+            "  {} {} held back never {} and {} lost",
+            army_of_whom(setup, *army),
+            elements_text(ids.len()),
+            if ids.len() == 1 { "lands" } else { "land" },
+            if ids.len() == 1 { "is" } else { "are" },
         ),
         Event::DenizensSallied { city, element } => format!(
             "  the denizens of the City (feature {city}) sally out as element {}",
@@ -286,11 +355,11 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
         Event::CommandPipsRolled { army, rolls } => {
             let dice: Vec<String> = rolls
                 .iter()
-                .map(|r| format!("{} {} PIPs", r.command, r.pips))
+                .map(|r| format!("{} for {}", pips_text(r.pips), r.command))
                 .collect();
             format!(
-                "{} rolls PIPs: {}",
-                army_name(setup, *army),
+                "{} their PIP dice: {}",
+                army_does(setup, *army, "rolls", "roll"),
                 dice.join(", ")
             )
         }
@@ -307,8 +376,8 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
             losses,
             original,
         } => format!(
-            "{}'s {command} is demoralised ({losses} lost of {original})",
-            army_name(setup, *army)
+            "{} {command} is demoralised: {losses} of its {original} elements lost (§14.5)",
+            capitalised(&army_of_whom(setup, *army))
         ),
         Event::CommandRemoved {
             army,
@@ -317,15 +386,15 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
             original,
             ..
         } => format!(
-            "{}'s {command} is removed ({losses} lost of {original})",
-            army_name(setup, *army)
+            "{} {command} has lost {losses} of its {original} elements and leaves the table (§14.5)",
+            capitalised(&army_of_whom(setup, *army))
         ),
         Event::BattleWon { verdict } => {
             let totals: Vec<String> = verdict
                 .totals
                 .iter()
                 .enumerate()
-                .map(|(i, t)| format!("{} lost {t}", army_name(setup, i)))
+                .map(|(i, t)| format!("{} lost {t}", army_subject(setup, i)))
                 .collect();
             match verdict.winner {
                 Some(w) => format!(

@@ -1,9 +1,13 @@
 //! The battle seen as a table: where its elements stand now, for the table questions
 //! (contacts, threat zones, shooting targets, going) and the picture.
 
+use crate::svg::{SvgArmy, SvgCommand, SvgKey};
 use crate::table::{PlacedElement, Table};
 
-use super::bound::Battle;
+use super::bound::{Battle, Phase};
+use super::narrate;
+use super::setup::BattleSetup;
+use super::state::{LossCause, Status};
 
 impl Battle {
     /// The battlefield with the elements still in play at their present poses, in the battle's
@@ -34,10 +38,107 @@ impl Battle {
     /// The picture of the battle now ([`Table::svg`] with this battle's rules configuration),
     /// each element of a Big Battle or Giant army marked with its command's colour and number
     /// (§14).
+    /// The picture comes with a title naming the armies in their colours and saying the bound,
+    /// the side to move and the phase, and a key beside the table ([`Battle::svg_key`]).
     pub fn svg(&self, threat_zones: bool) -> String {
         let command_of = |id: u32| self.command_of(super::setup::ElementId(id)).map(|c| c.id.0);
-        self.table()
-            .svg_with_commands(&self.setup().config, threat_zones, &command_of)
+        self.table().svg_with_key(
+            &self.setup().config,
+            threat_zones,
+            &command_of,
+            Some(self.svg_key()),
+        )
+    }
+
+    /// What the picture's key says: each army's name, its lost elements ("#3 4Bd", marked when
+    /// gone off the table or removed with its command, §13.1, §14.5) and its commands, and the
+    /// moment ("Bound 7 · the Romans to move · movement, 3 PIPs left").
+    pub fn svg_key(&self) -> SvgKey {
+        let setup = self.setup();
+        let mut armies = setup.svg_key().armies;
+        for e in self.elements() {
+            let Status::Lost { cause } = e.status else {
+                continue;
+            };
+            let how = match cause {
+                LossCause::Destroyed => "",
+                LossCause::OffTable => " (off table)",
+                LossCause::Removed => " (removed)",
+            };
+            if let Some(a) = armies.get_mut(e.army) {
+                a.lost.push(format!("{} {}{how}", e.id, e.kind));
+                if cause != LossCause::Removed {
+                    a.losses += 1;
+                }
+            }
+        }
+        for c in self.commands() {
+            let mut text = c.id.to_string();
+            if c.c_in_c {
+                text.push_str(" (C-in-C)");
+            }
+            if c.allied {
+                text.push_str(" (allied)");
+            }
+            if c.removed {
+                text.push_str(", removed");
+            } else if c.demoralised {
+                text.push_str(", demoralised");
+            }
+            if let Some(a) = armies.get_mut(c.army) {
+                a.commands.push(SvgCommand { id: c.id.0, text });
+            }
+        }
+        let mover = narrate::army_subject(setup, self.active_army());
+        let moment = match self.phase() {
+            Phase::Finished { winner } => match winner {
+                Some(w) => format!(
+                    "the battle is over: {}",
+                    narrate::army_does(setup, w, "wins", "win")
+                ),
+                None => "the battle is over, with no winner".to_string(),
+            },
+            Phase::Movement if self.has_commands() => {
+                let left: Vec<String> = self
+                    .commands()
+                    .iter()
+                    .filter(|c| c.army == self.active_army() && !c.removed)
+                    .map(|c| format!("{} {}", c.id, narrate::pips_text(c.pips)))
+                    .collect();
+                format!("{mover} to move · movement, left: {}", left.join(", "))
+            }
+            Phase::Movement => format!(
+                "{mover} to move · movement, {} left",
+                narrate::pips_text(self.pips())
+            ),
+            p => format!("{mover} to move · {}", p.game_name()),
+        };
+        SvgKey {
+            armies,
+            status: Some(format!("Bound {} · {moment}", self.bound())),
+            troop_kinds: Vec::new(),
+        }
+    }
+}
+
+impl BattleSetup {
+    /// The key of the picture of a set-up before the battle: each army's name, no losses and no
+    /// moment.
+    pub fn svg_key(&self) -> SvgKey {
+        SvgKey {
+            armies: self
+                .armies
+                .iter()
+                .map(|a| SvgArmy {
+                    name: a.name.clone(),
+                    lost: Vec::new(),
+                    losses: 0,
+                    commands: Vec::new(),
+                })
+                .collect(),
+            status: None,
+            troop_kinds: Vec::new(),
+        }
     }
 }
 

@@ -204,7 +204,18 @@ fn going_context(ctx: &MoveContext, idx: usize) -> GoingContext {
 /// The worst going met by the convex pieces (each shrunk by [`TOLERANCE`] so that a touch is not
 /// being in a feature, §3.1).
 fn going_of(ctx: &MoveContext, gctx: GoingContext, pieces: &[Vec<Point>]) -> Going {
+    going_and_feature_of(ctx, gctx, pieces).0
+}
+
+/// The worst going the pieces enter, with the first feature found giving it (its index among
+/// the battlefield's features), so that a refusal can name it.
+fn going_and_feature_of(
+    ctx: &MoveContext,
+    gctx: GoingContext,
+    pieces: &[Vec<Point>],
+) -> (Going, Option<usize>) {
     let mut going = Going::Good;
+    let mut feature = None;
     for piece in pieces {
         // Box pre-test on the piece as it is, pure speed: the shrunk piece lies within it, so a
         // piece whose box is apart from the box of every feature that could make the going worse
@@ -224,25 +235,29 @@ fn going_of(ctx: &MoveContext, gctx: GoingContext, pieces: &[Vec<Point>]) -> Goi
             continue;
         };
         let poly = Polygon::new(inner);
-        for f in &ctx.battlefield.features {
+        for (i, f) in ctx.battlefield.features.iter().enumerate() {
             match f {
                 TerrainFeature::Area(a) => {
                     if let Some(g) = a.going(gctx) {
                         if g > going && polygons_intersect(&poly, &a.outline) {
                             going = g;
+                            feature = Some(i);
                         }
                     }
                 }
                 TerrainFeature::Waterway(w) => {
-                    if polygons_intersect(&poly, &w.water_polygon(&ctx.battlefield.board)) {
+                    if going < Going::Impassable
+                        && polygons_intersect(&poly, &w.water_polygon(&ctx.battlefield.board))
+                    {
                         going = Going::Impassable;
+                        feature = Some(i);
                     }
                 }
                 TerrainFeature::River(_) | TerrainFeature::Road(_) => {}
             }
         }
     }
-    going
+    (going, feature)
 }
 
 fn rect_going(ctx: &MoveContext, idx: usize, r: &ElementRect) -> Going {
@@ -1158,12 +1173,17 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     let mut river = false;
     let mut allowed = f64::INFINITY;
     // What limits the move, put in words only when the move is refused as too far.
-    let mut limit: Option<(ElementId, ElementKind, Going)> = None;
+    let mut limit: Option<(
+        ElementId,
+        ElementKind,
+        Going,
+        Option<(usize, crate::terrain::AreaKind)>,
+    )> = None;
     let mut river_limits = false;
     for m in &p.movers {
         let e = &ctx.elements[m.idx];
         let pieces: Vec<Vec<Point>> = m.legs.iter().flat_map(|l| l.swept()).collect();
-        let g = going_of(ctx, going_context(ctx, m.idx), &pieces);
+        let (g, feature) = going_and_feature_of(ctx, going_context(ctx, m.idx), &pieces);
         if g == Going::Impassable {
             return Err(MoveError::Terrain {
                 id: e.id,
@@ -1184,7 +1204,11 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         let own = ctx.config.move_distance(e.kind, own_going >= Going::Rough);
         if own < allowed {
             allowed = own;
-            limit = Some((e.id, e.kind, own_going));
+            let area = feature.and_then(|i| match &ctx.battlefield.features[i] {
+                TerrainFeature::Area(a) => Some((i, a.kind)),
+                _ => None,
+            });
+            limit = Some((e.id, e.kind, own_going, area));
         }
     }
     let all_psiloi = p
@@ -1221,8 +1245,8 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
             "the path crosses the river, which slows every move across it to 1 BW (§3.5, §7.8)"
                 .into()
         } else {
-            limit.map_or_else(String::new, |(id, kind, going)| {
-                too_far_cause(id, kind, going, along_road, allowed, p.movers.len())
+            limit.map_or_else(String::new, |(id, kind, going, area)| {
+                too_far_cause(id, kind, going, along_road, allowed, p.movers.len(), area)
             })
         };
         return Err(MoveError::TooFar {
@@ -1981,6 +2005,9 @@ fn plan_dismount(ctx: &MoveContext, id: ElementId) -> Result<MovePlan, MoveError
 
 /// What limits a move, in a player's words: the going the path of element `id` enters (or the
 /// road it keeps to) and how far its troop type moves there (§7.3).
+/// What limits a move, in a player's words: the feature the path enters (the going of the
+/// worst feature entered) and the troop type, e.g. "the path enters the wood (feature 2), bad
+/// going for Knights: at most 1 BW (§7.3)".
 fn too_far_cause(
     id: ElementId,
     kind: ElementKind,
@@ -1988,6 +2015,7 @@ fn too_far_cause(
     along_road: bool,
     distance: f64,
     movers: usize,
+    feature: Option<(usize, crate::terrain::AreaKind)>,
 ) -> String {
     let troops = kind.base().name();
     let whose = if movers > 1 {
@@ -1996,12 +2024,17 @@ fn too_far_cause(
         "the path".to_string()
     };
     let bw = super::bw_text(distance);
+    let going_name = match going {
+        Going::Rough => "rough going",
+        _ => "bad going",
+    };
+    let entered = match feature {
+        Some((i, k)) => format!("the {} (feature {i}), {going_name}", k.game_name()),
+        None => going_name.to_string(),
+    };
     match (along_road, going) {
-        (true, _) => format!("{troops} moving along the road move at most {bw} (§7.3)"),
-        (false, Going::Good) => format!("{troops} move at most {bw} in good going (§7.3)"),
-        (false, Going::Rough) => {
-            format!("{whose} enters rough going, where {troops} move at most {bw} (§7.3)")
-        }
-        (false, _) => format!("{whose} enters bad going, where {troops} move at most {bw} (§7.3)"),
+        (true, _) => format!("{troops} moving along the road: at most {bw} (§7.3)"),
+        (false, Going::Good) => format!("{troops} in good going: at most {bw} (§7.3)"),
+        (false, _) => format!("{whose} enters {entered} for {troops}: at most {bw} (§7.3)"),
     }
 }

@@ -241,6 +241,34 @@ pub enum Step {
     Done,
 }
 
+/// The step in a player's words: "the aggression dice (§5.1)", "army 1's deployment (§5.3)".
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::Aggression => f.write_str("the aggression dice (§5.1)"),
+            Step::ChooseFeatures { defender } => {
+                write!(f, "army {defender}'s choice of features as defender (§3.7)")
+            }
+            Step::PlacementDie { feature } => {
+                write!(f, "the placement die of feature {feature} (§3.8)")
+            }
+            Step::ChooseQuarter { feature, by } => {
+                write!(f, "army {by}'s choice of quarter for feature {feature} (§3.8)")
+            }
+            Step::PlaceFeature { feature, quarter } => write!(
+                f,
+                "the defender placing feature {feature} in quarter {quarter}, or discarding it (§3.8)"
+            ),
+            Step::BaseEdge { invader } => {
+                write!(f, "army {invader}'s choice of base edge as invader (§5.2)")
+            }
+            Step::Camp { army } => write!(f, "army {army}'s camp (§4.6)"),
+            Step::Deployment { army } => write!(f, "army {army}'s deployment (§5.3, §5.4)"),
+            Step::Done => f.write_str("nothing more: the battle may begin"),
+        }
+    }
+}
+
 /// What a player does before the battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "action")]
@@ -402,7 +430,7 @@ pub enum EntryProblem {
     Generals { army: String, count: usize },
     #[error("§1.2: the board's side is {side} BW; it must be 15 to 20")]
     BoardSide { side: f64 },
-    #[error("§14.3: the pre-battle of {variant:?} games (commands, a camp per allied command, deployment by command) is not yet played by the referee: start the battle from a deployed set-up that lists its commands")]
+    #[error("§14.3: the pre-battle of {variant} games (commands, a camp per allied command, deployment by command) is not yet played by the referee: start the battle from a deployed set-up that lists its commands")]
     Variant { variant: Variant },
     #[error("the rules configuration cannot be used: {message}")]
     Config { message: String },
@@ -414,29 +442,29 @@ pub enum EntryProblem {
 pub enum PrebattleError {
     #[error("the pre-battle cannot start: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
     Entries { problems: Vec<EntryProblem> },
-    #[error("§5.3: {action} is not possible now: the pre-battle awaits {step:?}")]
+    #[error("§5.3: {action} is not possible now: the pre-battle awaits {step}")]
     WrongStep { action: String, step: Step },
     #[error("§5.1: {given} aggression dice given; one per army ({armies}) is needed")]
     DiceCount { given: usize, armies: usize },
     #[error("§3.7: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
     HomeTerrain { problems: Vec<HomeTerrainProblem> },
-    #[error("§3.7: the table needs at least one bad-going, rough-going, river or waterway feature among {chosen:?}")]
+    #[error("§3.7: the table needs at least one bad-going, rough-going, river or waterway feature among those chosen ({})", crate::terrain::listed(.chosen))]
     NoDifficultTerrain { chosen: Vec<FeatureType> },
-    #[error("§3.8: quarter {quarter:?} does not exist (quarters are 1 to 4)")]
+    #[error("§3.8: quarter {quarter} does not exist (quarters are 1 to 4)")]
     NoSuchQuarter { quarter: Quarter },
-    #[error("§3.8: the feature to place is a {expected:?}, not a {given:?}")]
+    #[error("§3.8: the feature to place is the {expected}, not the {given}")]
     WrongFeature {
         expected: FeatureType,
         given: FeatureType,
     },
     #[error("{}", problems.iter().map(|p| p.message.clone()).collect::<Vec<_>>().join("; "))]
     Placement { problems: Vec<FeatureProblem> },
-    #[error("§3.8: the {feature:?} can still be placed legally in quarter {quarter:?}, so it is not discarded")]
+    #[error("§3.8: the {feature} can still be placed legally in quarter {quarter}, so it is not discarded")]
     CanBePlaced {
         feature: FeatureType,
         quarter: Quarter,
     },
-    #[error("§5.2: the invader may not take the {edge:?} edge; it may take {allowed:?}")]
+    #[error("§5.2: the invader may not take the {edge} edge; it may take the {} edge", crate::terrain::listed(.allowed))]
     BaseEdge {
         edge: BoardEdge,
         allowed: Vec<BoardEdge>,
@@ -451,7 +479,7 @@ pub enum PrebattleError {
     AlreadyDeployed { id: ElementId },
     #[error("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
     Deployment { problems: Vec<DeploymentProblem> },
-    #[error("§5.3: elements {ids:?} are not yet deployed")]
+    #[error("§5.3: elements {} are not yet deployed", crate::terrain::listed(.ids))]
     NotAllDeployed { ids: Vec<ElementId> },
     #[error("§4.3, §5.4: Fort {feature} must begin the battle garrisoned by a foot element")]
     FortUngarrisoned { feature: usize },
@@ -528,7 +556,7 @@ pub enum GameReplayError {
     Prebattle { index: usize, error: PrebattleError },
     #[error("the pre-battle cannot start: {0}")]
     Entries(PrebattleError),
-    #[error("the pre-battle did not finish: it awaits {0:?}")]
+    #[error("the pre-battle did not finish: it awaits {0}")]
     Unfinished(Step),
     #[error(transparent)]
     Battle(#[from] ReplayError),
@@ -1651,95 +1679,115 @@ pub fn side_edge_limit(kind: ElementKind) -> f64 {
     }
 }
 
-/// One line of plain English for a pre-battle event, naming armies by their names in `setup`.
+/// One line of plain English for a pre-battle event, naming armies by their names in `setup`,
+/// each verb agreeing with its army ("the Romans defend", "Ancient British Army (II/53)
+/// defends") and features by their game names.
 pub fn describe(setup: &PrebattleSetup, e: &PrebattleEvent) -> String {
+    use crate::battle::narrate::{name_does, name_of_whom};
     let name = |a: usize| {
         setup
             .armies
             .get(a)
             .map_or_else(|| format!("army {a}"), |x| x.name.clone())
     };
-    match e {
+    let does = |a: usize, singular: &str, plural: &str| name_does(&name(a), singular, plural);
+    let sentence = |s: String| {
+        let mut c = s.chars();
+        match c.next() {
+            Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+            None => s,
+        }
+    };
+    let line = match e {
         PrebattleEvent::AggressionRolled { dice, totals } => {
             let parts: Vec<String> = dice
                 .iter()
                 .zip(totals)
                 .enumerate()
-                .map(|(a, (d, t))| format!("{} rolls {d} (total {t})", name(a)))
+                .map(|(a, (d, t))| format!("{} {d} (total {t})", does(a, "rolls", "roll")))
                 .collect();
             format!("Aggression: {}", parts.join(", "))
         }
         PrebattleEvent::AggressionTied => "Equal totals: both roll again".to_string(),
-        PrebattleEvent::RolesDecided { defender, invader } => {
-            format!("{} defend, {} invade", name(*defender), name(*invader))
-        }
-        PrebattleEvent::FeaturesChosen { order } => {
-            format!("The defender chooses, in placing order: {order:?}")
-        }
+        PrebattleEvent::RolesDecided { defender, invader } => format!(
+            "{}, {}",
+            does(*defender, "defends", "defend"),
+            does(*invader, "invades", "invade")
+        ),
+        PrebattleEvent::FeaturesChosen { order } => format!(
+            "The defender chooses, in placing order: {}",
+            crate::terrain::listed(order)
+        ),
         PrebattleEvent::PlacementRolled {
             feature,
             die,
             quarter,
             chooser,
         } => match (quarter, chooser) {
-            (Some(q), _) => format!("{feature:?}: placement die {die}, quarter {}", q.0),
+            (Some(q), _) => format!("the {feature}: placement die {die}, quarter {q}"),
             (None, Some(c)) => format!(
-                "{feature:?}: placement die {die}, {} choose the quarter",
-                name(*c)
+                "the {feature}: placement die {die}, {} the quarter",
+                does(*c, "chooses", "choose")
             ),
-            (None, None) => format!("{feature:?}: placement die {die}"),
+            (None, None) => format!("the {feature}: placement die {die}"),
         },
         PrebattleEvent::QuarterChosen { by, quarter } => {
-            format!("{} choose quarter {}", name(*by), quarter.0)
+            format!("{} quarter {quarter}", does(*by, "chooses", "choose"))
         }
         PrebattleEvent::FeaturePlaced {
             feature, quarter, ..
-        } => {
-            format!(
-                "{:?} placed in quarter {}",
-                feature.feature_type(),
-                quarter.0
-            )
-        }
+        } => format!(
+            "the {} is placed in quarter {quarter}",
+            feature.feature_type()
+        ),
         PrebattleEvent::FeatureDiscarded { feature, quarter } => {
-            format!("{feature:?} cannot go in quarter {}: discarded", quarter.0)
+            format!("the {feature} cannot go in quarter {quarter}: discarded")
         }
         PrebattleEvent::PlacementRepeated { feature } => {
-            format!("The table still needs difficult terrain: the {feature:?} is placed again, in a quarter the defender chooses")
+            format!("The table still needs difficult terrain: the {feature} is placed again, in a quarter the defender chooses")
         }
         PrebattleEvent::BaseEdgesChosen { invader, defender } => {
-            format!("The invader takes the {invader:?} edge, the defender the {defender:?} edge")
+            format!("The invader takes the {invader} edge, the defender the {defender} edge")
         }
         PrebattleEvent::CampPlaced {
             army,
             camp_followers,
             ..
         } => format!(
-            "{} pitch camp{}",
-            name(*army),
+            "{} camp{}",
+            does(*army, "pitches", "pitch"),
             if *camp_followers {
                 ", defended by camp followers"
             } else {
                 ""
             }
         ),
-        PrebattleEvent::CampOmitted { army } => format!("{} go without a camp", name(*army)),
+        PrebattleEvent::CampOmitted { army } => {
+            format!("{} without a camp", does(*army, "goes", "go"))
+        }
         PrebattleEvent::ElementDeployed {
             army,
             id,
             garrison: Some(f),
             ..
-        } => format!("{} garrison feature {f} with {id}", name(*army)),
+        } => format!(
+            "{} feature {f} with element {id}",
+            does(*army, "garrisons", "garrison")
+        ),
         PrebattleEvent::ElementDeployed { .. } => String::new(),
-        PrebattleEvent::DeploymentEnded { army } => format!("{} have deployed", name(*army)),
-        PrebattleEvent::ElementHeldBack { army, id } => {
+        PrebattleEvent::DeploymentEnded { army } => {
+            format!("{} deployed", does(*army, "has", "have"))
+        }
+        PrebattleEvent::ElementHeldBack { army, id } => format!(
+            "{} element {id} back to land from the sea",
+            does(*army, "holds", "hold")
+        ),
+        PrebattleEvent::BattleReady { first } => {
             format!(
-                "{} hold element {id} back to land from the sea",
-                name(*army)
+                "The battle begins with {} bound",
+                name_of_whom(&name(*first))
             )
         }
-        PrebattleEvent::BattleReady { first } => {
-            format!("The battle begins with {}' bound", name(*first))
-        }
-    }
+    };
+    sentence(line)
 }
