@@ -99,7 +99,7 @@ done:
     dbcore_battle_free(b);
 }
 
-/* DBA3.md §6.1, §12: a whole battle told in a player's words: the PIP dice, the combats and
+/* DBA3.md §6.2, §12: a whole battle told in a player's words: the PIP dice, the combats and
  * what the losers and winners did after them. */
 static void test_words(void) {
     char *events = NULL, *all = NULL;
