@@ -1854,6 +1854,71 @@ DbcoreStatus dbcore_element_kind_json(const char *code, char **out_json);
 void dbcore_string_free(char *s);
 
 /**
+ * The battle's story told as a player would tell it, from event number `from` on (0 for the
+ * whole battle), as a JSON array of strings: item `k` tells event `from + k` of the battle,
+ * counting every event of its record in order (the events `dbcore_battle_replay_json` gives,
+ * which are the events the calls that made the battle returned, one after another). An event
+ * a player would not mention is told as `""`, so the count stays in step with the events; a
+ * `from` at or past the last event gives `[]`. A program that shows the story as it goes keeps
+ * the number of lines it has shown and asks from there. Free `*out_json` with
+ * `dbcore_string_free`.
+ *
+ * A DBA battle is told with its armies' names and the verbs agreeing ("the Romans roll 1
+ * PIP", "Britons 3Wb #103 recoils 0.50 BW", "Romans 4Bd #3 pursues 0.50 BW"); a DBAix game
+ * with its figures' names. The first bound has no "-- bound 1" line: the battle starts in it.
+ *
+ * # Safety
+ * `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *lines = NULL;
+ * uint32_t n = 0;
+ * if (dbcore_battle_narrate_json(battle, 0, &lines) == DBCORE_STATUS_OK &&
+ *     dbcore_json_array_len(lines, &n) == DBCORE_STATUS_OK)
+ *     printf("%u events so far\n", n);
+ * dbcore_string_free(lines);
+ * ```
+ */
+DbcoreStatus dbcore_battle_narrate_json(const struct DbcoreBattle *battle,
+                                        uint64_t from,
+                                        char **out_json);
+
+/**
+ * A JSON array of events of this battle (as `dbcore_battle_apply_json` or
+ * `dbcore_battle_check_json` returned them) told as a player would tell them, with the names
+ * of the battle's set-up: a JSON array of strings, one for each event, `""` for an event a
+ * player would not mention. Events are told in the light of those before them in the array,
+ * so pass the events of one call together. Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `battle` must be a live battle handle, `events_json` a NUL-terminated string and `out_json`
+ * valid for writes; any may be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`).
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON` (not an array of this game's
+ * events; the message names the field); `DBCORE_STATUS_POISONED`.
+ *
+ * # Example
+ * ```c
+ * char *events = NULL, *lines = NULL;
+ * if (dbcore_battle_apply_json(battle, "{\"action\":\"end_movement\"}", &events)
+ *         == DBCORE_STATUS_OK &&
+ *     dbcore_battle_narrate_events_json(battle, events, &lines) == DBCORE_STATUS_OK)
+ *     puts(lines);
+ * dbcore_string_free(lines);
+ * dbcore_string_free(events);
+ * ```
+ */
+DbcoreStatus dbcore_battle_narrate_events_json(const struct DbcoreBattle *battle,
+                                               const char *events_json,
+                                               char **out_json);
+
+/**
  * Play a whole game with dbcore's demonstration driver: the pre-battle (aggression, terrain,
  * base edges, camps, deployment) and then the battle, dice and choices drawn from `seed`, until
  * an army loses or `max_bounds` bounds have begun. `setup_json` is a JSON

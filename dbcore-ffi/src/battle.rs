@@ -60,7 +60,7 @@ fn is_dbaix(text: &str, in_setup: bool) -> bool {
 ///
 /// # Safety
 /// If non-NULL, `battle` must be a live battle handle.
-unsafe fn ask_any<T>(
+pub(crate) unsafe fn ask_any<T>(
     battle: *const DbcoreBattle,
     f: impl FnOnce(&AnyBattle) -> Result<T, FfiError>,
 ) -> Result<T, FfiError> {

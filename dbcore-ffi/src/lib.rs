@@ -41,6 +41,7 @@ pub mod driver;
 pub mod error;
 pub mod json;
 pub mod kind;
+pub mod narrate;
 pub mod prebattle;
 pub mod simulate;
 pub mod surfaces;
@@ -82,6 +83,7 @@ pub use kind::{
     dbcore_string_free, DbcoreElementKind, DbcoreElementKindInfo, DbcoreFootClass,
     DbcorePursuitRule,
 };
+pub use narrate::{dbcore_battle_narrate_events_json, dbcore_battle_narrate_json};
 pub use prebattle::{
     dbcore_demo_armies_json, dbcore_game_replay_json, dbcore_play_game_json,
     dbcore_play_lists_json, dbcore_prebattle_step_json,

@@ -3,9 +3,10 @@
  *
  *     odds 4Bd 4Wb        (defaults: Sp Ps)
  *
- * Build (from the repository root):
- *     cargo build -p dbcore-ffi
- *     cc -std=c11 -Iinclude examples/c/odds.c target/debug/libdbcore_ffi.a -lpthread -ldl -lm
+ * Build (from the repository root) against dbcore installed in DIR:
+ *     cargo run -p xtask -- install --prefix DIR
+ *     export PKG_CONFIG_PATH=DIR/lib/pkgconfig
+ *     cc -std=c11 examples/c/odds.c $(pkg-config --cflags --libs dbcore) -o odds
  */
 #include "dbcore.h"
 

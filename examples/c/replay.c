@@ -6,9 +6,10 @@
  *
  * Every rule is dbcore's: the program passes JSON in and prints the JSON that comes back.
  *
- * Build (from the repository root):
- *     cargo build -p dbcore-ffi
- *     cc -std=c11 -Iinclude examples/c/replay.c target/debug/libdbcore_ffi.a -lpthread -ldl -lm
+ * Build (from the repository root) against dbcore installed in DIR:
+ *     cargo run -p xtask -- install --prefix DIR
+ *     export PKG_CONFIG_PATH=DIR/lib/pkgconfig
+ *     cc -std=c11 examples/c/replay.c $(pkg-config --cflags --libs dbcore) -o replay
  */
 #include "dbcore.h"
 

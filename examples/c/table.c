@@ -6,9 +6,10 @@
  *
  * With a second argument, also write the picture of the table, threat zones shaded.
  *
- * Build (from the repository root):
- *     cargo build -p dbcore-ffi
- *     cc -std=c11 -Iinclude examples/c/table.c target/debug/libdbcore_ffi.a -lpthread -ldl -lm
+ * Build (from the repository root) against dbcore installed in DIR:
+ *     cargo run -p xtask -- install --prefix DIR
+ *     export PKG_CONFIG_PATH=DIR/lib/pkgconfig
+ *     cc -std=c11 examples/c/table.c $(pkg-config --cflags --libs dbcore) -o table
  */
 #include "dbcore.h"
 

@@ -3,39 +3,11 @@
  * ASan+UBSan and valgrind. The last line printed is "N passed, N failed"; the exit status is
  * non-zero on any failure.
  */
+#include "check.h"
 #include "dbcore.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int passed;
-static int failed;
-
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: %s: CHECK failed: %s\n", __FILE__, __LINE__,    \
-                    __func__, #cond);                                               \
-        }                                                                           \
-    } while (0)
-
-#define CHECK_STATUS(call, want)                                                    \
-    do {                                                                            \
-        DbcoreStatus got_ = (call);                                                 \
-        if (got_ == (want)) {                                                       \
-            passed++;                                                               \
-        } else {                                                                    \
-            char msg_[512];                                                         \
-            dbcore_last_error_message(msg_, sizeof msg_);                           \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: %s: %s gave %s, want %s (%s)\n", __FILE__,       \
-                    __LINE__, __func__, #call, dbcore_status_name(got_),            \
-                    dbcore_status_name(want), msg_);                                \
-        }                                                                           \
-    } while (0)
 
 static uint32_t array_len(const char *json) {
     uint32_t n = 0;
@@ -177,6 +149,5 @@ int main(void) {
     test_find();
     test_default_army();
     test_choose();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return check_summary();
 }

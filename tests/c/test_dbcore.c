@@ -3,6 +3,7 @@
  * The arguments are the golden trace files to replay (run.sh passes every tests/golden JSON file).
  * The last line printed is "N passed, N failed"; the exit status is non-zero on any failure.
  */
+#include "check.h"
 #include "dbcore.h"
 
 #include <math.h>
@@ -12,35 +13,6 @@
 #ifndef __STDC_NO_THREADS__
 #include <threads.h>
 #endif
-
-static int passed;
-static int failed;
-
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: %s: CHECK failed: %s\n", __FILE__, __LINE__,    \
-                    __func__, #cond);                                               \
-        }                                                                           \
-    } while (0)
-
-#define CHECK_STATUS(call, want)                                                    \
-    do {                                                                            \
-        DbcoreStatus got_ = (call);                                                 \
-        if (got_ == (want)) {                                                       \
-            passed++;                                                               \
-        } else {                                                                    \
-            char msg_[256];                                                         \
-            dbcore_last_error_message(msg_, sizeof msg_);                           \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: %s: %s gave %s, want %s (%s)\n", __FILE__,       \
-                    __LINE__, __func__, #call, dbcore_status_name(got_),            \
-                    dbcore_status_name(want), msg_);                                \
-        }                                                                           \
-    } while (0)
 
 static DbcoreElementKind kind(const char *code) {
     DbcoreElementKind k;
@@ -2031,6 +2003,5 @@ int main(int argc, char **argv) {
     test_driver(argc, argv);
     test_whole_games();
     test_ai_choose();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return check_summary();
 }

@@ -3,40 +3,12 @@
  * ASan+UBSan and valgrind. The last line printed is "N passed, N failed"; the exit status is
  * non-zero on any failure.
  */
+#include "check.h"
 #include "dbcore.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-static int passed;
-static int failed;
-
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: %s: CHECK failed: %s\n", __FILE__, __LINE__,    \
-                    __func__, #cond);                                               \
-        }                                                                           \
-    } while (0)
-
-#define CHECK_STATUS(call, want)                                                    \
-    do {                                                                            \
-        DbcoreStatus got_ = (call);                                                 \
-        if (got_ == (want)) {                                                       \
-            passed++;                                                               \
-        } else {                                                                    \
-            char msg_[512];                                                         \
-            dbcore_last_error_message(msg_, sizeof msg_);                           \
-            failed++;                                                               \
-            fprintf(stderr, "%s:%d: %s: %s gave %s, want %s (%s)\n", __FILE__,       \
-                    __LINE__, __func__, #call, dbcore_status_name(got_),            \
-                    dbcore_status_name(want), msg_);                                \
-        }                                                                           \
-    } while (0)
 
 #define BATCH(threads)                                                              \
     "{\"source\":{\"lists\":[\"II/56\",\"II/5a\"]},\"battles\":3,\"seed\":1,"       \
@@ -182,6 +154,5 @@ int main(void) {
     test_refusals();
     test_cancel_returns_the_finished_part();
     test_handle_agrees_and_frees();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return check_summary();
 }

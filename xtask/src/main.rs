@@ -3,11 +3,13 @@
 //! header differs from what would be generated. `-- golden [--check]` does the same for the golden
 //! traces in `tests/golden/`, `-- armies [--check]` for the bundled army lists
 //! (`dbcore/src/armies/lists.json` and its `corrections.csv`, from `../shared/data`), and
-//! `-- schema [--check]` for the JSON Schema files in `schema/`. `--release -- perf [--callgrind]`
-//! prints the speed table of issue #15 (see `perf.rs`).
+//! `-- schema [--check]` for the JSON Schema files in `schema/`. `-- install --prefix DIR` builds
+//! the C library and installs it with its header, pkg-config and CMake files (see `install.rs`).
+//! `--release -- perf [--callgrind]` prints the speed table of issue #15 (see `perf.rs`).
 
 mod armies;
 mod golden;
+mod install;
 mod perf;
 mod simbench;
 mod strength;
@@ -146,11 +148,12 @@ fn main() -> ExitCode {
         ["armies", "--check"] => armies::write(&root(), true),
         ["schema"] => schema(false),
         ["schema", "--check"] => schema(true),
+        ["install", ref rest @ ..] => install::run(rest),
         ["perf", ref rest @ ..] => perf::run(rest),
         ["ai-strength", ref rest @ ..] => strength::run(rest),
         ["simulate-bench", ref rest @ ..] => simbench::run(rest),
         _ => Err(
-            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check] | perf [--callgrind] [--rounds N] | ai-strength [--battles N] [--nodes N] [--max-bounds N] [--lists A B] | simulate-bench [--battles N] [--threads N] [--rounds N]"
+            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check] | install --prefix DIR [--debug] | perf [--callgrind] [--rounds N] | ai-strength [--battles N] [--nodes N] [--max-bounds N] [--lists A B] | simulate-bench [--battles N] [--threads N] [--rounds N]"
                 .to_string(),
         ),
     };
