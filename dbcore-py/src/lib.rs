@@ -47,7 +47,6 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::PlacedElement>()?;
     m.add_class::<table::Table>()?;
     m.add_class::<battle::Battle>()?;
-    m.add_class::<dbaix::DbaixBattle>()?;
     m.add_function(wrap_pyfunction!(dbaix::dbaix_play, m)?)?;
     m.add_function(wrap_pyfunction!(dbaix::dbaix_demo_setup, m)?)?;
     m.add_function(wrap_pyfunction!(dbaix::dbaix_odds, m)?)?;
@@ -55,6 +54,7 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(combat::odds, m)?)?;
     m.add_function(wrap_pyfunction!(battle::play, m)?)?;
     m.add_function(wrap_pyfunction!(battle::demo_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(battle::narrate, m)?)?;
     m.add_function(wrap_pyfunction!(prebattle::play_game, m)?)?;
     m.add_function(wrap_pyfunction!(prebattle::play_lists, m)?)?;
     m.add_function(wrap_pyfunction!(prebattle::replay_game, m)?)?;

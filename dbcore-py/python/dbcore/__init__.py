@@ -24,7 +24,9 @@ who can shoot whom, and what the going is::
 Play a battle: ``dbcore.Battle(setup)`` starts one from a set-up dict; ``apply`` takes actions
 as dicts (``dbcore.actions`` builds them: ``roll_pips``, ``move_element``, ``into_contact``,
 ``end_movement``) and returns the events as dicts; ``Battle.replay(record)`` plays a saved
-battle again. See examples/python/bound.py.
+battle again; ``narrate()`` tells it as a player would. A DBAix set-up
+(``dbaix_demo_setup()``) gives the same ``Battle`` class playing the three-sided Asterix
+variant. See examples/python/bound.py.
 
 Play a whole game from two army lists, pre-battle included (aggression, terrain, base edges,
 camps, deployment): ``dbcore.play_lists("II/56", "II/53", seed=1)``; ``dbcore.replay_game``
@@ -49,7 +51,6 @@ from ._dbcore import (
     Battle,
     CombatResult,
     Combatant,
-    DbaixBattle,
     DbcoreError,
     Dice,
     DiceError,
@@ -74,6 +75,7 @@ from ._dbcore import (
     dbaix_odds,
     dbaix_play,
     demo_setup,
+    narrate,
     odds,
     play,
     play_game,
@@ -122,7 +124,6 @@ __all__ = [
     "Contact",
     "ContactGeometry",
     "ContactKind",
-    "DbaixBattle",
     "DbcoreError",
     "Dice",
     "DiceError",
@@ -165,6 +166,7 @@ __all__ = [
     "dbaix_odds",
     "dbaix_play",
     "demo_setup",
+    "narrate",
     "odds",
     "play",
     "play_game",
