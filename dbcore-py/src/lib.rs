@@ -16,6 +16,7 @@ mod dbaix;
 mod dice;
 mod errors;
 mod kinds;
+mod logs;
 mod names;
 mod prebattle;
 mod simulate;
@@ -63,6 +64,8 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate::_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::_simulation_summary, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::battle_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(logs::enable_logging, m)?)?;
+    m.add_function(wrap_pyfunction!(logs::disable_logging, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(_factor_names, m)?)?;
     m.add("__version__", dbcore::VERSION)?;

@@ -37,6 +37,10 @@ GIL released, giving records as dicts (``.to_dataframe()`` with pandas), win rat
 intervals, a tqdm bar on a terminal; ``executor=`` spreads it over a ``concurrent.futures``
 executor or a Dask client with the same records (examples/python/simulate_dask.py).
 
+Logs: ``dbcore.enable_logging(logging.DEBUG)`` hands dbcore's ``tracing`` logs (a battle
+starting, each simulated battle, ...) to Python's ``logging`` under the ``dbcore`` logger; they
+are off until then.
+
 The rules live in the Rust crate ``dbcore``; this package only translates. Enum values are
 plain strings spelled as dbcore's JSON spells them (see the ``Literal`` aliases re-exported
 here), every class pickles through that JSON, and every error is a ``DbcoreError`` carrying
@@ -75,6 +79,8 @@ from ._dbcore import (
     dbaix_odds,
     dbaix_play,
     demo_setup,
+    disable_logging,
+    enable_logging,
     narrate,
     odds,
     play,
@@ -166,6 +172,8 @@ __all__ = [
     "dbaix_odds",
     "dbaix_play",
     "demo_setup",
+    "disable_logging",
+    "enable_logging",
     "narrate",
     "odds",
     "play",

@@ -52,6 +52,8 @@ __all__ = [
     "Table",
     "Battle",
     "narrate",
+    "enable_logging",
+    "disable_logging",
     "dbaix_play",
     "dbaix_demo_setup",
     "dbaix_odds",
@@ -88,6 +90,15 @@ OUTCOMES: list[Outcome]
 
 def version() -> str:
     """The dbcore version."""
+
+def enable_logging(level: int | str | None = None) -> None:
+    """Hand dbcore's logs to Python's ``logging`` (logger ``dbcore`` and its children, named
+    after the Rust modules: ``dbcore.simulate``, ``dbcore.driver``), setting the ``dbcore``
+    logger's level when ``level`` is given. Off until called. Call it again after changing a
+    ``dbcore`` logger's level: the bridge caches levels, and each call forgets them."""
+
+def disable_logging() -> None:
+    """Stop handing dbcore's logs to Python (``enable_logging`` turns them on again)."""
 
 def _factor_names() -> list[FactorName]:
     """Every factor name dbcore counts, in its order (for the tests of the FactorName alias)."""
