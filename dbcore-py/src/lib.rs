@@ -53,6 +53,8 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dbaix::dbaix_odds, m)?)?;
     m.add_function(wrap_pyfunction!(combat::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(combat::odds, m)?)?;
+    m.add_function(wrap_pyfunction!(combat::resolve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(combat::odds_many, m)?)?;
     m.add_function(wrap_pyfunction!(battle::play, m)?)?;
     m.add_function(wrap_pyfunction!(battle::demo_setup, m)?)?;
     m.add_function(wrap_pyfunction!(battle::narrate, m)?)?;

@@ -11,6 +11,9 @@ pairs of dice::
     >>> dbcore.odds(sit).margins.tied
     6
 
+Many at once, the loop in Rust with the GIL released: ``dbcore.resolve_many(sit, dice_pairs)``
+and ``dbcore.odds_many(situations)`` give the same results as one call each, in order.
+
 Ask a table (a battlefield with elements on it) what touches what, who is in whose threat zone,
 who can shoot whom, and what the going is::
 
@@ -83,12 +86,14 @@ from ._dbcore import (
     enable_logging,
     narrate,
     odds,
+    odds_many,
     play,
     play_game,
     play_lists,
     prebattle_step,
     replay_game,
     resolve,
+    resolve_many,
     version,
 )
 from ._types import (
@@ -176,12 +181,14 @@ __all__ = [
     "enable_logging",
     "narrate",
     "odds",
+    "odds_many",
     "play",
     "play_game",
     "play_lists",
     "prebattle_step",
     "replay_game",
     "resolve",
+    "resolve_many",
     "simulate",
     "version",
 ]

@@ -4,7 +4,7 @@ Import from ``dbcore``, which re-exports everything here. Strings that name enum
 spelled as dbcore's JSON spells them; the ``Literal`` aliases in ``dbcore._types`` list them.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Iterator, Literal, final
 
 from ._types import (
@@ -58,6 +58,8 @@ __all__ = [
     "dbaix_demo_setup",
     "dbaix_odds",
     "resolve",
+    "resolve_many",
+    "odds_many",
     "demo_setup",
     "demo_armies",
     "odds",
@@ -489,6 +491,22 @@ def resolve(
 
 def odds(situation: Situation, config: RulesConfig | None = None) -> Odds:
     """Exact odds over all 36 pairs of dice."""
+
+def resolve_many(
+    situations: Situation | Sequence[Situation],
+    dice: Sequence[tuple[int, int]] | bytes,
+    config: RulesConfig | None = None,
+) -> list[CombatResult]:
+    """Resolve one combat a pair of ``dice`` (pairs, or bytes two scores a pair), the loop in
+    Rust with the GIL released: ``situations`` is one Situation for every pair or one a pair.
+    The results ``resolve`` gives, in order (repeats of a situation object and its dice share
+    one frozen result); the first refusal raises, naming its item."""
+
+def odds_many(
+    situations: Sequence[Situation], config: RulesConfig | None = None
+) -> list[Odds]:
+    """The exact odds of each situation, the loop in Rust with the GIL released (and shared
+    among the cores for long batches). The results ``odds`` gives, in order."""
 
 # Dice -----------------------------------------------------------------------------------------
 
