@@ -124,8 +124,9 @@ pub(crate) fn replay_any(
     })
 }
 
-/// The lines telling `events` of the battle set up by `record`'s set-up, as a player would
-/// tell them (`dbcore::battle::narrate` for DBA 3.0, the DBAix driver's narration for DBAix).
+/// The lines telling `events` of `battle` (whose set-up names the armies and elements) as a
+/// player would tell them: `dbcore::battle::narrate` for DBA 3.0, the DBAix driver's narration
+/// for DBAix.
 fn narrate_events(battle: &AnyBattle, events: &[AnyEvent]) -> Vec<String> {
     match battle {
         AnyBattle::Dba(b) => {
