@@ -37,7 +37,7 @@ pub fn _ai_choose<'py>(
         }
         None => None,
     };
-    let b = battle.0.clone();
+    let b = battle.dba("the opponent")?.clone();
     let action = errors::guard(|| {
         py.detach(|| dbcore::ai::choose(&b, dice, &config))
             .map_err(|e| errors::from_info(&e))
@@ -54,7 +54,7 @@ pub fn _ai_plan_bound<'py>(
     seed: AnyInt,
 ) -> PyResult<Bound<'py, PyAny>> {
     let config = config(nodes, seed)?;
-    let b = battle.0.clone();
+    let b = battle.dba("the opponent")?.clone();
     let plan = errors::guard(|| {
         py.detach(|| dbcore::ai::plan_bound(&b, &config))
             .map_err(|e| errors::from_info(&e))

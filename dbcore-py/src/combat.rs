@@ -818,3 +818,215 @@ pub fn odds(
             .map_err(|e| errors::from_info(&e))
     })
 }
+
+/// The distinct situation objects of a batch and, for each of its `n` items, which of them it
+/// uses: `situations` is one `Situation` for every item or a sequence of them, one an item.
+/// Objects are told apart by identity, so the same object given for many items is one entry.
+fn situations_arg(
+    situations: &Bound<'_, PyAny>,
+    n: usize,
+) -> PyResult<(Vec<dbcore::Situation>, Vec<usize>)> {
+    if let Ok(one) = situations.cast::<Situation>() {
+        return Ok((vec![one.get().0.clone()], vec![0; n]));
+    }
+    let many: Vec<Bound<'_, Situation>> = situations.extract().map_err(|_| {
+        errors::invalid_argument(
+            "situations must be a Situation or a sequence of Situation objects",
+        )
+    })?;
+    if many.len() != n {
+        return Err(errors::invalid_argument(format!(
+            "{} situations for {n} pairs of dice: give one situation, or one a pair",
+            many.len()
+        )));
+    }
+    let mut slot_of: std::collections::HashMap<*mut pyo3::ffi::PyObject, usize> =
+        std::collections::HashMap::new();
+    let mut distinct = Vec::new();
+    let slots = many
+        .iter()
+        .map(|s| {
+            *slot_of.entry(s.as_ptr()).or_insert_with(|| {
+                distinct.push(s.get().0.clone());
+                distinct.len() - 1
+            })
+        })
+        .collect();
+    Ok((distinct, slots))
+}
+
+/// A refusal of item `i` of a batch, as its family's exception naming the item.
+fn item_err<E: dbcore::ErrorInfo + std::fmt::Display>(i: usize, e: &E) -> PyErr {
+    errors::raise(e.code(), e.rule(), format!("item {i}: {e}"))
+}
+
+/// The pairs of die scores of a batch, each as its number 0 to 35 (`6 * (a - 1) + (b - 1)`):
+/// a sequence of pairs, or `bytes` holding the scores two by two.
+fn dice_pairs_arg(dice: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let check = |i: usize, a: i64, b: i64| -> PyResult<u8> {
+        let die = |n: i64| DieScore::from_i64(n).map_err(|e| item_err(i, &e));
+        Ok(6 * (die(a)?.get() - 1) + (die(b)?.get() - 1))
+    };
+    if let Ok(bytes) = dice.cast::<pyo3::types::PyBytes>() {
+        let raw = bytes.as_bytes();
+        if raw.len() % 2 != 0 {
+            return Err(errors::invalid_argument(
+                "dice as bytes hold two scores a pair: an even number of bytes",
+            ));
+        }
+        return raw
+            .chunks_exact(2)
+            .enumerate()
+            .map(|(i, p)| check(i, i64::from(p[0]), i64::from(p[1])))
+            .collect();
+    }
+    let pairs: Vec<(i64, i64)> = dice.extract().map_err(|_| {
+        errors::invalid_argument(
+            "dice must be a sequence of pairs of scores (die_a, die_b), or bytes",
+        )
+    })?;
+    pairs
+        .into_iter()
+        .enumerate()
+        .map(|(i, (a, b))| check(i, a, b))
+        .collect()
+}
+
+/// Resolve many combats in one call, the loop in Rust with the GIL released: `dice` is a
+/// sequence of pairs `(die_a, die_b)` (or `bytes`, two scores a pair), and `situations` one
+/// `Situation` for them all or a sequence of them, one a pair. The same `CombatResult`s as
+/// `resolve` one at a time, in order; the first refusal raises its exception (`RuleError`,
+/// `DiceError`, ...), naming its item. Each distinct situation object is resolved once for each
+/// pair of dice it meets, and items that repeat a situation object and its dice share one
+/// (frozen, so unchangeable) result.
+#[pyfunction]
+#[pyo3(signature = (situations, dice, config=None))]
+pub fn resolve_many<'py>(
+    py: Python<'py>,
+    situations: &Bound<'py, PyAny>,
+    dice: &Bound<'py, PyAny>,
+    config: Option<&Bound<'py, RulesConfig>>,
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    let pairs = dice_pairs_arg(dice)?;
+    let (distinct, slots) = situations_arg(situations, pairs.len())?;
+    let config = config_of(config);
+    // One cell per distinct situation and pair of dice that some item uses, resolved once: a
+    // situation met once directly, one met more often validated and counted once
+    // (`dbcore::Prepared`).
+    const NONE: u32 = u32::MAX;
+    let mut cell_of = vec![NONE; distinct.len() * 36];
+    let mut cells: Vec<(usize, usize)> = Vec::new();
+    let mut uses = vec![0usize; distinct.len()];
+    let item_cell: Vec<u32> = (0..pairs.len())
+        .map(|i| {
+            let c = slots[i] * 36 + usize::from(pairs[i]);
+            if cell_of[c] == NONE {
+                cell_of[c] = cells.len() as u32;
+                cells.push((slots[i], c));
+                uses[slots[i]] += 1;
+            }
+            cell_of[c]
+        })
+        .collect();
+    let resolved = errors::guard(|| {
+        Ok(py.detach(|| {
+            let prepared: Vec<Option<Result<dbcore::Prepared, _>>> = distinct
+                .iter()
+                .zip(&uses)
+                .map(|(s, &n)| (n > 1).then(|| dbcore::Prepared::new(s, config)))
+                .collect();
+            cells
+                .iter()
+                .map(|&(slot, c)| match &prepared[slot] {
+                    Some(Ok(p)) => Ok(p.resolve(die_pair(c))),
+                    Some(Err(e)) => Err(e.clone()),
+                    None => dbcore::resolve(&distinct[slot], die_pair(c), config),
+                })
+                .collect::<Vec<_>>()
+        }))
+    })?;
+    let mut objects: Vec<Result<Py<CombatResult>, dbcore::CombatError>> =
+        Vec::with_capacity(resolved.len());
+    for r in resolved {
+        objects.push(match r {
+            Ok(r) => Ok(Py::new(py, CombatResult(r))?),
+            Err(e) => Err(e),
+        });
+    }
+    let mut out = Vec::with_capacity(pairs.len());
+    for (i, &c) in item_cell.iter().enumerate() {
+        match &objects[c as usize] {
+            Ok(o) => out.push(o.clone_ref(py)),
+            Err(e) => return Err(item_err(i, e)),
+        }
+    }
+    pyo3::types::PyList::new(py, out)
+}
+
+/// The pair of die scores numbered `c % 36` (`6 * (a - 1) + (b - 1)`).
+fn die_pair(c: usize) -> [DieScore; 2] {
+    let d = c % 36;
+    [DieScore::ALL[d / 6], DieScore::ALL[d % 6]]
+}
+
+/// Exact odds of many situations in one call (a sequence of `Situation`), the loop in Rust
+/// with the GIL released and shared among the cores for long batches: the same `Odds` as
+/// `odds` one at a time, in order; the first refusal raises, naming its item.
+#[pyfunction]
+#[pyo3(signature = (situations, config=None))]
+pub fn odds_many(
+    py: Python<'_>,
+    situations: &Bound<'_, PyAny>,
+    config: Option<&Bound<'_, RulesConfig>>,
+) -> PyResult<Vec<Odds>> {
+    let many: Vec<Bound<'_, Situation>> = situations.extract().map_err(|_| {
+        errors::invalid_argument("situations must be a sequence of Situation objects")
+    })?;
+    let situations: Vec<dbcore::Situation> = many.iter().map(|s| s.get().0.clone()).collect();
+    let config = config_of(config);
+    let one = |(i, s): (usize, &dbcore::Situation)| dbcore::odds(s, config).map_err(|e| (i, e));
+    let results = errors::guard(|| {
+        Ok(py.detach(|| {
+            // Below a few hundred situations a thread costs more than it saves (and asking
+            // how many cores there are reads the cgroup files, tens of microseconds).
+            let threads = if situations.len() < 512 {
+                1
+            } else {
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .min(situations.len() / 256)
+                    .max(1)
+            };
+            if threads == 1 {
+                return situations.iter().enumerate().map(one).collect();
+            }
+            let chunk = situations.len().div_ceil(threads);
+            std::thread::scope(|s| {
+                let parts: Vec<_> = situations
+                    .chunks(chunk)
+                    .enumerate()
+                    .map(|(c, part)| {
+                        s.spawn(move || {
+                            part.iter()
+                                .enumerate()
+                                .map(|(i, sit)| one((c * chunk + i, sit)))
+                                .collect::<Result<Vec<_>, _>>()
+                        })
+                    })
+                    .collect();
+                let mut out = Vec::with_capacity(situations.len());
+                for p in parts {
+                    match p.join() {
+                        Ok(r) => out.extend(r?),
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    }
+                }
+                Ok(out)
+            })
+        }))
+    })?;
+    match results {
+        Ok(v) => Ok(v.into_iter().map(Odds).collect()),
+        Err((i, e)) => Err(item_err(i, &e)),
+    }
+}

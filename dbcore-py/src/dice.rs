@@ -4,6 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 use rand_core::RngCore;
 
+use crate::errors;
 use crate::names::AnyInt;
 
 /// Counts the 32-bit draws taken from the generator, so a `Dice` can be pickled as its seed and
@@ -44,6 +45,13 @@ pub struct Dice {
     dice: dbcore::SeededDice,
 }
 
+/// Scores drawn on a copy of the dice, to be kept (`Dice::commit`) once what they were drawn
+/// for is accepted.
+pub(crate) struct Drawn {
+    dice: dbcore::SeededDice,
+    draws: u64,
+}
+
 impl Dice {
     fn seeded(seed: u64) -> Self {
         Dice {
@@ -54,26 +62,35 @@ impl Dice {
     }
     /// The score the next `roll` will give, without drawing it: a battle checks the roll
     /// before the dice move on, so a refused roll leaves the dice as they were.
-    pub(crate) fn next_score(&self) -> dbcore::DieScore {
-        dbcore::roll(&mut self.dice.clone())
+    pub(crate) fn next_score(&self) -> PyResult<(dbcore::DieScore, Drawn)> {
+        let (mut scores, drawn) = self.next_scores(1)?;
+        Ok((scores.remove(0), drawn))
     }
-    /// The next `n` scores, drawing nothing.
-    pub(crate) fn next_scores(&self, n: usize) -> Vec<dbcore::DieScore> {
-        let mut d = self.dice.clone();
-        (0..n).map(|_| dbcore::roll(&mut d)).collect()
-    }
-    /// Draw one score, counting the draws as `roll` does.
-    pub(crate) fn draw(&mut self) -> dbcore::DieScore {
-        self.counting(|c| dbcore::roll(c))
-    }
-    fn counting<T>(&mut self, f: impl FnOnce(&mut Counting<'_>) -> T) -> T {
-        let mut c = Counting {
-            dice: &mut self.dice,
-            draws: 0,
+    /// The next `n` scores, drawn on a copy: the dice move on only when the copy is committed.
+    pub(crate) fn next_scores(&self, n: usize) -> PyResult<(Vec<dbcore::DieScore>, Drawn)> {
+        let mut copy = self.dice.clone();
+        let (scores, draws) = {
+            let mut c = Counting {
+                dice: &mut copy,
+                draws: 0,
+            };
+            let scores = (0..n).map(|_| dbcore::roll(&mut c)).collect();
+            (scores, c.draws)
         };
-        let out = f(&mut c);
-        self.draws += c.draws;
-        out
+        // A pickle may restore any count up to 2**64-1 (`_restore`); past that the count could
+        // no longer say where the generator stands, so the dice refuse rather than wrap.
+        let draws = self.draws.checked_add(draws).ok_or_else(|| {
+            errors::invalid_argument(format!(
+                "these dice have taken {} draws, too many to count another; start new dice",
+                self.draws
+            ))
+        })?;
+        Ok((scores, Drawn { dice: copy, draws }))
+    }
+    /// Keep scores drawn by `next_scores`.
+    pub(crate) fn commit(&mut self, drawn: Drawn) {
+        self.dice = drawn.dice;
+        self.draws = drawn.draws;
     }
 }
 
@@ -89,13 +106,16 @@ impl Dice {
         self.seed
     }
     /// One die score, 1 to 6.
-    fn roll(&mut self) -> u8 {
-        self.counting(|c| dbcore::roll(c).get())
+    fn roll(&mut self) -> PyResult<u8> {
+        let (score, drawn) = self.next_score()?;
+        self.commit(drawn);
+        Ok(score.get())
     }
-    /// Two die scores, as a combat needs: `(die_a, die_b)`.
-    fn roll_pair(&mut self) -> (u8, u8) {
-        let [a, b] = self.counting(|c| dbcore::dice::roll_n::<_, 2>(c));
-        (a.get(), b.get())
+    /// Two die scores, as a combat needs: `(die_a, die_b)` (the same scores as two `roll`s).
+    fn roll_pair(&mut self) -> PyResult<(u8, u8)> {
+        let (scores, drawn) = self.next_scores(2)?;
+        self.commit(drawn);
+        Ok((scores[0].get(), scores[1].get()))
     }
     /// Dice with `seed` that have already taken `draws` 32-bit draws (used by pickling). The
     /// generator jumps straight there (`SeededDice::advanced`), so even a forged count of 2**64

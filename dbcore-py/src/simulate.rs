@@ -17,7 +17,8 @@ use crate::names::to_py;
 
 /// Run one batch (`request` as dbcore's JSON `Request`, a dict or text) and return
 /// `{"records": [...], "summary": {...}, "cancelled": bool}`. `progress`, when given, is called
-/// as `progress(done, total)` from the calling thread while the batch runs and once at the end.
+/// as `progress(done, total)` from the calling thread as the batch starts, every 50 ms while it
+/// runs and once at the end.
 /// Ctrl-C (`KeyboardInterrupt`) stops the batch: battles under way finish, none starts after,
 /// and the result says `"cancelled": True`. Any other exception a signal handler raises stops
 /// the batch and is raised.
@@ -37,10 +38,33 @@ pub fn _simulate<'py>(
         done: Some(&done),
     };
     let mut raised: Option<PyErr> = None;
+    // A KeyboardInterrupt cancels the batch whether it is seen by `check_signals` or raised
+    // inside the progress callback (a signal handler runs at the callback's next bytecode);
+    // any other exception cancels it and is raised.
+    let mut stop = |e: PyErr| {
+        cancel.store(true, Ordering::Relaxed);
+        if !e.is_instance_of::<PyKeyboardInterrupt>(py) {
+            raised.get_or_insert(e);
+        }
+    };
     let outcome = std::thread::scope(|s| {
         let worker = s.spawn(|| simulate(&request, control));
+        // The first report comes before any wait, as the batch starts, so that a caller (or a
+        // test) reacting to it acts while every battle but the first few is still to play.
+        let mut finished = false;
         loop {
-            let finished = py.detach(|| {
+            if let Some(p) = progress {
+                if let Err(e) = p.call1((done.load(Ordering::Relaxed), total)) {
+                    stop(e);
+                }
+            }
+            if let Err(e) = py.check_signals() {
+                stop(e);
+            }
+            if finished {
+                break;
+            }
+            finished = py.detach(|| {
                 for _ in 0..5 {
                     if worker.is_finished() {
                         return true;
@@ -49,21 +73,6 @@ pub fn _simulate<'py>(
                 }
                 worker.is_finished()
             });
-            if let Some(p) = progress {
-                if let Err(e) = p.call1((done.load(Ordering::Relaxed), total)) {
-                    cancel.store(true, Ordering::Relaxed);
-                    raised.get_or_insert(e);
-                }
-            }
-            if finished {
-                break;
-            }
-            if let Err(e) = py.check_signals() {
-                cancel.store(true, Ordering::Relaxed);
-                if !e.is_instance_of::<PyKeyboardInterrupt>(py) {
-                    raised.get_or_insert(e);
-                }
-            }
         }
         py.detach(|| worker.join())
     });

@@ -111,7 +111,19 @@ def test_a_forged_dice_pickle_restores_at_once() -> None:
     far = pickle.loads(pickle.dumps(_ForgedDice(2**64 - 1)))
     assert time.monotonic() - start < 1
     assert isinstance(far, dbcore.Dice)
-    assert 1 <= far.roll() <= 6
+    # The count cannot pass 2**64 - 1 (it overflowed in a debug build): a further draw is
+    # refused, and neither the dice nor a battle rolling with them change.
+    with pytest.raises(dbcore.ArgumentError, match="too many"):
+        far.roll()
+    with pytest.raises(dbcore.ArgumentError):
+        far.roll_pair()
+    assert repr(far) == f"<Dice seed=7 draws={2**64 - 1}>"
+    battle = dbcore.Battle(dbcore.demo_setup())
+    with pytest.raises(dbcore.ArgumentError):
+        battle.roll_pips(far)
+    assert battle.phase == "awaiting_pips" and battle.record()["actions"] == []
+    near = pickle.loads(pickle.dumps(_ForgedDice(2**64 - 3)))
+    assert 1 <= near.roll() <= 6
     with pytest.raises(dbcore.ArgumentError):
         pickle.loads(pickle.dumps(_ForgedDice(2**64)))
     # A restored pickle goes on with the same scores as the original.

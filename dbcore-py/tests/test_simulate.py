@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -65,6 +68,51 @@ def test_progress_is_reported_to_a_callable() -> None:
     batch(battles=2, progress=lambda done, total: seen.append((done, total)))
     assert seen and seen[-1] == (2, 2)
     assert all(t == 2 and 0 <= d <= 2 for d, t in seen)
+
+
+# A process that presses Ctrl-C on itself (SIGINT, as a terminal sends it) from a progress report:
+# the interrupt is raised inside the callback or seen by the wait loop's signal check, and either
+# way cancels the batch, whatever the speed of the battles (a timer could fire after a fast batch
+# had finished). The batch reports as it starts (done = 0), then every 50 ms.
+CTRL_C = """
+import json, os, signal, sys
+import dbcore
+at_least = int(sys.argv[1])
+reports = []
+sent = []
+def progress(done, total):
+    reports.append([done, total])
+    if done >= at_least and not sent:  # the first report with `at_least` battles done
+        sent.append(done)
+        os.kill(os.getpid(), signal.SIGINT)
+sim = dbcore.simulate("II/56", "II/5a", battles=20000, seed=1, max_bounds=60, threads=2,
+                      progress=progress)
+print(json.dumps({"cancelled": sim.cancelled, "records": sim.records, "reports": reports,
+                  "battles": sim.summary["battles"]}))
+"""
+
+
+@pytest.mark.parametrize("at_least", [0, 1], ids=["at_the_start", "after_a_battle"])
+def test_ctrl_c_stops_the_batch_and_returns_what_finished(at_least: int) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", CTRL_C, str(at_least)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["cancelled"] is True
+    records = got["records"]
+    assert at_least <= len(records) < 20000 and got["battles"] == len(records)
+    if at_least == 0:
+        assert got["reports"][0] == [0, 20000]
+    # Battles under way finish and none starts after: the first n indices, each the same as
+    # in a batch of n that was not interrupted.
+    assert [r["index"] for r in records] == list(range(len(records)))
+    if records:
+        whole = batch(battles=len(records), max_bounds=60)
+        assert not whole.cancelled and whole.records == records
 
 
 def test_a_data_frame_when_pandas_is_installed() -> None:

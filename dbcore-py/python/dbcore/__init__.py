@@ -11,6 +11,9 @@ pairs of dice::
     >>> dbcore.odds(sit).margins.tied
     6
 
+Many at once, the loop in Rust with the GIL released: ``dbcore.resolve_many(sit, dice_pairs)``
+and ``dbcore.odds_many(situations)`` give the same results as one call each, in order.
+
 Ask a table (a battlefield with elements on it) what touches what, who is in whose threat zone,
 who can shoot whom, and what the going is::
 
@@ -24,7 +27,9 @@ who can shoot whom, and what the going is::
 Play a battle: ``dbcore.Battle(setup)`` starts one from a set-up dict; ``apply`` takes actions
 as dicts (``dbcore.actions`` builds them: ``roll_pips``, ``move_element``, ``into_contact``,
 ``end_movement``) and returns the events as dicts; ``Battle.replay(record)`` plays a saved
-battle again. See examples/python/bound.py.
+battle again; ``narrate()`` tells it as a player would. A DBAix set-up
+(``dbaix_demo_setup()``) gives the same ``Battle`` class playing the three-sided Asterix
+variant. See examples/python/bound.py.
 
 Play a whole game from two army lists, pre-battle included (aggression, terrain, base edges,
 camps, deployment): ``dbcore.play_lists("II/56", "II/53", seed=1)``; ``dbcore.replay_game``
@@ -34,6 +39,10 @@ Play many: ``dbcore.simulate("II/56", "II/5a", battles=10000, seed=1)`` on every
 GIL released, giving records as dicts (``.to_dataframe()`` with pandas), win rates with Wilson
 intervals, a tqdm bar on a terminal; ``executor=`` spreads it over a ``concurrent.futures``
 executor or a Dask client with the same records (examples/python/simulate_dask.py).
+
+Logs: ``dbcore.enable_logging(logging.DEBUG)`` hands dbcore's ``tracing`` logs (a battle
+starting, each simulated battle, ...) to Python's ``logging`` under the ``dbcore`` logger; they
+are off until then.
 
 The rules live in the Rust crate ``dbcore``; this package only translates. Enum values are
 plain strings spelled as dbcore's JSON spells them (see the ``Literal`` aliases re-exported
@@ -49,7 +58,6 @@ from ._dbcore import (
     Battle,
     CombatResult,
     Combatant,
-    DbaixBattle,
     DbcoreError,
     Dice,
     DiceError,
@@ -74,13 +82,18 @@ from ._dbcore import (
     dbaix_odds,
     dbaix_play,
     demo_setup,
+    disable_logging,
+    enable_logging,
+    narrate,
     odds,
+    odds_many,
     play,
     play_game,
     play_lists,
     prebattle_step,
     replay_game,
     resolve,
+    resolve_many,
     version,
 )
 from ._types import (
@@ -122,7 +135,6 @@ __all__ = [
     "Contact",
     "ContactGeometry",
     "ContactKind",
-    "DbaixBattle",
     "DbcoreError",
     "Dice",
     "DiceError",
@@ -165,13 +177,18 @@ __all__ = [
     "dbaix_odds",
     "dbaix_play",
     "demo_setup",
+    "disable_logging",
+    "enable_logging",
+    "narrate",
     "odds",
+    "odds_many",
     "play",
     "play_game",
     "play_lists",
     "prebattle_step",
     "replay_game",
     "resolve",
+    "resolve_many",
     "simulate",
     "version",
 ]

@@ -4,8 +4,8 @@ Import from ``dbcore``, which re-exports everything here. Strings that name enum
 spelled as dbcore's JSON spells them; the ``Literal`` aliases in ``dbcore._types`` list them.
 """
 
-from collections.abc import Callable
-from typing import Any, Iterator, final
+from collections.abc import Callable, Sequence
+from typing import Any, Iterator, Literal, final
 
 from ._types import (
     Action,
@@ -51,11 +51,15 @@ __all__ = [
     "PlacedElement",
     "Table",
     "Battle",
-    "DbaixBattle",
+    "narrate",
+    "enable_logging",
+    "disable_logging",
     "dbaix_play",
     "dbaix_demo_setup",
     "dbaix_odds",
     "resolve",
+    "resolve_many",
+    "odds_many",
     "demo_setup",
     "demo_armies",
     "odds",
@@ -88,6 +92,15 @@ OUTCOMES: list[Outcome]
 
 def version() -> str:
     """The dbcore version."""
+
+def enable_logging(level: int | str | None = None) -> None:
+    """Hand dbcore's logs to Python's ``logging`` (logger ``dbcore`` and its children, named
+    after the Rust modules: ``dbcore.simulate``, ``dbcore.driver``), setting the ``dbcore``
+    logger's level when ``level`` is given. Off until called. Call it again after changing a
+    ``dbcore`` logger's level: the bridge caches levels, and each call forgets them."""
+
+def disable_logging() -> None:
+    """Stop handing dbcore's logs to Python (``enable_logging`` turns them on again)."""
 
 def _factor_names() -> list[FactorName]:
     """Every factor name dbcore counts, in its order (for the tests of the FactorName alias)."""
@@ -479,6 +492,22 @@ def resolve(
 def odds(situation: Situation, config: RulesConfig | None = None) -> Odds:
     """Exact odds over all 36 pairs of dice."""
 
+def resolve_many(
+    situations: Situation | Sequence[Situation],
+    dice: Sequence[tuple[int, int]] | bytes,
+    config: RulesConfig | None = None,
+) -> list[CombatResult]:
+    """Resolve one combat a pair of ``dice`` (pairs, or bytes two scores a pair), the loop in
+    Rust with the GIL released: ``situations`` is one Situation for every pair or one a pair.
+    The results ``resolve`` gives, in order (repeats of a situation object and its dice share
+    one frozen result); the first refusal raises, naming its item."""
+
+def odds_many(
+    situations: Sequence[Situation], config: RulesConfig | None = None
+) -> list[Odds]:
+    """The exact odds of each situation, the loop in Rust with the GIL released (and shared
+    among the cores for long batches). The results ``odds`` gives, in order."""
+
 # Dice -----------------------------------------------------------------------------------------
 
 @final
@@ -586,14 +615,19 @@ class Table:
 
 @final
 class Battle:
-    """A battle in progress (§6-§8), refereed by dbcore.
+    """A battle in progress of either game dbcore plays: DBA 3.0 (§6-§8, Big Battle and Giant
+    included) or the three-sided Asterix variant DBAix (DBAIX.md §2).
 
-    ``Battle(setup)`` starts one from a set-up (a dict or JSON text in dbcore's ``BattleSetup``
-    form) at the first army's first bound, awaiting its PIP die; a bad set-up raises SetupError
-    (code 400) listing every problem. Actions and events are dicts tagged by ``'action'`` and
-    ``'event'`` (``dbcore.actions`` builds actions). A refused action raises the DbcoreError of
-    its family (RuleError 201-204, ArgumentError 102/104, ...) and changes nothing. Pickles and
-    copies go through the state JSON; in a notebook the battle draws itself.
+    ``Battle(setup)`` starts one from a set-up (a dict or JSON text): one with
+    ``"variant": "dbaix"`` gives a DBAix game (``dbaix_demo_setup()``), any other a DBA battle
+    in dbcore's ``BattleSetup`` form, at the first side's first bound, awaiting its PIP die; a
+    bad set-up raises SetupError (code 400) listing every problem. Actions and events are dicts
+    tagged by ``'action'`` and ``'event'`` (``dbcore.actions`` builds DBA actions). A refused
+    action raises the DbcoreError of its family (RuleError 201-204, ArgumentError 102/104, ...)
+    and changes nothing. Questions only DBA answers (``legal``, ``table``, ``snap``,
+    ``outlines``, ``outcome``, ``contacts``, ``element``, ``config``) raise ArgumentError
+    (code 103) on a DBAix game. Pickles and copies go through the state JSON; in a notebook the
+    battle draws itself.
     """
 
     def __new__(cls, setup: BattleData | str) -> Battle: ...
@@ -620,18 +654,31 @@ class Battle:
         """The whole state as plain data."""
     def to_json(self) -> str:
         """The whole state as JSON text (what ``Battle.from_json`` reads)."""
+    def narrate(self, since: int = 0) -> list[str]:
+        """The story as a player tells it, from action number ``since`` on (0: all of it)."""
+    @property
+    def variant(self) -> Literal["standard", "big_battle", "giant", "dbaix"]:
+        """The game played."""
     @property
     def phase(self) -> str:
-        """'awaiting_pips', 'movement', 'finished', or a phase the rules add later."""
+        """'awaiting_pips', 'movement', 'close_combat', 'finished', or a phase the rules add
+        later."""
     @property
-    def active_army(self) -> int: ...
+    def active_army(self) -> int:
+        """The moving army by number (DBAix: 0 Romans, 1 Gauls, 2 Pirates)."""
+    @property
+    def active_side(self) -> str:
+        """The moving army's name as set up (DBAix: 'romans', 'gauls' or 'pirates')."""
     @property
     def bound(self) -> int: ...
     @property
     def pips(self) -> int: ...
     @property
     def config(self) -> RulesConfig: ...
-    def elements(self) -> list[dict[str, Any]]: ...
+    def elements(self) -> list[dict[str, Any]]:
+        """Every element as a dict (DBAix: every figure)."""
+    def figures(self) -> list[dict[str, Any]]:
+        """DBAix's name for ``elements()``."""
     def element(self, id: int) -> dict[str, Any]: ...
     def table(self) -> Table:
         """The battle now as a Table (elements in play; side = army). A copy."""
@@ -656,6 +703,11 @@ def play(
 ) -> dict[str, Any]:
     """Play a whole battle with dbcore's demonstration driver and return its record, events,
     bounds and verdict."""
+    ...
+
+def narrate(record: BattleData | str) -> list[str]:
+    """The story of a record of either game (``Battle.record()``), one line a happening, as a
+    player tells it: "The Romans roll 1 PIP.", "... recoils 0.50 BW"."""
     ...
 
 def demo_setup() -> BattleData:
@@ -713,45 +765,6 @@ def demo_armies() -> dict[str, Any]:
     ...
 
 # DBAix, the three-sided Asterix variant -------------------------------------------------------
-
-@final
-class DbaixBattle:
-    """A DBAix game in progress (DBAIX.md §2): Romans, Gauls and Pirates in turn.
-
-    ``DbaixBattle(setup)`` starts one from a set-up with ``"variant": "dbaix"`` (see
-    ``dbaix_demo_setup()``). Actions and events are dicts tagged by ``'action'`` and ``'event'``
-    as for ``Battle``; a refused action raises the DbcoreError of its family and changes nothing.
-    """
-
-    def __new__(cls, setup: dict[str, Any] | str) -> DbaixBattle: ...
-    @classmethod
-    def replay(cls, record: dict[str, Any] | str) -> tuple[DbaixBattle, list[dict[str, Any]]]:
-        """The game after the record's last action, and every event in order."""
-    def check(self, action: dict[str, Any] | str) -> list[dict[str, Any]]:
-        """The events ``action`` would cause; changes nothing."""
-    def apply(self, action: dict[str, Any] | str) -> list[dict[str, Any]]:
-        """Do ``action``: its events. A refusal raises and changes nothing."""
-    def roll_pips(self, dice: Dice) -> list[dict[str, Any]]:
-        """Roll the moving side's PIP die with ``dice``; a refusal draws nothing."""
-    def awaiting(self) -> dict[str, Any] | None: ...
-    def record(self) -> dict[str, Any]: ...
-    def state(self) -> dict[str, Any]: ...
-    def to_json(self) -> str: ...
-    def figures(self) -> list[dict[str, Any]]: ...
-    @property
-    def phase(self) -> str:
-        """'awaiting_pips', 'movement', 'close_combat' or 'finished'."""
-    @property
-    def active_side(self) -> str:
-        """'romans', 'gauls' or 'pirates'."""
-    @property
-    def bound(self) -> int: ...
-    @property
-    def pips(self) -> int: ...
-    def svg(self) -> str:
-        """The table in inches, the three sides in three colours, figures named."""
-    def _repr_svg_(self) -> str: ...
-    def __eq__(self, value: object, /) -> bool: ...
 
 def dbaix_play(
     setup: dict[str, Any] | str | None = None, seed: int = 0, max_actions: int = 5000
