@@ -29,7 +29,6 @@
 //! // Sight across the wood's 3 BW depth is blocked (§9.5).
 //! assert!(table.line_of_sight(Point::new(4.0, 7.5), Point::new(11.0, 7.5)).is_err());
 //! ```
-#![warn(missing_docs)]
 
 use crate::geometry::{Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
 use crate::terrain::{

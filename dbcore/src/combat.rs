@@ -23,7 +23,6 @@
 //! assert_eq!(r.a.total, 7);
 //! assert_eq!(r.a.outcome, dbcore::combat::Outcome::Destroyed);
 //! ```
-#![warn(missing_docs)]
 
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;

@@ -58,6 +58,7 @@ impl DieScore {
         }
     }
 
+    /// The score, 1 to 6.
     pub const fn get(self) -> u8 {
         self.0
     }
@@ -110,6 +111,7 @@ pub fn roll<R: RngCore + ?Sized>(rng: &mut R) -> DieScore {
 pub struct SeededDice(rand_pcg::Pcg64Mcg);
 
 impl SeededDice {
+    /// Dice seeded with `seed`: the same scores in Rust, C and Python for the same seed.
     pub fn new(seed: u64) -> Self {
         use rand_core::SeedableRng;
         SeededDice(rand_pcg::Pcg64Mcg::seed_from_u64(seed))

@@ -28,6 +28,7 @@ pub use prebattle::play_prebattle;
 pub struct DrivenBattle {
     /// Set-up and every action: replaying it gives `events` again.
     pub record: BattleRecord,
+    /// Every event, in order.
     pub events: Vec<Event>,
     /// Bounds begun.
     pub bounds: u32,
@@ -77,9 +78,11 @@ pub struct DrivenGame {
     /// The two armies, every pre-battle action and every battle action: replaying it gives the
     /// same events ([`GameRecord::replay`]).
     pub record: GameRecord,
+    /// The pre-battle's events, in order.
     pub prebattle_events: Vec<PrebattleEvent>,
     /// The set-up the pre-battle produced.
     pub setup: BattleSetup,
+    /// The battle's events, in order.
     pub events: Vec<Event>,
     /// Bounds begun.
     pub bounds: u32,
@@ -90,12 +93,16 @@ pub struct DrivenGame {
 /// Why a driven game could not be played.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GameError {
+    /// The pre-battle refused an action of the driver's.
     #[error(transparent)]
     Prebattle(#[from] PrebattleError),
+    /// The set-up the pre-battle produced is not valid.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// An army list could not be used.
     #[error(transparent)]
     Lists(#[from] crate::battle::prebattle::ListsError),
+    /// The driver could not finish the pre-battle.
     #[error("the driver's pre-battle did not finish")]
     Unfinished,
 }

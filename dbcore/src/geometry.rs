@@ -15,7 +15,6 @@
 //!
 //! Facings are compass bearings in degrees: 0 faces +y ("north", up the table), 90 faces +x,
 //! increasing clockwise.
-#![warn(missing_docs)]
 
 use serde::{Deserialize, Serialize};
 use std::ops::{Add, Mul, Neg, Sub};

@@ -9,7 +9,6 @@
 //!
 //! [`validate_terrain`] checks a whole table against §3.2–§3.8 and reports **every** problem at
 //! once, each naming the rule that forbids it, so a table editor can show them all together.
-#![warn(missing_docs)]
 
 use crate::battlefield::{Battlefield, Board, BoardEdge, Quarter, Variant};
 use crate::geometry::{ElementRect, Point, Polygon, Pose, Segment, TOLERANCE};

@@ -4,7 +4,6 @@
 //! Fixed facts of the rules (mounted or foot, Fast or Solid, double element, who pursues) are
 //! methods here; numbers that a house rule might change (depths, move distances, combat factors,
 //! ranges) live in [`crate::config::RulesConfig`].
-#![warn(missing_docs)]
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;

@@ -16,7 +16,6 @@
 //! assert_eq!(army.elements.len(), 12);
 //! assert_eq!(army.elements.iter().filter(|e| e.general).count(), 1);
 //! ```
-#![warn(missing_docs)]
 
 pub mod choose;
 pub mod entry;

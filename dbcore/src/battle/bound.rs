@@ -4,7 +4,6 @@
 //! Every transition is computed purely by [`Battle::check`], which returns the [`Event`]s the
 //! action would cause; [`Battle::apply`] commits exactly those events. A refusal therefore cannot
 //! change anything, and replaying the saved actions ([`BattleRecord`]) reproduces the events.
-#![warn(missing_docs)]
 
 use std::sync::Arc;
 

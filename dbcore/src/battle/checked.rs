@@ -6,7 +6,6 @@
 //! [`CheckedAction`] can only be made by [`Battle::check_action`], and it is bound to the exact
 //! state it was checked against: committing it to any other state (a clone, a later state, a
 //! battle restored from JSON) checks the action again, so nothing unchecked is ever committed.
-#![warn(missing_docs)]
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

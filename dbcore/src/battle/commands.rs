@@ -19,7 +19,6 @@
 //! - "Could ride an elephant" (§14.1) is read as: the C-in-C's own element is an Elephant.
 //! - Army-list limits of §14.1 (list × 3, × 2 with one ally, two allies from different lists)
 //!   need the lists, which a deployed set-up does not name; they are not checked here.
-#![warn(missing_docs)]
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

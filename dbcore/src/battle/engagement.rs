@@ -45,7 +45,6 @@
 //!   [`super::movement::HeldStronghold::sacker`] by the battle (which records captures), is sacking
 //!   it and neither shoots nor is shot at. A City sacker attacked by an enemy has no garrison
 //!   factor: we read that both fight as in the open (no walls, no assault rules).
-#![warn(missing_docs)]
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

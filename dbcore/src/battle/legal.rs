@@ -19,7 +19,6 @@
 //!   [`Battle::check`].
 //! * Passages through a City gate to gate (§4.2, §17.10) are listed per element standing at a
 //!   gate ([`LegalMove::through_cities`]): they are discrete, so they are planned.
-#![warn(missing_docs)]
 
 use serde::{Deserialize, Serialize};
 

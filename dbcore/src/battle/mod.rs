@@ -1,5 +1,4 @@
 //! The battle: set-up, state and the typed transitions of a bound (DBA3.md §5–§13).
-#![warn(missing_docs)]
 
 pub mod bound;
 pub mod cache;

@@ -52,7 +52,6 @@
 //!   passage planner's documentation.
 //! * **Crossing a river** (§3.5, §7.8): an element whose front edge starts the move in any river
 //!   keeps its facing through the move, unless the move is into contact or a conforming.
-#![warn(missing_docs)]
 
 use serde::{Deserialize, Serialize};
 

@@ -25,7 +25,6 @@
 //!   (seed §12.1), and the recoiler goes on.
 //! * Flight passes a friend it may pass (§7.6) only when it has the distance left to get wholly
 //!   clear of it and nothing else is in the way; otherwise that friend stops it.
-#![warn(missing_docs)]
 
 use serde::{Deserialize, Serialize};
 

@@ -2,7 +2,6 @@
 //!
 //! Armies come already deployed by the caller for now; every problem of the data is reported at
 //! once. `sandbox: true` skips the terrain rules of §3 for tools that want any table.
-#![warn(missing_docs)]
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,5 +1,4 @@
 //! What the battle knows about each element.
-#![warn(missing_docs)]
 
 use serde::{Deserialize, Serialize};
 

@@ -18,7 +18,6 @@
 //! - close combats are fought in the bound of a side one of whose figures is in them;
 //! - the game ends when at most one side can still fight or after [`DbaixConfig::max_rounds`];
 //!   the side with most figures free on the table wins (DBAix §10 gives no victory condition).
-#![warn(missing_docs)]
 
 mod bound;
 pub mod driver;

@@ -53,7 +53,6 @@
 //!   ([`PrebattleAction::HoldBack`]) when a waterway is on the table; the battle's set-up names
 //!   them in [`BattleSetup::held_back`] and they land in its first bound
 //!   ([`super::Action::Land`]). The demonstration driver never holds elements back.
-#![warn(missing_docs)]
 
 pub mod placement;
 
