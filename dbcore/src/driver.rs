@@ -245,7 +245,22 @@ impl Policy for Demonstration {
 }
 
 /// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun, both armies
-/// played by the demonstration driver.
+/// played by the demonstration driver. The driver stops when bound `max_bounds + 1` begins, so
+/// `max_bounds` whole bounds are played.
+///
+/// ```
+/// use dbcore::battle::Battle;
+/// use dbcore::driver::{demo_setup, play_battle};
+/// use dbcore::SeededDice;
+///
+/// let battle = Battle::new(demo_setup()).unwrap();
+/// let driven = play_battle(battle, &mut SeededDice::new(1), 4);
+/// // The armies start 7 BW apart: four whole bounds decide nothing, and the fifth has begun.
+/// assert_eq!((driven.bounds, driven.verdict), (5, None));
+/// // The record replays to the same events, without the dice generator.
+/// let (_, events) = Battle::replay(&driven.record).unwrap();
+/// assert_eq!(events, driven.events);
+/// ```
 pub fn play_battle(battle: Battle, dice: &mut SeededDice, max_bounds: u32) -> DrivenBattle {
     let mut a = Demonstration;
     let mut b = Demonstration;

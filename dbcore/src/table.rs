@@ -118,6 +118,39 @@ pub enum ShotBlocked {
 impl Table {
     /// A table, refusing duplicate element ids and sizes or numbers outside
     /// [`crate::limits::check_table`] (a NaN coordinate, a board 10¹⁶ BW wide).
+    ///
+    /// ```
+    /// use dbcore::battlefield::{Battlefield, Board};
+    /// use dbcore::contact::ContactKind;
+    /// use dbcore::geometry::Pose;
+    /// use dbcore::table::{PlacedElement, Table};
+    /// use dbcore::RulesConfig;
+    ///
+    /// let el = |id, side, code: &str, x, y, facing| PlacedElement {
+    ///     id,
+    ///     side,
+    ///     kind: code.parse().unwrap(),
+    ///     pose: Pose::new(x, y, facing),
+    ///     general: false,
+    /// };
+    /// // Blades facing north, Warband facing south against them, Bows 3 BW further north.
+    /// let table = Table::new(
+    ///     Battlefield::new(Board::default()),
+    ///     vec![
+    ///         el(1, 0, "4Bd", 7.5, 5.0, 0.0),
+    ///         el(2, 1, "4Wb", 7.5, 5.0, 180.0),
+    ///         el(3, 1, "4Bw", 7.5, 8.0, 180.0),
+    ///     ],
+    /// )
+    /// .unwrap();
+    /// let cfg = RulesConfig::default();
+    /// let contacts = table.contacts_of(1, &cfg).unwrap();
+    /// assert_eq!(contacts.len(), 1);
+    /// assert_eq!((contacts[0].other, contacts[0].contact.kind), (2, ContactKind::FrontToFront));
+    /// assert!(table.in_close_combat(1, &cfg).unwrap());
+    /// assert!((table.distance(1, 3, &cfg).unwrap() - 3.0).abs() < 1e-9);
+    /// assert!(table.element(4).is_err());
+    /// ```
     pub fn new(
         battlefield: Battlefield,
         elements: Vec<PlacedElement>,
