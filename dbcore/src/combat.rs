@@ -125,7 +125,7 @@ pub struct Supporter {
     /// The supporter's kind: whether it supports depends on it and on the supported element
     /// (§10.3).
     pub kind: ElementKind,
-    /// The going the supporter is in (some support only in good going).
+    /// The going the supporter is in, which some supports depend on (§10.3).
     #[serde(default)]
     pub going: Going,
 }
@@ -257,9 +257,9 @@ impl Combatant {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
-    /// The first combatant: the shooter in a shot, the element whose die is `dice[0]`.
+    /// The first combatant, `a` of the situation, whose die is `dice[0]`.
     A,
-    /// The second combatant: the target in a shot, the element whose die is `dice[1]`.
+    /// The second combatant, `b` of the situation, whose die is `dice[1]`.
     B,
 }
 
@@ -455,7 +455,8 @@ pub enum CombatError {
         /// The kind of place.
         place: Stronghold,
     },
-    /// Both combatants hold a stronghold in a shot that cannot be made so (§4.7).
+    /// A shot between a stronghold's defender and an assaulter in front-edge contact with it, which
+    /// the rules do not allow as described (§4.7).
     #[error("§4.7: an assaulter is in front-edge contact with the stronghold, so it cannot be shot at from inside it here as described")]
     BothHolding,
 }

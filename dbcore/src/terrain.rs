@@ -28,7 +28,7 @@ use thiserror::Error;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Going {
-    /// Good going: open ground, gentle hills, unrough Plough, roads (§3.1).
+    /// Good going: open ground, gentle hills, and Plough until it turns rough (§3.1).
     Good,
     /// Rough going: rocky ground, scrub, boggy ground, enclosures, hamlets, Plough once rough
     /// (§3.1).
@@ -1238,7 +1238,7 @@ pub enum TerrainProblem {
     WaterwayDepth {
         /// The waterway's index among the battlefield's features.
         feature: usize,
-        /// Its depth inward at the station at fault, BW.
+        /// The depth found, BW.
         depth: f64,
     },
     /// A waterway is more than 3 BW deep along more than half its length (§3.4, §17.7).

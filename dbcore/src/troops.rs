@@ -93,7 +93,7 @@ impl TroopType {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FootClass {
-    /// Fast foot: quicker through bad going, easier to kill when beaten (§2.2).
+    /// Fast foot: further in rough and bad going, and some outcomes differ (§2.2, §7.3, §11).
     Fast,
     /// Solid foot (§2.2).
     Solid,

@@ -55,7 +55,7 @@ pub enum Order {
     Group {
         /// The elements of the group.
         ids: Vec<ElementId>,
-        /// How far, BW (negative: straight back).
+        /// How far, BW.
         distance: f64,
     },
     /// An element dismounts (§7.9): `3 dismount`.

@@ -107,7 +107,7 @@ pub struct Army {
     pub aggression: u8,
     /// The list's home terrain, which decides the features its defender may choose (§3.7).
     pub home: HomeTopography,
-    /// The 12 elements, the main army's first, then each contingent's.
+    /// Its 12 elements, those of allied contingents marked by `contingent`.
     pub elements: Vec<ChosenElement>,
 }
 

@@ -198,7 +198,7 @@ pub struct PipCost {
     /// 0 for an element's or column's first full move entirely along a road; 1 per element for a
     /// passage through a City gate to gate (§4.2, §17.10); otherwise 1.
     pub base: u8,
-    /// The extra PIPs, one each, in the order of §6.3 (empty for an ordinary move).
+    /// The extra PIPs, one each (empty for an ordinary move).
     pub extras: Vec<PipExtra>,
     /// What the move costs in all: `base` plus one PIP per extra.
     pub total: u8,
@@ -1464,15 +1464,15 @@ impl Battle {
     /// assert_eq!((battle.phase(), battle.pips()), (Phase::Movement, 2));
     ///
     /// // Blades (element 5) move 1 BW north for 1 PIP.
-    /// let path = vec![Pose::new(7.5, 5.0, 0.0)];
-    /// battle.apply(Action::Move { order: MoveOrder::Element { id: ElementId(5), path } }).unwrap();
+    /// let order = MoveOrder::Element { id: ElementId(5), path: vec![Pose::new(7.5, 5.0, 0.0)] };
+    /// battle.apply(Action::Move { order }).unwrap();
     /// assert_eq!(battle.pips(), 1);
     /// assert_eq!(battle.element(ElementId(5)).unwrap().pose.y, 5.0);
     ///
     /// // Blades move at most 2 BW (§7.3): 4 BW more is refused and nothing changes.
     /// let before = battle.clone();
-    /// let path = vec![Pose::new(7.5, 9.0, 0.0)];
-    /// assert!(battle.apply(Action::Move { order: MoveOrder::Element { id: ElementId(5), path } }).is_err());
+    /// let order = MoveOrder::Element { id: ElementId(5), path: vec![Pose::new(7.5, 9.0, 0.0)] };
+    /// assert!(battle.apply(Action::Move { order }).is_err());
     /// assert_eq!(battle, before);
     /// ```
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, BattleError> {

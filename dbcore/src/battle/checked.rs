@@ -139,7 +139,8 @@ impl Battle {
     /// use dbcore::DieScore;
     ///
     /// let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
-    /// let checked = battle.check_action(Action::RollPips { die: DieScore::new(6).unwrap() }).unwrap();
+    /// let roll = Action::RollPips { die: DieScore::new(6).unwrap() };
+    /// let checked = battle.check_action(roll).unwrap();
     /// let expected = checked.events().to_vec();
     /// assert_eq!(battle.apply_checked(checked).unwrap(), expected);
     /// assert_eq!(battle.pips(), 6);

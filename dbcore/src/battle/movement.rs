@@ -332,7 +332,7 @@ pub enum MoveError {
         id: ElementId,
         /// The section that forbids it.
         rule: String,
-        /// The terrain, as a player names it ("the marsh").
+        /// The terrain entered, in the player's words.
         terrain: String,
     },
     /// An element in an enemy threat zone made a move §8.1 does not allow.

@@ -38,7 +38,7 @@ impl fmt::Display for ElementId {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ElementSetup {
     /// Its id, unique among all the armies' elements; ids from
-    /// [`crate::battle::state::denizens_id`]'s range are reserved.
+    /// [`crate::battle::state::RESERVED_IDS`] up are reserved for camp followers and denizens.
     pub id: ElementId,
     /// What troops it is (`4Bd`, `3Kn`, ...: §2).
     pub kind: ElementKind,

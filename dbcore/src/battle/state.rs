@@ -13,7 +13,7 @@ use super::setup::{ElementId, ElementSetup};
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "status")]
 pub enum Status {
-    /// On the table and fighting (or a City's denizens, or camp followers, still defending).
+    /// In play: not lost.
     InPlay,
     /// Destroyed, or gone over a battlefield edge (§13.1).
     Lost {
@@ -29,7 +29,7 @@ pub enum Status {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LossCause {
-    /// Destroyed in shooting or close combat, or by a command's removal (§12.3, §14.5).
+    /// Destroyed (§12.3).
     Destroyed,
     /// Gone over a battlefield edge (§13.1).
     OffTable,

@@ -133,7 +133,7 @@ pub enum Event {
     PipsRolled {
         /// The side that rolled.
         side: Side,
-        /// The score, which is its PIPs this bound.
+        /// The score of the die.
         die: DieScore,
     },
     /// Every Gaul has drunk the potion; it works until `until_gaul_bounds` Gaul bounds are over

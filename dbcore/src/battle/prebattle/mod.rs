@@ -316,7 +316,7 @@ pub enum PrebattleAction {
     },
     /// The moving army's camp (§4.6), defended by camp followers or not.
     PlaceCamp {
-        /// The camp's outline, BW, touching the army's base edge.
+        /// The camp's outline, BW.
         outline: Polygon,
         /// The camp is defended by camp followers (§4.6).
         #[serde(default)]
@@ -931,7 +931,7 @@ pub enum PrebattleRequest {
     Deployment {
         /// The army deploying.
         army: usize,
-        /// Its elements still to place, in list order.
+        /// Its elements still to place.
         remaining: Vec<ElementId>,
     },
 }
