@@ -928,6 +928,17 @@ impl Battle {
     }
 
     /// The set-up and every action so far.
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle};
+    /// use dbcore::DieScore;
+    ///
+    /// let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// battle.apply(Action::RollPips { die: DieScore::new(2).unwrap() }).unwrap();
+    /// let record = battle.record();
+    /// assert_eq!(record.actions, battle.actions());
+    /// assert_eq!(&record.setup, battle.setup());
+    /// ```
     pub fn record(&self) -> BattleRecord {
         BattleRecord {
             setup: BattleSetup::clone(&self.setup),
