@@ -45,8 +45,11 @@ use thiserror::Error;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
+    /// DBA 3.0: two armies of 12 elements on a square board (§1.2).
     Standard,
+    /// Big Battle DBA: three commands a side on a wider board (§14).
     BigBattle,
+    /// Giant DBA: 12 elements per general, on a board up to half as deep again (§14.6).
     Giant,
     /// The three-sided Asterix variant, played by [`crate::dbaix`] on its own table in inches.
     Dbaix,
@@ -100,8 +103,11 @@ impl BoardEdge {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EdgeRole {
+    /// The defender's base edge (§5.2).
     DefenderBase,
+    /// The invader's base edge, opposite the defender's (§5.2).
     InvaderBase,
+    /// A side edge (§1.2).
     Side,
 }
 
@@ -110,8 +116,10 @@ pub enum EdgeRole {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BoardError {
+    /// A board side outside 15 to 20 BW (§1.2).
     #[error("§1.2: the board side must be 15 to 20 BW, not {0}")]
     SideOutOfRange(f64),
+    /// A Giant board deepened by a factor outside 1 to 1.5 (§14.6).
     #[error(
         "§1.2, §14.6: Giant DBA may deepen the board by up to half (factor 1 to 1.5), not {0}"
     )]
@@ -158,7 +166,9 @@ impl std::fmt::Display for Variant {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Board {
+    /// Its extent west to east, BW.
     pub width: f64,
+    /// Its extent south to north, BW.
     pub depth: f64,
 }
 
@@ -397,24 +407,54 @@ impl Board {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SightBlock {
+    /// The crest of a hill lies between, and the target is wholly beyond it (§9.5).
     #[error("§9.5: the crest of hill {feature} lies between (target wholly beyond it)")]
-    HillCrest { feature: usize },
+    HillCrest {
+        /// The hill's index among the battlefield's features.
+        feature: usize,
+    },
+    /// A City, Fort or other built-up area lies between (§9.5).
     #[error("§9.5: the {kind} (feature {feature}) lies between")]
-    Fortification { feature: usize, kind: AreaKind },
+    Fortification {
+        /// Its index among the battlefield's features.
+        feature: usize,
+        /// Its kind.
+        kind: AreaKind,
+    },
+    /// Half a BW or more of a feature that blocks sight lies between (§9.5).
     #[error("§9.5: {} of the {kind} (feature {feature}) lies between (½ BW or more blocks)", crate::battle::movement::bw_text(*.depth))]
     DeepFeature {
+        /// Its index among the battlefield's features.
         feature: usize,
+        /// Its kind.
         kind: AreaKind,
+        /// How much of it lies between, BW.
         depth: f64,
     },
+    /// The shooter is in a gully (§9.5).
     #[error("§9.5: no shooting out of gully {feature}")]
-    ShooterInGully { feature: usize },
+    ShooterInGully {
+        /// The gully's index among the battlefield's features.
+        feature: usize,
+    },
+    /// The target is in a gully (§9.5).
     #[error("§9.5: no shooting into gully {feature}")]
-    TargetInGully { feature: usize },
+    TargetInGully {
+        /// The gully's index among the battlefield's features.
+        feature: usize,
+    },
+    /// The shooter is partly in a marsh (§9.5).
     #[error("§9.5: no shooting by an element partly in marsh {feature}")]
-    ShooterInMarsh { feature: usize },
+    ShooterInMarsh {
+        /// The marsh's index among the battlefield's features.
+        feature: usize,
+    },
+    /// The shooter is partly in a river (§9.5).
     #[error("§9.5: no shooting by an element partly in river {feature}")]
-    ShooterInRiver { feature: usize },
+    ShooterInRiver {
+        /// The river's index among the battlefield's features.
+        feature: usize,
+    },
 }
 
 impl SightBlock {
@@ -444,7 +484,9 @@ const HEIGHT_EPS: f64 = 1e-6;
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Battlefield {
+    /// The board's size.
     pub board: Board,
+    /// Every terrain feature; a feature's index here is how problems and events name it.
     pub features: Vec<TerrainFeature>,
 }
 

@@ -42,9 +42,12 @@ use crate::troops::{BaseKind, Class, ElementKind, PursuitRule, TroopType};
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Going {
+    /// Good going.
     #[default]
     Good,
+    /// Rough going.
     Rough,
+    /// Bad going.
     Bad,
 }
 
@@ -53,8 +56,11 @@ pub enum Going {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Stronghold {
+    /// A City (§4.2).
     City,
+    /// A Fort (§4.3).
     Fort,
+    /// A camp (§4.6).
     Camp,
 }
 
@@ -78,13 +84,17 @@ pub enum Holding {
     Field,
     /// Inside and defending it: a garrison, camp defenders, camp followers or denizens.
     Defending {
+        /// The kind of place defended.
         place: Stronghold,
         /// Enemy elements assaulting it besides the one fighting now, each −1 (§4.7; at most 2).
         #[serde(default)]
         extra_assaulters: u8,
     },
     /// Assaulting it from outside, front edge in contact (§4.7).
-    Assaulting { place: Stronghold },
+    Assaulting {
+        /// The kind of place assaulted.
+        place: Stronghold,
+    },
 }
 
 impl Holding {
@@ -112,12 +122,16 @@ impl Holding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Supporter {
+    /// The supporter's kind: whether it supports depends on it and on the supported element
+    /// (§10.3).
     pub kind: ElementKind,
+    /// The going the supporter is in, which some supports depend on (§10.3).
     #[serde(default)]
     pub going: Going,
 }
 
 impl Supporter {
+    /// A supporter of this kind in good going.
     pub fn new(kind: ElementKind) -> Self {
         Supporter {
             kind,
@@ -130,6 +144,7 @@ impl Supporter {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Combatant {
+    /// What troops it is (§2).
     pub kind: ElementKind,
     /// The general's element (+1, §10.3).
     #[serde(default)]
@@ -137,6 +152,7 @@ pub struct Combatant {
     /// Big Battle: the C-in-C uses his once-a-game +1 in this combat (§14.4). Needs `general`.
     #[serde(default)]
     pub cinc_bonus: bool,
+    /// The going it counts as being in (see [`Going`]).
     #[serde(default)]
     pub going: Going,
     /// Any part of its front edge is higher up a slope than every part of its opponent (§3.3).
@@ -146,6 +162,7 @@ pub struct Combatant {
     /// (§3.5, §17.22).
     #[serde(default)]
     pub defending_bank: bool,
+    /// Its part in the fight for a City, Fort or camp, if any (§4.7).
     #[serde(default)]
     pub holding: Holding,
     /// Friends in mutual side-edge contact (at most 2; support counts once, §17.21).
@@ -240,11 +257,14 @@ impl Combatant {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
+    /// The first combatant, `a` of the situation, whose die is `dice[0]`.
     A,
+    /// The second combatant, `b` of the situation, whose die is `dice[1]`.
     B,
 }
 
 impl Side {
+    /// The opponent's side.
     pub fn other(self) -> Side {
         match self {
             Side::A => Side::B,
@@ -277,8 +297,10 @@ pub struct Shot {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ShooterSide {
+    /// `a` shoots.
     #[default]
     A,
+    /// `b` shoots.
     B,
 }
 
@@ -296,8 +318,10 @@ impl From<ShooterSide> for Side {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum Engagement {
+    /// A close combat between the two front edges (§10).
     #[default]
     CloseCombat,
+    /// A shot (§9), with what the shooter and target need.
     Shooting(Shot),
 }
 
@@ -305,8 +329,11 @@ pub enum Engagement {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Situation {
+    /// The first combatant, whose die is `dice[0]`: in a shot, usually the shooter.
     pub a: Combatant,
+    /// The second combatant, whose die is `dice[1]`.
     pub b: Combatant,
+    /// Close combat or a shot.
     #[serde(default)]
     pub engagement: Engagement,
 }
@@ -331,6 +358,7 @@ impl Situation {
             }),
         }
     }
+    /// The combatant on `side`.
     pub fn get(&self, side: Side) -> &Combatant {
         match side {
             Side::A => &self.a,
@@ -362,37 +390,73 @@ impl Situation {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "refusal")]
 pub enum CombatError {
+    /// The element's kind does not shoot (§9.1).
     #[error("§9.1: {kind} does not shoot; only Bows, War Wagons and Artillery do")]
-    NotAShooter { kind: ElementKind },
+    NotAShooter {
+        /// Its kind.
+        kind: ElementKind,
+    },
+    /// More support shooters than §9.4 allows.
     #[error("§9.4: at most {max} support shooters, not {given}")]
-    TooManySupportShooters { given: u8, max: u8 },
+    TooManySupportShooters {
+        /// Support shooters given.
+        given: u8,
+        /// The most allowed.
+        max: u8,
+    },
+    /// More than 3 flank and rear contacts (§10.3).
     #[error("§10.3: an element has only two flank edges and a rear edge, so at most 3 are overlapped or contacted, not {given}")]
-    TooManyFlankContacts { given: u8 },
+    TooManyFlankContacts {
+        /// Contacts given.
+        given: u8,
+    },
+    /// More than 2 side supporters (§10.3).
     #[error("§10.3: support from both flanks counts once; at most 2 side supporters, not {given}")]
-    TooManySideSupporters { given: usize },
+    TooManySideSupporters {
+        /// Side supporters given.
+        given: usize,
+    },
+    /// More extra assaulters than §4.7 counts.
     #[error(
         "§4.7: at most {max} assaulters beyond the first count against a {place}, not {given}"
     )]
     TooManyAssaulters {
+        /// The kind of place.
         place: Stronghold,
+        /// Extra assaulters given.
         given: u8,
+        /// The most that count.
         max: u8,
     },
+    /// The C-in-C's +1 was asked for an element that is not a general's (§14.4).
     #[error("§14.4: the C-in-C's +1 is for a general's element only")]
     CinCWithoutGeneral,
+    /// The element's kind may not defend the kind of place it holds.
     #[error("{rule}: {kind} may not defend a {place}")]
     IllegalDefender {
+        /// The section that forbids it.
         rule: &'static str,
+        /// The defender's kind.
         kind: ElementKind,
+        /// The kind of place.
         place: Stronghold,
     },
+    /// The element's kind may not assault the kind of place (§4.7, §8.4).
     #[error("§4.7, §8.4: {kind} may not assault a {place}")]
     IllegalAssaulter {
+        /// The assaulter's kind.
         kind: ElementKind,
+        /// The kind of place.
         place: Stronghold,
     },
+    /// A defender and an assaulter do not face each other as §4.7 requires.
     #[error("§4.7: in close combat a defender of a {place} fights an element assaulting that {place}, and an assaulter fights its defender")]
-    UnmatchedAssault { place: Stronghold },
+    UnmatchedAssault {
+        /// The kind of place.
+        place: Stronghold,
+    },
+    /// A shot between a stronghold's defender and an assaulter in front-edge contact with it, which
+    /// the rules do not allow as described (§4.7).
     #[error("§4.7: an assaulter is in front-edge contact with the stronghold, so it cannot be shot at from inside it here as described")]
     BothHolding,
 }
@@ -524,7 +588,9 @@ impl fmt::Display for FactorName {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Factor {
+    /// Which factor it is.
     pub name: FactorName,
+    /// What it adds to the total (negative to subtract).
     pub value: i32,
 }
 
@@ -533,13 +599,19 @@ pub struct Factor {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
+    /// Nothing happens to it.
     NoEffect,
+    /// It recoils (§12.1).
     Recoil,
+    /// It flees (§12.4).
     Flee,
+    /// It is destroyed (§12.3).
     Destroyed,
 }
 
 impl Outcome {
+    /// Every outcome, from least to most severe: the index of the counts in [`Odds::a`] and
+    /// [`Odds::b`].
     pub const ALL: [Outcome; 4] = [
         Outcome::NoEffect,
         Outcome::Recoil,
@@ -550,6 +622,7 @@ impl Outcome {
     pub fn severity(self) -> u8 {
         self as u8
     }
+    /// The outcome as the narration says it: "no effect", "recoils", "flees", "destroyed".
     pub fn label(self) -> &'static str {
         match self {
             Outcome::NoEffect => "no effect",
@@ -601,6 +674,7 @@ impl Band {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Pursuit {
+    /// The side that follows up.
     pub side: Side,
     /// Distance straight ahead in BW.
     pub distance: f64,
@@ -612,13 +686,17 @@ pub struct Pursuit {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SideResult {
+    /// The element's kind.
     pub kind: ElementKind,
+    /// Its die score.
     pub die: DieScore,
     /// Every factor counted, by name, in a fixed order.
     pub factors: Vec<Factor>,
     /// Die plus factors.
     pub total: i32,
+    /// How its total compares with its opponent's (§11).
     pub band: Band,
+    /// What happens to it.
     pub outcome: Outcome,
     /// The rule (section and row) that gave the outcome.
     pub rule: Cow<'static, str>,
@@ -628,7 +706,9 @@ pub struct SideResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CombatResult {
+    /// The first combatant's part (`a` of the situation).
     pub a: SideResult,
+    /// The second combatant's part.
     pub b: SideResult,
     /// Who follows up and how far, if anyone. Table conditions (an edge or bad going ahead, §12.5)
     /// are for the battle to apply.
@@ -650,6 +730,7 @@ pub struct Odds {
     pub b: [u8; 4],
     /// Each side's total without the die.
     pub a_factor: i32,
+    /// `b`'s total without its die.
     pub b_factor: i32,
 }
 
@@ -657,8 +738,11 @@ pub struct Odds {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OddsEntry {
+    /// `a`'s outcome.
     pub a: Outcome,
+    /// `b`'s outcome.
     pub b: Outcome,
+    /// How many of the 36 dice pairs give this pair of outcomes.
     pub count: u8,
 }
 
@@ -670,6 +754,7 @@ pub struct Margins {
     pub a_doubled_b: u8,
     /// `a` won without doubling.
     pub a_won: u8,
+    /// The totals were equal.
     pub tied: u8,
     /// `b` won without doubling.
     pub b_won: u8,
@@ -849,6 +934,7 @@ impl Prepared {
         })
     }
 
+    /// The situation the factors were counted for.
     pub fn situation(&self) -> &Situation {
         &self.situation
     }
@@ -860,9 +946,11 @@ impl Prepared {
     pub fn b_factor(&self) -> i32 {
         self.counted.b_sum
     }
+    /// Every factor counted for `a`, by name, in a fixed order.
     pub fn a_factors(&self) -> &[Factor] {
         &self.counted.a_factors
     }
+    /// Every factor counted for `b`, by name, in a fixed order.
     pub fn b_factors(&self) -> &[Factor] {
         &self.counted.b_factors
     }
@@ -936,6 +1024,25 @@ impl Prepared {
 }
 
 /// Resolve one combat or shot for two die scores (`dice[0]` is `a`'s).
+///
+/// Returns the totals with every factor, each side's band and outcome with the rule that gave it,
+/// and any pursuit; a situation the rules do not allow is refused with a [`CombatError`].
+///
+/// ```
+/// use dbcore::{resolve, Band, Combatant, DieScore, Outcome, RulesConfig, Situation};
+///
+/// // Blades (+5 against foot) against Warband (+3 against foot), dice 4 and 3.
+/// let sit = Situation::close_combat(
+///     Combatant::new("4Bd".parse().unwrap()),
+///     Combatant::new("4Wb".parse().unwrap()),
+/// );
+/// let dice = [DieScore::new(4).unwrap(), DieScore::new(3).unwrap()];
+/// let r = resolve(&sit, dice, &RulesConfig::default()).unwrap();
+/// assert_eq!((r.a.total, r.b.total), (9, 6));
+/// assert_eq!((r.a.band, r.b.band), (Band::Higher, Band::Beaten));
+/// assert_eq!(r.a.outcome, Outcome::NoEffect);
+/// assert!(r.b.rule.starts_with('§'));
+/// ```
 pub fn resolve(
     situation: &Situation,
     dice: [DieScore; 2],
@@ -965,6 +1072,21 @@ pub fn resolve(
 }
 
 /// Exact odds over all 36 pairs of scores.
+///
+/// ```
+/// use dbcore::{odds, Combatant, Outcome, RulesConfig, Situation};
+///
+/// let sit = Situation::close_combat(
+///     Combatant::new("4Bd".parse().unwrap()),
+///     Combatant::new("4Bd".parse().unwrap()),
+/// );
+/// let o = odds(&sit, &RulesConfig::default()).unwrap();
+/// // A mirror match: each side's counts are the same, and sum to 36.
+/// assert_eq!(o.a, o.b);
+/// assert_eq!(o.a.iter().map(|&n| u32::from(n)).sum::<u32>(), 36);
+/// assert_eq!(o.margins.tied, 6);
+/// assert_eq!(o.a_count(Outcome::NoEffect), o.b_count(Outcome::NoEffect));
+/// ```
 pub fn odds(situation: &Situation, cfg: &RulesConfig) -> Result<Odds, CombatError> {
     Ok(Prepared::new(situation, cfg)?.odds())
 }
@@ -974,8 +1096,11 @@ pub fn odds(situation: &Situation, cfg: &RulesConfig) -> Result<Odds, CombatErro
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResolveRequest {
+    /// The combat or shot.
     pub situation: Situation,
+    /// `a`'s die and `b`'s die, in that order.
     pub dice: [DieScore; 2],
+    /// The rules configuration; the default when absent.
     #[serde(default)]
     pub config: Option<RulesConfig>,
 }
@@ -984,7 +1109,9 @@ pub struct ResolveRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OddsRequest {
+    /// The combat or shot.
     pub situation: Situation,
+    /// The rules configuration; the default when absent.
     #[serde(default)]
     pub config: Option<RulesConfig>,
 }

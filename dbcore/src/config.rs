@@ -38,7 +38,9 @@ pub struct KindRules {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MountedInfantryRules {
+    /// Base depth, BW (§1.3).
     pub depth: f64,
+    /// Move in good going, BW (§7.3).
     pub move_good: f64,
     /// Move in rough or bad going when X is Solid foot.
     pub move_rough_solid: f64,
@@ -133,10 +135,15 @@ impl Default for PipRules {
 pub struct RulesConfig {
     /// Per base kind, keyed by code (`"4Bd"`).
     pub kinds: KindTable,
+    /// The numbers of mounted infantry.
     pub mounted_infantry: MountedInfantryRules,
+    /// Combat numbers a house rule may change (those the digest marks as single-source or our
+    /// reading).
     pub combat: CombatRules,
+    /// PIP readings (§6.3).
     #[serde(default)]
     pub pips: PipRules,
+    /// Movement readings kept switchable (§7, §8, §17).
     #[serde(default)]
     pub moves: MoveRules,
 }
@@ -144,13 +151,19 @@ pub struct RulesConfig {
 /// A configuration that cannot be used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ConfigError {
+    /// The table has no numbers for this base kind.
     #[error("rules configuration has no entry for element kind {0}")]
     MissingKind(BaseKind),
+    /// A number out of its range.
     #[error("rules configuration: {what} of {kind} must be {expected}, not {value}")]
     BadValue {
+        /// The kind, or section of the configuration, it belongs to.
         kind: String,
+        /// Which number.
         what: &'static str,
+        /// What it must be.
         expected: &'static str,
+        /// What it is.
         value: f64,
     },
     /// A number outside the ranges of [`crate::limits::check_config`].
@@ -386,6 +399,7 @@ impl KindTable {
         self.slots[kind.index()].take()
     }
 
+    /// Whether the table has numbers for `kind`.
     pub fn contains_key(&self, kind: &BaseKind) -> bool {
         self.get(kind).is_some()
     }
@@ -395,6 +409,7 @@ impl KindTable {
         self.slots.iter().filter(|s| s.is_some()).count()
     }
 
+    /// Whether the table has no numbers at all.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

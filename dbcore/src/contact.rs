@@ -41,7 +41,9 @@ use std::cmp::Ordering;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ContactPart {
+    /// One of its edges.
     Edge(Edge),
+    /// One of its corners.
     Corner(Corner),
 }
 
@@ -93,6 +95,7 @@ impl ContactKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Contact {
+    /// How the two touch.
     pub kind: ContactKind,
     /// The part of A involved (`None` only for [`ContactKind::Intersecting`]).
     pub a: Option<ContactPart>,
@@ -462,7 +465,9 @@ pub fn overlap(
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ContactReport {
+    /// The earlier element's id.
     pub a: u32,
+    /// The later element's id.
     pub b: u32,
     /// Whether both belong to the same side (friends) or not (enemies).
     pub same_side: bool,

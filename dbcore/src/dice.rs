@@ -41,6 +41,16 @@ impl DieScore {
     ];
 
     /// A score, refusing anything outside 1..=6.
+    ///
+    /// ```
+    /// use dbcore::DieScore;
+    /// use dbcore::error::{ErrorCode, ErrorInfo};
+    ///
+    /// assert_eq!(DieScore::new(6).unwrap().get(), 6);
+    /// let err = DieScore::new(7).unwrap_err();
+    /// assert_eq!(err.code(), ErrorCode::InvalidDie); // error 300, the dice family
+    /// assert_eq!(err.to_string(), "§0.3: a die shows 1 to 6, not 7");
+    /// ```
     pub fn new(score: u8) -> Result<DieScore, DiceError> {
         if (1..=6).contains(&score) {
             Ok(DieScore(score))
@@ -58,6 +68,7 @@ impl DieScore {
         }
     }
 
+    /// The score, 1 to 6.
     pub const fn get(self) -> u8 {
         self.0
     }
@@ -91,6 +102,16 @@ impl<'de> Deserialize<'de> for DieScore {
 
 /// Draw one fair die score from `rng` without modulo bias: 32-bit draws at or above the largest
 /// multiple of 6 are rejected and drawn again.
+///
+/// ```
+/// use dbcore::{roll, SeededDice};
+///
+/// // Any rand_core::RngCore will do; SeededDice is one.
+/// let mut rng = SeededDice::new(7);
+/// let scores: Vec<u8> = (0..600).map(|_| roll(&mut rng).get()).collect();
+/// assert!(scores.iter().all(|s| (1..=6).contains(s)));
+/// assert!((1..=6).all(|face| scores.contains(&face)));
+/// ```
 pub fn roll<R: RngCore + ?Sized>(rng: &mut R) -> DieScore {
     // 2^32 = 6 * 715_827_882 + 4: accept the first 6 * 715_827_882 values, so that the top 4
     // values, which would favour 1..=4, are drawn again.
@@ -110,6 +131,20 @@ pub fn roll<R: RngCore + ?Sized>(rng: &mut R) -> DieScore {
 pub struct SeededDice(rand_pcg::Pcg64Mcg);
 
 impl SeededDice {
+    /// Dice seeded with `seed`: the same scores in Rust, C and Python for the same seed.
+    ///
+    /// ```
+    /// use dbcore::SeededDice;
+    ///
+    /// let mut a = SeededDice::new(42);
+    /// let mut b = SeededDice::new(42);
+    /// let first: Vec<_> = (0..10).map(|_| a.roll()).collect();
+    /// assert_eq!(first, (0..10).map(|_| b.roll()).collect::<Vec<_>>());
+    ///
+    /// // Jumping ahead lands where drawing would: a die takes one draw here.
+    /// let mut c = SeededDice::advanced(42, 10);
+    /// assert_eq!(c.roll(), a.roll());
+    /// ```
     pub fn new(seed: u64) -> Self {
         use rand_core::SeedableRng;
         SeededDice(rand_pcg::Pcg64Mcg::seed_from_u64(seed))

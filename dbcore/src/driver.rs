@@ -28,6 +28,7 @@ pub use prebattle::{choose as prebattle_choice, play_prebattle};
 pub struct DrivenBattle {
     /// Set-up and every action: replaying it gives `events` again.
     pub record: BattleRecord,
+    /// Every event, in order.
     pub events: Vec<Event>,
     /// Bounds begun.
     pub bounds: u32,
@@ -77,9 +78,11 @@ pub struct DrivenGame {
     /// The two armies, every pre-battle action and every battle action: replaying it gives the
     /// same events ([`GameRecord::replay`]).
     pub record: GameRecord,
+    /// The pre-battle's events, in order.
     pub prebattle_events: Vec<PrebattleEvent>,
     /// The set-up the pre-battle produced.
     pub setup: BattleSetup,
+    /// The battle's events, in order.
     pub events: Vec<Event>,
     /// Bounds begun.
     pub bounds: u32,
@@ -90,12 +93,16 @@ pub struct DrivenGame {
 /// Why a driven game could not be played.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GameError {
+    /// The pre-battle refused an action of the driver's.
     #[error(transparent)]
     Prebattle(#[from] PrebattleError),
+    /// The set-up the pre-battle produced is not valid.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// An army list could not be used.
     #[error(transparent)]
     Lists(#[from] crate::battle::prebattle::ListsError),
+    /// The driver could not finish the pre-battle.
     #[error("the driver's pre-battle did not finish")]
     Unfinished,
 }
@@ -243,7 +250,22 @@ impl Policy for Demonstration {
 }
 
 /// Play `battle` with `dice` until an army loses or `max_bounds` bounds have begun, both armies
-/// played by the demonstration driver.
+/// played by the demonstration driver. The driver stops when bound `max_bounds + 1` begins, so
+/// `max_bounds` whole bounds are played.
+///
+/// ```
+/// use dbcore::battle::Battle;
+/// use dbcore::driver::{demo_setup, play_battle};
+/// use dbcore::SeededDice;
+///
+/// let battle = Battle::new(demo_setup()).unwrap();
+/// let driven = play_battle(battle, &mut SeededDice::new(1), 4);
+/// // The armies start 7 BW apart: four whole bounds decide nothing, and the fifth has begun.
+/// assert_eq!((driven.bounds, driven.verdict), (5, None));
+/// // The record replays to the same events, without the dice generator.
+/// let (_, events) = Battle::replay(&driven.record).unwrap();
+/// assert_eq!(events, driven.events);
+/// ```
 pub fn play_battle(battle: Battle, dice: &mut SeededDice, max_bounds: u32) -> DrivenBattle {
     let mut a = Demonstration;
     let mut b = Demonstration;

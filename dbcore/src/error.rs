@@ -55,10 +55,15 @@ pub enum ErrorCode {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorFamily {
+    /// Codes 100 to 199: the call itself is wrong (bad JSON, an unknown id, a null pointer).
     Argument,
+    /// Codes 200 to 299: the rules refuse the request.
     Rule,
+    /// Codes 300 to 399: a die score is out of range.
     Dice,
+    /// Codes 400 to 499: the set-up breaks the rules.
     Setup,
+    /// Codes 900 to 999: a failure inside dbcore or at a language boundary.
     Internal,
 }
 
@@ -89,6 +94,7 @@ impl ErrorCode {
         self as u32
     }
 
+    /// The family the code belongs to, by its hundreds.
     pub const fn family(self) -> ErrorFamily {
         match self as u32 {
             100..=199 => ErrorFamily::Argument,
@@ -109,19 +115,24 @@ impl ErrorCode {
 pub trait ErrorInfo: std::error::Error {
     /// The stable code.
     fn code(&self) -> ErrorCode;
-    /// The rules section (of `shared/rules/DBA3.md`) that refuses the request, when one does.
+    /// The rules section (a heading of the rules reference, `docs/rules/`) that refuses the
+    /// request, when one does.
     fn rule(&self) -> Option<&'static str>;
 }
 
 /// Any error dbcore returns, for callers (and bindings) that handle them all alike.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Error {
+    /// An element code that is not one (`"4Bx"`).
     #[error(transparent)]
     ElementCode(#[from] crate::troops::ParseKindError),
+    /// A die score outside 1 to 6.
     #[error(transparent)]
     Dice(#[from] crate::dice::DiceError),
+    /// A combat or shot the rules do not allow.
     #[error(transparent)]
     Combat(#[from] crate::combat::CombatError),
+    /// A rules configuration that cannot be used.
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
     /// JSON that could not be read as the expected type.

@@ -19,7 +19,9 @@ use crate::json;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum AnySetup {
+    /// A DBA 3.0, Big Battle or Giant set-up.
     Dba(Box<battle::BattleSetup>),
+    /// A DBAix set-up.
     Dbaix(dbaix::DbaixSetup),
 }
 
@@ -27,7 +29,9 @@ pub enum AnySetup {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum AnyAction {
+    /// An action of a DBA 3.0 battle.
     Dba(battle::Action),
+    /// An action of a DBAix game.
     Dbaix(dbaix::Action),
 }
 
@@ -35,7 +39,9 @@ pub enum AnyAction {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum AnyEvent {
+    /// An event of a DBA 3.0 battle.
     Dba(battle::Event),
+    /// An event of a DBAix game.
     Dbaix(dbaix::Event),
 }
 
@@ -43,7 +49,9 @@ pub enum AnyEvent {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum AnyDiceRequest {
+    /// The dice a DBA 3.0 battle waits for.
     Dba(battle::DiceRequest),
+    /// The dice a DBAix game waits for.
     Dbaix(dbaix::DiceRequest),
 }
 
@@ -51,31 +59,43 @@ pub enum AnyDiceRequest {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum AnyRecord {
+    /// A saved DBA 3.0 battle.
     Dba(battle::BattleRecord),
+    /// A saved DBAix game.
     Dbaix(dbaix::BattleRecord),
 }
 
 /// A refusal or a bad input.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GameError {
+    /// JSON that could not be read as the expected type; the message gives the path of the field at
+    /// fault.
     #[error("{0}")]
     Json(String),
     /// A die score outside 1 to 6 in the JSON (§0.3): the dice family, as everywhere else.
     #[error("{0}")]
     Dice(crate::DiceError),
+    /// An action of one game was given to a battle of the other.
     #[error("a {action} action was given to a {battle} battle")]
     WrongGame {
+        /// The game the action is for ("DBA", "DBAix").
         action: &'static str,
+        /// The game of the battle.
         battle: &'static str,
     },
+    /// A DBA 3.0 battle refused the action.
     #[error("{0}")]
     Dba(battle::BattleError),
+    /// A DBA 3.0 set-up is not valid.
     #[error("{0}")]
     DbaSetup(battle::SetupError),
+    /// A saved DBA 3.0 battle did not replay.
     #[error("{0}")]
     DbaReplay(battle::ReplayError),
+    /// A DBAix game refused the action.
     #[error("{0}")]
     Dbaix(dbaix::DbaixError),
+    /// A saved DBAix game did not replay.
     #[error("{0}")]
     DbaixReplay(dbaix::ReplayError),
 }
@@ -127,6 +147,7 @@ impl AnySetup {
             AnySetup::Dba(Box::new(json::from_value(v).map_err(json_err)?))
         })
     }
+    /// Which game the set-up is for.
     pub fn variant(&self) -> Variant {
         match self {
             AnySetup::Dba(s) => s.variant,
@@ -156,7 +177,9 @@ impl AnyRecord {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum AnyBattle {
+    /// A DBA 3.0, Big Battle or Giant battle.
     Dba(Box<Battle>),
+    /// A DBAix game.
     Dbaix(Box<dbaix::Battle>),
 }
 
@@ -193,6 +216,7 @@ impl AnyBattle {
         }
     }
 
+    /// Which game the battle is.
     pub fn variant(&self) -> Variant {
         match self {
             AnyBattle::Dba(b) => b.setup().variant,
@@ -238,6 +262,7 @@ impl AnyBattle {
         }
     }
 
+    /// The set-up and every action so far: replays to this battle.
     pub fn record(&self) -> AnyRecord {
         match self {
             AnyBattle::Dba(b) => AnyRecord::Dba(b.record()),
@@ -245,6 +270,7 @@ impl AnyBattle {
         }
     }
 
+    /// The dice the battle waits for, if any.
     pub fn awaiting(&self) -> Option<AnyDiceRequest> {
         match self {
             AnyBattle::Dba(b) => b.awaiting().map(AnyDiceRequest::Dba),

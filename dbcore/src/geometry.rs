@@ -51,11 +51,14 @@ pub fn near(a: f64, b: f64) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Point {
+    /// East, BW from the board's west edge (or inches on a DBAix table).
     pub x: f64,
+    /// North, BW from the board's south edge (or inches on a DBAix table).
     pub y: f64,
 }
 
 impl Point {
+    /// The point `(x, y)`.
     pub const fn new(x: f64, y: f64) -> Self {
         Point { x, y }
     }
@@ -64,6 +67,7 @@ impl Point {
         let r = deg.to_radians();
         Point::new(r.sin(), r.cos())
     }
+    /// The dot product.
     pub fn dot(self, o: Point) -> f64 {
         self.x * o.x + self.y * o.y
     }
@@ -71,9 +75,11 @@ impl Point {
     pub fn cross(self, o: Point) -> f64 {
         self.x * o.y - self.y * o.x
     }
+    /// The length of the vector from the origin.
     pub fn length(self) -> f64 {
         self.x.hypot(self.y)
     }
+    /// The straight-line distance to `o`.
     pub fn distance(self, o: Point) -> f64 {
         (self - o).length()
     }
@@ -126,17 +132,22 @@ impl Neg for Point {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Segment {
+    /// One end.
     pub a: Point,
+    /// The other end.
     pub b: Point,
 }
 
 impl Segment {
+    /// The segment from `a` to `b`.
     pub const fn new(a: Point, b: Point) -> Self {
         Segment { a, b }
     }
+    /// Its length.
     pub fn length(&self) -> f64 {
         self.a.distance(self.b)
     }
+    /// The point halfway along it.
     pub fn midpoint(&self) -> Point {
         (self.a + self.b) * 0.5
     }
@@ -150,6 +161,7 @@ impl Segment {
         let t = ((p - self.a).dot(d) / len2).clamp(0.0, 1.0);
         self.a + d * t
     }
+    /// The shortest distance from `p` to any point of the segment.
     pub fn distance_to_point(&self, p: Point) -> f64 {
         self.closest_point(p).distance(p)
     }
@@ -191,10 +203,12 @@ impl Segment {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Polygon {
+    /// The vertices in order, not repeating the first at the end.
     pub points: Vec<Point>,
 }
 
 impl Polygon {
+    /// A polygon through these vertices, in order.
     pub fn new(points: Vec<Point>) -> Self {
         Polygon { points }
     }
@@ -207,6 +221,7 @@ impl Polygon {
     pub fn signed_area(&self) -> f64 {
         self.edges().map(|e| e.a.cross(e.b)).sum::<f64>() * 0.5
     }
+    /// The area enclosed, whichever way the vertices run.
     pub fn area(&self) -> f64 {
         self.signed_area().abs()
     }
@@ -276,12 +291,15 @@ impl Polygon {
 pub struct Pose {
     /// Midpoint of the front edge, in BW.
     pub x: f64,
+    /// Midpoint of the front edge, in BW: north of the south edge.
     pub y: f64,
     /// Compass bearing the element faces, degrees clockwise from +y.
     pub facing: f64,
 }
 
 impl Pose {
+    /// A pose with its front-edge midpoint at `(x, y)` BW, facing `facing` degrees clockwise from
+    /// +y (north).
     pub fn new(x: f64, y: f64, facing: f64) -> Self {
         Pose { x, y, facing }
     }
@@ -293,6 +311,7 @@ impl Pose {
             facing: snap_bearing(self.facing),
         }
     }
+    /// The midpoint of the front edge as a point.
     pub fn front_mid(&self) -> Point {
         Point::new(self.x, self.y)
     }
@@ -307,9 +326,13 @@ impl Pose {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Corner {
+    /// The front edge's left end.
     FrontLeft,
+    /// The front edge's right end.
     FrontRight,
+    /// The rear edge's right end.
     RearRight,
+    /// The rear edge's left end.
     RearLeft,
 }
 
@@ -318,9 +341,13 @@ pub enum Corner {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Edge {
+    /// The front edge, facing the way the element faces.
     Front,
+    /// The right side edge.
     Right,
+    /// The rear edge.
     Rear,
+    /// The left side edge.
     Left,
 }
 
@@ -328,6 +355,7 @@ pub enum Edge {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ElementRect {
+    /// Where it stands: front-edge midpoint and facing.
     pub pose: Pose,
     /// Frontage in BW (1 for every element, DBA3.md §0.3).
     pub width: f64,
@@ -336,9 +364,11 @@ pub struct ElementRect {
 }
 
 impl ElementRect {
+    /// The rectangle of an element at `pose`, `width` BW wide and `depth` BW deep.
     pub fn new(pose: Pose, width: f64, depth: f64) -> Self {
         ElementRect { pose, width, depth }
     }
+    /// The corner `c`, in board coordinates.
     pub fn corner(&self, c: Corner) -> Point {
         let f = self.pose.forward();
         let r = f.right();
@@ -371,9 +401,11 @@ impl ElementRect {
             Edge::Left => Segment::new(rl, fl),
         }
     }
+    /// The outline as a polygon, corners in the order of [`ElementRect::corners`].
     pub fn polygon(&self) -> Polygon {
         Polygon::new(self.corners().to_vec())
     }
+    /// The centre of the rectangle.
     pub fn centre(&self) -> Point {
         self.pose.front_mid() - self.pose.forward() * (self.depth * 0.5)
     }
@@ -398,15 +430,19 @@ impl Scale {
             Scale::Mm25 => 60.0,
         }
     }
+    /// A length in BW as millimetres at this scale.
     pub fn bw_to_mm(self, bw: f64) -> f64 {
         bw * self.mm_per_bw()
     }
+    /// A length in millimetres as BW at this scale.
     pub fn mm_to_bw(self, mm: f64) -> f64 {
         mm / self.mm_per_bw()
     }
+    /// A length in BW as inches at this scale.
     pub fn bw_to_inches(self, bw: f64) -> f64 {
         self.bw_to_mm(bw) / 25.4
     }
+    /// A length in inches as BW at this scale.
     pub fn inches_to_bw(self, inches: f64) -> f64 {
         self.mm_to_bw(inches * 25.4)
     }

@@ -22,6 +22,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
 pub mod ai;
@@ -64,3 +65,9 @@ pub use troops::{
 
 /// The crate version, as the C and Python layers report it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The Rust snippets of the repository's README, compiled and run as doctests so that they keep
+/// working as the API changes.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -35,6 +35,7 @@ pub struct CommandOutline {
     /// To whom it applies: `in_sight`, `screened` (hidden by terrain, §6.4) or `light_horse`
     /// (a mover that is all Light Horse).
     pub applies_to: String,
+    /// The area within that distance, BW.
     pub outline: Polygon,
 }
 
@@ -47,6 +48,7 @@ pub struct ReachOutline {
     pub going: Going,
     /// The move allowance, BW.
     pub distance: f64,
+    /// The area the move could end in, BW.
     pub outline: Polygon,
 }
 
@@ -55,6 +57,7 @@ pub struct ReachOutline {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct ElementOutlines {
+    /// The element.
     pub id: ElementId,
     /// Its rectangle.
     pub element: Polygon,

@@ -224,6 +224,7 @@ pub fn wheel_corner_arc_length(width: f64, angle: f64) -> f64 {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ObstacleKind {
+    /// Another element.
     Element,
     /// Terrain the mover may not enter.
     Impassable,
@@ -231,7 +232,9 @@ pub enum ObstacleKind {
     StopsMovement,
     /// A city, fort or camp.
     Stronghold,
+    /// A river.
     River,
+    /// Anything else the caller wants stopped at.
     Other,
 }
 
@@ -240,7 +243,9 @@ pub enum ObstacleKind {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ObstacleShape {
+    /// An element's rectangle.
     Rect(ElementRect),
+    /// Any polygon, BW.
     Polygon(Polygon),
 }
 
@@ -259,7 +264,9 @@ impl ObstacleShape {
 pub struct Obstacle {
     /// The caller's id, opaque here.
     pub id: u32,
+    /// What it is.
     pub kind: ObstacleKind,
+    /// Its outline.
     pub shape: ObstacleShape,
 }
 
@@ -279,9 +286,13 @@ pub enum MoveDirection {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BoardEdge {
+    /// The north edge (greatest y).
     North,
+    /// The east edge (greatest x).
     East,
+    /// The south edge (y = 0).
     South,
+    /// The west edge (x = 0).
     West,
 }
 
@@ -289,7 +300,9 @@ pub enum BoardEdge {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BoardBounds {
+    /// The south-west corner.
     pub min: Point,
+    /// The north-east corner.
     pub max: Point,
 }
 
@@ -298,7 +311,14 @@ pub struct BoardBounds {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Met {
-    Obstacle { id: u32, kind: ObstacleKind },
+    /// An obstacle.
+    Obstacle {
+        /// The caller's id of it.
+        id: u32,
+        /// What it is.
+        kind: ObstacleKind,
+    },
+    /// A battlefield edge.
     BoardEdge(BoardEdge),
 }
 

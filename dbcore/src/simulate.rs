@@ -62,6 +62,7 @@ pub const DEFAULT_MAX_BOUNDS: u32 = 60;
 /// A batch of battles.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Request {
+    /// Where each battle's set-up comes from: two army lists, or a given set-up.
     pub source: Source,
     /// How many battles.
     pub battles: u64,
@@ -152,6 +153,7 @@ pub struct BattleSummary {
     pub camp_sacked: Vec<bool>,
     /// Each army's general's element lost (§13.2).
     pub general_lost: Vec<bool>,
+    /// How the battle ended: decided, the bound limit, stalled, or failed.
     pub ended: Ending,
     /// Why a failed battle failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -164,11 +166,15 @@ pub struct BattleSummary {
 /// A proportion with its 95% Wilson score interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Rate {
+    /// How many times it happened.
     pub count: u64,
+    /// Out of how many battles.
     pub out_of: u64,
     /// `count / out_of` (0 when `out_of` is 0).
     pub rate: f64,
+    /// The lower end of the 95% Wilson score interval.
     pub low: f64,
+    /// The upper end of the 95% Wilson score interval.
     pub high: f64,
 }
 
@@ -223,6 +229,7 @@ pub struct Summary {
     pub battles: u64,
     /// Battles fought: all but the failed. Every rate is out of these.
     pub fought: u64,
+    /// Battles that failed before any fighting (the pre-battle could not be finished): in no rate.
     pub failed: u64,
     /// Each army's wins.
     pub wins: Vec<Rate>,
@@ -230,6 +237,7 @@ pub struct Summary {
     pub draws: Rate,
     /// Battles that ended by the bound limit, and stalled, out of the fought.
     pub bound_limit: u64,
+    /// Battles that stalled: the driver found nothing it might do.
     pub stalled: u64,
     /// Mean bounds of the fought battles.
     pub mean_bounds: f64,
@@ -239,6 +247,7 @@ pub struct Summary {
     pub losses_histogram: Vec<Vec<u64>>,
     /// Each army's camp sacked, and general lost, out of the fought.
     pub camp_sacked: Vec<Rate>,
+    /// Each army's general lost, out of the fought.
     pub general_lost: Vec<Rate>,
 }
 
@@ -300,7 +309,9 @@ impl Summary {
 /// A batch's records, in index order, and their summary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Simulation {
+    /// One record per battle, in index order.
     pub records: Vec<BattleSummary>,
+    /// What they came to.
     pub summary: Summary,
     /// Cancelled before every battle was played: `records` holds those that finished (a set of
     /// indices, not always a prefix, when several threads ran).
@@ -310,12 +321,16 @@ pub struct Simulation {
 /// Why a batch could not start. Each battle's own troubles are in its record instead.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SimulateError {
+    /// An army list id or list could not be used.
     #[error(transparent)]
     Lists(#[from] ListsError),
+    /// The set-up is not valid.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// The pre-battle could not be played.
     #[error(transparent)]
     Prebattle(#[from] PrebattleError),
+    /// A size or number is outside the limits of [`crate::limits`].
     #[error(transparent)]
     Limit(#[from] LimitError),
 }
@@ -343,7 +358,9 @@ impl ErrorInfo for SimulateError {
 /// finish; none starts after) and a counter of battles finished. Both optional.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Control<'a> {
+    /// Set it to stop the batch: battles under way finish, none starts after.
     pub cancel: Option<&'a AtomicBool>,
+    /// Counts battles finished, for a progress bar.
     pub done: Option<&'a AtomicU64>,
 }
 

@@ -28,6 +28,7 @@ use crate::geometry::{Point, Pose};
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct Snap {
+    /// The dropped element.
     pub id: ElementId,
     /// Its pose after the move.
     pub pose: Pose,
@@ -46,11 +47,18 @@ pub struct Snap {
 pub enum SnapTarget {
     /// Contact with an enemy element (§8.2).
     Contact {
+        /// The enemy element.
         target: ElementId,
+        /// How it lines up against it.
         contact: ContactWanted,
     },
     /// Beside (front edges level) or behind a friend.
-    Friend { friend: ElementId, place: String },
+    Friend {
+        /// The friend.
+        friend: ElementId,
+        /// Where beside it: `left`, `right` or `behind`.
+        place: String,
+    },
 }
 
 /// An outcome move to preview (§12).
@@ -60,13 +68,17 @@ pub enum SnapTarget {
 pub enum OutcomeMove {
     /// Recoil (§12.1), with the push-backs it causes; turned about first when shot from behind.
     Recoil {
+        /// The shot came from behind: it turns about before recoiling (§9.6).
         #[serde(default)]
         from_behind: bool,
     },
     /// Flight (§12.4).
     Flee,
     /// Pursuit of `distance` BW (§12.5).
-    Pursue { distance: f64 },
+    Pursue {
+        /// How far, BW.
+        distance: f64,
+    },
 }
 
 const CONTACTS: [ContactWanted; 6] = [

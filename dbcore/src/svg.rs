@@ -18,6 +18,7 @@ use std::fmt::Write;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SvgElement {
+    /// Where it stands and its size, BW.
     pub rect: ElementRect,
     /// Index of the element's side; picks its colour from [`SIDE_COLOURS`] (cycling).
     pub side: u8,

@@ -26,7 +26,9 @@ pub struct PlacedElement {
     pub id: u32,
     /// The army it belongs to (0, 1, and 2 in DBAix).
     pub side: u8,
+    /// What troops it is.
     pub kind: ElementKind,
+    /// Where it stands: front-edge midpoint in BW, and facing in degrees clockwise from +y.
     pub pose: Pose,
     /// The general's element.
     #[serde(default)]
@@ -37,7 +39,9 @@ pub struct PlacedElement {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Table {
+    /// The board and its terrain.
     pub battlefield: Battlefield,
+    /// The elements on it, each id once.
     pub elements: Vec<PlacedElement>,
     /// The first PIP score was 1, so Plough is rough for the whole game (§3.1).
     #[serde(default)]
@@ -47,8 +51,10 @@ pub struct Table {
 /// A question about an element the table does not have.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
+    /// No element has this id.
     #[error("there is no element {0} on the table")]
     UnknownElement(u32),
+    /// Two elements share this id.
     #[error("element id {0} is used twice")]
     DuplicateId(u32),
     /// A size or number outside `crate::limits`.
@@ -84,6 +90,7 @@ pub struct ElementContact {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShootingTarget {
+    /// The enemy's id.
     pub target: u32,
     /// From the nearest point of the shooting edge to the nearest point of the target, BW.
     pub distance: f64,
@@ -97,14 +104,53 @@ pub struct ShootingTarget {
 #[serde(rename_all = "snake_case", tag = "by")]
 pub enum ShotBlocked {
     /// An element is in the way (§9.5).
-    Element { id: u32 },
+    Element {
+        /// The element in the way.
+        id: u32,
+    },
     /// Terrain blocks sight (§9.5).
-    Terrain { block: SightBlock },
+    Terrain {
+        /// The terrain that blocks it.
+        block: SightBlock,
+    },
 }
 
 impl Table {
     /// A table, refusing duplicate element ids and sizes or numbers outside
     /// [`crate::limits::check_table`] (a NaN coordinate, a board 10¹⁶ BW wide).
+    ///
+    /// ```
+    /// use dbcore::battlefield::{Battlefield, Board};
+    /// use dbcore::contact::ContactKind;
+    /// use dbcore::geometry::Pose;
+    /// use dbcore::table::{PlacedElement, Table};
+    /// use dbcore::RulesConfig;
+    ///
+    /// let el = |id, side, code: &str, x, y, facing| PlacedElement {
+    ///     id,
+    ///     side,
+    ///     kind: code.parse().unwrap(),
+    ///     pose: Pose::new(x, y, facing),
+    ///     general: false,
+    /// };
+    /// // Blades facing north, Warband facing south against them, Bows 3 BW further north.
+    /// let table = Table::new(
+    ///     Battlefield::new(Board::default()),
+    ///     vec![
+    ///         el(1, 0, "4Bd", 7.5, 5.0, 0.0),
+    ///         el(2, 1, "4Wb", 7.5, 5.0, 180.0),
+    ///         el(3, 1, "4Bw", 7.5, 8.0, 180.0),
+    ///     ],
+    /// )
+    /// .unwrap();
+    /// let cfg = RulesConfig::default();
+    /// let contacts = table.contacts_of(1, &cfg).unwrap();
+    /// assert_eq!(contacts.len(), 1);
+    /// assert_eq!((contacts[0].other, contacts[0].contact.kind), (2, ContactKind::FrontToFront));
+    /// assert!(table.in_close_combat(1, &cfg).unwrap());
+    /// assert!((table.distance(1, 3, &cfg).unwrap() - 3.0).abs() < 1e-9);
+    /// assert!(table.element(4).is_err());
+    /// ```
     pub fn new(
         battlefield: Battlefield,
         elements: Vec<PlacedElement>,
@@ -130,6 +176,7 @@ impl Table {
         })
     }
 
+    /// The element with this id.
     pub fn element(&self, id: u32) -> Result<&PlacedElement, TableError> {
         self.elements
             .iter()

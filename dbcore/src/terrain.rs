@@ -28,9 +28,15 @@ use thiserror::Error;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Going {
+    /// Good going: open ground, gentle hills, and Plough until it turns rough (§3.1).
     Good,
+    /// Rough going: rocky ground, scrub, boggy ground, enclosures, hamlets, Plough once rough
+    /// (§3.1).
     Rough,
+    /// Bad going: difficult hills, woods, marshes, gullies, dunes and oases (not for camelry),
+    /// Edifices (§3.1).
     Bad,
+    /// Impassable: the waterway (§3.4).
     Impassable,
 }
 
@@ -55,21 +61,38 @@ pub struct GoingContext {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AreaKind {
+    /// A gentle hill: good going, with a crest line (§3.3).
     GentleHill,
+    /// A difficult (steep or wooded) hill: bad going, with a crest line (§3.3).
     DifficultHill,
+    /// A wood: bad going that blocks sight (§3.1, §9.5).
     Wood,
+    /// A marsh: bad going.
     Marsh,
+    /// A gully: bad going, long and narrow (§3.2).
     Gully,
+    /// Dunes: bad going, good for camelry.
     Dunes,
+    /// An oasis: bad going, good for camelry.
     Oasis,
+    /// Rocky ground: rough going.
     Rocky,
+    /// Scrub: rough going.
     Scrub,
+    /// Boggy ground: rough going.
     Boggy,
+    /// Enclosures: rough going.
     Enclosures,
+    /// Plough: good going, rough for the whole game if the first PIP score is 1 (§3.1, §17.13).
     Plough,
+    /// A hamlet: a built-up area, rough going (§4.1).
     Hamlet,
+    /// An Edifice: a built-up area, bad going; it may serve as a camp (§4.5).
     Edifice,
+    /// A City: a walled built-up area with 1 or 2 gates, garrisoned and defended by its denizens
+    /// (§4.2).
     City,
+    /// A Fort: a walled built-up area with 1 gate, garrisoned from the start (§4.3).
     Fort,
 }
 
@@ -181,6 +204,7 @@ impl AreaKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AreaFeature {
+    /// What the feature is, which decides its going and its rules.
     pub kind: AreaKind,
     /// The outline, in board coordinates (curves approximated by many vertices).
     pub outline: Polygon,
@@ -309,7 +333,9 @@ pub struct River {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RoadSurface {
+    /// A paved road.
     Paved,
+    /// An earth track.
     Track,
 }
 
@@ -317,7 +343,9 @@ pub enum RoadSurface {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Road {
+    /// The centre line, BW, from one battlefield edge to another (§3.6).
     pub path: Vec<Point>,
+    /// Paved or track.
     pub surface: RoadSurface,
     /// Drawn width in BW (less than 1).
     pub width: f64,
@@ -331,7 +359,10 @@ pub struct Road {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Waterway {
+    /// The battlefield edge it lies along.
     pub edge: BoardEdge,
+    /// The shore's distance inward from the edge, BW, at evenly spaced stations along it (see
+    /// above).
     pub depths: Vec<f64>,
     /// Width of the beach or flood plain inland of the shore (0..=2 BW, good going, §3.4).
     #[serde(default)]
@@ -393,9 +424,13 @@ impl Waterway {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TerrainFeature {
+    /// A hill, wood, marsh, built-up area or other feature with an outline.
     Area(AreaFeature),
+    /// A river (§3.5).
     River(River),
+    /// A road (§3.6).
     Road(Road),
+    /// A waterway along one edge (§3.4).
     Waterway(Waterway),
 }
 
@@ -420,21 +455,37 @@ impl TerrainFeature {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FeatureType {
+    /// Any built-up area: hamlet, Edifice, City or Fort (§4.1).
     Bua,
+    /// A gentle hill.
     GentleHill,
+    /// A difficult hill.
     DifficultHill,
+    /// A wood.
     Wood,
+    /// A marsh.
     Marsh,
+    /// A gully.
     Gully,
+    /// Dunes.
     Dunes,
+    /// An oasis.
     Oasis,
+    /// Rocky ground.
     Rocky,
+    /// Scrub.
     Scrub,
+    /// Boggy ground.
     Boggy,
+    /// Enclosures.
     Enclosures,
+    /// Plough.
     Plough,
+    /// A river.
     River,
+    /// A road.
     Road,
+    /// A waterway.
     Waterway,
 }
 
@@ -541,12 +592,19 @@ impl TerrainLimits {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum HomeTerrain {
+    /// Arable: farmland, the commonest home terrain.
     Arable,
+    /// Forest.
     Forest,
+    /// Hilly.
     Hilly,
+    /// Steppe.
     Steppe,
+    /// Dry.
     Dry,
+    /// Tropical.
     Tropical,
+    /// Littoral: the army may come by sea, and the table has a waterway (§3.4, §5.5).
     Littoral,
 }
 
@@ -577,8 +635,11 @@ impl std::fmt::Display for AreaKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompulsoryOption {
+    /// The feature types any of which count towards the option.
     pub types: Vec<FeatureType>,
+    /// The fewest features of those types.
     pub min: u8,
+    /// The most features of those types.
     pub max: u8,
 }
 
@@ -586,6 +647,7 @@ pub struct CompulsoryOption {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HomeTerrainList {
+    /// The home terrain.
     pub terrain: HomeTerrain,
     /// The compulsory features must match one of these options.
     pub compulsory: Vec<CompulsoryOption>,
@@ -596,6 +658,7 @@ pub struct HomeTerrainList {
 }
 
 impl HomeTerrain {
+    /// Every home terrain, in declaration order.
     pub const ALL: [HomeTerrain; 7] = [
         HomeTerrain::Arable,
         HomeTerrain::Forest,
@@ -692,30 +755,60 @@ impl HomeTerrain {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum HomeTerrainProblem {
+    /// Too few or too many compulsory features for the variant (§3.7).
     #[error("§3.7: {count} compulsory features chosen, the variant allows {min} to {max}")]
-    CompulsoryCount { count: usize, min: u8, max: u8 },
+    CompulsoryCount {
+        /// Compulsory features chosen.
+        count: usize,
+        /// The fewest allowed.
+        min: u8,
+        /// The most allowed.
+        max: u8,
+    },
+    /// The compulsory features chosen match none of the home terrain's options (§3.7).
     #[error("§3.7: the compulsory features chosen ({}) match no compulsory option of {terrain} home terrain", listed(.chosen))]
     CompulsoryMismatch {
+        /// The defender's home terrain.
         terrain: HomeTerrain,
+        /// The compulsory features chosen.
         chosen: Vec<FeatureType>,
     },
+    /// Too few or too many optional features for the variant (§3.7).
     #[error("§3.7: {count} optional features chosen, the variant allows {min} to {max}")]
-    OptionalCount { count: usize, min: u8, max: u8 },
+    OptionalCount {
+        /// Optional features chosen.
+        count: usize,
+        /// The fewest allowed.
+        min: u8,
+        /// The most allowed.
+        max: u8,
+    },
+    /// An optional feature the home terrain does not allow (§3.7).
     #[error("§3.7: {feature} is not an optional feature of {terrain} home terrain")]
     NotOptional {
+        /// The defender's home terrain.
         terrain: HomeTerrain,
+        /// The feature refused.
         feature: FeatureType,
     },
+    /// Both features of a pair the home terrain allows only one of (§3.7).
     #[error("§3.7: {terrain} home terrain allows {a} or {b} as optional features, not both")]
     BothOfPair {
+        /// The defender's home terrain.
         terrain: HomeTerrain,
+        /// One of the pair.
         a: FeatureType,
+        /// The other.
         b: FeatureType,
     },
+    /// More features of one type than §3.7 allows.
     #[error("§3.7: {count} features of type {feature}, at most {max} allowed")]
     TooMany {
+        /// The feature type.
         feature: FeatureType,
+        /// Features of that type chosen.
         count: usize,
+        /// The most allowed.
         max: u8,
     },
 }
@@ -1020,106 +1113,247 @@ pub fn measure(poly: &Polygon) -> FeatureSize {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TerrainProblem {
+    /// A feature needs a rectangle whose length plus width is more than 9 BW (§3.2).
     #[error(
         "§3.2: feature {feature} needs a rectangle with length + width {sum:.3} BW, more than 9"
     )]
-    TooBig { feature: usize, sum: f64 },
+    TooBig {
+        /// The feature's index among the battlefield's features.
+        feature: usize,
+        /// Length plus width, BW.
+        sum: f64,
+    },
+    /// A feature is less than 1 BW wide at its centre (§3.2).
     #[error("§3.2: feature {feature} is {width:.3} BW wide at its centre, less than 1 BW")]
-    TooNarrow { feature: usize, width: f64 },
+    TooNarrow {
+        /// The feature's index among the battlefield's features.
+        feature: usize,
+        /// Its width at the centre, BW.
+        width: f64,
+    },
+    /// More than one feature is less than 3 BW wide at its centre (§3.2).
     #[error(
         "§3.2: features {features:?} are all less than 3 BW wide at the centre; at most one may be"
     )]
-    SeveralNarrow { features: Vec<usize> },
+    SeveralNarrow {
+        /// Their indices among the battlefield's features.
+        features: Vec<usize>,
+    },
+    /// A gully is shorter than 3 times its width (§3.2).
     #[error("§3.2: gully {feature} is {length:.3} BW long, less than 3 × its width {width:.3}")]
     GullyTooShort {
+        /// The gully's index among the battlefield's features.
         feature: usize,
+        /// Its length, BW.
         length: f64,
+        /// Its width, BW.
         width: f64,
     },
+    /// A feature other than a gully is longer than twice its width (§3.2).
     #[error("§3.2: feature {feature} is {length:.3} BW long, more than 2 × its width {width:.3}")]
     TooLong {
+        /// The feature's index among the battlefield's features.
         feature: usize,
+        /// Its length, BW.
         length: f64,
+        /// Its width, BW.
         width: f64,
     },
+    /// A feature of a kind that must be curved has straight edges (§3.2).
     #[error("§3.2: feature {feature} ({kind}) has straight edges; only BUAs and plough may")]
-    StraightEdges { feature: usize, kind: AreaKind },
+    StraightEdges {
+        /// The feature's index among the battlefield's features.
+        feature: usize,
+        /// Its kind.
+        kind: AreaKind,
+    },
+    /// A feature's outline has fewer than 3 vertices or no area.
     #[error("§3.2: feature {feature} has a degenerate outline (fewer than 3 vertices or no area)")]
-    DegenerateOutline { feature: usize },
+    DegenerateOutline {
+        /// The feature's index among the battlefield's features.
+        feature: usize,
+    },
+    /// A hill has no crest line of at least two points inside its outline (§3.3).
     #[error("§3.3: hill {feature} needs a crest line of at least two points inside its outline")]
-    BadCrest { feature: usize },
+    BadCrest {
+        /// The hill's index among the battlefield's features.
+        feature: usize,
+    },
+    /// A City or Fort has the wrong number of gates (§4.2, §4.3).
     #[error("§4.2–4.3: feature {feature} ({kind}) has {gates} gates (City 1 or 2, Fort 1)")]
     BadGates {
+        /// The feature's index among the battlefield's features.
         feature: usize,
+        /// City or Fort.
         kind: AreaKind,
+        /// Gates given.
         gates: usize,
     },
+    /// More features of one type than §3.7 allows.
     #[error("§3.7: {count} features of type {feature_type}, at most {max} allowed")]
     TooMany {
+        /// The feature type.
         feature_type: FeatureType,
+        /// Features of that type on the table.
         count: usize,
+        /// The most allowed.
         max: u8,
     },
+    /// No feature of bad or rough going, river or waterway is on the table (§3.7).
     #[error(
         "§3.7: the table needs at least one bad-going, rough-going, river or waterway feature"
     )]
     NoDifficultTerrain,
+    /// Two area features are less than 1 BW apart (§3.8).
     #[error("§3.8: area features {a} and {b} are {gap:.3} BW apart, less than 1 BW")]
-    FeaturesTooClose { a: usize, b: usize, gap: f64 },
-    #[error("§3.8: feature {feature} is {gap:.3} BW from the {edge} edge, less than 1 BW")]
-    TooCloseToEdge {
-        feature: usize,
-        edge: BoardEdge,
+    FeaturesTooClose {
+        /// One feature's index among the battlefield's features.
+        a: usize,
+        /// The other's.
+        b: usize,
+        /// The gap between them, BW.
         gap: f64,
     },
+    /// A feature is less than 1 BW from a battlefield edge (§3.8).
+    #[error("§3.8: feature {feature} is {gap:.3} BW from the {edge} edge, less than 1 BW")]
+    TooCloseToEdge {
+        /// The feature's index among the battlefield's features.
+        feature: usize,
+        /// The edge.
+        edge: BoardEdge,
+        /// The gap, BW.
+        gap: f64,
+    },
+    /// A feature lies partly off the board (§1.2).
     #[error("§1.2: feature {feature} lies partly off the board")]
-    OffBoard { feature: usize },
+    OffBoard {
+        /// The feature's index among the battlefield's features.
+        feature: usize,
+    },
+    /// An area feature lies in the waterway (§3.4).
     #[error("§3.4: area feature {feature} lies in the waterway")]
-    InWaterway { feature: usize },
+    InWaterway {
+        /// The feature's index among the battlefield's features.
+        feature: usize,
+    },
+    /// A City or Fort is not wholly within 6 BW of two battlefield edges (§3.8).
     #[error(
         "§3.8: the {kind} (feature {feature}) is not wholly within 6 BW of two battlefield edges"
     )]
-    FortificationNotNearCorner { feature: usize, kind: AreaKind },
-    #[error("§3.6: road {feature} is {width:.3} BW wide; a road is drawn less than 1 BW wide")]
-    RoadTooWide { feature: usize, width: f64 },
-    #[error("§3.6: road {feature} does not run from a battlefield edge to a battlefield edge")]
-    RoadNotEdgeToEdge { feature: usize },
-    #[error("§3.6: road {feature} starts or ends at the waterway's edge")]
-    RoadFromWaterwayEdge { feature: usize },
-    #[error("§3.6: road {second} neither crosses nor joins road {first}")]
-    RoadsDisjoint { first: usize, second: usize },
-    #[error("§3.5: river {feature} is {width:.3} BW wide, more than 1 BW")]
-    RiverTooWide { feature: usize, width: f64 },
-    #[error("§3.5: river {feature} does not run from a battlefield edge to a different edge or into a waterway")]
-    RiverEnds { feature: usize },
-    #[error("§3.5: river {feature} is {length:.3} BW long, more than 1.5 × the {straight:.3} BW between its ends")]
-    RiverTooWinding {
+    FortificationNotNearCorner {
+        /// The feature's index among the battlefield's features.
         feature: usize,
-        length: f64,
-        straight: f64,
-    },
-    #[error("§3.5: river {feature} comes within 4 BW of the {edge} edge ({gap:.3} BW)")]
-    RiverNearOtherEdge {
-        feature: usize,
-        edge: BoardEdge,
-        gap: f64,
-    },
-    #[error("§3.5: river {river} crosses feature {feature} ({kind}); rivers may not cross hills, dunes, oasis or BUAs")]
-    RiverCrosses {
-        river: usize,
-        feature: usize,
+        /// City or Fort.
         kind: AreaKind,
     },
+    /// A road is drawn 1 BW wide or more (§3.6).
+    #[error("§3.6: road {feature} is {width:.3} BW wide; a road is drawn less than 1 BW wide")]
+    RoadTooWide {
+        /// The road's index among the battlefield's features.
+        feature: usize,
+        /// Its drawn width, BW.
+        width: f64,
+    },
+    /// A road does not run from a battlefield edge to a battlefield edge (§3.6).
+    #[error("§3.6: road {feature} does not run from a battlefield edge to a battlefield edge")]
+    RoadNotEdgeToEdge {
+        /// The road's index among the battlefield's features.
+        feature: usize,
+    },
+    /// A road starts or ends at the waterway's edge (§3.6).
+    #[error("§3.6: road {feature} starts or ends at the waterway's edge")]
+    RoadFromWaterwayEdge {
+        /// The road's index among the battlefield's features.
+        feature: usize,
+    },
+    /// A second road neither crosses nor joins the first (§3.6).
+    #[error("§3.6: road {second} neither crosses nor joins road {first}")]
+    RoadsDisjoint {
+        /// The first road's index among the battlefield's features.
+        first: usize,
+        /// The second road's index.
+        second: usize,
+    },
+    /// A river is more than 1 BW wide (§3.5).
+    #[error("§3.5: river {feature} is {width:.3} BW wide, more than 1 BW")]
+    RiverTooWide {
+        /// The river's index among the battlefield's features.
+        feature: usize,
+        /// Its width, BW.
+        width: f64,
+    },
+    /// A river does not run from one battlefield edge to another or into a waterway (§3.5).
+    #[error("§3.5: river {feature} does not run from a battlefield edge to a different edge or into a waterway")]
+    RiverEnds {
+        /// The river's index among the battlefield's features.
+        feature: usize,
+    },
+    /// A river is longer than 1.5 times the straight distance between its ends (§3.5).
+    #[error("§3.5: river {feature} is {length:.3} BW long, more than 1.5 × the {straight:.3} BW between its ends")]
+    RiverTooWinding {
+        /// The river's index among the battlefield's features.
+        feature: usize,
+        /// Its length along its course, BW.
+        length: f64,
+        /// The straight distance between its ends, BW.
+        straight: f64,
+    },
+    /// A river comes within 4 BW of an edge it does not end at (§3.5).
+    #[error("§3.5: river {feature} comes within 4 BW of the {edge} edge ({gap:.3} BW)")]
+    RiverNearOtherEdge {
+        /// The river's index among the battlefield's features.
+        feature: usize,
+        /// The edge.
+        edge: BoardEdge,
+        /// Its least distance to that edge, BW.
+        gap: f64,
+    },
+    /// A river crosses a hill, dunes, an oasis or a built-up area (§3.5).
+    #[error("§3.5: river {river} crosses feature {feature} ({kind}); rivers may not cross hills, dunes, oasis or BUAs")]
+    RiverCrosses {
+        /// The river's index among the battlefield's features.
+        river: usize,
+        /// The feature crossed, by its index.
+        feature: usize,
+        /// Its kind.
+        kind: AreaKind,
+    },
+    /// A waterway extends less than 1 BW or more than 4 BW inward (§3.4).
     #[error("§3.4: waterway {feature} extends {depth:.3} BW inward; it must extend 1 to 4 BW")]
-    WaterwayDepth { feature: usize, depth: f64 },
+    WaterwayDepth {
+        /// The waterway's index among the battlefield's features.
+        feature: usize,
+        /// The depth found, BW.
+        depth: f64,
+    },
+    /// A waterway is more than 3 BW deep along more than half its length (§3.4, §17.7).
     #[error("§3.4, §17.7: waterway {feature} is at most 3 BW deep along only {fraction:.3} of its length; at least half is needed")]
-    WaterwayTooDeep { feature: usize, fraction: f64 },
+    WaterwayTooDeep {
+        /// The waterway's index among the battlefield's features.
+        feature: usize,
+        /// The fraction of its length that is at most 3 BW deep.
+        fraction: f64,
+    },
+    /// A waterway's beach is more than 2 BW wide (§3.4).
     #[error("§3.4: waterway {feature} has a beach {beach:.3} BW wide, more than 2 BW")]
-    BeachTooWide { feature: usize, beach: f64 },
+    BeachTooWide {
+        /// The waterway's index among the battlefield's features.
+        feature: usize,
+        /// The beach's width, BW.
+        beach: f64,
+    },
+    /// A waterway has fewer than two depth stations.
     #[error("§3.4: waterway {feature} needs at least two depth stations")]
-    WaterwayProfile { feature: usize },
+    WaterwayProfile {
+        /// The waterway's index among the battlefield's features.
+        feature: usize,
+    },
+    /// A waterway lies along a long side of the Big Battle board (§14.2).
     #[error("§14.2: waterway {feature} lies along a long side of the Big Battle board")]
-    WaterwayOnLongSide { feature: usize },
+    WaterwayOnLongSide {
+        /// The waterway's index among the battlefield's features.
+        feature: usize,
+    },
 }
 
 impl TerrainProblem {
@@ -1602,15 +1836,30 @@ pub fn clip_to_convex(poly: &Polygon, clip: &Polygon) -> Polygon {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PlacementProblem {
+    /// A quarter number outside 1 to 4 (§3.8).
     #[error("§3.8: quarter {0} does not exist (quarters are 1 to 4)")]
     NoSuchQuarter(Quarter),
+    /// The feature must lie wholly in its quarter (§3.8).
     #[error("§3.8: the {kind} must lie wholly in quarter {quarter}")]
-    NotWhollyInQuarter { kind: AreaKind, quarter: Quarter },
+    NotWhollyInQuarter {
+        /// The feature's kind.
+        kind: AreaKind,
+        /// Its quarter.
+        quarter: Quarter,
+    },
+    /// A gentle hill must have its larger part in its quarter and the rest in at most one adjacent
+    /// quarter (§3.8).
     #[error("§3.8: the gentle hill must have its larger part in quarter {quarter} and the rest in at most one adjacent quarter")]
-    HillSpread { quarter: Quarter },
+    HillSpread {
+        /// Its quarter.
+        quarter: Quarter,
+    },
+    /// The feature must lie in its quarter and reach into exactly one adjacent quarter (§3.8).
     #[error("§3.8: the feature must lie in quarter {quarter} and extend into exactly one adjacent quarter (it touches quarters {})", listed(.touched))]
     NotIntoOneAdjacent {
+        /// Its quarter.
         quarter: Quarter,
+        /// The quarters it touches.
         touched: Vec<Quarter>,
     },
 }

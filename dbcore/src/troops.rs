@@ -93,7 +93,9 @@ impl TroopType {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FootClass {
+    /// Fast foot: further in rough and bad going, and some outcomes differ (§2.2, §7.3, §11).
     Fast,
+    /// Solid foot (§2.2).
     Solid,
 }
 
@@ -102,54 +104,98 @@ pub enum FootClass {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
+    /// Mounted troops: elephants, knights, cavalry, light horse, chariots and camelry.
     Mounted,
+    /// Foot troops, mounted infantry included.
     Foot,
 }
 
 /// A concrete element code as written in army lists, without the mounted-infantry prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BaseKind {
+    /// `El`: Elephants.
     El,
+    /// `3Kn`: Knights, three figures a base.
     Kn3,
+    /// `4Kn`: Knights, four figures a base.
     Kn4,
+    /// `6Kn`: double Knights (§2.4).
     Kn6,
+    /// `HCh`: heavy chariots, which count as Knights.
     HCh,
+    /// `Cv`: Cavalry.
     Cv,
+    /// `6Cv`: double Cavalry (§2.4).
     Cv6,
+    /// `LCh`: light chariots, which count as Cavalry.
     LCh,
+    /// `LH`: Light Horse.
     LH,
+    /// `LCm`: light camelry, which count as Light Horse.
     LCm,
+    /// `SCh`: Scythed Chariots.
     SCh,
+    /// `Cm`: Camelry.
     Cm,
+    /// `Sp`: Spears (Solid).
     Sp,
+    /// `8Sp`: double Spears (§2.4).
     Sp8,
+    /// `4Pk`: Solid Pikes.
     Pk4,
+    /// `3Pk`: Fast Pikes.
     Pk3,
+    /// `4Bd`: Solid Blades.
     Bd4,
+    /// `3Bd`: Fast Blades.
     Bd3,
+    /// `6Bd`: double Blades (§2.4).
     Bd6,
+    /// `4Ax`: Solid Auxilia.
     Ax4,
+    /// `3Ax`: Fast Auxilia.
     Ax3,
+    /// `4Bw`: Solid Bows.
     Bw4,
+    /// `3Bw`: Fast Bows.
     Bw3,
+    /// `8Bw`: double Bows (§2.4).
     Bw8,
+    /// `4Lb`: Solid longbows, which count as Bows.
     Lb4,
+    /// `3Lb`: Fast longbows, which count as Bows.
     Lb3,
+    /// `8Lb`: double longbows (§2.4).
     Lb8,
+    /// `4Cb`: Solid crossbows, which count as Bows.
     Cb4,
+    /// `3Cb`: Fast crossbows, which count as Bows.
     Cb3,
+    /// `8Cb`: double crossbows (§2.4).
     Cb8,
+    /// `Ps`: Psiloi.
     Ps,
+    /// `4Wb`: Solid Warband.
     Wb4,
+    /// `3Wb`: Fast Warband.
     Wb3,
+    /// `7Hd`: Solid Hordes.
     Hd7,
+    /// `5Hd`: Fast Hordes.
     Hd5,
+    /// `Art`: Artillery.
     Art,
+    /// `WWg`: War Wagons.
     WWg,
+    /// `CP`: a command post (a general's element only).
     CP,
+    /// `Lit`: a litter (a general's element only).
     Lit,
+    /// `CWg`: a command wagon (a general's element only).
     CWg,
+    /// `CF`: camp followers, civilians defending a camp (§2.6, §4.6).
     CampFollowers,
+    /// `Dz`: a City's denizens, civilians defending it (§2.6, §4.2).
     Denizens,
 }
 
@@ -447,27 +493,49 @@ impl PursuitRule {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KindInfo {
+    /// The code as army lists write it (`4Bd`, `Mtd-3Bw`).
     pub code: String,
+    /// A short English name ("Blades").
     pub name: String,
+    /// The basic troop type the outcome and factor tables use (§2.1).
     pub troop_type: TroopType,
+    /// Mounted or foot (§0.3).
     pub class: Class,
+    /// Mounted infantry (`Mtd-`): foot that move as mounted (§2.3).
     pub mounted_infantry: bool,
+    /// Fast or Solid as it moves (§2.2); `None` for mounted.
     pub moves_as: Option<FootClass>,
+    /// Fast or Solid as it fights (§2.2, §11); `None` for mounted.
     pub fights_as: Option<FootClass>,
+    /// A double element (§2.4).
     pub double: bool,
+    /// Camel-mounted: dunes and oases are good going for it (§3.1).
     pub camel_mounted: bool,
+    /// Only a general's element may be of this kind (CP, Lit, CWg).
     pub general_only: bool,
+    /// Civilians (camp followers, denizens): never counted for victory (§2.6, §13.2).
     pub civilian: bool,
+    /// Shoots at a distance (§9.1).
     pub shoots: bool,
+    /// A move by it costs an extra PIP (§6.3).
     pub extra_pip: bool,
+    /// May never move into contact with enemy (§8.4).
     pub never_contacts_enemy: bool,
+    /// How it follows up a beaten enemy (§12.5).
     pub pursuit: PursuitRule,
+    /// Base depth, BW, under the rules configuration (§1.3).
     pub depth: f64,
+    /// Tactical move in good going, BW (§7.3).
     pub move_good: f64,
+    /// Tactical move when any of it is in rough or bad going, BW (§7.3).
     pub move_rough: f64,
+    /// Combat factor against foot (§10.1).
     pub factor_vs_foot: i32,
+    /// Combat factor against mounted (§10.1).
     pub factor_vs_mounted: i32,
+    /// Combat factor when shot at, for kinds with one (§9.6).
     pub factor_shot_at: Option<i32>,
+    /// Shooting range, BW, for kinds that shoot (§9.1).
     pub shooting_range: Option<f64>,
 }
 
@@ -509,9 +577,11 @@ impl ElementKind {
     pub const fn base(self) -> BaseKind {
         self.base
     }
+    /// Mounted infantry (`Mtd-` code): foot that move as mounted (§2.3).
     pub const fn is_mounted_infantry(self) -> bool {
         self.mounted_infantry
     }
+    /// The basic troop type the outcome and factor tables use (§2.1).
     pub const fn troop_type(self) -> TroopType {
         self.base.troop_type()
     }
@@ -519,9 +589,11 @@ impl ElementKind {
     pub const fn class(self) -> Class {
         self.base.class()
     }
+    /// Mounted (not mounted infantry, which are foot).
     pub const fn is_mounted(self) -> bool {
         matches!(self.class(), Class::Mounted)
     }
+    /// Foot, mounted infantry included.
     pub const fn is_foot(self) -> bool {
         matches!(self.class(), Class::Foot)
     }

@@ -70,6 +70,7 @@ pub enum ThreatZone {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ZoneRelation {
+    /// Clear of the zone by more than [`TOLERANCE`].
     Outside,
     /// Touching the outer boundary within [`TOLERANCE`] but not inside by more than that.
     OnBoundary,
@@ -183,6 +184,7 @@ impl ThreatZone {
         }
     }
 
+    /// Whether the rectangle is in the zone: inside it or on its boundary (§8.1).
     pub fn holds(&self, rect: &ElementRect) -> bool {
         self.relation(rect) != ZoneRelation::Outside
     }
@@ -298,6 +300,7 @@ fn clip_le(lo: &mut f64, hi: &mut f64, f0: f64, f1: f64, c: f64) {
 }
 
 impl ShootingZone {
+    /// The shooting zone of the shooting edge `edge` for a range of `range` BW (§9.2).
     pub fn new(edge: Segment, range: f64) -> ShootingZone {
         ShootingZone { edge, range }
     }
@@ -308,6 +311,7 @@ impl ShootingZone {
         ((p - self.edge.a).dot(u), (p - self.edge.a).dot(n))
     }
 
+    /// Whether `p` lies in the zone.
     pub fn contains(&self, p: Point) -> bool {
         let (x, y) = self.local(p);
         let w = self.edge.length();
@@ -478,6 +482,7 @@ pub fn shot_geometry(
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShotBlocker {
+    /// The element's rectangle.
     pub rect: ElementRect,
     /// Enemy Psiloi (of the shooter), which Artillery shoots over or through.
     pub is_enemy_psiloi: bool,

@@ -75,12 +75,18 @@ pub const DEFAULT_NODES: u32 = 400;
 /// Why the opponent has no action to give.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AiError {
+    /// The battle has ended: there is nothing to choose.
     #[error("§13.2: the battle is over")]
     Finished,
     /// No candidate the battle accepts was found within the budget (the battle awaits a shot or
     /// combat none of whose choices is legal).
     #[error("no legal action found for army {army} in phase {phase:?}")]
-    NoAction { army: usize, phase: Phase },
+    NoAction {
+        /// The army to move.
+        army: usize,
+        /// The phase the battle is in.
+        phase: Phase,
+    },
 }
 
 impl ErrorInfo for AiError {
@@ -101,6 +107,7 @@ impl ErrorInfo for AiError {
 /// The opponent as a [`Policy`] for [`crate::driver::play_battle_with`].
 #[derive(Debug, Clone)]
 pub struct Ai {
+    /// Its budget and seed.
     pub config: AiConfig,
     /// Nodes spent on every decision so far.
     pub nodes_spent: u64,
@@ -109,6 +116,7 @@ pub struct Ai {
 }
 
 impl Ai {
+    /// An opponent with this configuration, nothing spent yet.
     pub fn new(config: AiConfig) -> Self {
         Ai {
             config,

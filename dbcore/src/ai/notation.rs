@@ -28,36 +28,58 @@ use crate::geometry::{Point, Pose};
 pub enum Order {
     /// Straight ahead, or on a bearing (ending facing it), `distance` BW.
     Move {
+        /// The element.
         id: ElementId,
+        /// How far, BW.
         distance: f64,
+        /// The bearing, degrees clockwise from north; `None` for straight ahead.
         bearing: Option<f64>,
     },
     /// To a pose: front-edge midpoint and facing.
     To {
+        /// The element.
         id: ElementId,
+        /// Where it ends: front-edge midpoint in BW, and facing in degrees.
         pose: Pose,
     },
+    /// An element into contact with an enemy (§8.2): `3 contact 104 front`.
     Contact {
+        /// The element moving.
         id: ElementId,
+        /// The enemy element.
         target: ElementId,
+        /// How it is to end up against the enemy.
         contact: ContactWanted,
     },
+    /// Elements advancing straight ahead together as a group (§7.4): `2,3,4 group 2`.
     Group {
+        /// The elements of the group.
         ids: Vec<ElementId>,
+        /// How far, BW.
         distance: f64,
     },
+    /// An element dismounts (§7.9): `3 dismount`.
     Dismount {
+        /// The element.
         id: ElementId,
     },
+    /// One shot (§9): `shoot 7 -> 112`; the dice are rolled by the program.
     Shoot {
+        /// The shooter.
         shooter: ElementId,
+        /// The target.
         target: ElementId,
     },
+    /// One close combat (§10): `fight 3 104`; the dice are rolled by the program.
     Fight {
+        /// One element of the combat.
         a: ElementId,
+        /// The other.
         b: ElementId,
     },
+    /// Dice the river (§3.5): `river`.
     River,
+    /// End the tactical moves: `end`.
     End,
 }
 
@@ -65,7 +87,9 @@ pub enum Order {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cannot read {text:?}: {why} (type `help` for the notation)")]
 pub struct NotationError {
+    /// The text as typed.
     pub text: String,
+    /// What is wrong with it.
     pub why: String,
 }
 

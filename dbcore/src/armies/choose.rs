@@ -42,7 +42,9 @@ pub struct EntryChoice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct ContingentChoice {
+    /// The ally's own list.
     pub list: ListId,
+    /// One choice per troop entry of that list, in its order.
     pub entries: Vec<EntryChoice>,
 }
 
@@ -50,8 +52,11 @@ pub struct ContingentChoice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct ArmyChoice {
+    /// The army's list.
     pub list: ListId,
+    /// One choice per troop entry of the list, in its order.
     pub entries: Vec<EntryChoice>,
+    /// Allied contingents, at most two (§16.4). Omitted from JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allies: Vec<ContingentChoice>,
 }
@@ -60,14 +65,17 @@ pub struct ArmyChoice {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct ChosenElement {
+    /// What troops it is.
     pub kind: ElementKind,
     /// The general's element; in a contingent, its general, who does not act as one (§16.4).
     pub general: bool,
     /// Allied contingent number (1 or 2), if any.
     #[serde(default)]
     pub contingent: Option<u8>,
+    /// For a `A//B` element, the foot kind it may dismount into (§2.3, §7.9).
     #[serde(default)]
     pub dismounts_as: Option<ElementKind>,
+    /// A War Wagon that is a mobile tower (§4.7). Omitted from JSON when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mobile_tower: bool,
 }
@@ -91,10 +99,15 @@ impl ChosenElement {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct Army {
+    /// The army's list.
     pub list: ListId,
+    /// The list's name.
     pub name: String,
+    /// The list's aggression, 0 to 4 (§16.2, §5.1).
     pub aggression: u8,
+    /// The list's home terrain, which decides the features its defender may choose (§3.7).
     pub home: HomeTopography,
+    /// Its 12 elements, those of allied contingents marked by `contingent`.
     pub elements: Vec<ChosenElement>,
 }
 
@@ -102,6 +115,7 @@ pub struct Army {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct EntryRef {
+    /// The list whose entry it is.
     pub list: ListId,
     /// Contingent number (1 or 2) when the entry is an ally's.
     #[serde(default)]
@@ -116,57 +130,122 @@ pub struct EntryRef {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "problem")]
 pub enum ArmyProblem {
+    /// The list id names no bundled list (§16).
     #[error("§16: no bundled army list `{list}`")]
-    UnknownList { list: ListId },
+    UnknownList {
+        /// The id.
+        list: ListId,
+    },
+    /// More entry choices than the list has entries (§16).
     #[error("§16: list {list} has {entries} troop entries, but {given} were chosen")]
     TooManyEntries {
+        /// The list.
         list: ListId,
+        /// Its troop entries.
         entries: usize,
+        /// Entry choices given.
         given: usize,
     },
+    /// An entry's alternative number does not exist (§16.1).
     #[error("§16.1: entry {} `{}` has {packages} alternatives, not an alternative number {package}", entry.index, entry.text)]
     NoSuchPackage {
+        /// The entry.
         entry: EntryRef,
+        /// The alternative asked for, from 0.
         package: usize,
+        /// Alternatives the entry has.
         packages: usize,
     },
+    /// More elements taken from an entry than it allows (§16.1).
     #[error("§16.1: entry {} `{}` allows {allowed} elements, {given} were taken", entry.index, entry.text)]
     TooManyElements {
+        /// The entry.
         entry: EntryRef,
+        /// Elements it allows.
         allowed: u32,
+        /// Elements taken.
         given: usize,
     },
+    /// An element the entry does not give, or more of it than the entry allows (§16.1).
     #[error("§16.1: entry {} `{}` does not allow `{element}` (or not that many of it)", entry.index, entry.text)]
-    NotAllowed { entry: EntryRef, element: Fielded },
+    NotAllowed {
+        /// The entry.
+        entry: EntryRef,
+        /// The element refused.
+        element: Fielded,
+    },
+    /// An `A/B` entry fielded as both kinds at once (§2.3).
     #[error("§2.3: entry {} `{}` fields `{a}` and `{b}` together, but A/B elements are all one or all the other", entry.index, entry.text)]
     MixedEither {
+        /// The entry.
         entry: EntryRef,
+        /// One kind taken.
         a: ElementKind,
+        /// The other kind taken.
         b: ElementKind,
     },
+    /// The general's entry gives no elements (§2.5).
     #[error("§2.5: the general's entry {} `{}` must give its elements (the general is never replaced by allies)", entry.index, entry.text)]
-    GeneralMissing { entry: EntryRef },
+    GeneralMissing {
+        /// The entry.
+        entry: EntryRef,
+    },
+    /// The list has no entry marked `(Gen)` (§2.5).
     #[error("§2.5: list {list} has no entry marked (Gen)")]
-    NoGeneralEntry { list: ListId },
+    NoGeneralEntry {
+        /// The list.
+        list: ListId,
+    },
+    /// The army does not have 12 elements (§2.5).
     #[error("§2.5: an army has 12 elements, this one {main} of its own and {allied} allied")]
-    WrongTotal { main: usize, allied: usize },
+    WrongTotal {
+        /// Elements of its own.
+        main: usize,
+        /// Allied elements.
+        allied: usize,
+    },
+    /// More than two allied contingents (§16.4).
     #[error("§16.4: at most two allied contingents, not {count}")]
-    TooManyContingents { count: usize },
+    TooManyContingents {
+        /// Contingents given.
+        count: usize,
+    },
+    /// The list is not among the army's allowed allies (§16.4).
     #[error("§16.4: list {list} is not among the allies of {army}")]
-    AllyNotAllowed { army: ListId, list: ListId },
+    AllyNotAllowed {
+        /// The army's list.
+        army: ListId,
+        /// The ally's list.
+        list: ListId,
+    },
+    /// Two contingents from one list (§16.4).
     #[error("§16.4: two contingents must come from different armies, both are from {list}")]
-    SameAllyTwice { list: ListId },
+    SameAllyTwice {
+        /// The list.
+        list: ListId,
+    },
+    /// An allied contingent of the wrong size (§16.4).
     #[error("§16.4: allied contingent {contingent} has {given} elements, it must have exactly {required}")]
     ContingentSize {
+        /// The contingent's number.
         contingent: u8,
+        /// Elements it has.
         given: usize,
+        /// Elements it must have.
         required: usize,
     },
+    /// An allied contingent without its general's element (§16.4).
     #[error("§16.4: allied contingent {contingent} must include its own general's element")]
-    ContingentWithoutGeneral { contingent: u8 },
+    ContingentWithoutGeneral {
+        /// The contingent's number.
+        contingent: u8,
+    },
+    /// An allied contingent with nothing from its list's largest entry (§16.4).
     #[error("§16.4: allied contingent {contingent} must include an element from its list's largest entry ({})", entries.join(" or "))]
     ContingentWithoutLargestEntry {
+        /// The contingent's number.
         contingent: u8,
+        /// The largest entries, as the list writes them.
         entries: Vec<String>,
     },
 }

@@ -39,7 +39,9 @@ pub enum Troop {
     /// `A//B`: mounted `A` that may dismount as the foot `B` (§2.3). It may also be fielded
     /// already dismounted, as `B`, at the start of a game (§15.3).
     Dismounts {
+        /// The mounted kind, as it starts.
         mounted: ElementKind,
+        /// The foot kind it dismounts as.
         foot: ElementKind,
     },
 }
@@ -89,11 +91,14 @@ fn split_figures(code: &str) -> Option<(char, &str)> {
 /// into. Written `"3Kn"` or `"3Kn//4Bd"` in JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Fielded {
+    /// What the element is as fielded.
     pub kind: ElementKind,
+    /// The foot kind it may dismount into, for a `A//B` element.
     pub dismounts_as: Option<ElementKind>,
 }
 
 impl Fielded {
+    /// A kind that does not dismount.
     pub const fn new(kind: ElementKind) -> Self {
         Fielded {
             kind,
@@ -152,7 +157,9 @@ impl<'de> Deserialize<'de> for Fielded {
 /// A troop with the note the list attaches to it (`Lit (if Olympias)`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Choice {
+    /// The troop.
     pub troop: Troop,
+    /// The list's note on it, if any (`if Olympias`).
     pub note: Option<String>,
 }
 
@@ -169,7 +176,9 @@ impl fmt::Display for Choice {
 /// `count` elements, each one of `choices` (chosen separately, §16.1).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Part {
+    /// How many elements.
     pub count: u8,
+    /// What each may be.
     pub choices: Vec<Choice>,
 }
 
@@ -189,6 +198,7 @@ impl fmt::Display for Part {
 /// One alternative of an entry: its parts, all fielded together.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Package {
+    /// The parts, fielded together.
     pub parts: Vec<Part>,
 }
 
@@ -221,6 +231,7 @@ impl fmt::Display for Package {
 /// Serialises as its text, e.g. `"1x3Kn//4Pk (Gen)"`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TroopEntry {
+    /// The alternatives, joined by `or` in the list (at least one).
     pub packages: Vec<Package>,
     /// Marked `(Gen)`: the general's element comes from this entry (§2.5).
     pub general: bool,
@@ -296,8 +307,11 @@ impl<'de> Deserialize<'de> for TroopEntry {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("§16.1: cannot read troop entry `{text}`: at character {column} expected {expected}")]
 pub struct ParseEntryError {
+    /// The entry text.
     pub text: String,
+    /// The character, counted from 1, where reading stopped.
     pub column: usize,
+    /// What was expected there.
     pub expected: &'static str,
 }
 

@@ -42,15 +42,21 @@ pub use entry::{Choice, Fielded, Package, ParseEntryError, Part, Troop, TroopEnt
 /// The four books of lists (§16).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Book {
+    /// Book I: the earliest armies, to about 500 BC.
     I,
+    /// Book II: about 500 BC to 476 AD.
     II,
+    /// Book III: about 476 to 1071 AD.
     III,
+    /// Book IV: about 1071 to 1515 AD.
     IV,
 }
 
 impl Book {
+    /// The four books, in order.
     pub const ALL: [Book; 4] = [Book::I, Book::II, Book::III, Book::IV];
 
+    /// The book's Roman numeral, as list ids write it.
     pub const fn roman(self) -> &'static str {
         match self {
             Book::I => "I",
@@ -78,8 +84,11 @@ impl Book {
 /// Serialises as its text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ListId {
+    /// The book.
     pub book: Book,
+    /// The list's number in its book.
     pub number: u16,
+    /// The variant letter (`a`, `b`, ...), if the list has variants.
     pub variant: Option<char>,
 }
 
@@ -111,6 +120,7 @@ impl fmt::Display for ListId {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("§16: `{text}` is not an army list id: expected a book I to IV, `/`, a number and an optional variant letter, as `II/56b`")]
 pub struct ParseListIdError {
+    /// The text that could not be read.
     pub text: String,
 }
 
@@ -177,8 +187,11 @@ impl<'de> Deserialize<'de> for ListId {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct Dates {
+    /// The first year, BC negative.
     pub from: i32,
+    /// The last year, BC negative.
     pub to: i32,
+    /// The dates as the list prints them.
     pub text: String,
 }
 
@@ -234,9 +247,12 @@ impl Dates {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct HomeTopography {
+    /// The home terrain its defender chooses features from (§3.7).
     pub terrain: HomeTerrain,
+    /// Other home terrains the list allows instead. Omitted from JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<HomeTerrain>,
+    /// The list may have a waterway: it is Littoral, or offers Littoral (§3.4, §5.5).
     pub littoral: bool,
     /// The list's own words when it states a condition (`Littoral if Venice or Genoa`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -258,6 +274,7 @@ impl HomeTopography {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct AllyOption {
+    /// The lists the contingents may come from, one or two.
     pub lists: Vec<ListId>,
 }
 
@@ -265,9 +282,13 @@ pub struct AllyOption {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct ArmyList {
+    /// Its id (`II/56`).
     pub id: ListId,
+    /// Its name.
     pub name: String,
+    /// The years it covers.
     pub dates: Dates,
+    /// Its home terrain (§16.2).
     pub home: HomeTopography,
     /// 0 to 4 (§16.2, §5.1).
     pub aggression: u8,
@@ -354,6 +375,11 @@ pub fn resolve(r: ListId) -> Vec<&'static ArmyList> {
 }
 
 /// Lists whose name contains `fragment`, ignoring case.
+///
+/// ```
+/// let romans = dbcore::armies::by_name("early imperial roman");
+/// assert!(romans.iter().any(|l| l.id.to_string() == "II/56"));
+/// ```
 pub fn by_name(fragment: &str) -> Vec<&'static ArmyList> {
     let f = fragment.trim().to_lowercase();
     lists()
@@ -363,6 +389,13 @@ pub fn by_name(fragment: &str) -> Vec<&'static ArmyList> {
 }
 
 /// Lists in existence in `year` (BC negative).
+///
+/// ```
+/// // Caesar's Gallic war: both the Britons and the Gauls were in the field in 55 BC.
+/// let lists = dbcore::armies::in_year(-55);
+/// assert!(lists.iter().all(|l| l.dates.contains(-55)));
+/// assert!(lists.iter().any(|l| l.name.contains("Gallic")));
+/// ```
 pub fn in_year(year: i32) -> Vec<&'static ArmyList> {
     lists().iter().filter(|l| l.dates.contains(year)).collect()
 }
@@ -428,6 +461,21 @@ impl ListQuery {
 }
 
 /// The bundled lists that meet `query`, in id order.
+///
+/// ```
+/// use dbcore::armies::{find, ListQuery};
+/// use dbcore::terrain::HomeTerrain;
+///
+/// // The historical enemies of the Early Imperial Romans that fought in forests.
+/// let query = ListQuery {
+///     enemy_of: Some("II/56".parse().unwrap()),
+///     topography: Some(HomeTerrain::Forest),
+///     ..ListQuery::default()
+/// };
+/// let found = find(&query);
+/// assert!(!found.is_empty());
+/// assert!(found.iter().all(|l| l.home.all().contains(&HomeTerrain::Forest)));
+/// ```
 pub fn find(query: &ListQuery) -> Vec<&'static ArmyList> {
     lists().iter().filter(|l| query.matches(l)).collect()
 }

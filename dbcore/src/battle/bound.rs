@@ -40,7 +40,11 @@ pub enum Phase {
     /// Close combats, in the order the moving army chooses (§6.1 step 4, §10).
     CloseCombat,
     /// The battle is over (§13.2).
-    Finished { winner: Option<usize> },
+    Finished {
+        /// The army that won (its index in the set-up's armies), or `None` when the battle ended
+        /// without a winner.
+        winner: Option<usize>,
+    },
 }
 
 impl Phase {
@@ -76,27 +80,43 @@ impl std::fmt::Display for Phase {
 #[serde(rename_all = "snake_case", tag = "action")]
 pub enum Action {
     /// The active army's PIP die (§6.2).
-    RollPips { die: DieScore },
+    RollPips {
+        /// The score of the PIP die, 1 to 6: the PIPs this bound (§6.2).
+        die: DieScore,
+    },
     /// Big Battle and Giant: one PIP die per command still rolling (§14.4), in the order of
     /// [`DiceRequest::CommandPips`]. Allied commands, and every command when each general rolls
     /// (§14.6), take the die at their own place; the dice at the other places are given out by
     /// score to the declared ranking, highest first.
-    RollCommandPips { dice: Vec<DieScore> },
+    RollCommandPips {
+        /// One score per command still rolling, 1 to 6 each.
+        dice: Vec<DieScore>,
+    },
     /// The river's die, rolled at the first off-road crossing attempt (§3.5, §7.8). A move that
     /// would make that attempt is refused until the river has been diced.
-    DiceRiver { die: DieScore },
+    DiceRiver {
+        /// The river's die, 1 to 6 (§3.5).
+        die: DieScore,
+    },
     /// A tactical move (§7).
-    Move { order: MoveOrder },
+    Move {
+        /// What moves and where.
+        order: MoveOrder,
+    },
     /// The moving army ends its tactical moves. Shooting follows if anyone can shoot, then close
     /// combat if anyone is in contact, then the end of the bound.
     EndMovement,
     /// One shot (§9): `dice[0]` is the shooter's die, `dice[1]` the target's. `support` are up to
     /// two further shooters at the same target (§9.4).
     Shoot {
+        /// The element shooting (an eligible shooter of either army, §9.1).
         shooter: ElementId,
+        /// The element shot at: an enemy the shooter may choose (§9.3).
         target: ElementId,
+        /// Up to two further shooters of the shooter's army at the same target (§9.4).
         #[serde(default)]
         support: Vec<ElementId>,
+        /// The shooter's die and the target's die, in that order.
         dice: [DieScore; 2],
         /// Mounted elements whose owner chooses, should they recoil from this shot, to recoil
         /// their own base depth rather than the full 1 BW (§12.1, §17.40). Empty by default: the
@@ -114,19 +134,27 @@ pub enum Action {
     /// standing at `pose`, its rear edge against the wall at a gate (§4.2, §17.30; see
     /// [`super::sally`]). A tactical move of the moving army.
     Sally {
+        /// The City's index among the battlefield's features.
         city: usize,
+        /// Where the sallying element stands, BW and degrees, its rear edge against the wall at a
+        /// gate.
         pose: crate::geometry::Pose,
     },
     /// The moving army lands every element it holds back, `ids[i]` at `poses[i]`, as one group
     /// touching the waterway, in its own first bound (§5.5, §17.55; see [`super::landing`]).
     Land {
+        /// The held-back elements to land, each once.
         ids: Vec<ElementId>,
+        /// Where each lands, in the order of `ids`: one pose per id.
         poses: Vec<crate::geometry::Pose>,
     },
     /// One close combat (§10): `dice[0]` is `a`'s die, `dice[1]` is `b`'s.
     Fight {
+        /// The first element of the close combat (either army).
         a: ElementId,
+        /// The element it fights.
         b: ElementId,
+        /// `a`'s die and `b`'s die, in that order.
         dice: [DieScore; 2],
         /// As for [`Action::Shoot`]: mounted elements recoiling their own depth (§12.1).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -138,7 +166,10 @@ pub enum Action {
     },
     /// Big Battle and Giant: a demoralised command pays 1 PIP to hold an element, or a group,
     /// in place this bound, so that it does not flee when the moves end (§14.5).
-    Hold { ids: Vec<ElementId> },
+    Hold {
+        /// The element, or the group of the command, held in place.
+        ids: Vec<ElementId>,
+    },
 }
 
 /// Why a move costs an extra PIP (§6.3).
@@ -154,7 +185,10 @@ pub enum PipExtra {
     /// §6.3 (b): the general's element is wholly in a BUA, camp, wood, oasis, marsh or gully.
     GeneralSheltered,
     /// §6.3 (b): the mover starts beyond command distance (§6.4).
-    BeyondCommand { limit: f64 },
+    BeyondCommand {
+        /// The command distance the mover starts beyond, BW (§6.4).
+        limit: f64,
+    },
 }
 
 /// What a move costs (§6.3).
@@ -164,7 +198,9 @@ pub struct PipCost {
     /// 0 for an element's or column's first full move entirely along a road; 1 per element for a
     /// passage through a City gate to gate (§4.2, §17.10); otherwise 1.
     pub base: u8,
+    /// The extra PIPs, one each (empty for an ordinary move).
     pub extras: Vec<PipExtra>,
+    /// What the move costs in all: `base` plus one PIP per extra.
     pub total: u8,
 }
 
@@ -175,70 +211,118 @@ pub struct PipCost {
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     /// A bound begins: `army` is the moving army (§6.1).
-    BoundStarted { army: usize, bound: u32 },
+    BoundStarted {
+        /// The moving army (its index in the set-up's armies).
+        army: usize,
+        /// Bounds begun so far, counting both armies' (1 for the first).
+        bound: u32,
+    },
     /// The PIP die (§6.2).
     PipsRolled {
+        /// The army that rolled.
         army: usize,
+        /// The score of the die.
         die: DieScore,
+        /// The PIPs it gives for this bound.
         pips: u8,
     },
     /// The game's first PIP score was 1: Plough is rough for the whole game (§3.1, §17.13).
     PloughTurnedRough,
     /// The river's state is fixed for the game (§3.5).
-    RiverDiced { die: DieScore, state: RiverState },
+    RiverDiced {
+        /// The score of the river's die.
+        die: DieScore,
+        /// What the river is for the rest of the game.
+        state: RiverState,
+    },
     /// A tactical move was made.
     Moved {
+        /// The elements that made the tactical move.
         movers: Vec<ElementId>,
+        /// Where every element that moved ends: movers, and enemies conforming to them (§8.3).
         moves: Vec<ElementMove>,
+        /// The distance counted against the movers' allowance, BW (§7.2).
         distance: f64,
+        /// The whole move was along a road (§3.6).
         along_road: bool,
+        /// The move ended with a mover in contact with an enemy (§8.2).
         into_contact: bool,
     },
     /// PIPs paid for a move, and what is left (§6.3); in Big Battle and Giant, of the command
     /// that paid (§14.4).
     PipsSpent {
+        /// What the move cost, and why.
         cost: PipCost,
+        /// PIPs left afterwards (of the command that paid, in Big Battle and Giant).
         left: u8,
+        /// The command that paid, in Big Battle and Giant; `None` in a one-command battle.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         command: Option<CommandId>,
     },
     /// Big Battle and Giant: the commands' PIP dice, each with the command it went to (§14.4).
     CommandPipsRolled {
+        /// The army whose commands rolled.
         army: usize,
+        /// Each die with the command it went to, in the order of [`DiceRequest::CommandPips`].
         rolls: Vec<CommandRoll>,
     },
     /// The C-in-C used his once-a-game +1 in the combat that follows (§14.4).
-    CInCBonusUsed { army: usize, id: ElementId },
+    CInCBonusUsed {
+        /// The C-in-C's army.
+        army: usize,
+        /// The C-in-C's element.
+        id: ElementId,
+    },
     /// A demoralised command's element or group held in place this bound (§14.5).
     Held {
+        /// The army of the command.
         army: usize,
+        /// The demoralised command.
         command: CommandId,
+        /// The element, or the group, held in place.
         ids: Vec<ElementId>,
+        /// PIPs the command has left afterwards.
         left: u8,
     },
     /// A command became permanently demoralised at the start of its bound (§14.5).
     CommandDemoralised {
+        /// The army of the command.
         army: usize,
+        /// The command now demoralised.
         command: CommandId,
+        /// Its troop elements lost so far (§14.5).
         losses: u32,
+        /// Its troop elements at the start of the battle.
         original: u32,
     },
     /// A command lost half its original troop elements and is taken off (§14.5): its elements
     /// still on the table are gone with it.
     CommandRemoved {
+        /// The army of the command.
         army: usize,
+        /// The command taken off.
         command: CommandId,
+        /// Its troop elements lost so far (§14.5).
         losses: u32,
+        /// Its troop elements at the start of the battle.
         original: u32,
+        /// Its elements still on the table, taken off with it.
         ids: Vec<ElementId>,
     },
     /// Shooting or close combat begins (§6.1).
-    PhaseStarted { phase: Phase },
+    PhaseStarted {
+        /// The phase beginning: shooting or close combat.
+        phase: Phase,
+    },
     /// A shot, with every factor of both totals (§9.6).
     Shot {
+        /// The element that shot.
         shooter: ElementId,
+        /// The element shot at.
         target: ElementId,
+        /// The further shooters supporting the shot (§9.4).
         support: Vec<ElementId>,
+        /// Both totals with every factor, and each side's outcome.
         result: CombatResult,
         /// The target shot back in the same exchange (§17.24): it has shot this bound too.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -247,52 +331,98 @@ pub enum Event {
     /// A close combat, with every factor of both totals (§10). Its result's `pursuit` is the
     /// follow-up actually made: `None` when the table stopped it (§12.5).
     Fought {
+        /// The first element of the combat, as the action named it.
         a: ElementId,
+        /// The element it fought.
         b: ElementId,
+        /// Both totals with every factor, each side's outcome and the pursuit made.
         result: CombatResult,
     },
     /// An outcome move, turn to face, destruction or loss over an edge (§8.5, §12).
-    Outcome { effect: Effect },
+    Outcome {
+        /// What happened to the element.
+        effect: Effect,
+    },
     /// An army's camp was entered by the enemy: one more loss for it (§4.7, §13.2, §17.44).
-    CampSacked { army: usize },
+    CampSacked {
+        /// The army whose camp was sacked.
+        army: usize,
+    },
     /// A camp's camp followers were destroyed by its assaulters (§4.6, §4.7).
-    CampFollowersDestroyed { army: usize },
+    CampFollowersDestroyed {
+        /// The army whose camp followers were destroyed.
+        army: usize,
+    },
     /// An enemy element entered the City that is battlefield feature `city`: army `by` now
     /// controls it (§4.2, §17.31). `sacker` is the assaulter that moved in after destroying its
     /// defenders and now sacks it; an element entering an undefended or surrendered City does not.
     CityCaptured {
+        /// The City's index among the battlefield's features.
         city: usize,
+        /// The army that now controls it.
         by: usize,
+        /// The assaulter now sacking it, if it was taken by destroying its defenders.
         sacker: Option<ElementId>,
     },
     /// The City's denizens were destroyed in close combat, or stop defending because its garrison
     /// was destroyed (§4.2).
-    DenizensDestroyed { city: usize },
+    DenizensDestroyed {
+        /// The City's index among the battlefield's features.
+        city: usize,
+    },
     /// The City's denizens were destroyed by Artillery shooting: it surrenders to army `to` and is
     /// not sacked (§4.2).
-    CitySurrendered { city: usize, to: usize },
+    CitySurrendered {
+        /// The City's index among the battlefield's features.
+        city: usize,
+        /// The army it surrenders to, which now controls it.
+        to: usize,
+    },
     /// The denizens of the City that is battlefield feature `city` came out as `element` (§4.2,
     /// §17.30): the City is undefended while they are out.
-    DenizensSallied { city: usize, element: ElementState },
+    DenizensSallied {
+        /// The City's index among the battlefield's features.
+        city: usize,
+        /// The denizens' element, as it now stands outside the gate.
+        element: ElementState,
+    },
     /// Army `army`'s held-back elements landed where `moves` say (§5.5).
     Landed {
+        /// The army that landed.
         army: usize,
+        /// Where each landed element now stands.
         moves: Vec<ElementMove>,
     },
     /// Army `army` ended its first bound's movement with `ids` still afloat: they never reach
     /// the battlefield and are lost (§5.5, our reading).
-    NotLanded { army: usize, ids: Vec<ElementId> },
+    NotLanded {
+        /// The army that failed to land them.
+        army: usize,
+        /// The elements lost afloat.
+        ids: Vec<ElementId>,
+    },
     /// The sacker's side scored 5 or 6 on its PIP die: it stops sacking and may now garrison the
     /// City or leave it (§4.2, §17.32).
-    SackingEnded { city: usize, id: ElementId },
+    SackingEnded {
+        /// The City's index among the battlefield's features.
+        city: usize,
+        /// The element that was sacking it.
+        id: ElementId,
+    },
     /// The bound is over; unused PIPs are lost (§6.2).
     BoundEnded {
+        /// The army whose bound it was.
         army: usize,
+        /// Bounds begun so far, counting both armies' (1 for the first).
         bound: u32,
+        /// PIPs that were not spent, now lost.
         unused_pips: u8,
     },
     /// An army has lost the battle (§13.2).
-    BattleWon { verdict: Verdict },
+    BattleWon {
+        /// Who lost, who won, and the losses that decided it.
+        verdict: Verdict,
+    },
 }
 
 /// A refused action: the rule that forbids it and what a user interface needs to show. It
@@ -301,80 +431,184 @@ pub enum Event {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "error")]
 pub enum BattleError {
+    /// The action is not one of the current phase: a move after the movement phase, a shot in close
+    /// combat.
     #[error("§6.1: {action} is not possible in {phase}")]
-    WrongPhase { action: String, phase: Phase },
+    WrongPhase {
+        /// The kind of action refused, as a player names it.
+        action: String,
+        /// The phase the battle is in.
+        phase: Phase,
+    },
+    /// The battle has ended (§13.2): no action is accepted any more.
     #[error("§13.2: the battle is over")]
     Finished,
+    /// The action names an element that is not in the battle.
     #[error("there is no element {id}")]
-    UnknownElement { id: ElementId },
+    UnknownElement {
+        /// The unknown id.
+        id: ElementId,
+    },
+    /// A tactical move names an element of the army not moving (§6.1).
     #[error(
         "§6.1: element {id} belongs to army {army}; only the moving army makes tactical moves"
     )]
-    NotYourElement { id: ElementId, army: usize },
+    NotYourElement {
+        /// The element named.
+        id: ElementId,
+        /// The army it belongs to.
+        army: usize,
+    },
+    /// The action names an element that has been lost (§13.1).
     #[error("§13.1: element {id} has been lost")]
-    ElementLost { id: ElementId },
+    ElementLost {
+        /// The lost element.
+        id: ElementId,
+    },
+    /// An Elephant, Scythed Chariot or War Wagon element was ordered into a City or Fort (§4.2,
+    /// §17.36).
     #[error("§4.2, §17.36: element {id} ({kind}) may not enter a City or Fort: Elephants, Scythed Chariots and War Wagons never occupy one")]
-    MayNotOccupy { id: ElementId, kind: ElementKind },
+    MayNotOccupy {
+        /// The element ordered in.
+        id: ElementId,
+        /// Its kind.
+        kind: ElementKind,
+    },
+    /// The element is sacking a City and may not move yet (§4.2, §17.32).
     #[error("§4.2: element {id} is sacking a City and cannot move until its side's PIP die scores 5 or 6 (§17.32)")]
-    Sacking { id: ElementId },
+    Sacking {
+        /// The sacking element.
+        id: ElementId,
+    },
+    /// Camp followers that have left their camp were ordered back into it (§4.6).
     #[error("§4.6: camp followers {id} have left their camp and may never return to it")]
-    CampFollowersMayNotReturn { id: ElementId },
+    CampFollowersMayNotReturn {
+        /// The camp followers' element.
+        id: ElementId,
+    },
+    /// A City's denizens may not sally now (§4.2, §17.30).
     #[error(
         "§4.2, §17.30: the denizens of the City that is feature {city} may not sally: {reason}"
     )]
-    NoSally { city: usize, reason: String },
+    NoSally {
+        /// The City's index among the battlefield's features.
+        city: usize,
+        /// Why not, in the player's words.
+        reason: String,
+    },
+    /// Sallied denizens were ordered more than 3 BW from their City, or back into it (§4.2).
     #[error("§4.2: sallied denizens {id} may go no more than 3 BW from the City that is feature {city}, nor back into it")]
-    SallyLimit { id: ElementId, city: usize },
+    SallyLimit {
+        /// The denizens' element.
+        id: ElementId,
+        /// The City's index among the battlefield's features.
+        city: usize,
+    },
+    /// A littoral landing was refused (§5.5).
     #[error("§5.5: the landing is refused: {reason}")]
-    Landing { reason: String },
+    Landing {
+        /// Why, in the player's words.
+        reason: String,
+    },
+    /// The move costs more PIPs than are left this bound (§6.3).
     #[error("§6.3: the move costs {} but only {left} {} left", super::narrate::pips_text(*.cost), if *.left == 1 { "is" } else { "are" })]
-    NotEnoughPips { cost: u8, left: u8 },
+    NotEnoughPips {
+        /// What the move costs.
+        cost: u8,
+        /// PIPs left.
+        left: u8,
+    },
+    /// The river has been diced already (§3.5).
     #[error("§3.5: the river's state is already known")]
     RiverKnown,
+    /// There is no river to dice (§3.5).
     #[error("§3.5: there is no river on this battlefield")]
     NoRiver,
+    /// The tactical move is refused by a movement rule (§7, §8).
     #[error("{0}")]
     Move(MoveError),
+    /// The shot or combat asked for is not possible as it stands (§9, §10).
     #[error("{0}")]
     Engagement(EngagementError),
+    /// The combat could not be resolved (§9.6, §10).
     #[error("{0}")]
     Combat(CombatError),
+    /// The element is not an eligible shooter, or has shot already this bound (§9.1).
     #[error(
         "§9.1: element {id} cannot shoot now: it is not an eligible shooter that has yet to shoot"
     )]
-    CannotShoot { id: ElementId },
+    CannotShoot {
+        /// The element that may not shoot.
+        id: ElementId,
+    },
     /// The target could be shot at, but another of higher priority must be chosen first (§9.3).
     /// A target out of range, outside the zone or out of sight is refused with the
     /// [`EngagementError`] naming that reason instead.
     #[error("§9.3: element {shooter} must shoot at a target of higher priority than {target} (an enemy in its threat zone, then one that shot at it)")]
     NotATarget {
+        /// The element that would shoot.
         shooter: ElementId,
+        /// The target refused.
         target: ElementId,
     },
     /// Artillery shooting in the enemy's bound answers only enemy Artillery that shot at it (§9.1).
     #[error("§9.1: in the enemy's bound Artillery {shooter} may shoot only at enemy Artillery that shot at it, not at {target}")]
     ArtilleryAnswersOnly {
+        /// The Artillery element that would shoot.
         shooter: ElementId,
+        /// The target refused.
         target: ElementId,
     },
+    /// The two elements are not a close combat still to be fought this bound (§10.2).
     #[error("§10.2: {a} and {b} are not in a close combat still to be fought this bound")]
-    NotInCombat { a: ElementId, b: ElementId },
+    NotInCombat {
+        /// The first element named.
+        a: ElementId,
+        /// The second element named.
+        b: ElementId,
+    },
+    /// The number of command PIP dice is not one per command still rolling (§14.4).
     #[error(
         "§14.4: this battle needs {needed} PIP dice (one per command still rolling), not {given}"
     )]
-    CommandDice { needed: usize, given: usize },
+    CommandDice {
+        /// Dice the battle needs.
+        needed: usize,
+        /// Dice given.
+        given: usize,
+    },
+    /// A group move names elements of more than one command (§14.4, §7.4).
     #[error("§14.4, §7.4: a move is made by the elements of one command only; {a} and {b} are of different commands")]
-    MixedCommands { a: ElementId, b: ElementId },
+    MixedCommands {
+        /// An element of one command.
+        a: ElementId,
+        /// An element of another.
+        b: ElementId,
+    },
+    /// An element of a demoralised command was ordered to do more than turn in place or be held
+    /// (§14.5).
     #[error(
         "§14.5: element {id} is of a demoralised command: it may only turn in place or be held"
     )]
-    Demoralised { id: ElementId },
+    Demoralised {
+        /// The element.
+        id: ElementId,
+    },
+    /// A hold names an element that is not of a demoralised command, or is held already (§14.5).
     #[error(
         "§14.5: only elements of a demoralised command are held, and each once a bound: not {id}"
     )]
-    NotHeld { id: ElementId },
+    NotHeld {
+        /// The element.
+        id: ElementId,
+    },
+    /// The C-in-C's once-a-game +1 was asked for an element that may not add it (§14.4).
     #[error("§14.4: element {id} cannot add the C-in-C's +1: it is not a C-in-C in this combat, or the bonus has been used")]
-    CInCBonus { id: ElementId },
+    CInCBonus {
+        /// The element named.
+        id: ElementId,
+    },
+    /// A die score out of range in the action (1 to 6).
     #[error(transparent)]
     Dice(#[from] DiceError),
     /// A path, list or number outside `crate::limits` (checked before any rule).
@@ -460,17 +694,26 @@ fn move_rule(m: &MoveError) -> Option<&'static str> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BattleRecord {
+    /// The set-up the battle started from.
     pub setup: BattleSetup,
+    /// Every action applied, in order, dice included.
     pub actions: Vec<Action>,
 }
 
 /// Replaying a record failed at one action.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ReplayError {
+    /// The record's set-up is not valid (§3, §5).
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// An action of the record was refused when replayed.
     #[error("action {index} of the record was refused: {error}")]
-    Action { index: usize, error: BattleError },
+    Action {
+        /// Its position in the record's actions, from 0.
+        index: usize,
+        /// Why it was refused.
+        error: BattleError,
+    },
 }
 
 impl ErrorInfo for ReplayError {
@@ -494,17 +737,28 @@ impl ErrorInfo for ReplayError {
 #[serde(rename_all = "snake_case", tag = "for")]
 pub enum DiceRequest {
     /// The moving army's PIP die (§6.2): supply it with [`Action::RollPips`].
-    Pips { army: usize },
+    Pips {
+        /// The moving army, which rolls.
+        army: usize,
+    },
     /// Big Battle and Giant: one PIP die for each of these commands of the moving army, in this
     /// order (§14.4): supply them with [`Action::RollCommandPips`].
     CommandPips {
+        /// The moving army, whose commands roll.
         army: usize,
+        /// The commands still rolling, in the order their dice are given.
         commands: Vec<CommandId>,
     },
     /// Two dice for a shot chosen by the moving army ([`Action::Shoot`]); `shooters` may shoot.
-    Shot { shooters: Vec<ElementId> },
+    Shot {
+        /// The elements that may still shoot: choose one and its target.
+        shooters: Vec<ElementId>,
+    },
     /// Two dice for a close combat chosen by the moving army ([`Action::Fight`]).
-    Combat { pairs: Vec<(ElementId, ElementId)> },
+    Combat {
+        /// The close combats still to fight, each as its two elements, in the order given.
+        pairs: Vec<(ElementId, ElementId)>,
+    },
 }
 
 /// A battle in progress.
@@ -568,6 +822,23 @@ pub struct Battle {
 
 impl Battle {
     /// Start a battle from its set-up: the first army's first bound, awaiting its PIP die.
+    ///
+    /// Every problem of the set-up is reported at once, in [`SetupError::problems`].
+    ///
+    /// ```
+    /// use dbcore::battle::{Battle, DiceRequest, Phase};
+    ///
+    /// let battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// assert_eq!(battle.phase(), Phase::AwaitingPips);
+    /// assert_eq!(battle.bound(), 1);
+    /// assert_eq!(battle.awaiting(), Some(DiceRequest::Pips { army: 0 }));
+    ///
+    /// // Two elements with one id: refused, and the problem says which.
+    /// let mut bad = dbcore::driver::demo_setup();
+    /// bad.armies[1].elements[0].id = bad.armies[0].elements[0].id;
+    /// let err = Battle::new(bad).unwrap_err();
+    /// assert!(!err.problems.is_empty());
+    /// ```
     pub fn new(setup: BattleSetup) -> Result<Battle, SetupError> {
         Ok(Battle::start(&super::ValidatedSetup::new(setup)?))
     }
@@ -627,6 +898,26 @@ impl Battle {
     }
 
     /// Replay a saved battle, returning it and the events of every action in order.
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle};
+    /// use dbcore::DieScore;
+    ///
+    /// let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// let mut events = battle.apply(Action::RollPips { die: DieScore::new(5).unwrap() }).unwrap();
+    /// events.extend(battle.apply(Action::EndMovement).unwrap());
+    ///
+    /// // The record is the set-up and the two actions; it replays to the same battle and events.
+    /// let record = battle.record();
+    /// assert_eq!(record.actions.len(), 2);
+    /// let (again, replayed) = Battle::replay(&record).unwrap();
+    /// assert_eq!(again, battle);
+    /// assert_eq!(replayed, events);
+    ///
+    /// // A record survives JSON.
+    /// let json = serde_json::to_string(&record).unwrap();
+    /// assert_eq!(serde_json::from_str::<dbcore::battle::BattleRecord>(&json).unwrap(), record);
+    /// ```
     pub fn replay(record: &BattleRecord) -> Result<(Battle, Vec<Event>), ReplayError> {
         let mut b = Battle::new(record.setup.clone())?;
         let mut events = Vec::new();
@@ -640,6 +931,17 @@ impl Battle {
     }
 
     /// The set-up and every action so far.
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle};
+    /// use dbcore::DieScore;
+    ///
+    /// let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// battle.apply(Action::RollPips { die: DieScore::new(2).unwrap() }).unwrap();
+    /// let record = battle.record();
+    /// assert_eq!(record.actions, battle.actions());
+    /// assert_eq!(&record.setup, battle.setup());
+    /// ```
     pub fn record(&self) -> BattleRecord {
         BattleRecord {
             setup: BattleSetup::clone(&self.setup),
@@ -647,15 +949,19 @@ impl Battle {
         }
     }
 
+    /// The set-up the battle started from.
     pub fn setup(&self) -> &BattleSetup {
         &self.setup
     }
+    /// Every element of every army, lost ones included, in set-up order.
     pub fn elements(&self) -> &[ElementState] {
         &self.elements
     }
+    /// The element with this id, lost or not; `None` if there is none.
     pub fn element(&self, id: ElementId) -> Option<&ElementState> {
         self.elements.iter().find(|e| e.id == id)
     }
+    /// Where the battle stands.
     pub fn phase(&self) -> Phase {
         self.phase
     }
@@ -671,9 +977,12 @@ impl Battle {
     pub fn pips(&self) -> u8 {
         self.pips
     }
+    /// The river's state once it has been diced (§3.5); `None` before, or with no river.
     pub fn river(&self) -> Option<RiverState> {
         self.river
     }
+    /// Whether Plough is rough going for the rest of the game: the first PIP score was 1 (§3.1,
+    /// §17.13).
     pub fn plough_rough(&self) -> bool {
         self.plough_rough
     }
@@ -683,6 +992,19 @@ impl Battle {
     }
 
     /// The dice the battle waits for, if any.
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle, DiceRequest};
+    /// use dbcore::DieScore;
+    ///
+    /// let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// assert_eq!(battle.awaiting(), Some(DiceRequest::Pips { army: 0 }));
+    /// battle.apply(Action::RollPips { die: DieScore::new(4).unwrap() }).unwrap();
+    /// assert_eq!(battle.awaiting(), None); // the movement phase waits for moves, not dice
+    /// // The armies are too far apart to shoot or fight: the bound ends and the Britons roll.
+    /// battle.apply(Action::EndMovement).unwrap();
+    /// assert_eq!(battle.awaiting(), Some(DiceRequest::Pips { army: 1 }));
+    /// ```
     pub fn awaiting(&self) -> Option<DiceRequest> {
         match self.phase {
             Phase::AwaitingPips if self.has_commands() => Some(DiceRequest::CommandPips {
@@ -930,6 +1252,23 @@ impl Battle {
     }
 
     /// The events `action` would cause, or why it is refused. Changes nothing.
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle, BattleError, Event};
+    /// use dbcore::error::ErrorInfo;
+    /// use dbcore::DieScore;
+    ///
+    /// let battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// let roll = Action::RollPips { die: DieScore::new(3).unwrap() };
+    /// let events = battle.check(&roll).unwrap();
+    /// assert!(events.iter().any(|e| matches!(e, Event::PipsRolled { pips: 3, .. })));
+    /// assert!(battle.actions().is_empty()); // checking changed nothing
+    ///
+    /// // Ending the movement before the PIP die is rolled is refused, naming §6.1.
+    /// let err = battle.check(&Action::EndMovement).unwrap_err();
+    /// assert!(matches!(err, BattleError::WrongPhase { .. }));
+    /// assert_eq!(err.rule(), Some("§6.1"));
+    /// ```
     pub fn check(&self, action: &Action) -> Result<Vec<Event>, BattleError> {
         crate::limits::check_action(action)?;
         if let Phase::Finished { .. } = self.phase {
@@ -1128,6 +1467,28 @@ impl Battle {
     }
 
     /// Do `action`: the events of [`Battle::check`], committed. On a refusal nothing changes.
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle, ElementId, MoveOrder, Phase};
+    /// use dbcore::geometry::Pose;
+    /// use dbcore::DieScore;
+    ///
+    /// let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// battle.apply(Action::RollPips { die: DieScore::new(2).unwrap() }).unwrap();
+    /// assert_eq!((battle.phase(), battle.pips()), (Phase::Movement, 2));
+    ///
+    /// // Blades (element 5) move 1 BW north for 1 PIP.
+    /// let order = MoveOrder::Element { id: ElementId(5), path: vec![Pose::new(7.5, 5.0, 0.0)] };
+    /// battle.apply(Action::Move { order }).unwrap();
+    /// assert_eq!(battle.pips(), 1);
+    /// assert_eq!(battle.element(ElementId(5)).unwrap().pose.y, 5.0);
+    ///
+    /// // Blades move at most 2 BW (§7.3): 4 BW more is refused and nothing changes.
+    /// let before = battle.clone();
+    /// let order = MoveOrder::Element { id: ElementId(5), path: vec![Pose::new(7.5, 9.0, 0.0)] };
+    /// assert!(battle.apply(Action::Move { order }).is_err());
+    /// assert_eq!(battle, before);
+    /// ```
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, BattleError> {
         let events = self.check(&action)?;
         for e in &events {

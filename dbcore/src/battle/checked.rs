@@ -116,12 +116,35 @@ impl CheckedAction {
 impl Battle {
     /// Start a battle from a validated set-up, sharing it: the first army's first bound, awaiting
     /// its PIP die. The same battle as [`Battle::new`] of the same set-up.
+    ///
+    /// ```
+    /// use dbcore::battle::{Battle, ValidatedSetup};
+    ///
+    /// // Validate once, then start as many battles as wanted (a simulation, a search).
+    /// let setup = ValidatedSetup::new(dbcore::driver::demo_setup()).unwrap();
+    /// let a = Battle::start(&setup);
+    /// let b = Battle::start(&setup);
+    /// assert_eq!(a, b);
+    /// assert_eq!(a, Battle::new(dbcore::driver::demo_setup()).unwrap());
+    /// ```
     pub fn start(setup: &ValidatedSetup) -> Battle {
         Battle::from_valid(setup.shared())
     }
 
     /// [`Battle::check`], keeping the proof: the events `action` would cause, as a token that
     /// [`Battle::apply_checked`] commits without a second check. Changes nothing.
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle};
+    /// use dbcore::DieScore;
+    ///
+    /// let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// let roll = Action::RollPips { die: DieScore::new(6).unwrap() };
+    /// let checked = battle.check_action(roll).unwrap();
+    /// let expected = checked.events().to_vec();
+    /// assert_eq!(battle.apply_checked(checked).unwrap(), expected);
+    /// assert_eq!(battle.pips(), 6);
+    /// ```
     pub fn check_action(&self, action: Action) -> Result<CheckedAction, BattleError> {
         let events = self.check(&action)?;
         Ok(CheckedAction {

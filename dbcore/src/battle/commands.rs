@@ -65,6 +65,7 @@ impl fmt::Display for CommandId {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CommandSetup {
+    /// The command's id, unique in its army.
     pub id: CommandId,
     /// The general's element, which must be one of `elements` and marked `general`.
     pub general: ElementId,
@@ -87,7 +88,10 @@ pub enum PipAllocation {
     /// The non-allied commands from the one always given the highest score to the one given the
     /// lowest, declared before the first roll (§14.4; Giant's second option, §14.6). Allied
     /// commands always have their own die.
-    Ranked { order: Vec<CommandId> },
+    Ranked {
+        /// The commands, highest score first; each non-allied command once.
+        order: Vec<CommandId>,
+    },
     /// Every general rolls his own die (Giant's first option, §14.6).
     EachRolls,
 }
@@ -98,10 +102,15 @@ pub enum PipAllocation {
 pub struct CommandState {
     /// Index of its army.
     pub army: usize,
+    /// Its id, unique in its army.
     pub id: CommandId,
+    /// Its general's element.
     pub general: ElementId,
+    /// Its elements, the general's included.
     pub elements: Vec<ElementId>,
+    /// An allied contingent's command, which rolls its own die (§14.1, §14.4).
     pub allied: bool,
+    /// The army's C-in-C commands it (§14.4).
     pub c_in_c: bool,
     /// Its original troop elements (all but camp followers and denizens), the base of the
     /// thirds and halves of §14.5.
@@ -192,6 +201,7 @@ pub struct CommandLosses {
 }
 
 impl CommandLosses {
+    /// Every loss that counts against the command: the sum of the four counts (§14.5).
     pub fn total(&self) -> u32 {
         self.elements + self.double_bonus + self.general_bonus + self.camps_and_cities
     }
@@ -454,8 +464,11 @@ fn deployment_problems(setup: &BattleSetup, army: usize, v: &mut Vec<SetupProble
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CommandRoll {
+    /// The command the die went to.
     pub command: CommandId,
+    /// The die's score.
     pub die: DieScore,
+    /// The PIPs it gives the command.
     pub pips: u8,
 }
 

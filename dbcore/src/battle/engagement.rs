@@ -79,7 +79,10 @@ pub enum CombatContact {
     /// `a`'s front edge against `b`'s rear edge (§8.2 b).
     FrontToRear,
     /// `a`'s front edge against the perimeter of the place `b` defends (§4.7).
-    Assault { place: Stronghold },
+    Assault {
+        /// The kind of place assaulted: camp, City or Fort.
+        place: Stronghold,
+    },
     /// Front edges that touch but could not be lined up (§8.3): they fight as if in full front
     /// contact, the contacted element (the one not of the moving army) counting as overlapped.
     NotLinedUp,
@@ -94,6 +97,7 @@ pub struct CloseCombatPair {
     pub a: ElementId,
     /// Its frontal opponent.
     pub b: ElementId,
+    /// How they touch, which decides who is overlapped and whether either fights at a disadvantage.
     pub contact: CombatContact,
     /// The element that must first turn to face its contactor (§8.5): `b` when `a`'s front edge is
     /// against `b`'s side or rear and `b` had no frontal opponent.
@@ -106,9 +110,15 @@ pub struct CloseCombatPair {
 #[serde(rename_all = "snake_case", tag = "by")]
 pub enum Obstruction {
     /// An element, friend or enemy, is in the way.
-    Element { id: ElementId },
+    Element {
+        /// The element in the way.
+        id: ElementId,
+    },
     /// Terrain blocks sight.
-    Terrain { block: SightBlock },
+    Terrain {
+        /// The terrain that blocks it: its kind and where.
+        block: SightBlock,
+    },
 }
 
 impl fmt::Display for Obstruction {
@@ -137,11 +147,13 @@ pub enum TargetPriority {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShotTarget {
+    /// The enemy element.
     pub target: ElementId,
     /// From the nearest point of the shooting edge to the nearest point of the target, BW.
     pub distance: f64,
     /// The target is in the shooter's threat zone (§8.1).
     pub in_threat_zone: bool,
+    /// How it ranks among the shooter's possible targets (§9.3).
     pub priority: TargetPriority,
 }
 
@@ -150,68 +162,146 @@ pub struct ShotTarget {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "error")]
 pub enum EngagementError {
+    /// The element named is not in the battle.
     #[error("element {id} is not in this battle")]
-    UnknownElement { id: ElementId },
+    UnknownElement {
+        /// The id.
+        id: ElementId,
+    },
+    /// The element has been lost (§13.1).
     #[error("§13.1: element {id} has been lost and no longer fights")]
-    NotInPlay { id: ElementId },
+    NotInPlay {
+        /// The element.
+        id: ElementId,
+    },
+    /// The two elements are of one army (§10.2).
     #[error("§10.2: elements {a} and {b} are of the same army; only enemies fight or shoot")]
-    NotEnemies { a: ElementId, b: ElementId },
+    NotEnemies {
+        /// One element.
+        a: ElementId,
+        /// The other.
+        b: ElementId,
+    },
+    /// The two elements do not fight each other this bound (§8.2, §10.2).
     #[error("§8.2, §10.2: elements {a} and {b} do not fight each other this bound: neither is the other's frontal opponent (front edge lined up against it, §8.5) nor assaults a place the other defends (§4.7)")]
-    NotInContact { a: ElementId, b: ElementId },
+    NotInContact {
+        /// One element.
+        a: ElementId,
+        /// The other.
+        b: ElementId,
+    },
+    /// The defender of a stronghold is not assaulted by the element named (§4.7).
     #[error("§4.7: element {defender} defends a {place} but element {opponent} is not in front-edge contact with its perimeter")]
     UnmatchedStronghold {
+        /// The element defending the place.
         defender: ElementId,
+        /// The element named as its assaulter.
         opponent: ElementId,
+        /// The kind of place.
         place: Stronghold,
     },
+    /// The element stands in impassable going (§3.4).
     #[error("§3.4: element {id} stands in impassable going")]
-    ImpassableGoing { id: ElementId },
+    ImpassableGoing {
+        /// The element.
+        id: ElementId,
+    },
+    /// The element's kind never shoots (§9.1).
     #[error("§9.1: element {id} ({kind}) does not shoot")]
-    NotAShooter { id: ElementId, kind: ElementKind },
+    NotAShooter {
+        /// The element.
+        id: ElementId,
+        /// Its kind.
+        kind: ElementKind,
+    },
+    /// The element is in close combat, so it does not shoot (§9.1).
     #[error("§9.1: element {id} is in close combat and does not shoot")]
-    InCloseCombat { id: ElementId },
+    InCloseCombat {
+        /// The element.
+        id: ElementId,
+    },
+    /// The element is sacking a camp or City (§4.2, §4.7).
     #[error(
         "§4.2, §4.7: element {id} is sacking a camp or City: it neither shoots nor is shot at"
     )]
-    Sacking { id: ElementId },
+    Sacking {
+        /// The element.
+        id: ElementId,
+    },
+    /// The target is outside the shooter's shooting zone (§9.2).
     #[error(
         "§9.2: element {target} is not within the shooting zone of element {shooter} (at least ½ BW of its nearest edge directly in front of the shooting edge, extended 1 BW to either side)"
     )]
     OutOfReach {
+        /// The shooter.
         shooter: ElementId,
+        /// The target.
         target: ElementId,
     },
+    /// The target is beyond the shooter's range (§9.1, §9.2).
     #[error("§9.1, §9.2: element {target} is {} from element {shooter}, beyond its range of {}", super::movement::bw_text(*.distance), super::movement::bw_text(*.range))]
     OutOfRange {
+        /// The shooter.
         shooter: ElementId,
+        /// The target.
         target: ElementId,
+        /// How far the target is, BW.
         distance: f64,
+        /// The shooter's range, BW.
         range: f64,
     },
+    /// Something between them blocks the shooter's sight (§9.5).
     #[error("§9.5: element {shooter} cannot see element {target}: {by}")]
     LineOfSight {
+        /// The shooter.
         shooter: ElementId,
+        /// The target.
         target: ElementId,
+        /// What blocks it.
         by: Obstruction,
     },
+    /// More support shooters than §9.4 allows.
     #[error("§9.4: at most {max} support shooters, not {given}")]
-    TooManySupportShooters { given: usize, max: u8 },
+    TooManySupportShooters {
+        /// Support shooters named.
+        given: usize,
+        /// The most allowed.
+        max: u8,
+    },
+    /// A support shooter is named twice, or is the main shooter (§9.4).
     #[error(
         "§9.4: element {id} is named twice, or is the main shooter, among the support shooters"
     )]
-    SupportRepeated { id: ElementId },
+    SupportRepeated {
+        /// The element.
+        id: ElementId,
+    },
+    /// A support shooter is not of the main shooter's army (§9.4).
     #[error("§9.4: support shooter {id} is not of the main shooter {shooter}'s army")]
-    SupportNotFriendly { id: ElementId, shooter: ElementId },
+    SupportNotFriendly {
+        /// The support shooter.
+        id: ElementId,
+        /// The main shooter.
+        shooter: ElementId,
+    },
+    /// A support shooter could not shoot at the target itself (§9.4).
     #[error("§9.4: element {id} cannot support the shot at element {target}: {cause}")]
     SupportShooter {
+        /// The support shooter.
         id: ElementId,
+        /// The target.
         target: ElementId,
+        /// Why it could not.
         cause: Box<EngagementError>,
     },
+    /// The target may not shoot back at its shooter in the same exchange (§17.24).
     #[error("§17.24: target {target} cannot be shooting back at element {shooter}: {cause}")]
     CannotShootBack {
+        /// The target that would shoot back.
         target: ElementId,
+        /// The shooter it would shoot at.
         shooter: ElementId,
+        /// Why it may not.
         cause: Box<EngagementError>,
     },
 }

@@ -71,6 +71,7 @@ pub struct Legal {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct LegalMove {
+    /// The element.
     pub id: ElementId,
     /// Which move of this bound it would be (1 for its first, §7.5).
     pub move_number: u8,
@@ -98,6 +99,7 @@ pub struct LegalMove {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct LegalShot {
+    /// The element that may shoot.
     pub shooter: ElementId,
     /// The targets of the first priority present; a City's denizens under their reserved id.
     pub targets: Vec<ElementId>,
@@ -105,6 +107,24 @@ pub struct LegalShot {
 
 impl Battle {
     /// What the players may do now. Cheap: no move is planned and the battle is not cloned.
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle, ElementId, Phase};
+    /// use dbcore::DieScore;
+    ///
+    /// let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// let legal = battle.legal();
+    /// assert_eq!(legal.phase, Phase::AwaitingPips);
+    /// assert!(legal.moves.is_empty() && legal.dice.is_some());
+    ///
+    /// battle.apply(Action::RollPips { die: DieScore::new(1).unwrap() }).unwrap();
+    /// let legal = battle.legal();
+    /// assert!(legal.may_end_movement);
+    /// // Every Roman element may move; Blades reach 2 BW in good going (§7.3) for 1 PIP.
+    /// assert_eq!(legal.moves.len(), 12);
+    /// let blades = legal.moves.iter().find(|m| m.id == ElementId(5)).unwrap();
+    /// assert_eq!((blades.reach_good, blades.cost.total, blades.affordable), (2.0, 1, true));
+    /// ```
     pub fn legal(&self) -> Legal {
         let movement = self.phase == Phase::Movement;
         let has_river = self

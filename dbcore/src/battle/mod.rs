@@ -1,4 +1,28 @@
 //! The battle: set-up, state and the typed transitions of a bound (DBA3.md §5–§13).
+//!
+//! A [`Battle`] starts from a [`BattleSetup`] (or, through [`prebattle`], from two armies) and
+//! moves on only by [`Action`]s: [`Battle::check`] says what an action would do as [`Event`]s
+//! and changes nothing, [`Battle::apply`] commits exactly those events, and a refusal is a
+//! [`BattleError`] naming its rule. [`Battle::awaiting`] says which dice are wanted,
+//! [`Battle::legal`] what the side to move may do, and [`Battle::record`] saves the set-up and
+//! every action for [`Battle::replay`]. [`narrate`] tells events in a player's words.
+//!
+//! ```
+//! use dbcore::battle::{narrate::narrate, Action, Battle, Event, Phase};
+//! use dbcore::DieScore;
+//!
+//! // A whole bound of the demonstration battle: the Romans roll, then end their moves at once.
+//! let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+//! let mut events = battle.apply(Action::RollPips { die: DieScore::new(3).unwrap() }).unwrap();
+//! assert_eq!(battle.phase(), Phase::Movement);
+//! events.extend(battle.apply(Action::EndMovement).unwrap());
+//! assert!(events.iter().any(|e| matches!(e, Event::BoundEnded { unused_pips: 3, .. })));
+//! // The Britons' bound has begun, awaiting their PIP die.
+//! assert_eq!((battle.active_army(), battle.phase()), (1, Phase::AwaitingPips));
+//! for line in narrate(battle.setup(), &events) {
+//!     println!("{line}");
+//! }
+//! ```
 
 pub mod bound;
 pub mod cache;

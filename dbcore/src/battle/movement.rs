@@ -72,7 +72,9 @@ pub use engine::{in_close_combat, must_conform, plan_move, GATE_REACH};
 /// Everything a move may look at.
 #[derive(Debug, Clone, Copy)]
 pub struct MoveContext<'a> {
+    /// The board and its terrain.
     pub battlefield: &'a Battlefield,
+    /// The rules configuration in force.
     pub config: &'a RulesConfig,
     /// Every element of the battle, in play or lost (look at `status`).
     pub elements: &'a [ElementState],
@@ -119,10 +121,17 @@ pub struct HeldStronghold {
 pub enum MoveOrder {
     /// One element moving through the given poses in turn (straight legs, each leg may also turn
     /// it); the last pose is where it ends and which way it faces (§7.2).
-    Element { id: ElementId, path: Vec<Pose> },
+    Element {
+        /// The element.
+        id: ElementId,
+        /// The poses it passes through in turn, BW and degrees; the last is where it ends.
+        path: Vec<Pose>,
+    },
     /// A group moving as one (§7.4): every element makes the same steps.
     Group {
+        /// The elements of the group, each once.
         ids: Vec<ElementId>,
+        /// The steps every element makes, in order.
         steps: Vec<GroupStep>,
     },
     /// A column (§7.4): the first id leads along `path`; the others follow it through the same
@@ -131,23 +140,33 @@ pub enum MoveOrder {
     /// the leader, they form the column: each in turn moves to line up behind the one before it;
     /// one that cannot reach the tail this bound drops out of the group and stays put.
     Column {
+        /// The elements of the column, leader first.
         ids: Vec<ElementId>,
+        /// The poses the leader's front-edge midpoint passes through in turn; the last is where it
+        /// ends.
         path: Vec<Pose>,
     },
     /// Move an element or group into contact with an enemy element, ending lined up as asked
     /// (§8.2–8.4): the referee computes the destination.
     IntoContact {
+        /// The element or the group moving, each once.
         ids: Vec<ElementId>,
+        /// The enemy element to contact.
         target: ElementId,
+        /// How the movers are to end up against it.
         contact: ContactWanted,
     },
     /// Dismount (§7.9): the element's whole move, replaced by its foot kind in place.
-    Dismount { id: ElementId },
+    Dismount {
+        /// The element dismounting.
+        id: ElementId,
+    },
     /// Pass through a City that no enemy holds from one gate to the other along its road (§4.2,
     /// §17.10): one element, or a column led by the first id, standing just outside a gate and
     /// facing in. The referee places the column outside the far gate; it costs 1 PIP per element
     /// (§6.3).
     ThroughCity {
+        /// One element, or a column led by the first id.
         ids: Vec<ElementId>,
         /// The City's index among the battlefield's features.
         city: usize,
@@ -160,11 +179,19 @@ pub enum MoveOrder {
 #[serde(rename_all = "snake_case", tag = "step")]
 pub enum GroupStep {
     /// Straight ahead (negative: straight back), BW.
-    Advance { distance: f64 },
+    Advance {
+        /// BW: positive ahead, negative straight back.
+        distance: f64,
+    },
     /// Wheel the whole front about the front corner on `pivot` by `degrees` (positive turns
     /// clockwise). The front must pivot forward: about the left corner the group turns
     /// anticlockwise (negative degrees), about the right corner clockwise (positive).
-    Wheel { pivot: Flank, degrees: f64 },
+    Wheel {
+        /// The front corner the group wheels about.
+        pivot: Flank,
+        /// Degrees, positive clockwise.
+        degrees: f64,
+    },
 }
 
 /// Left or right, seen from behind the element looking the way it faces.
@@ -172,7 +199,9 @@ pub enum GroupStep {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Flank {
+    /// The left, seen from behind the element looking the way it faces.
     Left,
+    /// The right, seen from behind the element looking the way it faces.
     Right,
 }
 
@@ -197,8 +226,11 @@ pub enum ContactWanted {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ElementMove {
+    /// The element.
     pub id: ElementId,
+    /// Where it was: front-edge midpoint in BW and facing in degrees.
     pub from: Pose,
+    /// Where it ends.
     pub to: Pose,
     /// The kind it becomes (dismounting, §7.9).
     #[serde(default)]
@@ -236,40 +268,81 @@ pub(crate) fn bw_text(distance: f64) -> String {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "refusal")]
 pub enum MoveError {
+    /// A movement rule refuses the move.
     #[error("{rule}: {message}")]
-    Refused { rule: String, message: String },
+    Refused {
+        /// The section that refuses it.
+        rule: String,
+        /// Why, in the player's words.
+        message: String,
+    },
     /// `cause` says in a player's words what limits the move (the feature its path enters, its
     /// going and the troop type, or the river), e.g. "the path enters the wood (feature 2), bad
     /// going for Knights: at most 1 BW (§7.3)".
     #[error("§7.3: a move of {} (measured as §7.2 says) is too far: {cause}", bw_text(*.asked))]
     TooFar {
+        /// The distance the move asked for, measured as §7.2 says, BW.
         asked: f64,
+        /// The most the element may move on that path, BW (§7.3).
         allowed: f64,
+        /// What limits it, in the player's words: "the path enters the wood, bad going for
+        /// Knights".
         #[serde(default)]
         cause: String,
     },
+    /// Another element is in the way (§7.2).
     #[error("§7.2: element {blocker} is in the way")]
-    Blocked { blocker: ElementId },
+    Blocked {
+        /// The element in the way.
+        blocker: ElementId,
+    },
+    /// The river's state must be diced before the first off-road crossing (§7.8, §3.5).
     #[error("§7.8, §3.5: the river must be diced for before the first off-road crossing")]
     RiverNotDiced,
+    /// The element named is not in the battle.
     #[error("element {id} is not in this battle")]
-    UnknownElement { id: ElementId },
+    UnknownElement {
+        /// The id.
+        id: ElementId,
+    },
+    /// The element may not make a tactical move now (§7.1).
     #[error("§7.1: element {id} may not make a tactical move: {reason}")]
-    NotMovable { id: ElementId, reason: String },
+    NotMovable {
+        /// The element.
+        id: ElementId,
+        /// Why not, in the player's words.
+        reason: String,
+    },
+    /// The element is in close combat and leaves it only by an outcome move (§7.1).
     #[error("§7.1: element {id} is in close combat and may leave it only by an outcome move")]
-    InCloseCombat { id: ElementId },
+    InCloseCombat {
+        /// The element.
+        id: ElementId,
+    },
+    /// The move would take the element off the battlefield (§1.2, §7.2).
     #[error("§1.2, §7.2: element {id} would leave the battlefield")]
-    OffTable { id: ElementId },
+    OffTable {
+        /// The element.
+        id: ElementId,
+    },
+    /// The element may not enter the terrain on its path (§3, §7).
     #[error("{rule}: element {id} may not enter {terrain}")]
     Terrain {
+        /// The element.
         id: ElementId,
+        /// The section that forbids it.
         rule: String,
+        /// The terrain entered, in the player's words.
         terrain: String,
     },
+    /// An element in an enemy threat zone made a move §8.1 does not allow.
     #[error("§8.1: element {id} is in the threat zone of enemy {}: it may only advance to contact or square up to one of them, or move straight back its full move ({})", crate::terrain::listed(.enemies), bw_text(*.full))]
     ThreatZone {
+        /// The element.
         id: ElementId,
+        /// The enemy elements whose threat zones it is in.
         enemies: Vec<ElementId>,
+        /// Its full move straight back, BW.
         full: f64,
     },
 }

@@ -106,6 +106,17 @@ fn capitalised(s: &str) -> String {
 /// Tell a run of events, one line each (an empty line for events a player would not mention).
 /// An outcome move after a combat is told as what it is: the loser recoils or flees, the winner
 /// pursues.
+///
+/// ```
+/// use dbcore::battle::{narrate::narrate, Action, Battle};
+/// use dbcore::DieScore;
+///
+/// let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+/// let events = battle.apply(Action::RollPips { die: DieScore::new(1).unwrap() }).unwrap();
+/// let lines = narrate(battle.setup(), &events);
+/// assert_eq!(lines.len(), events.len());
+/// assert!(lines.iter().any(|l| l.contains("Romans roll 1 PIP")), "{lines:?}");
+/// ```
 pub fn narrate(setup: &BattleSetup, events: &[Event]) -> Vec<String> {
     // The last combat's outcome for each element in it, and which of them won.
     let mut outcomes: BTreeMap<ElementId, (Outcome, bool)> = BTreeMap::new();

@@ -51,14 +51,38 @@ use super::state::{ElementState, LossCause, Status};
 #[serde(rename_all = "snake_case", tag = "effect")]
 pub enum Effect {
     /// The element moved (recoil, push-back, flight, pursuit, lining up).
-    Moved { id: ElementId, from: Pose, to: Pose },
+    Moved {
+        /// The element.
+        id: ElementId,
+        /// Where it was.
+        from: Pose,
+        /// Where it is now.
+        to: Pose,
+    },
     /// The element is destroyed (§12.3); `reason` names the rule.
-    Destroyed { id: ElementId, reason: String },
+    Destroyed {
+        /// The element.
+        id: ElementId,
+        /// The rule and why, as a player says it.
+        reason: String,
+    },
     /// The element went over a battlefield edge and is lost (§13.1).
-    LostOffTable { id: ElementId, from: Pose },
+    LostOffTable {
+        /// The element.
+        id: ElementId,
+        /// Where it was when it left the table.
+        from: Pose,
+    },
     /// The element turned in place (to face its rear before a recoil §9.6, to flee §12.4, or to
     /// face a flank or rear contactor §8.5).
-    TurnedToFace { id: ElementId, from: Pose, to: Pose },
+    TurnedToFace {
+        /// The element.
+        id: ElementId,
+        /// How it stood.
+        from: Pose,
+        /// How it stands now, in the same place.
+        to: Pose,
+    },
 }
 
 impl Effect {

@@ -37,8 +37,13 @@ impl fmt::Display for ElementId {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ElementSetup {
+    /// Its id, unique among all the armies' elements; ids from
+    /// [`crate::battle::state::RESERVED_IDS`] up are reserved for camp followers and denizens.
     pub id: ElementId,
+    /// What troops it is (`4Bd`, `3Kn`, ...: §2).
     pub kind: ElementKind,
+    /// Where it stands: the midpoint of its front edge in BW and the way it faces, degrees
+    /// clockwise from +y (north).
     pub pose: Pose,
     /// The general's element (§2.5). An allied contingent's general is marked by `contingent`
     /// and does not act as a general (§16.4).
@@ -60,9 +65,11 @@ pub struct ElementSetup {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ArmySetup {
+    /// The army's name, as messages and the narration give it ("Romans").
     pub name: String,
     /// Its own base edge (§5.2).
     pub base_edge: BoardEdge,
+    /// Its elements, each with its place on the table.
     pub elements: Vec<ElementSetup>,
     /// The camp's outline, if it has one (§4.6).
     #[serde(default)]
@@ -89,10 +96,14 @@ pub struct BattleSetup {
     pub format: String,
     /// Always [`FORMAT_VERSION`].
     pub version: u32,
+    /// Which game: standard DBA 3.0, Big Battle or Giant (DBAix set-ups have their own type).
     pub variant: Variant,
+    /// The rules configuration: the house rules and readings in force (defaults to the digest's).
     #[serde(default)]
     pub config: RulesConfig,
+    /// The board and its terrain.
     pub battlefield: Battlefield,
+    /// The armies; an army's index here is how actions and events name it (0 is the first).
     pub armies: Vec<ArmySetup>,
     /// The army with the first bound: the defender (§5.3).
     #[serde(default)]
@@ -135,142 +146,326 @@ impl BattleSetup {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "problem")]
 pub enum SetupProblem {
+    /// The JSON is not a saved dbcore battle, or one of a version this build does not read.
     #[error(
         "not a saved dbcore battle: format `{found}`, expected `{FORMAT}` version {FORMAT_VERSION}"
     )]
-    Format { found: String, version: u32 },
+    Format {
+        /// The format named in the JSON.
+        found: String,
+        /// The version named in the JSON.
+        version: u32,
+    },
+    /// Fewer than two armies.
     #[error("§1: a battle needs at least two armies, not {count}")]
-    TooFewArmies { count: usize },
+    TooFewArmies {
+        /// How many there are.
+        count: usize,
+    },
+    /// The army named to take the first bound does not exist (§5.3).
     #[error("§5.3: army {first} cannot have the first bound: there are {count} armies")]
-    NoSuchFirstArmy { first: usize, count: usize },
+    NoSuchFirstArmy {
+        /// The index given.
+        first: usize,
+        /// How many armies there are.
+        count: usize,
+    },
+    /// Two elements share one id.
     #[error("element id {id} is used more than once")]
-    DuplicateId { id: ElementId },
+    DuplicateId {
+        /// The id used twice.
+        id: ElementId,
+    },
+    /// An element uses an id reserved for camp followers and denizens.
     #[error("element id {id} is reserved for camp followers and denizens (ids from {first})")]
-    ReservedId { id: ElementId, first: u32 },
+    ReservedId {
+        /// The id.
+        id: ElementId,
+        /// The first reserved id.
+        first: u32,
+    },
+    /// The army named to own the Cities does not exist (§4.2).
     #[error("§4.2: army {owner} cannot own the Cities: there are {count} armies")]
-    NoSuchCityOwner { owner: usize, count: usize },
+    NoSuchCityOwner {
+        /// The index given.
+        owner: usize,
+        /// How many armies there are.
+        count: usize,
+    },
+    /// An army has no general's element, or more than one, outside its allied contingents (§2.5).
     #[error("§2.5: army `{army}` must have exactly one general's element outside its allied contingents, not {count}")]
-    Generals { army: String, count: usize },
+    Generals {
+        /// The army's name.
+        army: String,
+        /// General's elements found.
+        count: usize,
+    },
+    /// An element is not wholly on the battlefield (§1.2).
     #[error("§1.2: element {id} is not wholly on the battlefield")]
-    OffTable { id: ElementId },
+    OffTable {
+        /// The element.
+        id: ElementId,
+    },
+    /// Two elements overlap.
     #[error("element {a} and element {b} overlap")]
-    Overlap { a: ElementId, b: ElementId },
+    Overlap {
+        /// One element.
+        a: ElementId,
+        /// The other.
+        b: ElementId,
+    },
+    /// An element stands in impassable terrain (§3.4).
     #[error("§3.4: element {id} stands in impassable terrain")]
-    Impassable { id: ElementId },
+    Impassable {
+        /// The element.
+        id: ElementId,
+    },
+    /// An element of a kind that may not deploy in bad going stands in it off a road (§5.4).
     #[error("§5.4: {kind} element {id} may not deploy off-road in bad going")]
-    BadGoingDeployment { id: ElementId, kind: ElementKind },
+    BadGoingDeployment {
+        /// The element.
+        id: ElementId,
+        /// Its kind.
+        kind: ElementKind,
+    },
+    /// An element may dismount only into foot (§2.3).
     #[error("§2.3: element {id} ({kind}) cannot dismount as {into}: mounted elements dismount into foot")]
     Dismount {
+        /// The element.
         id: ElementId,
+        /// Its kind.
         kind: ElementKind,
+        /// The kind it would dismount as.
         into: ElementKind,
     },
+    /// An element not allowed to garrison a City or Fort starts inside one (§5.4, §17.36).
     #[error("§5.4, §17.36: element {id} ({kind}) may not start the battle inside a City or Fort: its initial garrison is one non-allied foot element")]
-    GarrisonNotEligible { id: ElementId, kind: ElementKind },
+    GarrisonNotEligible {
+        /// The element.
+        id: ElementId,
+        /// Its kind.
+        kind: ElementKind,
+    },
+    /// More than one element starts inside a City or Fort (§4.2, §5.4).
     #[error("§4.2, §5.4: {count} elements start inside the City or Fort that is battlefield feature {feature}: at most one may garrison it")]
-    GarrisonTooLarge { feature: usize, count: usize },
+    GarrisonTooLarge {
+        /// The City's or Fort's index among the battlefield's features.
+        feature: usize,
+        /// Elements inside it.
+        count: usize,
+    },
+    /// A Fort starts without its garrison (§4.3).
     #[error(
         "§4.3: the Fort that is battlefield feature {feature} must begin the battle garrisoned"
     )]
-    FortUngarrisoned { feature: usize },
+    FortUngarrisoned {
+        /// The Fort's index among the battlefield's features.
+        feature: usize,
+    },
+    /// An army without a City and with at most 2 War Wagons has no camp (§4.6).
     #[error("§4.6: army `{army}` must have a camp: it has no City and at most 2 War Wagons")]
-    CampMissing { army: String },
+    CampMissing {
+        /// The army's name.
+        army: String,
+    },
+    /// A camp is too small, or too large (§4.6).
     #[error("§4.6: army `{army}`'s camp is {length:.3} × {breadth:.3} BW: it must be at least 1 × ½ BW and fit a rectangle whose length plus width is at most 4 BW")]
     CampSize {
+        /// The army's name.
         army: String,
+        /// The camp's length, BW.
         length: f64,
+        /// The camp's breadth, BW.
         breadth: f64,
     },
+    /// A camp is not wholly on the battlefield (§4.6).
     #[error("§4.6: army `{army}`'s camp is not wholly on the battlefield")]
-    CampOffTable { army: String },
+    CampOffTable {
+        /// The army's name.
+        army: String,
+    },
+    /// A camp has no defender, or more than one (§4.6).
     #[error("§4.6: army `{army}`'s camp has {count} defender(s) inside it: one troop element (not El, SCh or allied) or camp followers, never both")]
-    CampDefenders { army: String, count: usize },
+    CampDefenders {
+        /// The army's name.
+        army: String,
+        /// Defenders inside it.
+        count: usize,
+    },
+    /// The elements held back for a littoral landing are not allowed (§5.5).
     #[error("§5.5: the littoral landing cannot be held back: {reason}")]
-    Landing { reason: String },
+    Landing {
+        /// Why, in the player's words.
+        reason: String,
+    },
     /// A terrain problem of §3; the message starts with its section.
     #[error("{message}")]
-    Terrain { rule: String, message: String },
+    Terrain {
+        /// The section of §3 that refuses the terrain.
+        rule: String,
+        /// What is wrong, beginning with that section.
+        message: String,
+    },
+    /// The set-up is of a variant this battle engine does not play (DBAix).
     #[error("{variant:?} set-ups are not played by this battle engine (DBAix has its own, `dbcore::dbaix`)")]
-    VariantNotPlayed { variant: Variant },
+    VariantNotPlayed {
+        /// The variant asked for.
+        variant: Variant,
+    },
+    /// A standard army lists commands (§14.1).
     #[error(
         "§14.1: army `{army}` lists commands, but a standard army is one command and lists none"
     )]
-    CommandsInStandard { army: String },
+    CommandsInStandard {
+        /// The army's name.
+        army: String,
+    },
+    /// A Big Battle or Giant army does not list its commands (§14.1).
     #[error("§14.1: army `{army}` must list its commands, each under its general")]
-    NoCommands { army: String },
+    NoCommands {
+        /// The army's name.
+        army: String,
+    },
+    /// A Big Battle or Giant army has the wrong number of commands (§14.1).
     #[error("§14.1: army `{army}` has {count} commands; a Big Battle army has {expected}")]
     CommandCount {
+        /// The army's name.
         army: String,
+        /// Commands it lists.
         count: usize,
+        /// Commands it must have.
         expected: usize,
     },
+    /// A Big Battle or Giant army has the wrong number of elements (§14.1).
     #[error("§14.1: army `{army}` has {count} elements, not {expected}")]
     ArmySize {
+        /// The army's name.
         army: String,
+        /// Elements it has.
         count: usize,
+        /// Elements it must have.
         expected: usize,
     },
+    /// Two commands of one army share an id (§14.1).
     #[error("§14.1: army `{army}` has two commands with id {command}")]
-    DuplicateCommand { army: String, command: CommandId },
+    DuplicateCommand {
+        /// The army's name.
+        army: String,
+        /// The id used twice.
+        command: CommandId,
+    },
+    /// An element is in no command, or in more than one (§14.1).
     #[error("§14.1: element {id} of army `{army}` is in {count} commands, not exactly one")]
     ElementCommands {
+        /// The army's name.
         army: String,
+        /// The element.
         id: ElementId,
+        /// Commands listing it.
         count: usize,
     },
+    /// A command lists an element that is not of its army (§14.1).
     #[error("§14.1: {command} of army `{army}` lists element {id}, which is not of that army")]
     UnknownCommandElement {
+        /// The army's name.
         army: String,
+        /// The command.
         command: CommandId,
+        /// The element listed.
         id: ElementId,
     },
+    /// A command has fewer than 6 elements (§14.1).
     #[error("§14.1: {command} of army `{army}` has {count} elements; a command has at least 6")]
     CommandTooSmall {
+        /// The army's name.
         army: String,
+        /// The command.
         command: CommandId,
+        /// Its elements.
         count: usize,
     },
+    /// An allied command is not a whole 12-element army (§14.1).
     #[error("§14.1: allied {command} of army `{army}` has {count} elements; an allied command is a whole 12-element army")]
     AlliedCommandSize {
+        /// The army's name.
         army: String,
+        /// The allied command.
         command: CommandId,
+        /// Its elements.
         count: usize,
     },
+    /// A command's general is not one of its elements, or not a general's element (§14.1).
     #[error("§14.1: the general of {command} of army `{army}`, element {general}, must be one of its elements and a general's element")]
     CommandGeneral {
+        /// The army's name.
         army: String,
+        /// The command.
         command: CommandId,
+        /// The element named as its general.
         general: ElementId,
     },
+    /// A sub-general rides a kind no sub-general may (§14.1).
     #[error("§14.1: the general of {command} of army `{army}` may not be {kind} (not Lit, CWg, CP, Hd, SCh or Art; an Elephant only if the C-in-C rides one)")]
     SubGeneralKind {
+        /// The army's name.
         army: String,
+        /// The command.
         command: CommandId,
+        /// The general's kind.
         kind: ElementKind,
     },
+    /// A general's element commands no command (§14.1).
     #[error("§14.1: element {id} of army `{army}` is a general's element but commands nothing")]
-    GeneralWithoutCommand { army: String, id: ElementId },
+    GeneralWithoutCommand {
+        /// The army's name.
+        army: String,
+        /// The general's element.
+        id: ElementId,
+    },
+    /// An army has no C-in-C commanding a non-allied command, or more than one (§14.1).
     #[error("§14.1: army `{army}` must have exactly one C-in-C, commanding a non-allied command, not {count}")]
-    CInC { army: String, count: usize },
+    CInC {
+        /// The army's name.
+        army: String,
+        /// C-in-Cs found.
+        count: usize,
+    },
+    /// A Big Battle or Giant army does not rank its commands' PIP dice (§14.4, §14.6).
     #[error("§14.4: army `{army}` must declare the ranking of its non-allied commands' PIP dice, naming each once (Giant: or have every general roll, §14.6)")]
-    PipRanking { army: String },
+    PipRanking {
+        /// The army's name.
+        army: String,
+    },
+    /// An element deploys more than 8 BW from its command's general (§14.3).
     #[error("§14.3: element {id} of {command} deploys {distance} BW from its general; at most 8 BW outside a City, Fort or camp")]
     FarFromGeneral {
+        /// The element.
         id: ElementId,
+        /// Its command.
         command: CommandId,
+        /// How far from the general it stands, BW.
         distance: f64,
     },
+    /// The rules configuration is not usable (a value out of range).
     #[error("the rules configuration cannot be used: {message}")]
-    Config { message: String },
+    Config {
+        /// What is wrong.
+        message: String,
+    },
     /// A size or number outside `crate::limits`; nothing else is checked.
     #[error("{message}")]
-    Limit { message: String },
+    Limit {
+        /// Which size or number, and its limit.
+        message: String,
+    },
     /// Problems past [`crate::limits::MAX_PROBLEMS`], counted rather than listed. With
     /// `uncounted`, elements piled so thickly that the overlap check stopped early have further
     /// overlaps that are not in `count`.
     #[error("and {count} more{}", more_suffix(*.uncounted))]
     More {
+        /// Problems not listed.
         count: usize,
+        /// The overlap check stopped early, so more overlaps may exist than `count` says.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         uncounted: bool,
     },
@@ -321,6 +516,8 @@ impl SetupProblem {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[error("the battle set-up has {} problem(s): {}", problems.len(), problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
 pub struct SetupError {
+    /// Every problem found, in the order checked (at most [`crate::limits::MAX_PROBLEMS`], then one
+    /// [`SetupProblem::More`]).
     pub problems: Vec<SetupProblem>,
 }
 

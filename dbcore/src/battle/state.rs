@@ -13,9 +13,11 @@ use super::setup::{ElementId, ElementSetup};
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "status")]
 pub enum Status {
+    /// In play: not lost.
     InPlay,
     /// Destroyed, or gone over a battlefield edge (§13.1).
     Lost {
+        /// Why it was lost.
         cause: LossCause,
     },
     /// Held back at deployment for a littoral landing and not yet on the table (§5.5).
@@ -27,7 +29,9 @@ pub enum Status {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LossCause {
+    /// Destroyed (§12.3).
     Destroyed,
+    /// Gone over a battlefield edge (§13.1).
     OffTable,
     /// Taken off with its command, which had lost half its original troop elements (§14.5):
     /// gone from the table, but not a loss of its own.
@@ -38,19 +42,25 @@ pub enum LossCause {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ElementState {
+    /// Its id, as in the set-up.
     pub id: ElementId,
     /// Index of its army.
     pub army: usize,
     /// Its kind now (a dismounted element has its foot kind, §7.9).
     pub kind: ElementKind,
+    /// Where it stands: the midpoint of its front edge in BW and the way it faces, degrees
+    /// clockwise from +y (north).
     pub pose: Pose,
+    /// The general's element (§2.5).
     pub general: bool,
+    /// Allied contingent number, if it belongs to one (§16.4).
     pub contingent: Option<u8>,
     /// The foot kind it may still dismount into (§7.9).
     pub dismounts_as: Option<ElementKind>,
     /// A War Wagon mobile tower (§4.7): may contact a city, fort or camp held by the enemy.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mobile_tower: bool,
+    /// In play or lost, and why.
     pub status: Status,
     /// Tactical moves made this bound (§7.5).
     pub moves_this_bound: u8,
@@ -77,6 +87,7 @@ impl ElementState {
         }
     }
 
+    /// Still in play: not lost.
     pub fn in_play(&self) -> bool {
         self.status == Status::InPlay
     }
@@ -128,6 +139,7 @@ pub struct CityState {
     pub owner: Option<usize>,
     /// The army controlling it now: its owner until an enemy element enters it.
     pub controller: Option<usize>,
+    /// What became of the City's denizens.
     pub denizens: Denizens,
     /// The element sacking it (§4.2): it has no garrison factor, neither shoots nor is shot at,
     /// and cannot move until its side's PIP die scores 5 or 6 (§17.32).

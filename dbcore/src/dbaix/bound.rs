@@ -30,7 +30,10 @@ pub enum Phase {
     /// Close combats involving the moving side, one at a time (DBAIX.md §6).
     CloseCombat,
     /// The game is over; `winner` is `None` for a draw (our reading: DBAix §10 has no victory).
-    Finished { winner: Option<Side> },
+    Finished {
+        /// The side with most figures free on the table, or `None` for a draw.
+        winner: Option<Side>,
+    },
 }
 
 /// The phase by its game name, for messages: "the PIP roll", "the movement phase", ...
@@ -52,14 +55,22 @@ impl std::fmt::Display for Phase {
 #[serde(rename_all = "snake_case", tag = "action")]
 pub enum Action {
     /// The moving side's PIP die (the Romans' "dVI" is an ordinary d6, DBAIX.md §11.1).
-    RollPips { die: DieScore },
+    RollPips {
+        /// The score of the die, 1 to 6.
+        die: DieScore,
+    },
     /// A move (DBAIX.md §3): every figure in `figures` (one, or a group in edge and corner
     /// contact) is carried `distance` inches (at most 4) along compass `bearing`, then each turns
     /// on the spot about its centre to face `face` if given.
     Move {
+        /// The figure, or the group in edge and corner contact, that moves.
         figures: Vec<FigureId>,
+        /// The compass bearing of the move, degrees clockwise from north (+y).
         bearing: f64,
+        /// How far, inches (at most 4).
         distance: f64,
+        /// The bearing each figure faces afterwards, degrees clockwise from north; `None` keeps its
+        /// facing.
         #[serde(default)]
         face: Option<f64>,
     },
@@ -67,16 +78,22 @@ pub enum Action {
     /// they enter side by side facing north, the first figure's left edge at `x`, their front
     /// edges `distance` inches in from the Roman (south) edge.
     Reinforce {
+        /// The Romans in camp who come back.
         figures: Vec<FigureId>,
+        /// Where the first figure's left edge enters, inches from the west edge.
         x: f64,
+        /// How far in from the south edge their front edges end, inches.
         distance: f64,
     },
     /// The moving side has finished moving; close combats follow if any, else the bound ends.
     EndMovement,
     /// One close combat: `dice[0]` is `a`'s die, `dice[1]` is `b`'s.
     Fight {
+        /// The first figure of the combat.
         a: FigureId,
+        /// The figure it fights.
         b: FigureId,
+        /// `a`'s die and `b`'s die, in that order.
         dice: [DieScore; 2],
     },
 }
@@ -85,11 +102,17 @@ pub enum Action {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FighterScore {
+    /// The figure.
     pub id: FigureId,
+    /// Its die.
     pub die: DieScore,
+    /// Its combat factor by class (DBAIX.md §6).
     pub combat_factor: i32,
+    /// Its tactical factors, each with its count.
     pub tactical: Vec<TacticalFactor>,
+    /// Die plus combat factor plus tactical factors.
     pub total: i32,
+    /// What the combat does to it (DBAIX.md §7).
     pub result: FigureResult,
 }
 
@@ -99,17 +122,24 @@ pub struct FighterScore {
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixEvent"))]
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
+    /// A bound begins (DBAIX.md §2).
     BoundStarted {
+        /// The moving side.
         side: Side,
+        /// Bounds begun so far, all sides counted (1 for the first).
         bound: u32,
     },
+    /// The moving side's PIP die (DBAIX.md §3.1).
     PipsRolled {
+        /// The side that rolled.
         side: Side,
+        /// The score of the die.
         die: DieScore,
     },
     /// Every Gaul has drunk the potion; it works until `until_gaul_bounds` Gaul bounds are over
     /// (DBAIX.md §5, DBAIX.md §11.7).
     PotionDrunk {
+        /// The last Gaul bound in which the potion works.
         until_gaul_bounds: u32,
     },
     /// The potion has worn off (DBAIX.md §5).
@@ -117,71 +147,107 @@ pub enum Event {
     /// Cacofonix sings (DBAIX.md §4): `binders` must go to him; `again` when it goes on from an
     /// earlier bound (DBAIX.md §11.6).
     MusicPlayed {
+        /// The figures that must go to Cacofonix.
         binders: Vec<FigureId>,
+        /// The music goes on from an earlier bound.
         again: bool,
     },
     /// Cacofonix is bound and gagged (DBAIX.md §11.6).
     Silenced,
     /// A figure turned about and fled from the music (DBAIX.md §4).
     FledFromMusic {
+        /// The figure that fled.
         figure: FigureId,
+        /// Where it ends.
         pose: Pose,
+        /// It fled off the table and is out of the game.
         off_table: bool,
     },
+    /// A move was made (DBAIX.md §3).
     Moved {
+        /// The figures that moved.
         figures: Vec<FigureId>,
+        /// Where each ends, in the order of `figures`.
         poses: Vec<Pose>,
+        /// What the move cost.
         cost: PipCost,
+        /// PIPs left afterwards.
         pips_left: u8,
     },
+    /// Romans came back from camp (DBAIX.md §8.2).
     Reinforced {
+        /// The figures that came back.
         figures: Vec<FigureId>,
+        /// Where each stands, in the order of `figures`.
         poses: Vec<Pose>,
+        /// What it cost.
         cost: PipCost,
+        /// PIPs left afterwards.
         pips_left: u8,
     },
     /// A figure touched on a side or the rear swung round to face its enemy (DBAIX.md §6.1).
     TurnedToFace {
+        /// The figure that turned.
         figure: FigureId,
+        /// The enemy it now faces.
         towards: FigureId,
+        /// How it stands now.
         pose: Pose,
     },
+    /// A close combat, with both scores (DBAIX.md §6).
     Fought {
+        /// The first figure's score.
         a: FighterScore,
+        /// The second figure's score.
         b: FighterScore,
     },
     /// A figure's result moved it (follow-up, recoil, flight) (DBAIX.md §7).
     ResultMoved {
+        /// The figure.
         figure: FigureId,
+        /// The result that moved it.
         result: FigureResult,
+        /// Where it ends.
         pose: Pose,
     },
     /// A figure's result took it out of play (DBAIX.md §7).
     Lost {
+        /// The figure.
         figure: FigureId,
+        /// The result: captured, removed, sent to camp or fled off.
         result: FigureResult,
     },
     /// Captured and placed under guard (DBAIX.md §8.1).
     Captured {
+        /// The captured figure.
         figure: FigureId,
+        /// The enemy figure guarding it.
         guard: FigureId,
     },
     /// Freed from its guard (DBAIX.md §8.1, DBAIX.md §11.11).
     Freed {
+        /// The figure freed.
         figure: FigureId,
+        /// Where it stands.
         pose: Pose,
     },
     /// A new brew: the potion works again until `until_gaul_bounds` (DBAIX.md §11.7).
     PotionBrewed {
+        /// The last Gaul bound in which the new brew works.
         until_gaul_bounds: u32,
     },
+    /// The bound is over; unused PIPs are lost.
     BoundEnded {
+        /// The side whose bound it was.
         side: Side,
+        /// Bounds begun so far, all sides counted.
         bound: u32,
+        /// PIPs not spent, now lost.
         unused_pips: u8,
     },
     /// The game is over (our reading of DBAix §10).
     GameOver {
+        /// The side with most figures free on the table, or `None` for a draw.
         winner: Option<Side>,
         /// Figures free on the table, by side (Romans, Gauls, Pirates).
         on_table: [u32; 3],
@@ -192,45 +258,112 @@ pub enum Event {
 #[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "error")]
 pub enum DbaixError {
+    /// The action is not one of the current phase (DBAIX.md §2).
     #[error("DBAIX.md §2: {action} is not possible in {phase}")]
-    WrongPhase { action: String, phase: Phase },
+    WrongPhase {
+        /// The action refused.
+        action: String,
+        /// The phase the game is in.
+        phase: Phase,
+    },
+    /// The game is over (DBAIX.md §10).
     #[error("DBAIX.md §10: the game is over")]
     Finished,
+    /// The action names a figure that is not in the game (DBAIX.md §1).
     #[error("DBAIX.md §1: there is no figure {id}")]
-    UnknownFigure { id: FigureId },
+    UnknownFigure {
+        /// The id.
+        id: FigureId,
+    },
+    /// The figure is not of the moving side (DBAIX.md §2).
     #[error("DBAIX.md §2: figure {id} is not of the moving side")]
-    NotYourFigure { id: FigureId },
+    NotYourFigure {
+        /// The figure.
+        id: FigureId,
+    },
+    /// The figure is captured or out of the game (DBAIX.md §3).
     #[error("DBAIX.md §3: figure {id} is not free on the table")]
-    NotOnTable { id: FigureId },
+    NotOnTable {
+        /// The figure.
+        id: FigureId,
+    },
+    /// A move names no figure, or one figure twice (DBAIX.md §3).
     #[error("DBAIX.md §3: a move needs at least one figure, each named once")]
     BadFigureList,
+    /// The figure has made all its moves this bound (DBAIX.md §3).
     #[error("DBAIX.md §3: figure {id} has already taken part in its moves this bound")]
-    TooManyMoves { id: FigureId },
+    TooManyMoves {
+        /// The figure.
+        id: FigureId,
+    },
+    /// The figures moving together are not one group in edge and corner contact (DBAIX.md §3).
     #[error("DBAIX.md §3: the figures are not one group in edge and corner contact")]
     NotAGroup,
+    /// The move is longer than allowed (DBAIX.md §3).
     #[error("DBAIX.md §3: a move is at most {limit} in, not {distance}")]
-    TooFar { distance: f64, limit: f64 },
+    TooFar {
+        /// The distance asked for, inches.
+        distance: f64,
+        /// The most allowed, inches.
+        limit: f64,
+    },
+    /// The figure would end off the table or on another figure (DBAIX.md §3).
     #[error("DBAIX.md §3: figure {id} would end off the table or on another figure")]
-    Blocked { id: FigureId },
+    Blocked {
+        /// The figure.
+        id: FigureId,
+    },
+    /// The figure is locked in close combat (DBAIX.md §6.1).
     #[error("DBAIX.md §6.1: figure {id} is in close combat and cannot move")]
-    InCombat { id: FigureId },
+    InCombat {
+        /// The figure.
+        id: FigureId,
+    },
+    /// While the music plays only its binders may move (DBAIX.md §4).
     #[error("DBAIX.md §4: the music plays: only the binders {binders:?} may move")]
-    HandsOverEars { binders: Vec<FigureId> },
+    HandsOverEars {
+        /// The figures the music binds.
+        binders: Vec<FigureId>,
+    },
     /// The binders' moves are compulsory: the movement cannot end while one of them can still
     /// go nearer to Cacofonix.
     #[error("DBAIX.md §4: the binders {binders:?} must go to Cacofonix before the movement ends")]
-    BindersMustMove { binders: Vec<FigureId> },
+    BindersMustMove {
+        /// The binders still to move.
+        binders: Vec<FigureId>,
+    },
     /// A binder's move must take it nearer to Cacofonix (or into contact) while it can.
     #[error("DBAIX.md §4: binder {id} must go nearer to Cacofonix")]
-    BinderMustCloseIn { id: FigureId },
+    BinderMustCloseIn {
+        /// The binder.
+        id: FigureId,
+    },
+    /// The move costs more PIPs than are left (DBAIX.md §3.1).
     #[error("DBAIX.md §3.1: the move costs {cost} PIPs but only {left} are left")]
-    NotEnoughPips { cost: u8, left: u8 },
+    NotEnoughPips {
+        /// What it costs.
+        cost: u8,
+        /// PIPs left.
+        left: u8,
+    },
+    /// No Romans may come back from camp now (DBAIX.md §8.2).
     #[error("DBAIX.md §8.2: reinforcements are Romans in camp led by an officer in camp")]
     NoReinforcements,
+    /// The two figures are not a close combat still to be fought (DBAIX.md §6.1).
     #[error("DBAIX.md §6.1: {a} and {b} are not in a close combat still to be fought this bound")]
-    NotInCombat { a: FigureId, b: FigureId },
+    NotInCombat {
+        /// The first figure named.
+        a: FigureId,
+        /// The second.
+        b: FigureId,
+    },
+    /// The set-up cannot be played.
     #[error("DBAIX.md §10: the set-up is invalid: {problem}")]
-    Setup { problem: String },
+    Setup {
+        /// What is wrong.
+        problem: String,
+    },
+    /// A die score out of range (1 to 6).
     #[error(transparent)]
     Dice(#[from] DiceError),
 }
@@ -270,17 +403,26 @@ impl ErrorInfo for DbaixError {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixBattleRecord"))]
 pub struct BattleRecord {
+    /// The set-up the game started from.
     pub setup: DbaixSetup,
+    /// Every action applied, in order, dice included.
     pub actions: Vec<Action>,
 }
 
 /// Replaying a record failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ReplayError {
+    /// The record's set-up cannot be played.
     #[error("{0}")]
     Setup(DbaixError),
+    /// An action of the record was refused when replayed.
     #[error("action {index} of the record was refused: {error}")]
-    Action { index: usize, error: DbaixError },
+    Action {
+        /// Its position among the record's actions, from 0.
+        index: usize,
+        /// Why it was refused.
+        error: DbaixError,
+    },
 }
 
 /// The dice the game waits for.
@@ -290,15 +432,22 @@ pub enum ReplayError {
 #[serde(rename_all = "snake_case", tag = "for")]
 pub enum DiceRequest {
     /// The moving side's PIP die ([`Action::RollPips`]).
-    Pips { side: Side },
+    Pips {
+        /// The moving side.
+        side: Side,
+    },
     /// Two dice for one of these close combats ([`Action::Fight`]).
-    Combat { pairs: Vec<(FigureId, FigureId)> },
+    Combat {
+        /// The close combats still to fight, each as its two figures.
+        pairs: Vec<(FigureId, FigureId)>,
+    },
 }
 
 /// Cacofonix singing (DBAIX.md §4, DBAIX.md §11.6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Music {
+    /// The figures the music binds: they must go to Cacofonix.
     pub binders: Vec<FigureId>,
 }
 
@@ -455,24 +604,30 @@ impl Battle {
         Ok((b, events))
     }
 
+    /// The set-up and every action so far: replays to this game.
     pub fn record(&self) -> BattleRecord {
         BattleRecord {
             setup: self.setup.clone(),
             actions: self.actions.clone(),
         }
     }
+    /// The set-up the game started from.
     pub fn setup(&self) -> &DbaixSetup {
         &self.setup
     }
+    /// Every figure, captured and lost ones included, in set-up order.
     pub fn figures(&self) -> &[FigureState] {
         &self.figures
     }
+    /// The figure with this id, if there is one.
     pub fn figure(&self, id: FigureId) -> Option<&FigureState> {
         self.figures.iter().find(|f| f.id == id)
     }
+    /// Where the game stands.
     pub fn phase(&self) -> Phase {
         self.phase
     }
+    /// Bounds begun so far, all sides counted (1 for the first).
     pub fn bound(&self) -> u32 {
         self.bound
     }
@@ -480,9 +635,11 @@ impl Battle {
     pub fn active_side(&self) -> Side {
         self.setup.config.bound_order[self.turn]
     }
+    /// PIPs left this bound.
     pub fn pips(&self) -> u8 {
         self.pips
     }
+    /// Every action applied so far.
     pub fn actions(&self) -> &[Action] {
         &self.actions
     }

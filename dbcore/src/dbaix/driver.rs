@@ -17,9 +17,13 @@ use super::{
 /// A finished demonstration game.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Played {
+    /// The set-up and every action: it replays to the same game.
     pub record: BattleRecord,
+    /// Every event, in order.
     pub events: Vec<Event>,
+    /// Bounds played.
     pub bounds: u32,
+    /// The side with most figures free on the table, or `None` for a draw.
     pub winner: Option<Side>,
 }
 

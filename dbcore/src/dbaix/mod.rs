@@ -43,12 +43,16 @@ use crate::geometry::{ElementRect, Point, Pose};
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixSide"))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
+    /// The Romans, whose base edge is the south.
     Romans,
+    /// The Gauls, whose base edge is the north.
     Gauls,
+    /// The Pirates, who come from the sea on the west.
     Pirates,
 }
 
 impl Side {
+    /// The three sides, in the default bound order.
     pub const ALL: [Side; 3] = [Side::Romans, Side::Gauls, Side::Pirates];
     /// Its number, as the three-army picture and the C and Python layers count sides.
     pub fn index(self) -> usize {
@@ -65,21 +69,33 @@ impl Side {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FigureClass {
+    /// Dubius Status, the Roman commander and an officer.
     DubiusStatus,
+    /// Caligula Minus, the Roman spy.
     CaligulaMinus,
     /// A Roman officer marked by the scenario (DBAIX.md §11.12); fights as "most Romans".
     Officer,
+    /// A legionary: "most Romans".
     Legionary,
+    /// Vitalstatistix, the Gauls' chief.
     Vitalstatistix,
+    /// Asterix.
     Asterix,
+    /// Obelix: an enemy he beats counts as beaten by half or less (DBAIX.md §7).
     Obelix,
+    /// Getafix, the druid who brews the potion (DBAIX.md §5).
     Getafix,
+    /// Cacofonix, the bard whose music binds (DBAIX.md §4).
     Cacofonix,
+    /// Geriatrix.
     Geriatrix,
+    /// A Gallic woman, who may have a husband among the Gauls.
     GallicWoman,
     /// "Most Gauls".
     Gaul,
+    /// The Pirates' captain.
     Captain,
+    /// Pegleg, the old pirate with the wooden leg.
     Pegleg,
     /// "Most Pirates".
     Pirate,
@@ -118,9 +134,11 @@ impl std::fmt::Display for FigureId {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FigureSetup {
+    /// Its number, unique in the set-up.
     pub id: FigureId,
     /// The name shown on the table ("Asterix", "Legionary 3").
     pub name: String,
+    /// Who it is, which decides its side and its factors.
     pub class: FigureClass,
     /// Front-edge midpoint in inches and facing.
     pub pose: Pose,
@@ -140,6 +158,7 @@ pub struct DbaixConfig {
     pub table_depth: f64,
     /// Base frontage and depth in inches (DBAix §10: not given; 1 in, a 25 mm base).
     pub base_width: f64,
+    /// Base depth, inches.
     pub base_depth: f64,
     /// The longest move (DBAIX.md §3).
     pub move_distance: f64,
@@ -184,6 +203,7 @@ pub struct DbaixSetup {
     pub format: String,
     /// Always `"dbaix"`, the project's variant tag ([`crate::battlefield::Variant::Dbaix`]).
     pub variant: crate::battlefield::Variant,
+    /// The rules switches of DBAix (the readings of DBAIX.md §11) and the table's size.
     #[serde(default)]
     pub config: DbaixConfig,
     /// The paved road's centre line, in inches (DBAix §10: there is one for the Romans).
@@ -192,6 +212,7 @@ pub struct DbaixSetup {
     /// The road's width in inches.
     #[serde(default = "default_road_width")]
     pub road_width: f64,
+    /// Every figure, as the scenario places it.
     pub figures: Vec<FigureSetup>,
 }
 
@@ -200,6 +221,7 @@ fn default_road_width() -> f64 {
 }
 
 impl DbaixSetup {
+    /// A set-up with these figures and the default configuration and road.
     pub fn new(figures: Vec<FigureSetup>) -> Self {
         DbaixSetup {
             format: FORMAT.into(),
@@ -221,7 +243,10 @@ pub enum Status {
     /// On the table and free.
     OnTable,
     /// Under guard of an enemy figure (DBAIX.md §8.1); it neither moves nor fights.
-    Captured { guard: FigureId },
+    Captured {
+        /// The enemy figure guarding it.
+        guard: FigureId,
+    },
     /// A Gaul removed (DBAIX.md §7).
     Removed,
     /// A Roman sent back to camp (DBAIX.md §8.2).
@@ -234,12 +259,20 @@ pub enum Status {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FigureState {
+    /// Its number, as in the set-up.
     pub id: FigureId,
+    /// The name shown on the table.
     pub name: String,
+    /// Who it is.
     pub class: FigureClass,
+    /// Its side.
     pub side: Side,
+    /// Where it stands: the midpoint of its front edge in inches from the south-west corner, and
+    /// the bearing it faces.
     pub pose: Pose,
+    /// On the table, captured, or out of the game.
     pub status: Status,
+    /// A Gallic woman's husband, if she has one (DBAIX.md §3.1).
     #[serde(default)]
     pub husband: Option<FigureId>,
     /// Moves taken part in this bound (DBAIX.md §3).
@@ -247,9 +280,11 @@ pub struct FigureState {
 }
 
 impl FigureState {
+    /// Free on the table: neither captured nor out of the game.
     pub fn on_table(&self) -> bool {
         self.status == Status::OnTable
     }
+    /// Its base as a rectangle, inches.
     pub fn rect(&self, cfg: &DbaixConfig) -> ElementRect {
         ElementRect::new(self.pose, cfg.base_width, cfg.base_depth)
     }

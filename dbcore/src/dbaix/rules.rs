@@ -30,16 +30,26 @@ pub fn combat_factor(class: FigureClass) -> i32 {
 #[serde(rename_all = "snake_case", tag = "factor")]
 pub enum TacticalFactor {
     /// −1 for each enemy front edge against its side or rear.
-    FlankOrRear { count: u8 },
+    FlankOrRear {
+        /// Enemy front edges against it.
+        count: u8,
+    },
     /// −1 for each enemy overlapping it (a separate factor, DBAIX.md §11.9).
-    Overlapped { count: u8 },
+    Overlapped {
+        /// Enemies overlapping it.
+        count: u8,
+    },
     /// +1 a side for a Roman lined up beside it, at most +2.
-    RomanSideSupport { count: u8 },
+    RomanSideSupport {
+        /// Romans lined up beside it (1 or 2).
+        count: u8,
+    },
     /// +2 under the magic potion (Gauls but Obelix, DBAIX.md §5).
     MagicPotion,
 }
 
 impl TacticalFactor {
+    /// What the factor adds to the total.
     pub fn value(self) -> i32 {
         match self {
             TacticalFactor::FlankOrRear { count } | TacticalFactor::Overlapped { count } => {
@@ -128,8 +138,11 @@ pub fn results(a: FigureClass, ta: i32, b: FigureClass, tb: i32) -> (FigureResul
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OddsEntry {
+    /// `a`'s result.
     pub a: FigureResult,
+    /// `b`'s result.
     pub b: FigureResult,
+    /// How many of the 36 throws give it.
     pub count: u8,
 }
 
@@ -138,6 +151,7 @@ pub struct OddsEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DbaixOdds {
+    /// Every pair of results that can happen, with its count; counts sum to 36.
     pub outcomes: Vec<OddsEntry>,
 }
 
@@ -206,6 +220,7 @@ pub enum PipAddOn {
 }
 
 impl PipAddOn {
+    /// The extra PIPs it costs.
     pub fn value(self) -> u8 {
         match self {
             PipAddOn::SecondMove | PipAddOn::FlankContact => 2,
@@ -220,8 +235,13 @@ impl PipAddOn {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixPipCost"))]
 pub struct PipCost {
+    /// The move's base cost (DBAIX.md §3.1): 1 PIP for a Roman group, and for a Gaul group moving
+    /// straight ahead as configured (DBAIX.md §11.3); otherwise 2; 0 for binders going to
+    /// Cacofonix (DBAIX.md §4).
     pub base: u8,
+    /// Why it costs more, each add-on once.
     pub add_ons: Vec<PipAddOn>,
+    /// Base plus every add-on.
     pub total: u8,
 }
 

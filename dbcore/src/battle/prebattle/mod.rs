@@ -77,13 +77,17 @@ use placement::{find_placement, placement_problems, FeatureProblem, BUA_KINDS};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct ArmyEntry {
+    /// The army's name, as messages and the narration give it.
     pub name: String,
     /// The list's aggression, 0 to 4 (§5.1, §16.2).
     pub aggression: u8,
+    /// The list's home terrain, which decides the features the defender may choose (§3.7).
     pub home_terrain: HomeTerrain,
     /// The list allows a littoral landing (§5.5).
     #[serde(default)]
     pub littoral: bool,
+    /// The army's elements (12 in a standard game), without positions: they are placed at
+    /// deployment.
     pub elements: Vec<EntryElement>,
 }
 
@@ -91,13 +95,18 @@ pub struct ArmyEntry {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct EntryElement {
+    /// What troops it is (§2).
     pub kind: ElementKind,
+    /// The general's element (§2.5).
     #[serde(default)]
     pub general: bool,
+    /// Allied contingent number, if the element belongs to one (§16.4).
     #[serde(default)]
     pub contingent: Option<u8>,
+    /// For `X//Y` elements, the foot kind it may dismount into (§2.3, §7.9).
     #[serde(default)]
     pub dismounts_as: Option<ElementKind>,
+    /// A War Wagon that is a mobile tower (§4.7, §8.4). Omitted from JSON when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mobile_tower: bool,
 }
@@ -142,8 +151,10 @@ impl ArmyEntry {
 /// Why a pre-battle could not be set up from list ids.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ListsError {
+    /// The list id is not written as `II/56` or `II/56a`.
     #[error(transparent)]
     ListId(#[from] crate::armies::ParseListIdError),
+    /// The list is not bundled, or no army of 12 could be chosen from it.
     #[error(transparent)]
     Army(#[from] crate::armies::ArmyError),
     /// A Big Battle or Giant army that breaks §14.1.
@@ -176,12 +187,16 @@ fn default_side() -> f64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct PrebattleSetup {
+    /// Which game: standard DBA 3.0 (Big Battle and Giant are refused, see
+    /// [`EntryProblem::Variant`]).
     pub variant: Variant,
+    /// The rules configuration: the house rules and readings in force.
     #[serde(default)]
     pub config: RulesConfig,
     /// The board's side in BW (15 to 20, §1.2).
     #[serde(default = "default_side")]
     pub board_side: f64,
+    /// The two armies, in the order their aggression dice are given.
     pub armies: Vec<ArmyEntry>,
 }
 
@@ -224,19 +239,44 @@ pub enum Step {
     /// Both aggression dice are wanted (§5.1).
     Aggression,
     /// The defender chooses its features (§3.7).
-    ChooseFeatures { defender: usize },
+    ChooseFeatures {
+        /// The defending army.
+        defender: usize,
+    },
     /// The placement die of feature `feature` (index into [`Prebattle::features`], §3.8).
-    PlacementDie { feature: usize },
+    PlacementDie {
+        /// The feature's index into [`Prebattle::features`].
+        feature: usize,
+    },
     /// Army `by` chooses the quarter (die 5: defender, 6: invader, §3.8).
-    ChooseQuarter { feature: usize, by: usize },
+    ChooseQuarter {
+        /// The feature's index into [`Prebattle::features`].
+        feature: usize,
+        /// The army that chooses.
+        by: usize,
+    },
     /// The defender places the feature in `quarter` or discards it (§3.8).
-    PlaceFeature { feature: usize, quarter: Quarter },
+    PlaceFeature {
+        /// The feature's index into [`Prebattle::features`].
+        feature: usize,
+        /// The quarter it goes in, 1 to 4.
+        quarter: Quarter,
+    },
     /// The invader chooses its base edge (§5.2).
-    BaseEdge { invader: usize },
+    BaseEdge {
+        /// The invading army.
+        invader: usize,
+    },
     /// Army `army` places its camp (§4.6).
-    Camp { army: usize },
+    Camp {
+        /// The army placing its camp.
+        army: usize,
+    },
     /// Army `army` deploys (§5.3, §5.4).
-    Deployment { army: usize },
+    Deployment {
+        /// The army deploying.
+        army: usize,
+    },
     /// The battle may begin.
     Done,
 }
@@ -274,36 +314,63 @@ impl std::fmt::Display for Step {
 #[serde(rename_all = "snake_case", tag = "action")]
 pub enum PrebattleAction {
     /// One die per army, in army order (§5.1).
-    RollAggression { dice: Vec<DieScore> },
+    RollAggression {
+        /// One aggression die per army, in army order.
+        dice: Vec<DieScore>,
+    },
     /// The defender's features (§3.7).
     ChooseFeatures {
+        /// The features the defender must lay (for example a waterway its home terrain requires).
         compulsory: Vec<FeatureType>,
+        /// The optional features it also lays.
         optional: Vec<FeatureType>,
     },
     /// The placement die of the next feature (§3.8).
-    RollPlacement { die: DieScore },
+    RollPlacement {
+        /// The score of the placement die.
+        die: DieScore,
+    },
     /// The quarter chosen after a 5 or a 6 (§3.8).
-    ChooseQuarter { quarter: Quarter },
+    ChooseQuarter {
+        /// The quarter, 1 to 4.
+        quarter: Quarter,
+    },
     /// The feature as laid on the table (§3.8).
-    PlaceFeature { feature: TerrainFeature },
+    PlaceFeature {
+        /// The feature's shape and position, BW.
+        feature: TerrainFeature,
+    },
     /// The feature cannot legally be placed in its quarter and is discarded (§3.8 item 5).
     DiscardFeature,
     /// The invader's base edge; the defender's is the opposite one (§5.2).
-    ChooseBaseEdge { edge: BoardEdge },
+    ChooseBaseEdge {
+        /// The invader's base edge.
+        edge: BoardEdge,
+    },
     /// The moving army's camp (§4.6), defended by camp followers or not.
     PlaceCamp {
+        /// The camp's outline, BW.
         outline: Polygon,
+        /// The camp is defended by camp followers (§4.6).
         #[serde(default)]
         camp_followers: bool,
     },
     /// No camp: allowed only where it is optional (§4.6).
     NoCamp,
     /// One element placed (§5.4).
-    Deploy { id: ElementId, pose: Pose },
+    Deploy {
+        /// The element placed.
+        id: ElementId,
+        /// Where it stands: front-edge midpoint in BW, and facing in degrees clockwise from +y.
+        pose: Pose,
+    },
     /// Hold one element back for a littoral landing in the army's first bound (§5.5): only for
     /// an army whose list gives Littoral home terrain, with a waterway on the table; 2 or 3
     /// elements, none El, WWg or Art.
-    HoldBack { id: ElementId },
+    HoldBack {
+        /// The element held back.
+        id: ElementId,
+    },
     /// The army has deployed every element (§5.3).
     EndDeployment,
 }
@@ -314,177 +381,385 @@ pub enum PrebattleAction {
 pub enum PrebattleEvent {
     /// The aggression dice and each army's total (§5.1).
     AggressionRolled {
+        /// The dice, in army order.
         dice: Vec<DieScore>,
+        /// Each army's aggression plus its die.
         totals: Vec<u8>,
     },
     /// Equal totals: roll again (§5.1).
     AggressionTied,
     /// Who defends and who invades (§5.1).
-    RolesDecided { defender: usize, invader: usize },
+    RolesDecided {
+        /// The defending army: the lower total.
+        defender: usize,
+        /// The invading army.
+        invader: usize,
+    },
     /// The features, in the order they will be placed (§3.8: waterway first).
-    FeaturesChosen { order: Vec<FeatureType> },
+    FeaturesChosen {
+        /// The feature types in placing order.
+        order: Vec<FeatureType>,
+    },
     /// A placement die: the quarter, or who chooses it (§3.8).
     PlacementRolled {
+        /// The feature this die is for.
         feature: FeatureType,
+        /// The placement die.
         die: DieScore,
+        /// The quarter the die gives, or `None` when an army must choose (5 or 6).
         quarter: Option<Quarter>,
+        /// The army that chooses the quarter, on a 5 or 6.
         chooser: Option<usize>,
     },
     /// The quarter chosen after a 5 or 6 (§3.8).
-    QuarterChosen { by: usize, quarter: Quarter },
+    QuarterChosen {
+        /// The army that chose.
+        by: usize,
+        /// The quarter chosen, 1 to 4.
+        quarter: Quarter,
+    },
     /// A feature is on the table as battlefield feature `index` (§3.8).
     FeaturePlaced {
+        /// Its index among the battlefield's features.
         index: usize,
+        /// The quarter it was placed in.
         quarter: Quarter,
+        /// Its shape and position, BW.
         feature: TerrainFeature,
     },
     /// A feature could not legally go in its quarter and is discarded (§3.8).
     FeatureDiscarded {
+        /// The feature's type.
         feature: FeatureType,
+        /// The quarter it could not go in.
         quarter: Quarter,
     },
     /// The placing left the table without a bad-going, rough-going, river or waterway feature
     /// (§3.7), so the last such feature discarded that still fits somewhere is placed again, in
     /// a quarter the defender chooses (see the module docs).
-    PlacementRepeated { feature: FeatureType },
+    PlacementRepeated {
+        /// The feature placed again.
+        feature: FeatureType,
+    },
     /// The base edges (§5.2).
     BaseEdgesChosen {
+        /// The invader's base edge.
         invader: BoardEdge,
+        /// The defender's base edge, the opposite one.
         defender: BoardEdge,
     },
     /// A camp (§4.6).
     CampPlaced {
+        /// The army whose camp it is.
         army: usize,
+        /// The camp's outline, BW.
         outline: Polygon,
+        /// The camp is defended by camp followers.
         camp_followers: bool,
     },
     /// An army goes without its optional camp (§4.6).
-    CampOmitted { army: usize },
+    CampOmitted {
+        /// The army without a camp.
+        army: usize,
+    },
     /// An element is deployed; `garrison` names the City or Fort it garrisons (§4.2, §5.4).
     ElementDeployed {
+        /// The army deploying.
         army: usize,
+        /// The element deployed.
         id: ElementId,
+        /// Where it stands: front-edge midpoint in BW, and facing in degrees clockwise from +y.
         pose: Pose,
+        /// The City or Fort it garrisons, as an index among the battlefield's features.
         garrison: Option<usize>,
     },
     /// An element is held back for a littoral landing (§5.5).
-    ElementHeldBack { army: usize, id: ElementId },
+    ElementHeldBack {
+        /// The army holding it back.
+        army: usize,
+        /// The element held back.
+        id: ElementId,
+    },
     /// An army has deployed (§5.3).
-    DeploymentEnded { army: usize },
+    DeploymentEnded {
+        /// The army that has deployed.
+        army: usize,
+    },
     /// Everything is ready: the first bound is army `first`'s, the defender's (§5.3).
-    BattleReady { first: usize },
+    BattleReady {
+        /// The army that takes the first bound.
+        first: usize,
+    },
 }
 
 /// One problem of an element's deployment, naming its rule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "problem")]
 pub enum DeploymentProblem {
+    /// The element is not wholly on the battlefield (§1.2).
     #[error("§1.2: element {id} is not wholly on the battlefield")]
-    OffTable { id: ElementId },
+    OffTable {
+        /// The element.
+        id: ElementId,
+    },
+    /// The element stands in the waterway (§3.4).
     #[error("§3.4: element {id} stands in the waterway")]
-    Impassable { id: ElementId },
+    Impassable {
+        /// The element.
+        id: ElementId,
+    },
+    /// The element overlaps another.
     #[error("element {id} overlaps element {other}")]
-    Overlap { id: ElementId, other: ElementId },
+    Overlap {
+        /// The element placed.
+        id: ElementId,
+        /// The element it overlaps.
+        other: ElementId,
+    },
+    /// The element is less than 3 BW from the centre line on its own side (§5.4).
     #[error("§5.4: element {id} is {distance:.3} BW from the centre line; at least 3 BW on its own side are needed")]
-    CentreLine { id: ElementId, distance: f64 },
+    CentreLine {
+        /// The element.
+        id: ElementId,
+        /// How far from the centre line it is, BW.
+        distance: f64,
+    },
+    /// The element is too close to a side edge for its kind (§5.4).
     #[error(
         "§5.4: element {id} ({kind}) is {distance:.3} BW from a side edge; it needs {limit} BW"
     )]
     SideEdge {
+        /// The element.
         id: ElementId,
+        /// Its kind.
         kind: ElementKind,
+        /// How far from the side edge it is, BW.
         distance: f64,
+        /// The least distance its kind needs, BW.
         limit: f64,
     },
+    /// The element is less than 3 BW from an enemy City or Fort (§5.4).
     #[error("§5.4: element {id} is {distance:.3} BW from the enemy City or Fort {feature}; at least 3 BW are needed")]
     EnemyStronghold {
+        /// The element.
         id: ElementId,
+        /// The City's or Fort's index among the battlefield's features.
         feature: usize,
+        /// How far from it the element is, BW.
         distance: f64,
     },
+    /// An element of a kind that may not deploy in bad going stands in it off a road (§5.4).
     #[error("§5.4: {kind} element {id} may not deploy off-road in bad going")]
-    BadGoing { id: ElementId, kind: ElementKind },
-    #[error("§4.2, §5.4: element {id} is partly inside City or Fort {feature}; only its garrison deploys there, wholly inside")]
-    InWalls { id: ElementId, feature: usize },
-    #[error("§4.2, §5.4: element {id} ({kind}) cannot garrison {feature}: a garrison is one non-allied foot element of the army owning it")]
-    NotAGarrison {
+    BadGoing {
+        /// The element.
         id: ElementId,
+        /// Its kind.
         kind: ElementKind,
+    },
+    /// The element is partly inside a City or Fort (§4.2, §5.4).
+    #[error("§4.2, §5.4: element {id} is partly inside City or Fort {feature}; only its garrison deploys there, wholly inside")]
+    InWalls {
+        /// The element.
+        id: ElementId,
+        /// The City's or Fort's index among the battlefield's features.
         feature: usize,
     },
+    /// The element may not garrison the City or Fort it stands in (§4.2, §5.4).
+    #[error("§4.2, §5.4: element {id} ({kind}) cannot garrison {feature}: a garrison is one non-allied foot element of the army owning it")]
+    NotAGarrison {
+        /// The element.
+        id: ElementId,
+        /// Its kind.
+        kind: ElementKind,
+        /// The City's or Fort's index among the battlefield's features.
+        feature: usize,
+    },
+    /// The City or Fort has its garrison already (§4.2).
     #[error("§4.2: City or Fort {feature} already has its garrison")]
-    Garrisoned { feature: usize },
+    Garrisoned {
+        /// Its index among the battlefield's features.
+        feature: usize,
+    },
 }
 
 /// A problem of the armies the pre-battle starts from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "problem")]
 pub enum EntryProblem {
+    /// The pre-battle is not between two armies (§5.1).
     #[error("§5.1: the pre-battle is played by two armies, not {count}")]
-    ArmyCount { count: usize },
+    ArmyCount {
+        /// Armies given.
+        count: usize,
+    },
+    /// An army's aggression is outside 0 to 4 (§5.1, §16.2).
     #[error("§5.1, §16.2: army `{army}` has aggression {aggression}; lists give 0 to 4")]
-    Aggression { army: String, aggression: u8 },
+    Aggression {
+        /// The army's name.
+        army: String,
+        /// The aggression given.
+        aggression: u8,
+    },
+    /// An army has no elements, or too many.
     #[error("army `{army}` has {count} elements; it needs 1 to {MAX_ENTRY_ELEMENTS}")]
-    ElementCount { army: String, count: usize },
+    ElementCount {
+        /// The army's name.
+        army: String,
+        /// Elements given.
+        count: usize,
+    },
+    /// An army has no general's element, or more than one, outside its allied contingents (§2.5).
     #[error("§2.5: army `{army}` must have exactly one general's element outside its allied contingents, not {count}")]
-    Generals { army: String, count: usize },
+    Generals {
+        /// The army's name.
+        army: String,
+        /// General's elements found.
+        count: usize,
+    },
+    /// The board's side is outside 15 to 20 BW (§1.2).
     #[error("§1.2: the board's side is {side} BW; it must be 15 to 20")]
-    BoardSide { side: f64 },
+    BoardSide {
+        /// The side given, BW.
+        side: f64,
+    },
+    /// Big Battle and Giant pre-battles are not played yet (§14.3).
     #[error("§14.3: the pre-battle of {variant} games (commands, a camp per allied command, deployment by command) is not yet played by the referee: start the battle from a deployed set-up that lists its commands")]
-    Variant { variant: Variant },
+    Variant {
+        /// The variant asked for.
+        variant: Variant,
+    },
+    /// The rules configuration is not usable (a value out of range).
     #[error("the rules configuration cannot be used: {message}")]
-    Config { message: String },
+    Config {
+        /// What is wrong.
+        message: String,
+    },
 }
 
 /// A refused pre-battle action: the rule that forbids it. The state is unchanged.
 #[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "error")]
 pub enum PrebattleError {
+    /// The armies cannot start a pre-battle.
     #[error("the pre-battle cannot start: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
-    Entries { problems: Vec<EntryProblem> },
-    #[error("§5.3: {action} is not possible now: the pre-battle awaits {step}")]
-    WrongStep { action: String, step: Step },
-    #[error("§5.1: {given} aggression dice given; one per army ({armies}) is needed")]
-    DiceCount { given: usize, armies: usize },
-    #[error("§3.7: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
-    HomeTerrain { problems: Vec<HomeTerrainProblem> },
-    #[error("§3.7: the table needs at least one bad-going, rough-going, river or waterway feature among those chosen ({})", crate::terrain::listed(.chosen))]
-    NoDifficultTerrain { chosen: Vec<FeatureType> },
-    #[error("§3.8: quarter {quarter} does not exist (quarters are 1 to 4)")]
-    NoSuchQuarter { quarter: Quarter },
-    #[error("§3.8: the feature to place is the {expected}, not the {given}")]
-    WrongFeature {
-        expected: FeatureType,
-        given: FeatureType,
+    Entries {
+        /// Every problem, at once.
+        problems: Vec<EntryProblem>,
     },
-    #[error("{}", problems.iter().map(|p| p.message.clone()).collect::<Vec<_>>().join("; "))]
-    Placement { problems: Vec<FeatureProblem> },
-    #[error("§3.8: the {feature} can still be placed legally in quarter {quarter}, so it is not discarded")]
-    CanBePlaced {
-        feature: FeatureType,
+    /// The action is not the one the pre-battle waits for (§5.3).
+    #[error("§5.3: {action} is not possible now: the pre-battle awaits {step}")]
+    WrongStep {
+        /// The action refused, as a player names it.
+        action: String,
+        /// What the pre-battle waits for.
+        step: Step,
+    },
+    /// Not one aggression die per army (§5.1).
+    #[error("§5.1: {given} aggression dice given; one per army ({armies}) is needed")]
+    DiceCount {
+        /// Dice given.
+        given: usize,
+        /// Armies in the pre-battle.
+        armies: usize,
+    },
+    /// The features chosen do not suit the defender's home terrain (§3.7).
+    #[error("§3.7: {}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+    HomeTerrain {
+        /// Every problem, at once.
+        problems: Vec<HomeTerrainProblem>,
+    },
+    /// No feature of bad or rough going, river or waterway is among those chosen (§3.7).
+    #[error("§3.7: the table needs at least one bad-going, rough-going, river or waterway feature among those chosen ({})", crate::terrain::listed(.chosen))]
+    NoDifficultTerrain {
+        /// The features chosen.
+        chosen: Vec<FeatureType>,
+    },
+    /// A quarter number outside 1 to 4 (§3.8).
+    #[error("§3.8: quarter {quarter} does not exist (quarters are 1 to 4)")]
+    NoSuchQuarter {
+        /// The quarter given.
         quarter: Quarter,
     },
+    /// The feature placed is not of the type the pre-battle waits for (§3.8).
+    #[error("§3.8: the feature to place is the {expected}, not the {given}")]
+    WrongFeature {
+        /// The type expected.
+        expected: FeatureType,
+        /// The type given.
+        given: FeatureType,
+    },
+    /// The feature may not be laid where it was put (§3.8, §3.1 to §3.6).
+    #[error("{}", problems.iter().map(|p| p.message.clone()).collect::<Vec<_>>().join("; "))]
+    Placement {
+        /// Every problem, each with its rule.
+        problems: Vec<FeatureProblem>,
+    },
+    /// A discard was asked for a feature that still fits its quarter (§3.8).
+    #[error("§3.8: the {feature} can still be placed legally in quarter {quarter}, so it is not discarded")]
+    CanBePlaced {
+        /// The feature's type.
+        feature: FeatureType,
+        /// Its quarter.
+        quarter: Quarter,
+    },
+    /// The invader asked for a base edge it may not take (§5.2).
     #[error("§5.2: the invader may not take the {edge} edge; it may take the {} edge", crate::terrain::listed(.allowed))]
     BaseEdge {
+        /// The edge asked for.
         edge: BoardEdge,
+        /// The edges it may take.
         allowed: Vec<BoardEdge>,
     },
+    /// The camp's outline, size or place is refused (§4.6).
     #[error("§4.6: {}", reasons.join("; "))]
-    Camp { reasons: Vec<String> },
+    Camp {
+        /// Why, each in the player's words.
+        reasons: Vec<String>,
+    },
+    /// An army whose camp is compulsory asked for none (§4.6).
     #[error("§4.6: army {army}'s camp is compulsory (it has no City and at most 2 War Wagons)")]
-    CampCompulsory { army: usize },
+    CampCompulsory {
+        /// The army.
+        army: usize,
+    },
+    /// An element that is not of the army deploying.
     #[error("there is no element {id} in army {army}")]
-    UnknownElement { id: ElementId, army: usize },
+    UnknownElement {
+        /// The element named.
+        id: ElementId,
+        /// The army deploying.
+        army: usize,
+    },
+    /// The element was placed already, or held back for a landing (§5.4, §5.5).
     #[error("§5.4: element {id} is already deployed (or held back for a landing, §5.5)")]
-    AlreadyDeployed { id: ElementId },
+    AlreadyDeployed {
+        /// The element.
+        id: ElementId,
+    },
+    /// The element may not stand where it was placed (§5.4).
     #[error("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
-    Deployment { problems: Vec<DeploymentProblem> },
+    Deployment {
+        /// Every problem, at once.
+        problems: Vec<DeploymentProblem>,
+    },
+    /// The deployment was ended with elements still to place (§5.3).
     #[error("§5.3: elements {} are not yet deployed", crate::terrain::listed(.ids))]
-    NotAllDeployed { ids: Vec<ElementId> },
+    NotAllDeployed {
+        /// The elements not placed.
+        ids: Vec<ElementId>,
+    },
+    /// A Fort is left without its garrison (§4.3, §5.4).
     #[error("§4.3, §5.4: Fort {feature} must begin the battle garrisoned by a foot element")]
-    FortUngarrisoned { feature: usize },
+    FortUngarrisoned {
+        /// The Fort's index among the battlefield's features.
+        feature: usize,
+    },
+    /// Holding back for a littoral landing is refused (§5.5).
     #[error("§5.5: {reason}")]
-    Landing { reason: String },
+    Landing {
+        /// Why, in the player's words.
+        reason: String,
+    },
 }
 
 impl PrebattleError {
@@ -536,7 +811,9 @@ impl ErrorInfo for PrebattleError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct PrebattleRecord {
+    /// The two armies and the rules the pre-battle started from.
     pub setup: PrebattleSetup,
+    /// Every pre-battle action applied, in order, dice included.
     pub actions: Vec<PrebattleAction>,
 }
 
@@ -545,19 +822,30 @@ pub struct PrebattleRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct GameRecord {
+    /// The pre-battle: armies and actions.
     pub prebattle: PrebattleRecord,
+    /// The battle's actions after it, in order, dice included.
     pub battle: Vec<Action>,
 }
 
 /// Replaying a record failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GameReplayError {
+    /// A pre-battle action of the record was refused.
     #[error("pre-battle action {index} was refused: {error}")]
-    Prebattle { index: usize, error: PrebattleError },
+    Prebattle {
+        /// Its position among the pre-battle actions, from 0.
+        index: usize,
+        /// Why it was refused.
+        error: PrebattleError,
+    },
+    /// The record's armies cannot start a pre-battle.
     #[error("the pre-battle cannot start: {0}")]
     Entries(PrebattleError),
+    /// The pre-battle actions end before the battle is ready; it waits for this step.
     #[error("the pre-battle did not finish: it awaits {0}")]
     Unfinished(Step),
+    /// The battle that follows was refused at one of its actions, or its set-up.
     #[error(transparent)]
     Battle(#[from] ReplayError),
 }
@@ -586,9 +874,13 @@ impl ErrorInfo for GameReplayError {
 /// A replayed game: the finished pre-battle, the battle, and the events of each.
 #[derive(Debug, Clone)]
 pub struct ReplayedGame {
+    /// The finished pre-battle.
     pub prebattle: Prebattle,
+    /// The pre-battle's events, in order.
     pub prebattle_events: Vec<PrebattleEvent>,
+    /// The battle, as its last action left it.
     pub battle: Battle,
+    /// The battle's events, in order.
     pub events: Vec<Event>,
 }
 
@@ -617,32 +909,57 @@ impl GameRecord {
 #[serde(rename_all = "snake_case", tag = "for")]
 pub enum PrebattleRequest {
     /// One aggression die per army ([`PrebattleAction::RollAggression`]).
-    AggressionDice { armies: usize },
+    AggressionDice {
+        /// How many dice: one per army.
+        armies: usize,
+    },
     /// The defender's features from its home terrain ([`PrebattleAction::ChooseFeatures`]).
     Features {
+        /// The defending army.
         army: usize,
+        /// Its home terrain, which decides the features it may choose (§3.7).
         home_terrain: HomeTerrain,
     },
     /// The placement die of the next feature ([`PrebattleAction::RollPlacement`]).
-    PlacementDie { feature: FeatureType },
+    PlacementDie {
+        /// The feature's type.
+        feature: FeatureType,
+    },
     /// Army `army` chooses the feature's quarter ([`PrebattleAction::ChooseQuarter`]).
-    Quarter { army: usize, feature: FeatureType },
+    Quarter {
+        /// The army that chooses.
+        army: usize,
+        /// The feature's type.
+        feature: FeatureType,
+    },
     /// The defender places the feature or discards it.
     Placement {
+        /// The defending army, which places it.
         army: usize,
+        /// The feature's type.
         feature: FeatureType,
+        /// The quarter it must go in, 1 to 4.
         quarter: Quarter,
     },
     /// The invader's base edge, one of `allowed`.
     BaseEdge {
+        /// The invading army.
         army: usize,
+        /// The edges it may take.
         allowed: Vec<BoardEdge>,
     },
     /// Army `army`'s camp; `compulsory` says whether [`PrebattleAction::NoCamp`] is refused.
-    Camp { army: usize, compulsory: bool },
+    Camp {
+        /// The army placing its camp.
+        army: usize,
+        /// The army must have a camp (no City and at most 2 War Wagons).
+        compulsory: bool,
+    },
     /// Army `army` deploys `remaining`, then ends its deployment.
     Deployment {
+        /// The army deploying.
         army: usize,
+        /// Its elements still to place.
         remaining: Vec<ElementId>,
     },
 }
@@ -785,12 +1102,15 @@ impl Prebattle {
         }
     }
 
+    /// The armies and rules the pre-battle started from.
     pub fn setup(&self) -> &PrebattleSetup {
         &self.setup
     }
+    /// The step the pre-battle is at.
     pub fn step(&self) -> Step {
         self.step
     }
+    /// Every pre-battle action applied so far.
     pub fn actions(&self) -> &[PrebattleAction] {
         &self.actions
     }

@@ -26,7 +26,9 @@ pub const PLACEMENT_SEAT: BoardEdge = BoardEdge::South;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct FeatureProblem {
+    /// The section that forbids it (`§3.4`).
     pub rule: String,
+    /// What is wrong, in the player's words, beginning with that section.
     pub message: String,
 }
 
