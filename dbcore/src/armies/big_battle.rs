@@ -67,8 +67,11 @@ pub struct CommandChoice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct BigArmyChoice {
+    /// Big Battle or Giant; any other variant is refused.
     pub variant: Variant,
+    /// The army's own list, which its non-allied commands draw on.
     pub list: ListId,
+    /// The commands, in the order their ids are given (command 0 first).
     pub commands: Vec<CommandChoice>,
 }
 
@@ -76,10 +79,14 @@ pub struct BigArmyChoice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct ChosenCommand {
+    /// The command's id, its place among the army's commands.
     pub id: CommandId,
+    /// An allied command's own list; `None` for a command of the army's own list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ally: Option<ListId>,
+    /// The army's C-in-C commands it.
     pub c_in_c: bool,
+    /// Its elements in entry order; exactly one is marked as the general.
     pub elements: Vec<ChosenElement>,
 }
 
@@ -87,11 +94,17 @@ pub struct ChosenCommand {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct BigArmy {
+    /// Big Battle or Giant.
     pub variant: Variant,
+    /// The army's own list.
     pub list: ListId,
+    /// The army's name, from its list.
     pub name: String,
+    /// The list's aggression factor (§5.1).
     pub aggression: u8,
+    /// The list's home topography (§3.7).
     pub home: HomeTopography,
+    /// Its commands, command 0 first.
     pub commands: Vec<ChosenCommand>,
 }
 
@@ -99,59 +112,124 @@ pub struct BigArmy {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "problem")]
 pub enum BigArmyProblem {
+    /// The variant is not chosen by commands (§14).
     #[error("§14: a {variant:?} army is not chosen by commands; only Big Battle and Giant are")]
-    Variant { variant: Variant },
+    Variant {
+        /// The variant given.
+        variant: Variant,
+    },
     #[error("§14.1: a Big Battle army has {expected} commands, not {count}")]
-    CommandCount { count: usize, expected: usize },
+    /// A Big Battle army without its 3 commands (§14.1).
+    CommandCount {
+        /// Commands given.
+        count: usize,
+        /// Commands needed.
+        expected: usize,
+    },
     #[error("§14.1: the army has {count} elements; it needs {expected}")]
-    ArmySize { count: usize, expected: usize },
+    /// The army has not the number of elements its variant needs (§14.1, §14.6).
+    ArmySize {
+        /// Elements given.
+        count: usize,
+        /// Elements needed.
+        expected: usize,
+    },
     #[error(
         "§14.1: {command} has {count} elements; a command has at least {MIN_COMMAND_ELEMENTS}"
     )]
-    CommandTooSmall { command: CommandId, count: usize },
+    /// A command with fewer than 6 elements (§14.1).
+    CommandTooSmall {
+        /// The command.
+        command: CommandId,
+        /// Its elements.
+        count: usize,
+    },
     /// A problem of the entries taken from a list; `command` is `None` when it is the
     /// non-allied commands' total against the list's multiplied maxima.
     #[error("§14.1: {}: {detail}", command.map_or("the army's own commands together".to_string(), |c| c.to_string()))]
     List {
+        /// The command whose entries are wrong, or `None` for the non-allied commands' total.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         command: Option<CommandId>,
+        /// What is wrong with the entries.
         detail: ArmyProblem,
     },
     #[error(
         "§14.1: allied {command} is from {list}, the army's own list; an ally is another list"
     )]
-    AllyOwnList { command: CommandId, list: ListId },
+    /// An allied command from the army's own list (§14.1).
+    AllyOwnList {
+        /// The allied command.
+        command: CommandId,
+        /// Its list, the army's own.
+        list: ListId,
+    },
     #[error(
         "§14.1: allied {command}'s list {list} ({ally_dates}) is not of the army's years ({dates})"
     )]
+    /// An allied command whose list's years do not overlap the army's (§14.1).
     AllyYears {
+        /// The allied command.
         command: CommandId,
+        /// Its list.
         list: ListId,
+        /// The ally list's dates, as the list gives them.
         ally_dates: String,
+        /// The army list's dates.
         dates: String,
     },
     #[error("§14.1: two allied commands must come from different lists; both are from {list}")]
-    SameAllyTwice { list: ListId },
+    /// Two allied commands from the same list (§14.1).
+    SameAllyTwice {
+        /// The list both come from.
+        list: ListId,
+    },
     #[error("§14.1: entry {entry} is taken as alternative {a} by one command and {b} by another; the army takes one")]
-    PackagesDiffer { entry: usize, a: usize, b: usize },
+    /// Two non-allied commands take different packages of one `A or B` entry (a reading).
+    PackagesDiffer {
+        /// The entry's index in the army's list.
+        entry: usize,
+        /// The alternative one command takes.
+        a: usize,
+        /// The alternative another command takes.
+        b: usize,
+    },
     #[error("§14.1: the army must have exactly one C-in-C, commanding a non-allied command, not {count}")]
-    CInC { count: usize },
+    /// Not exactly one C-in-C, or the C-in-C at the head of an allied command (§14.1).
+    CInC {
+        /// C-in-Cs marked.
+        count: usize,
+    },
     #[error("§14.1: {command} has no general: element {index} is not one of its {count} elements")]
+    /// A command's general index names no element of it.
     NoGeneral {
+        /// The command.
         command: CommandId,
+        /// The index given.
         index: usize,
+        /// The command's elements.
         count: usize,
     },
     #[error("§14.1: {command} has no element of its list's general's entry to be its general")]
-    NoGeneralEntry { command: CommandId },
-    #[error("§14.1: the general of {command} must be of its list's general's entry (the C-in-C and ally generals are the list's general type)")]
-    GeneralType {
+    /// A command that must be led by its list's general has no element of that entry (§14.1).
+    NoGeneralEntry {
+        /// The command.
         command: CommandId,
+    },
+    #[error("§14.1: the general of {command} must be of its list's general's entry (the C-in-C and ally generals are the list's general type)")]
+    /// The C-in-C's or an ally general's element is not of its list's general's entry (§14.1).
+    GeneralType {
+        /// The command.
+        command: CommandId,
+        /// The element kind chosen as its general.
         kind: ElementKind,
     },
     #[error("§14.1: the general of {command} may not be {kind} (not Lit, CWg, CP, Hd, SCh or Art; an Elephant only if the C-in-C rides one)")]
+    /// A sub-general of a kind §14.1 forbids.
     SubGeneralKind {
+        /// The command.
         command: CommandId,
+        /// The element kind chosen as its general.
         kind: ElementKind,
     },
 }
