@@ -36,7 +36,7 @@ step "cargo doc -D warnings (dbcore)" env RUSTDOCFLAGS="-D warnings" cargo doc -
 step "cargo test --workspace" cargo test --workspace
 step "header is up to date" cargo run -q -p xtask -- header --check
 step "army lists are up to date" cargo run -q -p xtask -- armies --check
-step "C tests (ASan+UBSan, valgrind, C++ header, example)" bash tests/c/run.sh
+step "C tests (ASan+UBSan, valgrind, C++ header, examples, install with pkg-config and CMake)" bash tests/c/run.sh
 step "table-tool examples (TTS Lua over HTTP, Vassal Java over stdio)" bash tests/protocol/run_examples.sh
 step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$venv"
 step "fuzz targets, ${DBCORE_FUZZ_SECONDS:-20}s each (nightly, cargo-fuzz)" bash fuzz/run.sh "${DBCORE_FUZZ_SECONDS:-20}"

@@ -1149,6 +1149,15 @@ fn on_board(ctx: &MoveContext, r: &ElementRect) -> bool {
         .all(|&p| ctx.battlefield.board.contains(p))
 }
 
+/// What limits a move's distance, kept to be put in words only if the move is refused as too
+/// far: the element, its kind, the going on its path and the area feature giving that going.
+type TooFarLimit = (
+    ElementId,
+    ElementKind,
+    Going,
+    Option<(usize, crate::terrain::AreaKind)>,
+);
+
 struct Checked {
     along_road: bool,
     allowed: f64,
@@ -1173,12 +1182,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     let mut river = false;
     let mut allowed = f64::INFINITY;
     // What limits the move, put in words only when the move is refused as too far.
-    let mut limit: Option<(
-        ElementId,
-        ElementKind,
-        Going,
-        Option<(usize, crate::terrain::AreaKind)>,
-    )> = None;
+    let mut limit: Option<TooFarLimit> = None;
     let mut river_limits = false;
     for m in &p.movers {
         let e = &ctx.elements[m.idx];
