@@ -77,6 +77,10 @@ def test_progress_is_reported_to_a_callable() -> None:
 CTRL_C = """
 import json, os, signal, sys
 import dbcore
+# A program started in the background by a non-interactive shell (as CI runs the tests) inherits
+# SIGINT ignored, and Python then installs no handler for it; a user at a terminal has Python's
+# own, which is what this test is about, so it is put back.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 at_least = int(sys.argv[1])
 reports = []
 sent = []
