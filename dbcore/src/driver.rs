@@ -20,6 +20,7 @@ use crate::terrain::HomeTerrain;
 mod big_battle;
 mod prebattle;
 pub use big_battle::{big_battle_lists_setup, big_battle_setup, default_big_army};
+pub(crate) use prebattle::deployment_rows;
 pub use prebattle::{choose as prebattle_choice, play_prebattle};
 
 /// How a driven battle ended.
@@ -144,15 +145,36 @@ pub(crate) fn play_game_to_end(
     seed: u64,
     max_bounds: u32,
 ) -> Result<(DrivenGame, Battle), GameError> {
+    let mut a = Demonstration;
+    let mut b = Demonstration;
+    play_game_to_end_with(
+        setup,
+        seed,
+        max_bounds,
+        &mut play_prebattle,
+        &mut [&mut a, &mut b],
+    )
+}
+
+/// A whole game with the pre-battle played by `prebattle` and army `i`'s battle by
+/// `policies[i]` (as [`drive_with`]), every die from `seed`; the game and the battle as it ended.
+/// [`play_game`] and [`crate::ai::play_game_with`] are this with their own players.
+pub(crate) fn play_game_to_end_with(
+    setup: PrebattleSetup,
+    seed: u64,
+    max_bounds: u32,
+    prebattle: &mut crate::ai::PrebattlePlayer<'_>,
+    policies: &mut [&mut dyn Policy],
+) -> Result<(DrivenGame, Battle), GameError> {
     check_max_bounds(max_bounds)?;
     tracing::debug!(seed, max_bounds, "driven game starts");
     let mut pre = Prebattle::new(setup)?;
     let mut dice = SeededDice::new(seed);
-    let prebattle_events = play_prebattle(&mut pre, &mut dice)?;
+    let prebattle_events = prebattle(&mut pre, &mut dice)?;
     let battle_setup = pre.battle_setup().ok_or(GameError::Unfinished)?;
     tracing::trace!(seed, first = battle_setup.first, "pre-battle done");
     let mut battle = Battle::new(battle_setup.clone())?;
-    let (events, verdict) = drive(&mut battle, &mut dice, max_bounds);
+    let (events, verdict) = drive_with(&mut battle, &mut dice, max_bounds, policies);
     let game = DrivenGame {
         record: GameRecord {
             prebattle: pre.record(),

@@ -11,6 +11,7 @@
 #include "dbcore.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static int passed;
 static int failed;
@@ -40,6 +41,25 @@ static int failed;
                     dbcore_status_name(want), msg_);                                \
         }                                                                           \
     } while (0)
+
+/* The whole file at `path`, NUL-terminated (free it), or NULL if it cannot be read. */
+static inline char *check_read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long n;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        text = (char *)malloc((size_t)n + 1);
+        if (text && fread(text, 1, (size_t)n, f) == (size_t)n) {
+            text[n] = 0;
+        } else {
+            free(text);
+            text = NULL;
+        }
+    }
+    fclose(f);
+    return text;
+}
 
 /* Print the closing line and return the exit status for main. */
 static inline int check_summary(void) {

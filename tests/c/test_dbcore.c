@@ -1584,21 +1584,7 @@ static void test_hostile_shared_writer(void) {
 
 /* The whole file, NUL-terminated, or NULL. */
 static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    long n;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        text = (char *)malloc((size_t)n + 1);
-        if (text && fread(text, 1, (size_t)n, f) == (size_t)n) {
-            text[n] = 0;
-        } else {
-            free(text);
-            text = NULL;
-        }
-    }
-    fclose(f);
-    return text;
+    return check_read_file(path);
 }
 
 /* One golden trace (tests/golden/NAME.json): its record replays to its events, and applying its

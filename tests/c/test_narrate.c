@@ -17,21 +17,7 @@ static const char *golden_dir = "tests/golden";
 static char *read_text(const char *name) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", golden_dir, name);
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    long n;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        text = (char *)malloc((size_t)n + 1);
-        if (text && fread(text, 1, (size_t)n, f) == (size_t)n) {
-            text[n] = 0;
-        } else {
-            free(text);
-            text = NULL;
-        }
-    }
-    fclose(f);
-    return text;
+    return check_read_file(path);
 }
 
 static uint32_t array_len(const char *json) {

@@ -996,23 +996,6 @@ pub fn play_game_with(
     prebattle: &mut PrebattlePlayer<'_>,
     policies: &mut [&mut dyn Policy],
 ) -> Result<crate::driver::DrivenGame, crate::driver::GameError> {
-    use crate::battle::prebattle::{GameRecord, Prebattle};
-    use crate::driver::{DrivenGame, GameError};
-    let mut pre = Prebattle::new(setup)?;
-    let mut dice = SeededDice::new(seed);
-    let prebattle_events = prebattle(&mut pre, &mut dice)?;
-    let battle_setup = pre.battle_setup().ok_or(GameError::Unfinished)?;
-    let mut battle = Battle::new(battle_setup.clone())?;
-    let (events, verdict) = crate::driver::drive_with(&mut battle, &mut dice, max_bounds, policies);
-    Ok(DrivenGame {
-        record: GameRecord {
-            prebattle: pre.record(),
-            battle: battle.actions().to_vec(),
-        },
-        prebattle_events,
-        setup: battle_setup,
-        events,
-        bounds: battle.bound(),
-        verdict,
-    })
+    crate::driver::play_game_to_end_with(setup, seed, max_bounds, prebattle, policies)
+        .map(|(game, _)| game)
 }

@@ -226,15 +226,7 @@ fn deploy(pre: &Prebattle, army: usize, remaining: &[ElementId]) -> Option<Preba
             Some(((Point::new(p.x, p.y) - a).dot(u), el.kind, el.general))
         })
         .collect();
-    let rows: Vec<f64> = (0..4)
-        .map(|r| half - 3.05 - 1.5 * r as f64)
-        .filter(|&f| f - depth > 0.01)
-        .collect();
-    let rows: Vec<f64> = if rank == 3 && rows.len() > 1 {
-        rows[1..].iter().chain(&rows[..1]).copied().collect()
-    } else {
-        rows
-    };
+    let rows = crate::driver::deployment_rows(half, depth, rank, 4);
     let worth = |k: ElementKind, general: bool| -> f64 {
         let base = if k.is_double() { 14.0 } else { 10.0 };
         base + if general { 10.0 } else { 0.0 }

@@ -224,6 +224,22 @@ fn bearing(v: Point) -> f64 {
 /// The next element's place: a garrison for an empty friendly City or Fort first, then the
 /// line (Artillery and War Wagons first, then 4 BW kinds from the centre outwards, then 2 BW kinds
 /// on the wings, the general behind the centre), row after row back from 3 BW short of the centre line.
+/// The distances from the table's centre line at which an element of `depth` may be deployed, in
+/// the order tried: up to `count` rows 1.5 BW apart from just behind the 3 BW no-man's land
+/// (`half` is half the table's depth), those the element fits in; an element of rank 3 (the
+/// rearmost kind) tries the second row first, then the rest, then the front row.
+pub(crate) fn deployment_rows(half: f64, depth: f64, rank: u8, count: usize) -> Vec<f64> {
+    let rows: Vec<f64> = (0..count)
+        .map(|r| half - 3.05 - 1.5 * r as f64)
+        .filter(|&f| f - depth > 0.01)
+        .collect();
+    if rank == 3 && rows.len() > 1 {
+        rows[1..].iter().chain(&rows[..1]).copied().collect()
+    } else {
+        rows
+    }
+}
+
 fn deploy_next(
     pre: &Prebattle,
     army: usize,
@@ -300,15 +316,7 @@ fn deploy_next(
         lats.push(k);
         k += 1.0;
     }
-    let rows: Vec<f64> = (0..6)
-        .map(|r| half - 3.05 - 1.5 * r as f64)
-        .filter(|&f| f - depth > 0.01)
-        .collect();
-    let rows: Vec<f64> = if rank == 3 && rows.len() > 1 {
-        rows[1..].iter().chain(&rows[..1]).copied().collect()
-    } else {
-        rows
-    };
+    let rows = deployment_rows(half, depth, rank, 6);
     for f in rows {
         for &lat in &lats {
             let p = a + u * (len * 0.5 + lat) + n * f;
