@@ -583,6 +583,8 @@ impl BigArmy {
                 elements: ids,
                 allied: c.ally.is_some(),
                 c_in_c: c.c_in_c,
+                camp: None,
+                camp_followers: false,
             });
         }
         let pip_allocation = match self.variant {

@@ -78,6 +78,13 @@ pub struct CommandSetup {
     /// The army's Commander-in-Chief commands it (§14.1): exactly one non-allied command.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub c_in_c: bool,
+    /// An allied command's own camp (§14.3): only an allied command has one; the army's camp
+    /// ([`crate::battle::setup::ArmySetup::camp`]) belongs to its non-allied commands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camp: Option<crate::geometry::Polygon>,
+    /// The allied camp is defended by fixed camp-follower figures (§4.6, §14.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub camp_followers: bool,
 }
 
 /// How a side's PIP dice go to its commands (§14.4, §14.6).

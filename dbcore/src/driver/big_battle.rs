@@ -74,6 +74,8 @@ fn army(name: &str, south: bool, kinds: &[[&str; 12]; 3], width: f64, depth: f64
             elements: ids,
             allied: false,
             c_in_c: c == 1,
+            camp: None,
+            camp_followers: false,
         });
     }
     ArmySetup {
