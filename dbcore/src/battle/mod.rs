@@ -36,6 +36,7 @@ pub mod movement;
 pub mod narrate;
 pub mod outcome;
 pub mod prebattle;
+pub mod queries;
 pub mod sally;
 pub mod setup;
 pub mod state;
@@ -67,6 +68,7 @@ pub use prebattle::{
     ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleAction, PrebattleError,
     PrebattleEvent, PrebattleRecord, PrebattleRequest, PrebattleSetup,
 };
+pub use queries::{FarthestStep, LegalContact};
 pub use setup::{
     edifice_camp, validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError,
     SetupProblem, FORMAT, FORMAT_VERSION,
