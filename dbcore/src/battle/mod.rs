@@ -30,6 +30,7 @@ mod checked;
 pub mod commands;
 pub mod engagement;
 mod fighting;
+mod grid;
 pub mod landing;
 pub mod legal;
 pub mod movement;

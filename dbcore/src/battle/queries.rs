@@ -79,7 +79,7 @@ pub struct LegalContact {
 /// A group's formation moves as one; a bearing is ahead, back or neither.
 fn group_direction(facing: f64, bearing: f64) -> Option<f64> {
     let diff = (bearing - facing).rem_euclid(360.0);
-    if diff < 1e-6 || diff > 360.0 - 1e-6 {
+    if !(1e-6..=360.0 - 1e-6).contains(&diff) {
         Some(1.0)
     } else if (diff - 180.0).abs() < 1e-6 {
         Some(-1.0)

@@ -32,16 +32,46 @@ pub fn in_close_combat(ctx: &MoveContext, idx: usize) -> bool {
         return false;
     }
     let r = me.rect(ctx.config);
-    let v = ctx.elements.iter().any(|o| {
+    let holds = |o: &crate::battle::state::ElementState, or: &ElementRect| {
         o.in_play()
             && o.army != me.army
-            && classify_contact(&r, &o.rect(ctx.config))
+            && classify_contact(&r, or)
                 .is_some_and(|c| (c.lined_up && is_combat_contact(c.kind)) || must_conform(&c))
-    });
+    };
+    // Only neighbours can touch: the grid lists every element within four tolerances (far more
+    // than any contact's reach), in the same order.
+    let v = match ctx.grid() {
+        Some(g) => g
+            .near(g.corners(idx), NEAR_CONTACT)
+            .into_iter()
+            .any(|j| holds(&ctx.elements[j], g.rect(j))),
+        None => ctx.elements.iter().any(|o| holds(o, &o.rect(ctx.config))),
+    };
     if let Some(f) = ctx.close_combat {
         f.set(idx, v);
     }
     v
+}
+
+/// How far off the grid looks for elements that may touch (a contact is within one tolerance).
+const NEAR_CONTACT: f64 = 4.0 * TOLERANCE;
+
+/// The indices of the elements that may lie within `margin` of `pts` (every element when the
+/// context has no per-state grid), ascending: a pre-test that never drops one the exact test
+/// would keep.
+fn near_indices(ctx: &MoveContext, pts: &[Point], margin: f64) -> Vec<usize> {
+    match ctx.grid() {
+        Some(g) => g.near(pts, margin),
+        None => (0..ctx.elements.len()).collect(),
+    }
+}
+
+/// Element `j`'s corners, from the per-state grid when there is one.
+fn corners_of(ctx: &MoveContext, j: usize) -> [Point; 4] {
+    match ctx.grid() {
+        Some(g) => *g.corners(j),
+        None => rect(ctx, j).corners(),
+    }
 }
 
 /// Front edges (or a front corner and a front edge) that touch without lining up (§8.3): the two
@@ -879,13 +909,12 @@ fn check_in_the_way(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
     for m in &p.movers {
         for leg in &m.legs {
             for piece in leg.swept() {
-                for (j, o) in ctx.elements.iter().enumerate() {
+                for j in near_indices(ctx, &piece, 0.0) {
+                    let o = &ctx.elements[j];
                     if p.is_mover(j) || !o.in_play() {
                         continue;
                     }
-                    if overlaps(&piece, &o.rect(ctx.config).corners())
-                        && !may_interpenetrate(ctx, m, j)
-                    {
+                    if overlaps(&piece, &corners_of(ctx, j)) && !may_interpenetrate(ctx, m, j) {
                         return Err(MoveError::Blocked { blocker: o.id });
                     }
                 }
@@ -1036,7 +1065,8 @@ fn end_contacts(ctx: &MoveContext, p: &Proposal) -> Result<(Vec<Touch>, bool), M
     for m in &p.movers {
         let me = &ctx.elements[m.idx];
         let end = m.end();
-        for (j, o) in ctx.elements.iter().enumerate() {
+        for j in near_indices(ctx, &end.corners(), NEAR_CONTACT) {
+            let o = &ctx.elements[j];
             if !o.in_play() || o.army == ctx.army {
                 continue;
             }
