@@ -503,7 +503,7 @@ impl Battle {
                 .map(|i| (i as u32, self.elements[i].army, self.elements[i].rect(cfg)))
                 .collect();
             let mut pairs: Vec<(ElementId, ElementId)> = Vec::new();
-            for r in crate::contact::scan_contacts(&live) {
+            for r in crate::contact::scan_enemy_contacts(&live) {
                 if r.same_side || !super::movement::must_conform(&r.contact) {
                     continue;
                 }
