@@ -793,6 +793,26 @@ fn advances_on(
     }
 }
 
+/// The box (min x, min y, max x, max y) of every position the movers of `p` take: each leg's
+/// start and end and the area it sweeps; `None` when a coordinate is not finite.
+fn path_bounds(p: &Proposal) -> Option<(f64, f64, f64, f64)> {
+    let mut b: Option<(f64, f64, f64, f64)> = None;
+    let mut add = |q: Point| {
+        b = Some(match b {
+            None => (q.x, q.y, q.x, q.y),
+            Some(a) => (a.0.min(q.x), a.1.min(q.y), a.2.max(q.x), a.3.max(q.y)),
+        });
+    };
+    for m in &p.movers {
+        for leg in &m.legs {
+            leg.from.corners().into_iter().for_each(&mut add);
+            leg.to.corners().into_iter().for_each(&mut add);
+            leg.swept().into_iter().flatten().for_each(&mut add);
+        }
+    }
+    b.filter(|b| b.0.is_finite() && b.1.is_finite() && b.2.is_finite() && b.3.is_finite())
+}
+
 fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), MoveError> {
     // The zones of a battle state are worked out once for every move checked against it.
     let fresh;
@@ -805,6 +825,26 @@ fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), 
             fresh = enemy_zones(ctx);
             &fresh
         }
+    };
+    // Only the zones near the path can be met on it: the box of every position of every leg
+    // (its start, its end and what it sweeps) against each zone's box, with a margin far above
+    // the tolerance of a touch. The zones keep their order, so every answer is as before.
+    let near: Vec<(Projector, ThreatZone)>;
+    let zones: &[(Projector, ThreatZone)] = match path_bounds(p) {
+        Some(b) => {
+            let m = NEAR_CONTACT;
+            near = zones
+                .iter()
+                .filter(|(_, z)| {
+                    z.bounds().is_none_or(|z| {
+                        !(z.2 + m < b.0 || b.2 + m < z.0 || z.3 + m < b.1 || b.3 + m < z.1)
+                    })
+                })
+                .cloned()
+                .collect();
+            &near
+        }
+        None => zones,
     };
     let mut first: Option<(usize, Entry)> = None;
     for (k, m) in p.movers.iter().enumerate() {
