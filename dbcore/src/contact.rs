@@ -480,6 +480,20 @@ pub struct ContactReport {
 /// Pairs are first filtered by bounding circles on a sweep along x (sort by the circles' left
 /// ends), so a table of a few dozen elements costs little more than the touching pairs themselves.
 pub fn scan_contacts<S: PartialEq>(elements: &[(u32, S, ElementRect)]) -> Vec<ContactReport> {
+    scan(elements, false)
+}
+
+/// The contacts of [`scan_contacts`] between elements of different sides only, in the same
+/// order: what close combat and conforming ask (§8.3, §10.2), without classifying the contacts
+/// of every pair of friends standing side by side in a line.
+pub fn scan_enemy_contacts<S: PartialEq>(elements: &[(u32, S, ElementRect)]) -> Vec<ContactReport> {
+    scan(elements, true)
+}
+
+fn scan<S: PartialEq>(
+    elements: &[(u32, S, ElementRect)],
+    enemies_only: bool,
+) -> Vec<ContactReport> {
     struct Circle {
         idx: usize,
         c: Point,
@@ -506,6 +520,9 @@ pub fn scan_contacts<S: PartialEq>(elements: &[(u32, S, ElementRect)]) -> Vec<Co
         for q in &circles[k + 1..] {
             if q.c.x - q.r > reach {
                 break;
+            }
+            if enemies_only && elements[p.idx].1 == elements[q.idx].1 {
+                continue;
             }
             // Squared distances, no square root: the reach is widened by one more tolerance, so
             // this only ever lets through pairs the exact test then refuses, never the reverse.

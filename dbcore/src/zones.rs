@@ -99,6 +99,36 @@ impl ThreatZone {
         ThreatZone::Perimeter(perimeter)
     }
 
+    /// The axis-aligned box (min x, min y, max x, max y) holding the whole zone, or `None` when
+    /// a coordinate is not finite. A rectangle whose box is clear of it by more than
+    /// [`TOLERANCE`] is [`ZoneRelation::Outside`] and never enters the zone on a path that stays
+    /// clear of it too.
+    pub fn bounds(&self) -> Option<(f64, f64, f64, f64)> {
+        let mut b: Option<(f64, f64, f64, f64)> = None;
+        let mut add = |p: Point| {
+            b = Some(match b {
+                None => (p.x, p.y, p.x, p.y),
+                Some(a) => (a.0.min(p.x), a.1.min(p.y), a.2.max(p.x), a.3.max(p.y)),
+            });
+        };
+        match self {
+            ThreatZone::Edges(edges) => {
+                for e in edges {
+                    for p in edge_box(e, 0.0, THREAT_ZONE_DEPTH, 0.0) {
+                        add(p);
+                    }
+                }
+            }
+            ThreatZone::Perimeter(poly) => {
+                for p in &poly.points {
+                    add(*p - Point::new(THREAT_ZONE_DEPTH, THREAT_ZONE_DEPTH));
+                    add(*p + Point::new(THREAT_ZONE_DEPTH, THREAT_ZONE_DEPTH));
+                }
+            }
+        }
+        b.filter(|b| b.0.is_finite() && b.1.is_finite() && b.2.is_finite() && b.3.is_finite())
+    }
+
     /// Whether a point is in the zone (boundary included within [`TOLERANCE`], projecting edge
     /// excluded).
     pub fn contains_point(&self, p: Point) -> bool {

@@ -12,12 +12,14 @@
 //! ([`super::engagement::close_combats`], asked when dice are awaited, when a Fight is checked
 //! and when the bound continues) and the enemy threat zones a move is checked against (built
 //! for every candidate move otherwise). Each is kept with a full copy of what it was worked out
-//! from and handed out only to a question about exactly that state.
+//! from and handed out only to a question about exactly that state. The uniform grid of the
+//! elements (`battle/grid.rs`) is kept with the flags, for the state they are for.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 use super::engagement::CloseCombatPair;
+use super::grid::ElementGrid;
 use super::movement::{HeldStronghold, MoveContext};
 use super::state::ElementState;
 use crate::config::RulesConfig;
@@ -88,6 +90,8 @@ pub struct CloseCombatFlags {
     pairs: OnceLock<(Inputs, Vec<CloseCombatPair>)>,
     /// The enemy threat zones against the moving army, and what they were worked out from.
     zones: OnceLock<(Inputs, Vec<(Projector, ThreatZone)>)>,
+    /// The uniform grid of the elements ([`super::grid`]), built when first asked.
+    grid: OnceLock<ElementGrid>,
 }
 
 impl CloseCombatFlags {
@@ -105,6 +109,16 @@ impl CloseCombatFlags {
         if let Some(f) = self.flags.get(idx) {
             f.store(if v { 2 } else { 1 }, Ordering::Relaxed);
         }
+    }
+
+    /// The grid of the elements of the state `ctx` describes (the state these flags are for,
+    /// which [`StateCache::close_combat`] made sure of); `None` if `ctx` has another number of
+    /// elements.
+    pub(crate) fn grid(&self, ctx: &MoveContext) -> Option<&ElementGrid> {
+        let g = self
+            .grid
+            .get_or_init(|| ElementGrid::new(ctx.elements, ctx.config));
+        (g.len() == ctx.elements.len()).then_some(g)
     }
 
     /// The close combats of the state `ctx` describes: kept from the first question, worked out
@@ -179,6 +193,7 @@ impl StateCache {
                 flags: ctx.elements.iter().map(|_| AtomicU8::new(0)).collect(),
                 pairs: OnceLock::new(),
                 zones: OnceLock::new(),
+                grid: OnceLock::new(),
             },
         });
         memo.describes(ctx).then_some(&memo.flags)

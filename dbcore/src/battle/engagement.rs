@@ -55,7 +55,7 @@ use crate::combat::{
     Combatant, Going, Holding, ShooterSide, Shot, Situation, Stronghold, Supporter,
 };
 use crate::contact::{
-    classify_contact, edge_contact_length, overlap, scan_contacts, ContactKind, ContactPart,
+    classify_contact, edge_contact_length, overlap, scan_enemy_contacts, ContactKind, ContactPart,
     OverlapKind,
 };
 use crate::error::{ErrorCode, ErrorInfo};
@@ -374,7 +374,7 @@ fn close_combats_uncached(ctx: &MoveContext) -> Vec<CloseCombatPair> {
     let mut unlined: Vec<(usize, usize)> = Vec::new();
     // (contactor, contacted, which edge of the contacted)
     let mut flank: Vec<(usize, usize, CombatContact)> = Vec::new();
-    for r in scan_contacts(&live) {
+    for r in scan_enemy_contacts(&live) {
         if !r.same_side && must_conform(&r.contact) {
             unlined.push((r.a as usize, r.b as usize));
         }

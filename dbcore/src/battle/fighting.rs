@@ -348,6 +348,7 @@ impl Battle {
             .ok_or(BattleError::NotInCombat { a, b })?;
         let mut sim = self.clone();
         let mut events = Vec::new();
+        let mut turned = false;
         // §8.5: an element contacted on its side or rear turns to face first.
         if let Some(turner) = pair.turn_to_face {
             let contactor = if turner == a { b } else { a };
@@ -355,10 +356,15 @@ impl Battle {
             let effect = turn_to_face(&sim.move_context(&strongholds), turner, contactor);
             if let Some(effect) = effect {
                 sim.emit(Event::Outcome { effect }, &mut events);
+                turned = true;
             }
         }
         let strongholds = sim.held_strongholds();
-        let mut situation = close_combat_situation(&sim.move_context(&strongholds), a, b)
+        // A clone starts with an empty per-state memo (cache.rs), so asking the clone would scan
+        // every contact again; until something turns it is the very state `self` is, whose memo
+        // already holds the close combats `pending_combats` just listed: ask `self` then.
+        let asked = if turned { &sim } else { self };
+        let mut situation = close_combat_situation(&asked.move_context(&strongholds), a, b)
             .map_err(BattleError::Engagement)?;
         // §14.4, §14.5: the C-in-C's +1 and a demoralised command's −2 (outside a stronghold,
         // which the combat rules decide).
@@ -497,7 +503,7 @@ impl Battle {
                 .map(|i| (i as u32, self.elements[i].army, self.elements[i].rect(cfg)))
                 .collect();
             let mut pairs: Vec<(ElementId, ElementId)> = Vec::new();
-            for r in crate::contact::scan_contacts(&live) {
+            for r in crate::contact::scan_enemy_contacts(&live) {
                 if r.same_side || !super::movement::must_conform(&r.contact) {
                     continue;
                 }

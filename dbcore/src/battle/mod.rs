@@ -30,12 +30,14 @@ mod checked;
 pub mod commands;
 pub mod engagement;
 mod fighting;
+mod grid;
 pub mod landing;
 pub mod legal;
 pub mod movement;
 pub mod narrate;
 pub mod outcome;
 pub mod prebattle;
+pub mod queries;
 pub mod sally;
 pub mod setup;
 pub mod state;
@@ -67,6 +69,7 @@ pub use prebattle::{
     ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleAction, PrebattleError,
     PrebattleEvent, PrebattleRecord, PrebattleRequest, PrebattleSetup,
 };
+pub use queries::{FarthestStep, LegalContact};
 pub use setup::{
     edifice_camp, validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError,
     SetupProblem, FORMAT, FORMAT_VERSION,

@@ -95,6 +95,14 @@ pub struct MoveContext<'a> {
     pub close_combat: Option<&'a super::CloseCombatFlags>,
 }
 
+impl<'a> MoveContext<'a> {
+    /// The per-state grid of the elements ([`super::grid`]), when the context carries the
+    /// battle's per-state memo.
+    pub(crate) fn grid(&self) -> Option<&'a super::grid::ElementGrid> {
+        self.close_combat.and_then(|f| f.grid(self))
+    }
+}
+
 /// A camp, city or fort containing elements of `army` (§8.1: everything within 1 BW of its
 /// perimeter is a threat zone to that army's enemies).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -32,16 +32,46 @@ pub fn in_close_combat(ctx: &MoveContext, idx: usize) -> bool {
         return false;
     }
     let r = me.rect(ctx.config);
-    let v = ctx.elements.iter().any(|o| {
+    let holds = |o: &crate::battle::state::ElementState, or: &ElementRect| {
         o.in_play()
             && o.army != me.army
-            && classify_contact(&r, &o.rect(ctx.config))
+            && classify_contact(&r, or)
                 .is_some_and(|c| (c.lined_up && is_combat_contact(c.kind)) || must_conform(&c))
-    });
+    };
+    // Only neighbours can touch: the grid lists every element within four tolerances (far more
+    // than any contact's reach), in the same order.
+    let v = match ctx.grid() {
+        Some(g) => g
+            .near(g.corners(idx), NEAR_CONTACT)
+            .into_iter()
+            .any(|j| holds(&ctx.elements[j], g.rect(j))),
+        None => ctx.elements.iter().any(|o| holds(o, &o.rect(ctx.config))),
+    };
     if let Some(f) = ctx.close_combat {
         f.set(idx, v);
     }
     v
+}
+
+/// How far off the grid looks for elements that may touch (a contact is within one tolerance).
+const NEAR_CONTACT: f64 = 4.0 * TOLERANCE;
+
+/// The indices of the elements that may lie within `margin` of `pts` (every element when the
+/// context has no per-state grid), ascending: a pre-test that never drops one the exact test
+/// would keep.
+fn near_indices(ctx: &MoveContext, pts: &[Point], margin: f64) -> Vec<usize> {
+    match ctx.grid() {
+        Some(g) => g.near(pts, margin),
+        None => (0..ctx.elements.len()).collect(),
+    }
+}
+
+/// Element `j`'s corners, from the per-state grid when there is one.
+fn corners_of(ctx: &MoveContext, j: usize) -> [Point; 4] {
+    match ctx.grid() {
+        Some(g) => *g.corners(j),
+        None => rect(ctx, j).corners(),
+    }
 }
 
 /// Front edges (or a front corner and a front edge) that touch without lining up (§8.3): the two
@@ -763,6 +793,26 @@ fn advances_on(
     }
 }
 
+/// The box (min x, min y, max x, max y) of every position the movers of `p` take: each leg's
+/// start and end and the area it sweeps; `None` when a coordinate is not finite.
+fn path_bounds(p: &Proposal) -> Option<(f64, f64, f64, f64)> {
+    let mut b: Option<(f64, f64, f64, f64)> = None;
+    let mut add = |q: Point| {
+        b = Some(match b {
+            None => (q.x, q.y, q.x, q.y),
+            Some(a) => (a.0.min(q.x), a.1.min(q.y), a.2.max(q.x), a.3.max(q.y)),
+        });
+    };
+    for m in &p.movers {
+        for leg in &m.legs {
+            leg.from.corners().into_iter().for_each(&mut add);
+            leg.to.corners().into_iter().for_each(&mut add);
+            leg.swept().into_iter().flatten().for_each(&mut add);
+        }
+    }
+    b.filter(|b| b.0.is_finite() && b.1.is_finite() && b.2.is_finite() && b.3.is_finite())
+}
+
 fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), MoveError> {
     // The zones of a battle state are worked out once for every move checked against it.
     let fresh;
@@ -775,6 +825,26 @@ fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), 
             fresh = enemy_zones(ctx);
             &fresh
         }
+    };
+    // Only the zones near the path can be met on it: the box of every position of every leg
+    // (its start, its end and what it sweeps) against each zone's box, with a margin far above
+    // the tolerance of a touch. The zones keep their order, so every answer is as before.
+    let near: Vec<(Projector, ThreatZone)>;
+    let zones: &[(Projector, ThreatZone)] = match path_bounds(p) {
+        Some(b) => {
+            let m = NEAR_CONTACT;
+            near = zones
+                .iter()
+                .filter(|(_, z)| {
+                    z.bounds().is_none_or(|z| {
+                        !(z.2 + m < b.0 || b.2 + m < z.0 || z.3 + m < b.1 || b.3 + m < z.1)
+                    })
+                })
+                .cloned()
+                .collect();
+            &near
+        }
+        None => zones,
     };
     let mut first: Option<(usize, Entry)> = None;
     for (k, m) in p.movers.iter().enumerate() {
@@ -879,13 +949,12 @@ fn check_in_the_way(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
     for m in &p.movers {
         for leg in &m.legs {
             for piece in leg.swept() {
-                for (j, o) in ctx.elements.iter().enumerate() {
+                for j in near_indices(ctx, &piece, 0.0) {
+                    let o = &ctx.elements[j];
                     if p.is_mover(j) || !o.in_play() {
                         continue;
                     }
-                    if overlaps(&piece, &o.rect(ctx.config).corners())
-                        && !may_interpenetrate(ctx, m, j)
-                    {
+                    if overlaps(&piece, &corners_of(ctx, j)) && !may_interpenetrate(ctx, m, j) {
                         return Err(MoveError::Blocked { blocker: o.id });
                     }
                 }
@@ -1036,7 +1105,8 @@ fn end_contacts(ctx: &MoveContext, p: &Proposal) -> Result<(Vec<Touch>, bool), M
     for m in &p.movers {
         let me = &ctx.elements[m.idx];
         let end = m.end();
-        for (j, o) in ctx.elements.iter().enumerate() {
+        for j in near_indices(ctx, &end.corners(), NEAR_CONTACT) {
+            let o = &ctx.elements[j];
             if !o.in_play() || o.army == ctx.army {
                 continue;
             }

@@ -1,0 +1,248 @@
+//! A uniform grid of the elements of one battle state (#15), so that a question about one place
+//! (what a swept path runs into, what touches an element) looks only at the elements near it
+//! instead of at every element of the battle.
+//!
+//! Built once per state, when first asked, and kept in the per-state memo ([`super::cache`]):
+//! invisible like it (not serialised, not compared, not cloned) and given only to a question about
+//! the very state it was built from. It keeps every element's rectangle and corners too, so the
+//! questions it answers do no trigonometry for the elements they look at.
+//!
+//! Its answers are a pre-test and never change a result: [`ElementGrid::near`] lists, in
+//! ascending index order, every element in play whose bounding box comes within the margin asked
+//! of the query's box; the exact tests the callers then run refuse every element further off
+//! anyway (an axis-aligned box gap never exceeds the true gap). Elements with a non-finite
+//! position are listed for every query, and a non-finite query lists every element, so such
+//! values reach the exact tests as before.
+
+use crate::config::RulesConfig;
+use crate::geometry::{ElementRect, Point};
+
+use super::state::ElementState;
+
+/// Side of a cell, BW: about an element's width, so that a base or a move's swept piece covers a
+/// handful of cells.
+const CELL: f64 = 2.0;
+/// Most cells along either axis: a table of any size (or a stray element far off it) makes
+/// larger cells, not more of them.
+const MAX_CELLS: usize = 64;
+
+/// An axis-aligned box: min x, min y, max x, max y.
+type Bounds = (f64, f64, f64, f64);
+
+fn bounds_of(pts: &[Point]) -> Option<Bounds> {
+    let first = pts.first()?;
+    let mut b = (first.x, first.y, first.x, first.y);
+    for p in pts {
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            return None;
+        }
+        b = (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y));
+    }
+    Some(b)
+}
+
+/// The elements of one state by cell (see the module documentation).
+#[derive(Debug)]
+pub(crate) struct ElementGrid {
+    /// Every element's rectangle, by index of the elements (lost ones too).
+    rects: Vec<ElementRect>,
+    /// Every element's corners, as [`ElementRect::corners`] gives them.
+    corners: Vec<[Point; 4]>,
+    /// Bounding box of each element in play with a finite position, by index.
+    boxes: Vec<Option<Bounds>>,
+    /// Elements in play whose position is not finite: near everything.
+    everywhere: Vec<usize>,
+    /// Lower left corner of the grid, cell side, cells along x and y.
+    origin: Point,
+    cell: f64,
+    nx: usize,
+    ny: usize,
+    /// The elements whose box reaches into each cell, ascending, row by row.
+    cells: Vec<Vec<u32>>,
+}
+
+impl ElementGrid {
+    /// The grid of `elements`, measured by `cfg`.
+    pub(crate) fn new(elements: &[ElementState], cfg: &RulesConfig) -> ElementGrid {
+        let rects: Vec<ElementRect> = elements.iter().map(|e| e.rect(cfg)).collect();
+        let corners: Vec<[Point; 4]> = rects.iter().map(ElementRect::corners).collect();
+        let mut everywhere = Vec::new();
+        let boxes: Vec<Option<Bounds>> = elements
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                if !e.in_play() {
+                    return None;
+                }
+                let b = bounds_of(&corners[i]);
+                if b.is_none() {
+                    everywhere.push(i);
+                }
+                b
+            })
+            .collect();
+        let all = boxes.iter().flatten().fold(None, |acc: Option<Bounds>, b| {
+            Some(acc.map_or(*b, |a| {
+                (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
+            }))
+        });
+        let (x0, y0, x1, y1) = all.unwrap_or((0.0, 0.0, 0.0, 0.0));
+        let span = (x1 - x0).max(y1 - y0);
+        let cell = CELL.max(span / MAX_CELLS as f64);
+        let count = |extent: f64| ((extent / cell).floor() as usize + 1).min(MAX_CELLS);
+        let (nx, ny) = (count(x1 - x0), count(y1 - y0));
+        let mut grid = ElementGrid {
+            rects,
+            corners,
+            boxes,
+            everywhere,
+            origin: Point::new(x0, y0),
+            cell,
+            nx,
+            ny,
+            cells: vec![Vec::new(); nx * ny],
+        };
+        for i in 0..grid.boxes.len() {
+            if let Some(b) = grid.boxes[i] {
+                let (cx0, cy0, cx1, cy1) = grid.cell_range(b);
+                for cy in cy0..=cy1 {
+                    for cx in cx0..=cx1 {
+                        grid.cells[cy * nx + cx].push(i as u32);
+                    }
+                }
+            }
+        }
+        grid
+    }
+
+    /// The cells a box reaches into, clamped to the grid: (x0, y0, x1, y1), inclusive.
+    fn cell_range(&self, (x0, y0, x1, y1): Bounds) -> (usize, usize, usize, usize) {
+        let at = |v: f64, o: f64, n: usize| -> usize {
+            let k = ((v - o) / self.cell).floor();
+            if k <= 0.0 {
+                0
+            } else {
+                (k as usize).min(n - 1)
+            }
+        };
+        (
+            at(x0, self.origin.x, self.nx),
+            at(y0, self.origin.y, self.ny),
+            at(x1, self.origin.x, self.nx),
+            at(y1, self.origin.y, self.ny),
+        )
+    }
+
+    /// How many elements it was built from (in play or not).
+    pub(crate) fn len(&self) -> usize {
+        self.rects.len()
+    }
+
+    /// Element `i`'s rectangle.
+    pub(crate) fn rect(&self, i: usize) -> &ElementRect {
+        &self.rects[i]
+    }
+
+    /// Element `i`'s corners.
+    pub(crate) fn corners(&self, i: usize) -> &[Point; 4] {
+        &self.corners[i]
+    }
+
+    /// Every element in play whose bounding box comes within `margin` of the box of `pts`, in
+    /// ascending index order (see the module documentation).
+    pub(crate) fn near(&self, pts: &[Point], margin: f64) -> Vec<usize> {
+        let Some((x0, y0, x1, y1)) = bounds_of(pts) else {
+            return (0..self.boxes.len())
+                .filter(|&i| self.boxes[i].is_some() || self.everywhere.contains(&i))
+                .collect();
+        };
+        let q = (x0 - margin, y0 - margin, x1 + margin, y1 + margin);
+        let (cx0, cy0, cx1, cy1) = self.cell_range(q);
+        let mut out: Vec<usize> = self.everywhere.clone();
+        for cy in cy0..=cy1 {
+            for cx in cx0..=cx1 {
+                for &i in &self.cells[cy * self.nx + cx] {
+                    let i = i as usize;
+                    if let Some(b) = self.boxes[i] {
+                        if !(b.2 < q.0 || q.2 < b.0 || b.3 < q.1 || q.3 < b.1) {
+                            out.push(i);
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::setup::ElementId;
+    use crate::battle::state::Status;
+    use crate::geometry::Pose;
+
+    fn element(i: u32, x: f64, y: f64, facing: f64) -> ElementState {
+        let setup = crate::battle::setup::ElementSetup {
+            id: ElementId(i),
+            kind: "4Bd".parse().expect("a troop code"),
+            pose: Pose::new(x, y, facing),
+            general: false,
+            contingent: None,
+            dismounts_as: None,
+            mobile_tower: false,
+        };
+        ElementState::from_setup((i % 2) as usize, &setup)
+    }
+
+    /// Every element whose box comes within the margin is listed, in ascending order, whatever
+    /// the query; lost elements never are.
+    #[test]
+    fn near_lists_every_element_the_brute_force_finds() {
+        let cfg = RulesConfig::default();
+        let mut els: Vec<ElementState> = (0..200u32)
+            .map(|i| {
+                let f = f64::from(i);
+                element(i, (f * 7.31) % 40.0, (f * 3.77) % 30.0, (f * 37.0) % 360.0)
+            })
+            .collect();
+        els[5].status = Status::Afloat;
+        els.push(element(200, f64::NAN, 1.0, 0.0));
+        let g = ElementGrid::new(&els, &cfg);
+        for q in 0..300u32 {
+            let f = f64::from(q);
+            let r = ElementRect::new(
+                Pose::new((f * 1.7) % 45.0 - 2.0, (f * 2.3) % 35.0 - 2.0, f),
+                1.5,
+                0.7,
+            );
+            let pts = r.corners();
+            let margin = [0.0, 0.01, 1.0][q as usize % 3];
+            let got = g.near(&pts, margin);
+            let want: Vec<usize> = (0..els.len())
+                .filter(|&i| {
+                    els[i].in_play()
+                        && match bounds_of(&els[i].rect(&cfg).corners()) {
+                            None => true,
+                            Some(b) => {
+                                let a = bounds_of(&pts).unwrap();
+                                !(b.2 < a.0 - margin
+                                    || a.2 + margin < b.0
+                                    || b.3 < a.1 - margin
+                                    || a.3 + margin < b.1)
+                            }
+                        }
+                })
+                .collect();
+            assert_eq!(got, want, "query {q}");
+        }
+        assert!(!g.near(&pts_nan(), 0.0).contains(&5));
+        assert_eq!(g.near(&pts_nan(), 0.0).len(), els.len() - 1);
+    }
+
+    fn pts_nan() -> [Point; 4] {
+        [Point::new(f64::NAN, 0.0); 4]
+    }
+}

@@ -1,0 +1,254 @@
+//! Engine queries (#15): answers a driver, an AI or a table tool would otherwise find by trial
+//! and error, each worked out with [`Battle::check`] itself, so an answer is never one the
+//! referee would refuse.
+//!
+//! * [`Battle::farthest_step`]: the farthest step on a bearing for an element or a group (§7.2,
+//!   §7.3), with the step just beyond it that the referee refuses.
+//! * [`Battle::legal_contacts`]: every way an element may close into contact with an enemy now
+//!   (§8.2–§8.4), each checked.
+//! * [`Battle::payable_moves`]: the elements whose move the PIPs left still pay for (§6.3).
+//!
+//! Readings where the digest is silent:
+//! * A step **on a bearing** is what a player means by "move 1.5 BW on bearing 90": one straight
+//!   leg of the front-edge midpoint, the element ending faced along the bearing (the notation's
+//!   `ID move D @ B`). A group keeps its formation, so it steps only straight ahead (its facing)
+//!   or straight back (the reverse bearing, §7.4); any other bearing has no step.
+//! * The farthest step is found by bisection over the exact check, to [`STEP_RESOLUTION`]. The
+//!   check is monotone along a straight leg for most refusals (distance, going, blocking, the
+//!   table edge: a longer leg sweeps everything a shorter one does), but not for all: §8.1 lets a
+//!   mover end its move touching the front edge of the element whose threat zone it entered but
+//!   not stop short inside it, a mover ending astride a wall or half over a river is refused where
+//!   a longer step is not, and an element ending in contact out of line may be conformed where a
+//!   shorter step only touches. Where the check is not monotone the answer is still a step the
+//!   check accepts with a step [`STEP_RESOLUTION`] or less beyond it that the check refuses (a
+//!   boundary of the legal steps), not necessarily the farthest of all.
+//! * Contacts are tried only against enemies that could be reached at all: the mover's centre
+//!   moves at most its good-going move plus its own depth (a turn swings the centre by at most
+//!   the depth, §7.2 measures the front corners), and the end position touches the target, so an
+//!   enemy whose bounding circle is farther off than that is refused by §7.3 without being tried.
+
+use crate::geometry::{Point, Pose, TOLERANCE};
+
+use super::bound::{Action, Battle, Event};
+use super::checked::CheckedAction;
+use super::legal::LegalMove;
+use super::movement::{ContactWanted, Flank, GroupStep, MoveOrder};
+use super::setup::ElementId;
+
+/// How finely [`Battle::farthest_step`] bisects, BW (1/100 BW, well under a millimetre on a
+/// 40 mm base).
+pub const STEP_RESOLUTION: f64 = 0.01;
+
+/// Every contact a mover may ask for, in the order [`Battle::legal_contacts`] tries them.
+pub const CONTACTS: [ContactWanted; 6] = [
+    ContactWanted::Front,
+    ContactWanted::Flank(Flank::Left),
+    ContactWanted::Flank(Flank::Right),
+    ContactWanted::Rear,
+    ContactWanted::Overlap(Flank::Left),
+    ContactWanted::Overlap(Flank::Right),
+];
+
+/// The answer of [`Battle::farthest_step`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FarthestStep {
+    /// The length of the step, BW (along the bearing; for a group, straight ahead or back).
+    pub distance: f64,
+    /// A longer step on the same bearing that [`Battle::check`] refuses, at most
+    /// [`STEP_RESOLUTION`] beyond `distance`: the proof that this is where the legal steps end.
+    pub refused_beyond: f64,
+    /// The step itself, checked against this state: [`Battle::apply_checked`] commits it.
+    pub action: CheckedAction,
+}
+
+/// One way of closing into contact, as [`Battle::legal_contacts`] lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegalContact {
+    /// The enemy element contacted.
+    pub target: ElementId,
+    /// How the mover ends against it (§8.2).
+    pub contact: ContactWanted,
+    /// Where the mover ends: its front-edge midpoint and facing.
+    pub to: Pose,
+    /// The distance counted against its move, BW (§7.2).
+    pub distance: f64,
+    /// The move, checked against this state: [`Battle::apply_checked`] commits it.
+    pub action: CheckedAction,
+}
+
+/// A group's formation moves as one; a bearing is ahead, back or neither.
+fn group_direction(facing: f64, bearing: f64) -> Option<f64> {
+    let diff = (bearing - facing).rem_euclid(360.0);
+    if !(1e-6..=360.0 - 1e-6).contains(&diff) {
+        Some(1.0)
+    } else if (diff - 180.0).abs() < 1e-6 {
+        Some(-1.0)
+    } else {
+        None
+    }
+}
+
+impl Battle {
+    /// The move order of a step of `distance` BW on `bearing` (see the module documentation), or
+    /// `None` when `ids` is empty, names an element not in the battle, or is a group and the
+    /// bearing is neither its facing nor the reverse.
+    fn step_order(&self, ids: &[ElementId], bearing: f64, distance: f64) -> Option<MoveOrder> {
+        match ids {
+            [] => None,
+            [id] => {
+                let here = self.element(*id)?.pose.front_mid();
+                let to: Point = here + Point::from_bearing(bearing) * distance;
+                Some(MoveOrder::Element {
+                    id: *id,
+                    path: vec![Pose::new(to.x, to.y, bearing)],
+                })
+            }
+            [first, ..] => {
+                let sign = group_direction(self.element(*first)?.pose.facing, bearing)?;
+                Some(MoveOrder::Group {
+                    ids: ids.to_vec(),
+                    steps: vec![GroupStep::Advance {
+                        distance: sign * distance,
+                    }],
+                })
+            }
+        }
+    }
+
+    /// The farthest step on `bearing` (degrees clockwise from north) the referee accepts now for
+    /// one element (`ids` of one) or a group (several ids), with the step just beyond that it
+    /// refuses; `None` when no step of at least [`STEP_RESOLUTION`] is accepted (not the movement
+    /// phase, no PIPs, blocked, in close combat, a group asked for a bearing other than straight
+    /// ahead or back). See the module documentation for what a step is and where the check is
+    /// not monotone along it.
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle, ElementId};
+    /// use dbcore::DieScore;
+    ///
+    /// let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// battle.apply(Action::RollPips { die: DieScore::new(3).unwrap() }).unwrap();
+    /// // Blades facing north move at most 2 BW in good going (§7.3).
+    /// let step = battle.farthest_step(&[ElementId(5)], 0.0).unwrap();
+    /// assert!((step.distance - 2.0).abs() < 1e-9);
+    /// assert!(battle.check(step.action.action()).is_ok());
+    /// battle.apply_checked(step.action).unwrap();
+    /// ```
+    pub fn farthest_step(&self, ids: &[ElementId], bearing: f64) -> Option<FarthestStep> {
+        let cfg = &self.setup.config;
+        // No move is longer than the longest good-going move of its movers (§7.3).
+        let mut reach: f64 = 0.0;
+        for id in ids {
+            reach = reach.max(cfg.move_distance(self.element(*id)?.kind, false));
+        }
+        let attempt = |d: f64| -> Option<CheckedAction> {
+            let order = self.step_order(ids, bearing, d)?;
+            self.check_action(Action::Move { order }).ok()
+        };
+        if reach < STEP_RESOLUTION {
+            return None;
+        }
+        // lo: the longest step known to be accepted (0: none yet), with its token; hi: a step
+        // known to be refused. The reach is tried first, then (were it accepted) a step just
+        // beyond it, which §7.3 refuses; should it not, the bound doubles a few times.
+        let (mut lo, mut best) = (0.0, None);
+        let mut hi = reach;
+        let mut widenings = 0;
+        while let Some(a) = attempt(hi) {
+            lo = hi;
+            best = Some(a);
+            hi = if widenings == 0 {
+                hi + STEP_RESOLUTION
+            } else {
+                2.0 * hi
+            };
+            widenings += 1;
+            if widenings > 6 {
+                return None;
+            }
+        }
+        while hi - lo > STEP_RESOLUTION + 1e-12 {
+            let mid = 0.5 * (lo + hi);
+            match attempt(mid) {
+                Some(a) => {
+                    lo = mid;
+                    best = Some(a);
+                }
+                None => hi = mid,
+            }
+        }
+        best.map(|action| FarthestStep {
+            distance: lo,
+            refused_beyond: hi,
+            action,
+        })
+    }
+
+    /// Every way element `id` may close into contact with an enemy now (§8.2–§8.4), each move
+    /// checked: enemies in battle order, each with the contacts of [`CONTACTS`] in that order.
+    /// Empty when it may not move into contact with anyone (or is not in the battle, not of the
+    /// moving army, or it is not the movement phase).
+    pub fn legal_contacts(&self, id: ElementId) -> Vec<LegalContact> {
+        let cfg = &self.setup.config;
+        let Some(me) = self.element(id) else {
+            return Vec::new();
+        };
+        let mine = me.rect(cfg);
+        let reach = cfg.move_distance(me.kind, false) + mine.depth;
+        let radius = |w: f64, d: f64| 0.5 * w.hypot(d);
+        let mut out = Vec::new();
+        for target in self.elements() {
+            if target.army == me.army || !target.in_play() {
+                continue;
+            }
+            let theirs = target.rect(cfg);
+            let apart = mine.centre().distance(theirs.centre());
+            let limit = reach
+                + radius(mine.width, mine.depth)
+                + radius(theirs.width, theirs.depth)
+                + 2.0 * TOLERANCE;
+            if apart > limit {
+                continue;
+            }
+            for contact in CONTACTS {
+                let order = MoveOrder::IntoContact {
+                    ids: vec![id],
+                    target: target.id,
+                    contact,
+                };
+                let Ok(action) = self.check_action(Action::Move { order }) else {
+                    continue;
+                };
+                let moved = action.events().iter().find_map(|e| match e {
+                    Event::Moved {
+                        moves, distance, ..
+                    } => moves.iter().find(|m| m.id == id).map(|m| (m.to, *distance)),
+                    _ => None,
+                });
+                if let Some((to, distance)) = moved {
+                    out.push(LegalContact {
+                        target: target.id,
+                        contact,
+                        to,
+                        distance,
+                        action,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The elements of the moving army whose ordinary move the PIPs left still pay for (§6.3;
+    /// in Big Battle and Giant the PIPs of the element's own command, §14.4), with what it
+    /// costs, in battle order: [`Battle::legal`]'s moves that are affordable. Whether a given
+    /// path is legal is [`Battle::check`]'s (or [`Battle::farthest_step`]'s) to say; a first
+    /// full move along a road may cost less than listed (§6.3).
+    pub fn payable_moves(&self) -> Vec<LegalMove> {
+        self.legal()
+            .moves
+            .into_iter()
+            .filter(|m| m.affordable)
+            .collect()
+    }
+}
