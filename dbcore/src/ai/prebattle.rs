@@ -17,7 +17,7 @@
 //! one element ahead and never moves an element it has placed.
 
 use crate::battle::prebattle::{
-    element_id, Prebattle, PrebattleAction, PrebattleError, PrebattleEvent, PrebattleRequest,
+    Prebattle, PrebattleAction, PrebattleError, PrebattleEvent, PrebattleRequest,
 };
 use crate::battle::ElementId;
 use crate::combat::{odds, Combatant, Outcome, Situation};
@@ -175,7 +175,6 @@ fn deploy(pre: &Prebattle, army: usize, remaining: &[ElementId]) -> Option<Preba
     let board = &pre.battlefield().board;
     let base = pre.base_edge(army)?;
     let cfg = &pre.setup().config;
-    let index_of = |id: ElementId| (0..entry.elements.len()).find(|&i| element_id(army, i) == id);
     // Garrisons for the defender's Cities and Forts are the demonstration's to place.
     if Some(army) == pre.defender()
         && pre
@@ -185,25 +184,10 @@ fn deploy(pre: &Prebattle, army: usize, remaining: &[ElementId]) -> Option<Preba
     {
         return None;
     }
-    let mut order: Vec<(u8, usize, ElementId)> = remaining
-        .iter()
-        .filter_map(|&id| {
-            let i = index_of(id)?;
-            let e = &entry.elements[i];
-            let t = e.kind.troop_type();
-            let rank = if e.general {
-                3
-            } else if t == TroopType::Art || t == TroopType::WWg {
-                0
-            } else if e.kind.is_mounted() || t == TroopType::Ps {
-                2
-            } else {
-                1
-            };
-            Some((rank, i, id))
-        })
-        .collect();
-    order.sort();
+    // Heavy troops first, mounted troops and Psiloi after them, the general last.
+    let order = crate::driver::deployment_order(entry, army, remaining, |k| {
+        k.is_mounted() || k.troop_type() == TroopType::Ps
+    });
     let &(rank, i, id) = order.first()?;
     let kind = entry.elements[i].kind;
     let depth = cfg.depth(kind);
