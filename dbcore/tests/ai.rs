@@ -212,7 +212,8 @@ fn whole_games_from_list_ids_are_never_refused() {
 
 // DBA3.md §3.8, §4.6, §5.2, §5.4: the opponent makes every pre-battle choice of its army
 // (quarters and feature spots, the invader's base edge, its camp, its deployment) and the
-// referee accepts each one, for either army or both, over many seeds and list pairs.
+// referee accepts each one and the battle they set up, for either army or both, over many
+// seeds and list pairs.
 #[test]
 fn the_opponents_whole_pre_battle_is_accepted() {
     use dbcore::ai::prebattle::play_prebattle;
@@ -224,7 +225,7 @@ fn the_opponents_whole_pre_battle_is_accepted() {
         ["II/33", "II/32a"],
     ];
     let mut chosen = [0usize; 4];
-    for seed in 0..12u64 {
+    for seed in 0..16u64 {
         for (k, [a, b]) in pairs.iter().enumerate() {
             let ai = [seed % 3 != 1, seed % 3 != 0];
             let setup = PrebattleSetup::from_lists(a, b).expect("bundled lists");
@@ -234,6 +235,13 @@ fn the_opponents_whole_pre_battle_is_accepted() {
             play_prebattle(&mut pre, &mut dice, &ai, &config)
                 .unwrap_or_else(|e| panic!("seed {seed}, {a} against {b}: {e}"));
             assert!(pre.awaiting().is_none(), "the pre-battle is over");
+            // DBA3.md §4.6: and the battle it sets up is legal (no element in a camp that has
+            // camp followers, among the rest).
+            let setup = pre
+                .battle_setup()
+                .expect("a finished pre-battle sets up a battle");
+            dbcore::battle::Battle::new(setup)
+                .unwrap_or_else(|e| panic!("seed {seed}, {a} against {b}: {e}"));
             for action in pre.actions() {
                 match action {
                     PrebattleAction::ChooseQuarter { .. } => chosen[0] += 1,

@@ -95,9 +95,16 @@ fn svg_matches_the_committed_snapshot() {
     // DBA3.md §1.2, §3: board, terrain by going, crests, river, road, waterway, BUA, elements.
     let (bf, elements, opts) = scene();
     let svg = battlefield_svg(&bf, &elements, &opts);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/table.svg");
+    matches_snapshot(
+        &svg,
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/table.svg"),
+    );
+}
+
+/// The picture is the committed one at `path`, or with `UPDATE_SNAPSHOTS=1` becomes it.
+fn matches_snapshot(svg: &str, path: &str) {
     if std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1") {
-        std::fs::write(path, &svg).expect("write snapshot");
+        std::fs::write(path, svg).expect("write snapshot");
         return;
     }
     let want = std::fs::read_to_string(path)
@@ -351,20 +358,12 @@ fn dbaix_game() -> dbcore::dbaix::Battle {
 #[test]
 fn the_dbaix_picture_matches_its_committed_snapshot() {
     // DBAIX.md §0, §1: the DBAix table, its figures, its title band and its key, byte-stable.
-    let svg = dbcore::dbaix::svg::table_svg(&dbaix_game());
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/snapshots/dbaix_table.svg"
-    );
-    if std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1") {
-        std::fs::write(path, &svg).expect("write snapshot");
-        return;
-    }
-    let want = std::fs::read_to_string(path)
-        .expect("snapshot missing: run with UPDATE_SNAPSHOTS=1 to create it");
-    assert!(
-        svg == want,
-        "SVG differs from {path}; run with UPDATE_SNAPSHOTS=1 to accept the new picture"
+    matches_snapshot(
+        &dbcore::dbaix::svg::table_svg(&dbaix_game()),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/snapshots/dbaix_table.svg"
+        ),
     );
 }
 

@@ -436,15 +436,27 @@ fn deploy(pre: &Prebattle, army: usize, remaining: &[ElementId]) -> Option<Preba
         base + if general { 10.0 } else { 0.0 }
     };
     let mine_general = entry.elements[i].general;
+    let camp = pre.camp(army).cloned();
     for f in rows {
         let mut best: Option<(f64, PrebattleAction)> = None;
         let mut lat = 0.5;
         while lat < len - 0.5 {
             let p = a + u * lat + n * f;
-            let action = PrebattleAction::Deploy {
-                id,
-                pose: Pose::new(p.x, p.y, facing),
-            };
+            let pose = Pose::new(p.x, p.y, facing);
+            lat += 0.5;
+            // §4.6: a camp holds camp followers or one element, never both; the line stands
+            // clear of its own camp.
+            if camp.as_ref().is_some_and(|c| {
+                let r = crate::geometry::ElementRect::new(pose, 1.0, depth);
+                crate::terrain::polygons_intersect(
+                    &crate::geometry::Polygon::new(r.corners().to_vec()),
+                    c,
+                )
+            }) {
+                continue;
+            }
+            let lat = lat - 0.5;
+            let action = PrebattleAction::Deploy { id, pose };
             // Meeting the enemy opposite (within 1.5 BW along the line), and a small pull to
             // the centre so that the line holds together.
             let mut score = -0.05 * (lat - len * 0.5).abs();
@@ -457,7 +469,6 @@ fn deploy(pre: &Prebattle, army: usize, remaining: &[ElementId]) -> Option<Preba
             if best.as_ref().is_none_or(|(b, _)| score > *b) && pre.check(&action).is_ok() {
                 best = Some((score, action));
             }
-            lat += 0.5;
         }
         if let Some((_, action)) = best {
             return Some(action);
