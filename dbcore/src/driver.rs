@@ -20,8 +20,8 @@ use crate::terrain::HomeTerrain;
 mod big_battle;
 mod prebattle;
 pub use big_battle::{big_battle_lists_setup, big_battle_setup, default_big_army};
-pub(crate) use prebattle::deployment_rows;
 pub use prebattle::{choose as prebattle_choice, play_prebattle};
+pub(crate) use prebattle::{deployment_order, deployment_rows};
 
 /// How a driven battle ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -589,14 +589,12 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
             num(c.y(front.b))
         );
         if let Some(id) = el.id {
-            // By the rear left corner, clear of the centred label and of the command number.
-            let corner = r.centre() + (r.corners()[3] - r.centre()) * 0.7;
-            let _ = writeln!(
-                out,
-                r##"<text class="element-id" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="#ffffff" text-anchor="middle" dominant-baseline="central">{id}</text>"##,
-                num(c.x(corner)),
-                num(c.y(corner)),
-                c.px((r.depth * 0.3).clamp(0.14, 0.2)),
+            let corner = id_corner(r);
+            id_mark(
+                &mut out,
+                (c.x(corner), c.y(corner)),
+                (r.depth * 0.3).clamp(0.14, 0.2) * c.scale,
+                id,
             );
         }
         let at = r.centre();
@@ -621,7 +619,16 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
             doc.push_str("</svg>\n");
             doc
         }
-        Some(key) => with_key(bf, elements, opts, key, &out, total_w, total_h),
+        Some(key) => {
+            let frame = KeyFrame {
+                scale: opts.scale,
+                side_colours: &SIDE_COLOURS,
+                terrain: terrain_present(bf, opts.going),
+                marks: marks(elements, opts),
+                lost_noun: ("element", "elements"),
+            };
+            with_key(&frame, key, &out, total_w, total_h)
+        }
     }
 }
 
@@ -642,6 +649,24 @@ fn svg_open(w: f64, h: f64) -> String {
         num(h)
     );
     out
+}
+
+/// Where an element's id is written: by its rear left corner, clear of the centred label and of
+/// the command number.
+pub(crate) fn id_corner(r: &ElementRect) -> Point {
+    r.centre() + (r.corners()[3] - r.centre()) * 0.7
+}
+
+/// An element's id, written small in white centred on `at` (px), `size` px high, so that a
+/// player can name it in an action.
+pub(crate) fn id_mark(out: &mut String, at: (f64, f64), size: f64, id: u32) {
+    let _ = writeln!(
+        out,
+        r##"<text class="element-id" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="#ffffff" text-anchor="middle" dominant-baseline="central">{id}</text>"##,
+        num(at.0),
+        num(at.1),
+        num(size),
+    );
 }
 
 /// Height of the title band, BW.
@@ -769,19 +794,73 @@ fn terrain_present(
     v
 }
 
-/// The whole document with the title band above the table and the key beside it.
-fn with_key(
-    bf: &Battlefield,
-    elements: &[SvgElement],
-    opts: &SvgOptions,
+/// A mark of the picture explained in the key: its words and, when it has one, the swatch drawn
+/// before them, as the class and the drawing attributes of a small rectangle.
+pub(crate) struct KeyMark {
+    /// What the mark means, e.g. "gold border: a general".
+    pub text: String,
+    /// The swatch's class ("key-general") and attributes (`fill="#777777" stroke="#ffd34d"`).
+    pub swatch: Option<(&'static str, String)>,
+}
+
+/// What the key of a picture needs besides its [`SvgKey`]: the size it is drawn at, the sides'
+/// colours, the terrain kinds present and the marks to explain. The standard picture and the
+/// DBAix one each fill it from their own table.
+pub(crate) struct KeyFrame<'a> {
+    /// Pixels per unit of the key's layout (the title band is 1.5 units high, the panel 8 wide).
+    pub scale: f64,
+    /// The sides' colours by side index (cycling).
+    pub side_colours: &'a [&'a str],
+    /// The terrain kinds present: the words, the fill and the texture pattern of each.
+    pub terrain: Vec<(String, &'static str, Option<&'static str>)>,
+    /// The marks, in the order listed.
+    pub marks: Vec<KeyMark>,
+    /// What a side loses, one and many: ("element", "elements"), or DBAix's figures.
+    pub lost_noun: (&'static str, &'static str),
+}
+
+/// The marks of the standard picture: the general's border when one is drawn, the front edge
+/// and the id, the threat zones when they are shaded.
+fn marks(elements: &[SvgElement], opts: &SvgOptions) -> Vec<KeyMark> {
+    let mut v = Vec::new();
+    if elements.iter().any(|e| e.general) {
+        v.push(KeyMark {
+            text: "gold border: a general".into(),
+            swatch: Some((
+                "key-general",
+                r##"fill="#777777" stroke="#ffd34d" stroke-width="2.000""##.into(),
+            )),
+        });
+    }
+    v.push(KeyMark {
+        text: "thick edge: the front; small number: the id".into(),
+        swatch: None,
+    });
+    if !opts.threat_zones.is_empty() {
+        v.push(KeyMark {
+            text: "red shading: threat zones".into(),
+            swatch: Some((
+                "key-threat-zone",
+                r##"fill="#e0402a" fill-opacity="0.18" stroke="#e0402a" stroke-dasharray="4,3""##
+                    .into(),
+            )),
+        });
+    }
+    v
+}
+
+/// The whole document with the title band above the table (`table`, the table's own drawing,
+/// `table_w` by `table_h` px) and the key beside it.
+pub(crate) fn with_key(
+    frame: &KeyFrame<'_>,
     key: &SvgKey,
     table: &str,
     table_w: f64,
     table_h: f64,
 ) -> String {
-    let scale = opts.scale;
+    let scale = frame.scale;
     let title_h = TITLE_BW * scale;
-    let side_colour = |i: usize| SIDE_COLOURS[i % SIDE_COLOURS.len()];
+    let side_colour = |i: usize| frame.side_colours[i % frame.side_colours.len()];
     let mut panel = Panel {
         out: String::new(),
         x: table_w + 0.2 * scale,
@@ -794,9 +873,10 @@ fn with_key(
     panel.heading("Sides");
     for (i, a) in key.armies.iter().enumerate() {
         let colour = side_colour(i);
+        let (one, many) = frame.lost_noun;
         let lost = match a.losses {
-            1 => "1 element lost".to_string(),
-            n => format!("{n} elements lost"),
+            1 => format!("1 {one} lost"),
+            n => format!("{n} {many} lost"),
         };
         panel.line(
             &format!("{}: {lost}", a.name),
@@ -851,10 +931,9 @@ fn with_key(
             panel.line(&format!("{}: {}", k.code, k.name), "#222222", None);
         }
     }
-    let terrain = terrain_present(bf, opts.going);
-    if !terrain.is_empty() {
+    if !frame.terrain.is_empty() {
         panel.heading("Terrain");
-        for (name, fill, tex) in &terrain {
+        for (name, fill, tex) in &frame.terrain {
             panel.line(
                 name,
                 "#222222",
@@ -882,42 +961,24 @@ fn with_key(
         }
     }
     panel.heading("Marks");
-    if elements.iter().any(|e| e.general) {
-        panel.line(
-            "gold border: a general",
-            "#222222",
-            Some(&|out: &mut String, x: f64, y: f64, s: f64| {
-                let _ = writeln!(
-                    out,
-                    r##"<rect class="key-general" x="{}" y="{}" width="{}" height="{}" fill="#777777" stroke="#ffd34d" stroke-width="2.000"/>"##,
-                    num(x),
-                    num(y),
-                    num(s * 1.2),
-                    num(s)
-                );
-            }),
-        );
-    }
-    panel.line(
-        "thick edge: the front; small number: the id",
-        "#222222",
-        None,
-    );
-    if !opts.threat_zones.is_empty() {
-        panel.line(
-            "red shading: threat zones",
-            "#222222",
-            Some(&|out: &mut String, x: f64, y: f64, s: f64| {
-                let _ = writeln!(
-                    out,
-                    r##"<rect class="key-threat-zone" x="{}" y="{}" width="{}" height="{}" fill="#e0402a" fill-opacity="0.18" stroke="#e0402a" stroke-dasharray="4,3"/>"##,
-                    num(x),
-                    num(y),
-                    num(s * 1.2),
-                    num(s)
-                );
-            }),
-        );
+    for mark in &frame.marks {
+        match &mark.swatch {
+            None => panel.line(&mark.text, "#222222", None),
+            Some((class, attrs)) => panel.line(
+                &mark.text,
+                "#222222",
+                Some(&|out: &mut String, x: f64, y: f64, s: f64| {
+                    let _ = writeln!(
+                        out,
+                        r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}" {attrs}/>"#,
+                        num(x),
+                        num(y),
+                        num(s * 1.2),
+                        num(s)
+                    );
+                }),
+            ),
+        }
     }
 
     let total_w = table_w + PANEL_BW * scale;

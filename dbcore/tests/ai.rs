@@ -171,7 +171,7 @@ fn a_finished_battle_has_no_choice() {
 }
 
 // DBA3.md §3.7, §5.4, §6.1: whole games between two list armies, the opponent making its own
-// pre-battle choices (terrain as defender, deployment) and playing the battle, against the
+// pre-battle choices (terrain, quarters, spots, base edge, camp, deployment) and playing the battle, against the
 // driver and against itself: every pre-battle choice and every battle action is accepted.
 #[test]
 fn whole_games_from_list_ids_are_never_refused() {
@@ -207,5 +207,91 @@ fn whole_games_from_list_ids_are_never_refused() {
         // The record replays: the opponent's pre-battle choices are ordinary actions.
         let replayed = game.record.replay().expect("the game replays");
         assert_eq!(replayed.events, game.events);
+    }
+}
+
+// DBA3.md §3.8, §4.6, §5.2, §5.4: the opponent makes every pre-battle choice of its army
+// (quarters and feature spots, the invader's base edge, its camp, its deployment) and the
+// referee accepts each one and the battle they set up, for either army or both, over many
+// seeds and list pairs.
+#[test]
+fn the_opponents_whole_pre_battle_is_accepted() {
+    use dbcore::ai::prebattle::play_prebattle;
+    use dbcore::battle::prebattle::{Prebattle, PrebattleAction, PrebattleSetup};
+    let pairs = [
+        ["II/56", "II/53"],
+        ["II/5a", "II/56"],
+        ["I/2a", "I/6a"],
+        ["II/33", "II/32a"],
+    ];
+    let mut chosen = [0usize; 4];
+    for seed in 0..16u64 {
+        for (k, [a, b]) in pairs.iter().enumerate() {
+            let ai = [seed % 3 != 1, seed % 3 != 0];
+            let setup = PrebattleSetup::from_lists(a, b).expect("bundled lists");
+            let mut pre = Prebattle::new(setup).expect("a legal set-up");
+            let mut dice = SeededDice::new(seed * 7 + k as u64);
+            let config = AiConfig { nodes: 60, seed };
+            play_prebattle(&mut pre, &mut dice, &ai, &config)
+                .unwrap_or_else(|e| panic!("seed {seed}, {a} against {b}: {e}"));
+            assert!(pre.awaiting().is_none(), "the pre-battle is over");
+            // DBA3.md §4.6: and the battle it sets up is legal (no element in a camp that has
+            // camp followers, among the rest).
+            let setup = pre
+                .battle_setup()
+                .expect("a finished pre-battle sets up a battle");
+            dbcore::battle::Battle::new(setup)
+                .unwrap_or_else(|e| panic!("seed {seed}, {a} against {b}: {e}"));
+            for action in pre.actions() {
+                match action {
+                    PrebattleAction::ChooseQuarter { .. } => chosen[0] += 1,
+                    PrebattleAction::PlaceFeature { .. } | PrebattleAction::DiscardFeature => {
+                        chosen[1] += 1
+                    }
+                    PrebattleAction::ChooseBaseEdge { .. } => chosen[2] += 1,
+                    PrebattleAction::PlaceCamp { .. } | PrebattleAction::NoCamp => chosen[3] += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(
+        chosen.iter().all(|&n| n > 0),
+        "every kind of choice was made: {chosen:?}"
+    );
+}
+
+// DBA3.md §5.2, §4.6, §5.4: once the table is laid out, the opponent's base edge, camp and
+// deployment are its own evaluation's, not chance: from the same table, two different dice
+// streams give the same choices.
+#[test]
+fn the_opponents_edge_camp_and_deployment_do_not_depend_on_the_dice() {
+    use dbcore::ai::prebattle::play_prebattle;
+    use dbcore::battle::prebattle::{Prebattle, PrebattleRequest, PrebattleSetup};
+    for (seed, [a, b]) in [(3u64, ["II/56", "II/53"]), (5, ["I/2a", "I/6a"])] {
+        let setup = PrebattleSetup::from_lists(a, b).expect("bundled lists");
+        let mut pre = Prebattle::new(setup).expect("a legal set-up");
+        let mut dice = SeededDice::new(seed);
+        // The demonstration lays out the table, up to the invader's choice of base edge.
+        while let Some(req) = pre.awaiting() {
+            if matches!(req, PrebattleRequest::BaseEdge { .. }) {
+                break;
+            }
+            let action = dbcore::driver::prebattle_choice(&pre, &req, &mut dice).unwrap();
+            pre.apply(action).unwrap();
+        }
+        let config = AiConfig { nodes: 60, seed };
+        let played = |dice_seed: u64| {
+            let mut p = pre.clone();
+            play_prebattle(
+                &mut p,
+                &mut SeededDice::new(dice_seed),
+                &[true, true],
+                &config,
+            )
+            .unwrap_or_else(|e| panic!("{a} against {b}: {e}"));
+            p.actions().to_vec()
+        };
+        assert_eq!(played(11), played(12), "{a} against {b}");
     }
 }

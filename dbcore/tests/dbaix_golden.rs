@@ -82,8 +82,11 @@ fn dbaix_table_svg_has_three_colours_and_names() {
     let (b, _) = Battle::replay(&p.record).unwrap();
     let svg = dbcore::dbaix::svg::table_svg(&b);
     assert!(svg.starts_with("<svg"));
-    // 36 in at 20 px an inch.
-    assert!(svg.contains(r#"width="720.000""#), "{svg}");
+    // 36 in at 20 px an inch, the table's own rectangle (the key widens the picture).
+    assert!(
+        svg.contains(r#"<rect class="board" x="0" y="0" width="720.000" height="720.000""#),
+        "{svg}"
+    );
     for colour in ["#b22222", "#2e7d32", "#1f4e9c"] {
         assert!(svg.contains(colour), "{colour}");
     }

@@ -2,10 +2,15 @@
 //! by their game names and numbers, quarters and edges by number and compass, element lists as
 //! ids, never a Rust name.
 
+mod battle_moves_support;
+use battle_moves_support::{ids, Table, US};
+
 use dbcore::battle::movement::MoveError;
 use dbcore::battle::prebattle::Step;
 use dbcore::battle::{ElementId, PrebattleError};
+use dbcore::battle::{GroupStep, MoveOrder};
 use dbcore::battlefield::{BoardEdge, Quarter, SightBlock, Variant};
+use dbcore::terrain::RiverState;
 use dbcore::terrain::{
     AreaKind, FeatureType, HomeTerrain, HomeTerrainProblem, PlacementProblem, TerrainProblem,
 };
@@ -186,5 +191,58 @@ fn s6_3_and_s9_2_pips_and_ranges_are_counted_in_english() {
     assert_eq!(
         range,
         "§9.1, §9.2: element #104 is 3.25 BW from element #3, beyond its range of 3 BW"
+    );
+}
+
+#[test]
+fn s3_5_and_s7_8_river_refusals_name_the_river() {
+    // DBA3.md §3.5, §7.3 override 1, §7.8: a river that is not paltry slows a move across it to
+    // 1 BW, a slow river with a narrow crossing lets only single elements and columns cross, and
+    // an element crossing keeps its angle. Each refusal names the river by its feature number,
+    // as the too-far refusal names the feature a path enters (the wood is feature 0 here).
+    let table = |state: RiverState| {
+        let mut t = Table::new();
+        t.area(AreaKind::Wood, (10.0, 10.0), (12.0, 12.0));
+        t.river(&[(0.0, 5.0), (15.0, 5.0)], 0.5);
+        t.river = Some(state);
+        t
+    };
+    let mut t = table(RiverState::Slows);
+    t.add(US, 1, "Cv", 5.0, 3.0, 0.0);
+    let m = t.go(1, &[(5.0, 6.5, 0.0)]).unwrap_err().to_string();
+    assert_eq!(
+        m,
+        "§7.3: a move of 3.5 BW (measured as §7.2 says) is too far: the path crosses the river \
+         (feature 1), which slows every move across it to 1 BW (§3.5, §7.8)"
+    );
+    reads_as_english(&m);
+
+    let mut t = table(RiverState::SlowsNarrow);
+    for (i, x) in [(1, 4.0), (2, 5.0), (3, 6.0)] {
+        t.add(US, i, "4Bd", x, 4.0, 0.0);
+    }
+    let e = t
+        .plan(&MoveOrder::Group {
+            ids: ids(&[1, 2, 3]),
+            steps: vec![GroupStep::Advance { distance: 1.0 }],
+        })
+        .unwrap_err();
+    assert_eq!(e.rule(), "§3.5");
+    assert_eq!(
+        e.to_string(),
+        "§3.5: the river (feature 1) is slow with banks and a narrow crossing: only single \
+         elements and columns cross it"
+    );
+    reads_as_english(&e.to_string());
+
+    // Standing with its front edge in the water, it may not turn while it crosses.
+    let mut t = table(RiverState::Slows);
+    t.add(US, 1, "4Bd", 5.0, 5.0, 0.0);
+    let e = t.go(1, &[(5.0, 5.5, 20.0)]).unwrap_err();
+    assert_eq!(e.rule(), "§7.8");
+    assert_eq!(
+        e.to_string(),
+        "§7.8: element #1 is crossing the river (feature 1) and must keep the angle at which it \
+         entered until across"
     );
 }

@@ -95,9 +95,16 @@ fn svg_matches_the_committed_snapshot() {
     // DBA3.md §1.2, §3: board, terrain by going, crests, river, road, waterway, BUA, elements.
     let (bf, elements, opts) = scene();
     let svg = battlefield_svg(&bf, &elements, &opts);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/table.svg");
+    matches_snapshot(
+        &svg,
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/table.svg"),
+    );
+}
+
+/// The picture is the committed one at `path`, or with `UPDATE_SNAPSHOTS=1` becomes it.
+fn matches_snapshot(svg: &str, path: &str) {
     if std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1") {
-        std::fs::write(path, &svg).expect("write snapshot");
+        std::fs::write(path, svg).expect("write snapshot");
         return;
     }
     let want = std::fs::read_to_string(path)
@@ -340,4 +347,91 @@ fn a_battles_picture_has_its_title_its_moment_and_its_losses() {
 fn the_xml_check_catches_a_tag_closed_out_of_order() {
     // The check above is only worth having if it fails on a broken picture.
     assert_well_formed("<svg><g></svg></g>");
+}
+
+/// A DBAix game part played: the demonstration with seed 1, 120 actions at most.
+fn dbaix_game() -> dbcore::dbaix::Battle {
+    let p = dbcore::dbaix::driver::play(dbcore::dbaix::driver::demo_setup(), 1, 120).unwrap();
+    dbcore::dbaix::Battle::replay(&p.record).unwrap().0
+}
+
+#[test]
+fn the_dbaix_picture_matches_its_committed_snapshot() {
+    // DBAIX.md §0, §1: the DBAix table, its figures, its title band and its key, byte-stable.
+    matches_snapshot(
+        &dbcore::dbaix::svg::table_svg(&dbaix_game()),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/snapshots/dbaix_table.svg"
+        ),
+    );
+}
+
+#[test]
+fn the_dbaix_picture_has_ids_a_title_and_a_key_like_the_standard_one() {
+    // DBAIX.md §1: three sides in three colours; §7, §8: figures out of play are listed by side.
+    let b = dbaix_game();
+    let svg = dbcore::dbaix::svg::table_svg(&b);
+    assert_well_formed(&svg);
+    // The title: the three sides in their colours, then the moment.
+    for (name, colour) in [
+        ("Romans", "#b22222"),
+        ("Gauls", "#2e7d32"),
+        ("Pirates", "#1f4e9c"),
+    ] {
+        assert!(
+            svg.contains(&format!(r#"<tspan fill="{colour}">{name}</tspan>"#)),
+            "{name}"
+        );
+    }
+    let key = dbcore::dbaix::svg::svg_key(&b);
+    let status = key.status.clone().expect("a game says its moment");
+    assert!(
+        status.starts_with(&format!("Bound {} · ", b.bound())),
+        "{status}"
+    );
+    assert!(svg.contains(&format!(">{status}</text>")));
+    // Every figure out of play is in its side's list, and counted.
+    for (i, side) in dbcore::dbaix::Side::ALL.iter().enumerate() {
+        let out: Vec<_> = b
+            .figures()
+            .iter()
+            .filter(|f| f.side == *side && !f.on_table())
+            .collect();
+        assert_eq!(key.armies[i].lost.len(), out.len());
+        assert_eq!(key.armies[i].losses as usize, out.len());
+        for (text, f) in key.armies[i].lost.iter().zip(&out) {
+            assert!(
+                text.starts_with(&format!("{} {} (", f.id, f.name)),
+                "{text}"
+            );
+        }
+        assert!(svg.contains(&format!(">Lost by {}</text>", key.armies[i].name)));
+    }
+    // The classes, the road and the marks in the key.
+    assert!(svg.contains(">Legionary: most Romans</text>"));
+    assert!(svg.contains(">Obelix: a Gaul, who beats by half</text>"));
+    assert!(svg.contains(">white edge: the front; small number: the id</text>"));
+    assert!(svg.contains(" figures lost</text>") || svg.contains(">Romans: 1 figure lost</text>"));
+    if !b.setup().road.is_empty() {
+        assert!(svg.contains(">paved road</text>"));
+    }
+    // An id on every base drawn: the free figures and the captives behind a free guard.
+    let drawn = b
+        .figures()
+        .iter()
+        .filter(|f| match f.status {
+            dbcore::dbaix::Status::OnTable => true,
+            dbcore::dbaix::Status::Captured { guard } => {
+                b.figure(guard).is_some_and(|g| g.on_table())
+            }
+            _ => false,
+        })
+        .count();
+    assert!(drawn > 0);
+    assert_eq!(svg.matches("class=\"element-id\"").count(), drawn);
+    assert_eq!(svg.matches("<g class=\"figure side-").count(), drawn);
+    // The table under the title band, the picture widened for the key.
+    assert!(svg.contains(r#"<g class="table" transform="translate(0,60.000)">"#));
+    assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="1040.000""#));
 }

@@ -12,21 +12,11 @@
  *     cc -std=c11 examples/c/narrate.c $(pkg-config --cflags --libs dbcore) -o narrate
  * with PKG_CONFIG_PATH=DIR/lib/pkgconfig, or with CMake: see examples/c/cmake/.
  */
-#include <dbcore.h>
+#include "example.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Print the last failure's detail and return 1. */
-static int fail(const char *what, DbcoreStatus status) {
-    char msg[1024], rule[32];
-    dbcore_last_error_message(msg, sizeof msg);
-    dbcore_last_error_rule(rule, sizeof rule);
-    fprintf(stderr, "%s: %s%s%s: %s\n", what, dbcore_status_name(status), rule[0] ? " " : "",
-            rule, msg);
-    return 1;
-}
 
 /* A JSON string item as text: the utilities hand back JSON, so "\"text\"" loses its quotes.
  * The narration holds no escapes other than those of quotes and backslashes, undone here. */
@@ -72,18 +62,9 @@ int main(int argc, char **argv) {
         goto done;
     }
     uint32_t n = 0;
-    if ((s = dbcore_json_array_len(lines, &n)) != DBCORE_STATUS_OK) {
-        rc = fail("dbcore_json_array_len", s);
+    if ((s = for_each_item(lines, print_line, &n)) != DBCORE_STATUS_OK) {
+        rc = fail("the story's lines", s);
         goto done;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        char *line = NULL;
-        if ((s = dbcore_json_array_at(lines, i, &line)) != DBCORE_STATUS_OK) {
-            rc = fail("dbcore_json_array_at", s);
-            goto done;
-        }
-        print_line(line);
-        dbcore_string_free(line);
     }
     printf("%u events; verdict %s\n", n, verdict);
     rc = 0;

@@ -8,18 +8,10 @@
  *     export PKG_CONFIG_PATH=DIR/lib/pkgconfig
  *     cc -std=c11 examples/c/odds.c $(pkg-config --cflags --libs dbcore) -o odds
  */
-#include "dbcore.h"
+#include "example.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* Print the last failure's detail and return 1. */
-static int fail(const char *what, DbcoreStatus status) {
-    char msg[512];
-    dbcore_last_error_message(msg, sizeof msg);
-    fprintf(stderr, "%s: %s: %s\n", what, dbcore_status_name(status), msg);
-    return 1;
-}
 
 static void print_factors(const char *code, int32_t sum, const DbcoreFactor *f, uint32_t n) {
     uint32_t i;

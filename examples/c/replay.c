@@ -11,52 +11,14 @@
  *     export PKG_CONFIG_PATH=DIR/lib/pkgconfig
  *     cc -std=c11 examples/c/replay.c $(pkg-config --cflags --libs dbcore) -o replay
  */
-#include "dbcore.h"
+#include "example.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Print the last failure's detail and return 1. */
-static int fail(const char *what, DbcoreStatus status) {
-    char msg[1024], rule[32];
-    dbcore_last_error_message(msg, sizeof msg);
-    dbcore_last_error_rule(rule, sizeof rule);
-    fprintf(stderr, "%s: %s%s%s: %s\n", what, dbcore_status_name(status), rule[0] ? " " : "",
-            rule, msg);
-    return 1;
-}
-
-/* The whole file as a NUL-terminated string (free it), or NULL. */
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    long size;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (text = malloc((size_t)size + 1)) != NULL) {
-        if (fread(text, 1, (size_t)size, f) != (size_t)size) {
-            free(text);
-            text = NULL;
-        } else {
-            text[size] = '\0';
-        }
-    }
-    fclose(f);
-    return text;
-}
-
-/* Print each event of a JSON array on its own line. */
-static DbcoreStatus print_events(const char *events) {
-    uint32_t n = 0, i;
-    DbcoreStatus s = dbcore_json_array_len(events, &n);
-    for (i = 0; s == DBCORE_STATUS_OK && i < n; i++) {
-        char *event = NULL;
-        if ((s = dbcore_json_array_at(events, i, &event)) == DBCORE_STATUS_OK) printf("  %s\n", event);
-        dbcore_string_free(event);
-    }
-    return s;
-}
+/* Print one event on its own line. */
+static void print_event(const char *event) { printf("  %s\n", event); }
 
 int main(int argc, char **argv) {
     char *text, *record = NULL, *events = NULL, *phase = NULL;
@@ -82,7 +44,7 @@ int main(int argc, char **argv) {
         goto done;
     }
     printf("events:\n");
-    if ((s = print_events(events)) != DBCORE_STATUS_OK) {
+    if ((s = for_each_item(events, print_event, NULL)) != DBCORE_STATUS_OK) {
         rc = fail("events", s);
         goto done;
     }
@@ -104,7 +66,7 @@ int main(int argc, char **argv) {
             goto done;
         }
         printf("army %u rolls its PIP die (seed %llu):\n", army, seed);
-        print_events(events);
+        for_each_item(events, print_event, NULL);
         printf("%u PIPs to spend\n", pips);
     }
 done:

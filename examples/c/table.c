@@ -11,37 +11,10 @@
  *     export PKG_CONFIG_PATH=DIR/lib/pkgconfig
  *     cc -std=c11 examples/c/table.c $(pkg-config --cflags --libs dbcore) -o table
  */
-#include "dbcore.h"
+#include "example.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-/* Print the last failure's detail and return 1. */
-static int fail(const char *what, DbcoreStatus status) {
-    char msg[512];
-    dbcore_last_error_message(msg, sizeof msg);
-    fprintf(stderr, "%s: %s: %s\n", what, dbcore_status_name(status), msg);
-    return 1;
-}
-
-/* The whole file as a NUL-terminated string (free it), or NULL. */
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    long size;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (text = malloc((size_t)size + 1)) != NULL) {
-        if (fread(text, 1, (size_t)size, f) != (size_t)size) {
-            free(text);
-            text = NULL;
-        } else {
-            text[size] = '\0';
-        }
-    }
-    fclose(f);
-    return text;
-}
 
 /* Print one element's answers; returns a status. */
 static DbcoreStatus describe(const DbcoreTable *table, const DbcorePlacedElement *e) {

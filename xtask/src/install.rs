@@ -88,25 +88,31 @@ fn build(root: &Path, debug: bool) -> Result<(PathBuf, PathBuf), String> {
     }
 }
 
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+/// One installed file: what it is made from.
+enum Item<'a> {
+    /// A copy of a built file.
+    Copy(&'a Path),
+    /// A symbolic link to this name beside it.
+    Link(String),
+    /// This text.
+    Write(String),
 }
 
-fn copy(from: &Path, to: &Path) -> Result<(), String> {
-    // Remove first: copying over a library a running program maps would change it under it.
+/// Put `item` at `to`, replacing what is there. Whatever was there is removed first: copying
+/// over a library a running program maps would change it under it.
+fn put(to: &Path, item: &Item) -> Result<(), String> {
     if to.symlink_metadata().is_ok() {
         fs::remove_file(to).map_err(|e| format!("{}: {e}", to.display()))?;
     }
-    fs::copy(from, to)
-        .map(|_| ())
-        .map_err(|e| format!("{} -> {}: {e}", from.display(), to.display()))
-}
-
-fn symlink(target: &str, link: &Path) -> Result<(), String> {
-    if link.symlink_metadata().is_ok() {
-        fs::remove_file(link).map_err(|e| format!("{}: {e}", link.display()))?;
+    match item {
+        Item::Copy(from) => fs::copy(from, to)
+            .map(|_| ())
+            .map_err(|e| format!("{} -> {}: {e}", from.display(), to.display())),
+        Item::Link(target) => {
+            std::os::unix::fs::symlink(target, to).map_err(|e| format!("{}: {e}", to.display()))
+        }
+        Item::Write(text) => fs::write(to, text).map_err(|e| format!("{}: {e}", to.display())),
     }
-    std::os::unix::fs::symlink(target, link).map_err(|e| format!("{}: {e}", link.display()))
 }
 
 /// `dbcore.pc`: the shared library, with an RPATH so a program built with it runs without
@@ -225,11 +231,6 @@ fn lay_out(prefix: &Path, a: &Path, so: &Path, version: &str) -> Result<(), Stri
     for d in [&include, &lib, &pkgconfig, &cmake] {
         fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
     }
-    copy(&crate::header_path(), &include.join("dbcore.h"))?;
-    copy(a, &lib.join("libdbcore.a"))?;
-    copy(so, &lib.join(&real))?;
-    symlink(&real, &lib.join(&soname))?;
-    symlink(&soname, &lib.join("libdbcore.so"))?;
     let prefix_text = prefix
         .to_str()
         .ok_or_else(|| format!("{}: the prefix is not UTF-8", prefix.display()))?;
@@ -238,34 +239,33 @@ fn lay_out(prefix: &Path, a: &Path, so: &Path, version: &str) -> Result<(), Stri
             "{prefix_text:?}: pkg-config cannot name a prefix with spaces"
         ));
     }
-    write(
-        &pkgconfig.join("dbcore.pc"),
-        &pc_shared(prefix_text, version),
-    )?;
-    write(
-        &pkgconfig.join("dbcore-static.pc"),
-        &pc_static(prefix_text, version),
-    )?;
-    write(
-        &cmake.join("dbcoreConfig.cmake"),
-        &cmake_config(&real, &soname),
-    )?;
-    write(
-        &cmake.join("dbcoreConfigVersion.cmake"),
-        &cmake_version(version, n, std::mem::size_of::<usize>()),
-    )?;
-    for p in [
-        include.join("dbcore.h"),
-        lib.join("libdbcore.a"),
-        lib.join(&real),
-        lib.join(&soname),
-        lib.join("libdbcore.so"),
-        pkgconfig.join("dbcore.pc"),
-        pkgconfig.join("dbcore-static.pc"),
-        cmake.join("dbcoreConfig.cmake"),
-        cmake.join("dbcoreConfigVersion.cmake"),
-    ] {
-        println!("installed {}", p.display());
+    let header = crate::header_path();
+    let items = [
+        (include.join("dbcore.h"), Item::Copy(&header)),
+        (lib.join("libdbcore.a"), Item::Copy(a)),
+        (lib.join(&real), Item::Copy(so)),
+        (lib.join(&soname), Item::Link(real.clone())),
+        (lib.join("libdbcore.so"), Item::Link(soname.clone())),
+        (
+            pkgconfig.join("dbcore.pc"),
+            Item::Write(pc_shared(prefix_text, version)),
+        ),
+        (
+            pkgconfig.join("dbcore-static.pc"),
+            Item::Write(pc_static(prefix_text, version)),
+        ),
+        (
+            cmake.join("dbcoreConfig.cmake"),
+            Item::Write(cmake_config(&real, &soname)),
+        ),
+        (
+            cmake.join("dbcoreConfigVersion.cmake"),
+            Item::Write(cmake_version(version, n, std::mem::size_of::<usize>())),
+        ),
+    ];
+    for (path, item) in &items {
+        put(path, item)?;
+        println!("installed {}", path.display());
     }
     Ok(())
 }

@@ -189,19 +189,12 @@ fn sized_setup(n: usize) -> dbcore::battle::BattleSetup {
                 }
             })
             .collect();
-        ArmySetup {
-            name: if south { "South" } else { "North" }.into(),
-            base_edge: if south {
-                BoardEdge::South
-            } else {
-                BoardEdge::North
-            },
-            elements,
-            camp: None,
-            camp_followers: false,
-            commands: Vec::new(),
-            pip_allocation: None,
-        }
+        let edge = if south {
+            BoardEdge::South
+        } else {
+            BoardEdge::North
+        };
+        ArmySetup::new(if south { "South" } else { "North" }, edge, elements)
     };
     let mut battlefield = Battlefield::new(Board { width, depth });
     battlefield

@@ -1,5 +1,5 @@
 //! `cargo run --release -p xtask -- ai-strength [--battles N] [--nodes N] [--max-bounds N]
-//! [--lists A B | --demo]`: the strength of the opponent (`dbcore::ai`, issue #16) against the
+//! [--lists A B | --demo] [--ai-prebattle]`: the strength of the opponent (`dbcore::ai`, issue #16) against the
 //! demonstration driver.
 //!
 //! By default battle `i` is a whole game between two bundled list armies ([`LIST_PAIRS`] in
@@ -67,6 +67,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     let mut battles = 200u32;
     let mut lists: Option<[String; 2]> = None;
     let mut demo = false;
+    let mut ai_prebattle = false;
     let mut nodes = dbcore::ai::DEFAULT_NODES;
     let mut max_bounds = 60u32;
     let mut it = args.iter();
@@ -81,6 +82,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
             "--nodes" => nodes = num("--nodes")?,
             "--max-bounds" => max_bounds = num("--max-bounds")?,
             "--demo" => demo = true,
+            "--ai-prebattle" => ai_prebattle = true,
             "--lists" => {
                 let mut pair = [String::new(), String::new()];
                 for l in &mut pair {
@@ -125,6 +127,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
         } else {
             let [a, b] = &pairs[(i as usize / 2) % pairs.len()];
             let setup = PrebattleSetup::from_lists(a, b).map_err(|e| format!("{a} {b}: {e}"))?;
+            let prebattle_config = timed.ai.config;
             let mut players: [&mut dyn Policy; 2] = [&mut timed, &mut driver];
             if side == 1 {
                 players.swap(0, 1);
@@ -133,7 +136,14 @@ pub fn run(args: &[&str]) -> Result<(), String> {
                 setup,
                 u64::from(i / 2),
                 max_bounds,
-                &mut |pre, dice| play_prebattle(pre, dice),
+                &mut |pre, dice| {
+                    if ai_prebattle {
+                        let mine = [side == 0, side == 1];
+                        dbcore::ai::prebattle::play_prebattle(pre, dice, &mine, &prebattle_config)
+                    } else {
+                        play_prebattle(pre, dice)
+                    }
+                },
                 &mut players,
             ) {
                 Ok(g) => (g.bounds, g.verdict.and_then(|v| v.winner)),
@@ -164,6 +174,9 @@ pub fn run(args: &[&str]) -> Result<(), String> {
         )
     };
     println!("opponent (nodes {nodes}) against the demonstration driver: {battles} {what}, at most {max_bounds} bounds");
+    if ai_prebattle {
+        println!("  the opponent makes its own army's pre-battle choices");
+    }
     if failed > 0 {
         println!("  {failed} games failed in the pre-battle and are left out");
     }

@@ -88,6 +88,22 @@ pub struct ArmySetup {
     pub pip_allocation: Option<PipAllocation>,
 }
 
+impl ArmySetup {
+    /// A standard army: `elements` on the table, with its name and base edge, no camp and no
+    /// commands of its own (struct update syntax adds the rest: `ArmySetup { camp, ..new }`).
+    pub fn new(name: impl Into<String>, base_edge: BoardEdge, elements: Vec<ElementSetup>) -> Self {
+        ArmySetup {
+            name: name.into(),
+            base_edge,
+            elements,
+            camp: None,
+            camp_followers: false,
+            commands: Vec::new(),
+            pip_allocation: None,
+        }
+    }
+}
+
 /// Everything needed to start a battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -78,21 +78,18 @@ fn army(name: &str, south: bool, kinds: &[[&str; 12]; 3], width: f64, depth: f64
             camp_followers: false,
         });
     }
+    let edge = if south {
+        BoardEdge::South
+    } else {
+        BoardEdge::North
+    };
     ArmySetup {
-        name: name.into(),
-        base_edge: if south {
-            BoardEdge::South
-        } else {
-            BoardEdge::North
-        },
-        elements,
-        camp: None,
-        camp_followers: false,
         commands,
         // The centre command always has the highest score, then the left, then the right.
         pip_allocation: Some(PipAllocation::Ranked {
             order: vec![CommandId(1), CommandId(0), CommandId(2)],
         }),
+        ..ArmySetup::new(name, edge, elements)
     }
 }
 

@@ -240,6 +240,45 @@ pub(crate) fn deployment_rows(half: f64, depth: f64, rank: u8, count: usize) -> 
     }
 }
 
+/// The deployment rank of an element (the lower, the sooner it is placed): 0 for Artillery and
+/// War Wagons (the hardest to place, they avoid bad going), 2 for the kinds `wing` names (those
+/// that go on the wings), 3 for the general (behind the centre), 1 for the rest.
+pub(crate) fn deployment_rank(
+    e: &crate::battle::prebattle::EntryElement,
+    wing: impl Fn(crate::troops::ElementKind) -> bool,
+) -> u8 {
+    let t = e.kind.troop_type();
+    if e.general {
+        3
+    } else if t == crate::troops::TroopType::Art || t == crate::troops::TroopType::WWg {
+        0
+    } else if wing(e.kind) {
+        2
+    } else {
+        1
+    }
+}
+
+/// The elements of `remaining` (army `army`'s, listed in `entry`) in the order they are
+/// deployed: by [`deployment_rank`], then by their place in the list; each with its rank and
+/// its index in `entry`.
+pub(crate) fn deployment_order(
+    entry: &crate::battle::prebattle::ArmyEntry,
+    army: usize,
+    remaining: &[crate::battle::ElementId],
+    wing: impl Fn(crate::troops::ElementKind) -> bool,
+) -> Vec<(u8, usize, crate::battle::ElementId)> {
+    let mut order: Vec<(u8, usize, crate::battle::ElementId)> = remaining
+        .iter()
+        .filter_map(|&id| {
+            let i = (0..entry.elements.len()).find(|&i| element_id(army, i) == id)?;
+            Some((deployment_rank(&entry.elements[i], &wing), i, id))
+        })
+        .collect();
+    order.sort();
+    order
+}
+
 fn deploy_next(
     pre: &Prebattle,
     army: usize,
@@ -281,26 +320,7 @@ fn deploy_next(
         }
     }
     // Heavy kinds first, then light kinds, then the general.
-    let mut order: Vec<(u8, usize, crate::battle::ElementId)> = remaining
-        .iter()
-        .filter_map(|&id| {
-            let i = index_of(id)?;
-            let e = &entry.elements[i];
-            // Artillery and War Wagons first: they are the hardest to place (no bad going).
-            let t = e.kind.troop_type();
-            let rank = if e.general {
-                3
-            } else if t == crate::troops::TroopType::Art || t == crate::troops::TroopType::WWg {
-                0
-            } else if side_edge_limit(e.kind) < 4.0 {
-                2
-            } else {
-                1
-            };
-            Some((rank, i, id))
-        })
-        .collect();
-    order.sort();
+    let order = deployment_order(entry, army, remaining, |k| side_edge_limit(k) < 4.0);
     let (rank, i, id) = order[0];
     let kind = entry.elements[i].kind;
     let depth = pre.setup().config.depth(kind);

@@ -305,32 +305,35 @@ fn wholly_rough_or_bad(ctx: &MoveContext, idx: usize) -> bool {
     })
 }
 
-/// Whether the front edge, moving along the legs, is ever in a river (§7.3, §7.8).
-fn front_ever_in_river(ctx: &MoveContext, legs: &[Leg]) -> bool {
+/// The river the front edge reaches, moving along the legs, by its feature number: the first
+/// river of the battlefield's list it reaches on the first leg that reaches one (§7.3, §7.8).
+fn front_ever_in_river(ctx: &MoveContext, legs: &[Leg]) -> Option<usize> {
     let rivers: Vec<_> = ctx
         .battlefield
         .features
         .iter()
-        .filter_map(|f| match f {
-            TerrainFeature::River(r) => Some(r),
+        .enumerate()
+        .filter_map(|(i, f)| match f {
+            TerrainFeature::River(r) => Some((i, r)),
             _ => None,
         })
         .collect();
     if rivers.is_empty() {
-        return false;
+        return None;
     }
-    legs.iter().any(|l| {
+    legs.iter().find_map(|l| {
         let a = l.from.edge(Edge::Front);
         let b = l.to.edge(Edge::Front);
         let hull = convex_hull(&[a.a, a.b, b.a, b.b]).points;
-        rivers.iter().any(|r| {
+        rivers.iter().find_map(|&(i, r)| {
             let reach = r.width * 0.5 - TOLERANCE;
-            if hull.len() >= 3 {
+            let reached = if hull.len() >= 3 {
                 polyline_distance_to_polygon(&r.course, &Polygon::new(hull.clone())) < reach
             } else {
                 polyline_distance_to_segment(&r.course, &a) < reach
                     || polyline_distance_to_segment(&r.course, &b) < reach
-            }
+            };
+            reached.then_some(i)
         })
     })
 }
@@ -344,9 +347,9 @@ fn check_river_angle(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
     for m in &p.movers {
         let start = m.start();
         let standing = Leg::new(start.pose, start.pose, 1.0, start.depth);
-        if !front_ever_in_river(ctx, std::slice::from_ref(&standing)) {
+        let Some(river) = front_ever_in_river(ctx, std::slice::from_ref(&standing)) else {
             continue;
-        }
+        };
         let turns = m
             .legs
             .iter()
@@ -355,7 +358,7 @@ fn check_river_angle(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
             return Err(MoveError::refused(
                 "§7.8",
                 format!(
-                    "element {} is crossing a river and must keep the angle at which it entered until across",
+                    "element {} is crossing the river (feature {river}) and must keep the angle at which it entered until across",
                     ctx.elements[m.idx].id
                 ),
             ));
@@ -1249,7 +1252,8 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         ctx.battlefield.move_along_road(&mids)
     });
     let mut going = Going::Good;
-    let mut river = false;
+    // The first river a mover's front edge reaches, by its feature number.
+    let mut river: Option<usize> = None;
     let mut allowed = f64::INFINITY;
     // What limits the move, put in words only when the move is refused as too far.
     let mut limit: Option<TooFarLimit> = None;
@@ -1273,7 +1277,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
             });
         }
         going = going.max(g);
-        river |= front_ever_in_river(ctx, &m.legs);
+        river = river.or_else(|| front_ever_in_river(ctx, &m.legs));
         let own_going = if along_road { Going::Good } else { g };
         let own = ctx.config.move_distance(e.kind, own_going >= Going::Rough);
         if own < allowed {
@@ -1295,7 +1299,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
             "a group moving along a road or through bad going must be a column unless it is all Psiloi",
         ));
     }
-    if river && !along_road {
+    if let Some(feature) = river.filter(|_| !along_road) {
         match ctx.river {
             None => return Err(MoveError::RiverNotDiced),
             Some(RiverState::Paltry) => {}
@@ -1307,7 +1311,10 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
                 if state == RiverState::SlowsNarrow && p.shape == Shape::Group {
                     return Err(MoveError::refused(
                         "§3.5",
-                        "this river lets only single elements and columns cross",
+                        format!(
+                            "the river (feature {feature}) is slow with banks and a narrow \
+                             crossing: only single elements and columns cross it"
+                        ),
                     ));
                 }
             }
@@ -1315,9 +1322,11 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     }
     let distance = p.distance();
     if distance > allowed + slide + TOLERANCE {
-        let cause = if river_limits {
-            "the path crosses the river, which slows every move across it to 1 BW (§3.5, §7.8)"
-                .into()
+        let cause = if let Some(feature) = river.filter(|_| river_limits) {
+            format!(
+                "the path crosses the river (feature {feature}), which slows every move across \
+                 it to 1 BW (§3.5, §7.8)"
+            )
         } else {
             limit.map_or_else(String::new, |(id, kind, going, area)| {
                 too_far_cause(id, kind, going, along_road, allowed, p.movers.len(), area)
