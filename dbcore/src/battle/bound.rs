@@ -322,8 +322,8 @@ pub enum Event {
         target: ElementId,
         /// The further shooters supporting the shot (§9.4).
         support: Vec<ElementId>,
-        /// Both totals with every factor, and each side's outcome (boxed: a result holds its
-        /// factors inline, and most events are far smaller).
+        /// Both totals with every factor, and each side's outcome.
+        // Boxed: a result holds its factors inline, and most events are far smaller.
         result: Box<CombatResult>,
         /// The target shot back in the same exchange (§17.24): it has shot this bound too.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -336,8 +336,8 @@ pub enum Event {
         a: ElementId,
         /// The element it fought.
         b: ElementId,
-        /// Both totals with every factor, each side's outcome and the pursuit made (boxed, as in
-        /// `Shot`).
+        /// Both totals with every factor, each side's outcome and the pursuit made.
+        // Boxed, as in `Shot`.
         result: Box<CombatResult>,
     },
     /// An outcome move, turn to face, destruction or loss over an edge (§8.5, §12).
