@@ -1204,26 +1204,42 @@ pub fn resolve(
     cfg: &RulesConfig,
 ) -> Result<CombatResult, CombatError> {
     // The same steps as `Counted::new` then `Counted::result`, but only the two outcome rows the
-    // dice select are worked out (not all four bands for each side), and the factor lists move
-    // into the result.
+    // dice select are worked out (not all four bands for each side), and the result is filled in
+    // where it stands: its factor lists are inline, so moving it whole costs copies.
     validate(situation, cfg)?;
     let (ra, rb) = roles(&situation.engagement);
-    let a_factors = factors(&situation.a, &situation.b, ra, &situation.engagement, cfg);
-    let b_factors = factors(&situation.b, &situation.a, rb, &situation.engagement, cfg);
-    let ta = a_factors.sum() + i32::from(dice[0].get());
-    let tb = b_factors.sum() + i32::from(dice[1].get());
-    let outcomes = [
-        outcome_for(&situation.a, &situation.b, ra, Band::of(ta, tb)),
-        outcome_for(&situation.b, &situation.a, rb, Band::of(tb, ta)),
-    ];
-    Ok(assemble(
-        situation,
-        dice,
-        [ta, tb],
-        outcomes,
-        a_factors,
-        b_factors,
-    ))
+    let side = |c: &Combatant, die: DieScore| SideResult {
+        kind: c.kind,
+        die,
+        factors: Factors::new(),
+        total: 0,
+        band: Band::Equal,
+        outcome: Outcome::NoEffect,
+        rule: Cow::Borrowed(""),
+    };
+    let mut r = CombatResult {
+        a: side(&situation.a, dice[0]),
+        b: side(&situation.b, dice[1]),
+        pursuit: None,
+    };
+    let (a, b, e) = (&situation.a, &situation.b, &situation.engagement);
+    count_factors(&mut r.a.factors, a, b, ra, e, cfg);
+    count_factors(&mut r.b.factors, b, a, rb, e, cfg);
+    let ta = r.a.factors.sum() + i32::from(dice[0].get());
+    let tb = r.b.factors.sum() + i32::from(dice[1].get());
+    for (s, x, w, role, band) in [
+        (&mut r.a, a, b, ra, Band::of(ta, tb)),
+        (&mut r.b, b, a, rb, Band::of(tb, ta)),
+    ] {
+        let (outcome, rule) = outcome_for(x, w, role, band);
+        s.band = band;
+        s.outcome = outcome;
+        s.rule = Cow::Borrowed(rule);
+    }
+    r.a.total = ta;
+    r.b.total = tb;
+    r.pursuit = pursuit(situation, r.a.outcome, r.b.outcome);
+    Ok(r)
 }
 
 /// Exact odds over all 36 pairs of scores.
@@ -1396,6 +1412,19 @@ fn check_defender(
 /// Every factor of `x` fighting or shooting `w` (§9.6, §10.1, §10.3).
 fn factors(x: &Combatant, w: &Combatant, role: Role, e: &Engagement, cfg: &RulesConfig) -> Factors {
     let mut v = Factors::new();
+    count_factors(&mut v, x, w, role, e, cfg);
+    v
+}
+
+/// Every factor of `x` fighting or shooting `w`, added to `v` (empty on entry).
+fn count_factors(
+    v: &mut Factors,
+    x: &Combatant,
+    w: &Combatant,
+    role: Role,
+    e: &Engagement,
+    cfg: &RulesConfig,
+) {
     let rules = cfg.kind(x.kind.base());
     let assault = !x.holding.is_field() || !w.holding.is_field();
     let defending = x.holding.defending();
@@ -1533,7 +1562,6 @@ fn factors(x: &Combatant, w: &Combatant, role: Role, e: &Engagement, cfg: &Rules
             );
         }
     }
-    v
 }
 
 /// Who gives side support to whom (§10.3).
