@@ -565,12 +565,20 @@ impl std::fmt::Display for Field<'_> {
 
 /// A C `uint32_t` used as a flag: only 0 and 1 are accepted, so that a binding that passes
 /// garbage hears about it.
+#[inline]
 pub fn flag(v: u32, what: Field<'_>) -> Result<bool, FfiError> {
     match v {
         0 => Ok(false),
         1 => Ok(true),
-        _ => Err(FfiError::invalid(format!("{what} must be 0 or 1, not {v}"))),
+        _ => Err(not_a_flag(v, what)),
     }
+}
+
+/// The refusal of a flag out of range, out of the hot path (every struct argument reads flags).
+#[cold]
+#[inline(never)]
+fn not_a_flag(v: u32, what: Field<'_>) -> FfiError {
+    FfiError::invalid(format!("{what} must be 0 or 1, not {v}"))
 }
 
 /// A `bool` as a C flag.

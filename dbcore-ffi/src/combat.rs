@@ -319,31 +319,40 @@ pub struct DbcoreOdds {
 
 // ---- C to Rust --------------------------------------------------------------------------------
 
+// The refusals below are built out of line (`#[cold]`), so that the conversions of a valid
+// struct, the path every call takes, stay small and inline.
+
+#[inline]
 fn going(v: u32, what: Field<'_>) -> Result<Going, FfiError> {
     match v {
         0 => Ok(Going::Good),
         1 => Ok(Going::Rough),
         2 => Ok(Going::Bad),
-        _ => Err(FfiError::invalid(format!(
-            "{what} must be a DbcoreGoing (0 to 2), not {v}"
-        ))),
+        _ => Err(out_of_range(v, what, "a DbcoreGoing (0 to 2)")),
     }
 }
 
+#[inline]
 fn place(v: u32, what: Field<'_>) -> Result<Option<Stronghold>, FfiError> {
     match v {
         0 => Ok(None),
         1 => Ok(Some(Stronghold::City)),
         2 => Ok(Some(Stronghold::Fort)),
         3 => Ok(Some(Stronghold::Camp)),
-        _ => Err(FfiError::invalid(format!(
-            "{what} must be a DbcoreStronghold (0 to 3), not {v}"
-        ))),
+        _ => Err(out_of_range(v, what, "a DbcoreStronghold (0 to 3)")),
     }
 }
 
+#[inline]
 fn small(v: u32, what: Field<'_>) -> Result<u8, FfiError> {
-    u8::try_from(v).map_err(|_| FfiError::invalid(format!("{what} must be at most 255, not {v}")))
+    u8::try_from(v).map_err(|_| out_of_range(v, what, "at most 255"))
+}
+
+/// "`what` must be `range`, not `v`".
+#[cold]
+#[inline(never)]
+fn out_of_range(v: u32, what: Field<'_>, range: &str) -> FfiError {
+    FfiError::invalid(format!("{what} must be {range}, not {v}"))
 }
 
 fn supporter(s: &DbcoreSupporter, what: Field<'_>) -> Result<Option<Supporter>, FfiError> {

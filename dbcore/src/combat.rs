@@ -594,6 +594,165 @@ pub struct Factor {
     pub value: i32,
 }
 
+/// The factors of one side's total, kept inline (no heap), in the order they are counted.
+///
+/// It reads as a slice of [`Factor`] (`factors.iter()`, `factors.len()`, `&factors[0]`) and is
+/// written in JSON as the array of factors it holds, as a `Vec<Factor>` was. At most
+/// [`Factors::CAPACITY`] fit: a side counts at most 14 (one combat factor, one stronghold bonus
+/// and each other factor of §9.4, §10.3 and §14 once), so a total never runs out of room.
+#[derive(Clone, Copy)]
+pub struct Factors {
+    len: u8,
+    items: [Factor; Factors::CAPACITY],
+}
+
+/// An unused slot of [`Factors`].
+const NO_FACTOR: Factor = Factor {
+    name: FactorName::VsFoot,
+    value: 0,
+};
+
+impl Factors {
+    /// How many factors fit.
+    pub const CAPACITY: usize = 16;
+
+    /// No factors.
+    pub const fn new() -> Self {
+        Factors {
+            len: 0,
+            items: [NO_FACTOR; Factors::CAPACITY],
+        }
+    }
+
+    /// Add `f` at the end; gives it back if the list is full.
+    pub fn try_push(&mut self, f: Factor) -> Result<(), Factor> {
+        match self.items.get_mut(usize::from(self.len)) {
+            Some(slot) => {
+                *slot = f;
+                self.len += 1;
+                Ok(())
+            }
+            None => Err(f),
+        }
+    }
+
+    /// The factors, in order.
+    pub fn as_slice(&self) -> &[Factor] {
+        &self.items[..usize::from(self.len)]
+    }
+
+    /// What they add up to.
+    pub fn sum(&self) -> i32 {
+        self.as_slice().iter().map(|f| f.value).sum()
+    }
+
+    /// Add a factor of `value` unless it is zero (a factor that counts nothing is not listed).
+    fn push_nonzero(&mut self, name: FactorName, value: i32) {
+        if value != 0 {
+            self.push(Factor { name, value });
+        }
+    }
+
+    /// Add a factor; a side counts at most 14 (see the type's doc), fewer than the capacity.
+    fn push(&mut self, f: Factor) {
+        let pushed = self.try_push(f);
+        debug_assert!(pushed.is_ok(), "more factors than Factors::CAPACITY");
+    }
+}
+
+impl Default for Factors {
+    fn default() -> Self {
+        Factors::new()
+    }
+}
+
+impl std::ops::Deref for Factors {
+    type Target = [Factor];
+    fn deref(&self) -> &[Factor] {
+        self.as_slice()
+    }
+}
+
+impl PartialEq for Factors {
+    fn eq(&self, other: &Factors) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Factors {}
+
+impl PartialEq<[Factor]> for Factors {
+    fn eq(&self, other: &[Factor]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl PartialEq<Vec<Factor>> for Factors {
+    fn eq(&self, other: &Vec<Factor>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl fmt::Debug for Factors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<'a> IntoIterator for &'a Factors {
+    type Item = &'a Factor;
+    type IntoIter = std::slice::Iter<'a, Factor>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl TryFrom<&[Factor]> for Factors {
+    type Error = usize;
+    /// The factors of `v`, or its length when more than [`Factors::CAPACITY`].
+    fn try_from(v: &[Factor]) -> Result<Factors, usize> {
+        let mut out = Factors::new();
+        for &f in v {
+            out.try_push(f).map_err(|_| v.len())?;
+        }
+        Ok(out)
+    }
+}
+
+impl Serialize for Factors {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.as_slice())
+    }
+}
+
+impl<'de> Deserialize<'de> for Factors {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Factors, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Factors;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "an array of at most {} factors", Factors::CAPACITY)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Factors, A::Error> {
+                let mut out = Factors::new();
+                while let Some(f) = seq.next_element::<Factor>()? {
+                    if out.try_push(f).is_err() {
+                        return Err(serde::de::Error::invalid_length(
+                            Factors::CAPACITY + 1,
+                            &self,
+                        ));
+                    }
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_seq(Visit)
+    }
+}
+
 /// What happens to an element after a combat (§11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -691,7 +850,8 @@ pub struct SideResult {
     /// Its die score.
     pub die: DieScore,
     /// Every factor counted, by name, in a fixed order.
-    pub factors: Vec<Factor>,
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<Factor>"))]
+    pub factors: Factors,
     /// Die plus factors.
     pub total: i32,
     /// How its total compares with its opponent's (§11).
@@ -840,8 +1000,8 @@ pub struct Prepared {
 /// and the situation itself.
 #[derive(Debug, Clone, PartialEq)]
 struct Counted {
-    a_factors: Vec<Factor>,
-    b_factors: Vec<Factor>,
+    a_factors: Factors,
+    b_factors: Factors,
     a_sum: i32,
     b_sum: i32,
     /// Outcome and rule for each band, per side (indexed by `Band as usize`).
@@ -855,8 +1015,8 @@ impl Counted {
         let (ra, rb) = roles(&situation.engagement);
         let a_factors = factors(&situation.a, &situation.b, ra, &situation.engagement, cfg);
         let b_factors = factors(&situation.b, &situation.a, rb, &situation.engagement, cfg);
-        let a_sum = a_factors.iter().map(|f| f.value).sum();
-        let b_sum = b_factors.iter().map(|f| f.value).sum();
+        let a_sum = a_factors.sum();
+        let b_sum = b_factors.sum();
         let bands = [Band::Higher, Band::Equal, Band::Beaten, Band::Doubled];
         let a_by_band = bands.map(|band| outcome_for(&situation.a, &situation.b, ra, band));
         let b_by_band = bands.map(|band| outcome_for(&situation.b, &situation.a, rb, band));
@@ -875,8 +1035,8 @@ impl Counted {
         &self,
         situation: &Situation,
         dice: [DieScore; 2],
-        a_factors: Vec<Factor>,
-        b_factors: Vec<Factor>,
+        a_factors: Factors,
+        b_factors: Factors,
     ) -> CombatResult {
         let ta = self.a_sum + i32::from(dice[0].get());
         let tb = self.b_sum + i32::from(dice[1].get());
@@ -897,8 +1057,8 @@ fn assemble(
     dice: [DieScore; 2],
     [ta, tb]: [i32; 2],
     [(oa, rule_a), (ob, rule_b)]: [(Outcome, &'static str); 2],
-    a_factors: Vec<Factor>,
-    b_factors: Vec<Factor>,
+    a_factors: Factors,
+    b_factors: Factors,
 ) -> CombatResult {
     let band_a = Band::of(ta, tb);
     let band_b = Band::of(tb, ta);
@@ -968,12 +1128,7 @@ impl Prepared {
     /// The full result for the two scores (`dice[0]` is `a`'s die).
     pub fn resolve(&self, dice: [DieScore; 2]) -> CombatResult {
         let c = &self.counted;
-        c.result(
-            &self.situation,
-            dice,
-            c.a_factors.clone(),
-            c.b_factors.clone(),
-        )
+        c.result(&self.situation, dice, c.a_factors, c.b_factors)
     }
 
     /// Exact odds: every one of the 36 pairs of scores, counted.
@@ -1049,26 +1204,42 @@ pub fn resolve(
     cfg: &RulesConfig,
 ) -> Result<CombatResult, CombatError> {
     // The same steps as `Counted::new` then `Counted::result`, but only the two outcome rows the
-    // dice select are worked out (not all four bands for each side), and the factor lists move
-    // into the result.
+    // dice select are worked out (not all four bands for each side), and the result is filled in
+    // where it stands: its factor lists are inline, so moving it whole costs copies.
     validate(situation, cfg)?;
     let (ra, rb) = roles(&situation.engagement);
-    let a_factors = factors(&situation.a, &situation.b, ra, &situation.engagement, cfg);
-    let b_factors = factors(&situation.b, &situation.a, rb, &situation.engagement, cfg);
-    let ta = a_factors.iter().map(|f| f.value).sum::<i32>() + i32::from(dice[0].get());
-    let tb = b_factors.iter().map(|f| f.value).sum::<i32>() + i32::from(dice[1].get());
-    let outcomes = [
-        outcome_for(&situation.a, &situation.b, ra, Band::of(ta, tb)),
-        outcome_for(&situation.b, &situation.a, rb, Band::of(tb, ta)),
-    ];
-    Ok(assemble(
-        situation,
-        dice,
-        [ta, tb],
-        outcomes,
-        a_factors,
-        b_factors,
-    ))
+    let side = |c: &Combatant, die: DieScore| SideResult {
+        kind: c.kind,
+        die,
+        factors: Factors::new(),
+        total: 0,
+        band: Band::Equal,
+        outcome: Outcome::NoEffect,
+        rule: Cow::Borrowed(""),
+    };
+    let mut r = CombatResult {
+        a: side(&situation.a, dice[0]),
+        b: side(&situation.b, dice[1]),
+        pursuit: None,
+    };
+    let (a, b, e) = (&situation.a, &situation.b, &situation.engagement);
+    count_factors(&mut r.a.factors, a, b, ra, e, cfg);
+    count_factors(&mut r.b.factors, b, a, rb, e, cfg);
+    let ta = r.a.factors.sum() + i32::from(dice[0].get());
+    let tb = r.b.factors.sum() + i32::from(dice[1].get());
+    for (s, x, w, role, band) in [
+        (&mut r.a, a, b, ra, Band::of(ta, tb)),
+        (&mut r.b, b, a, rb, Band::of(tb, ta)),
+    ] {
+        let (outcome, rule) = outcome_for(x, w, role, band);
+        s.band = band;
+        s.outcome = outcome;
+        s.rule = Cow::Borrowed(rule);
+    }
+    r.a.total = ta;
+    r.b.total = tb;
+    r.pursuit = pursuit(situation, r.a.outcome, r.b.outcome);
+    Ok(r)
 }
 
 /// Exact odds over all 36 pairs of scores.
@@ -1238,21 +1409,22 @@ fn check_defender(
     Ok(())
 }
 
-fn push(v: &mut Vec<Factor>, name: FactorName, value: i32) {
-    if value != 0 {
-        v.push(Factor { name, value });
-    }
+/// Every factor of `x` fighting or shooting `w` (§9.6, §10.1, §10.3).
+fn factors(x: &Combatant, w: &Combatant, role: Role, e: &Engagement, cfg: &RulesConfig) -> Factors {
+    let mut v = Factors::new();
+    count_factors(&mut v, x, w, role, e, cfg);
+    v
 }
 
-/// Every factor of `x` fighting or shooting `w` (§9.6, §10.1, §10.3).
-fn factors(
+/// Every factor of `x` fighting or shooting `w`, added to `v` (empty on entry).
+fn count_factors(
+    v: &mut Factors,
     x: &Combatant,
     w: &Combatant,
     role: Role,
     e: &Engagement,
     cfg: &RulesConfig,
-) -> Vec<Factor> {
-    let mut v = Vec::with_capacity(6);
+) {
     let rules = cfg.kind(x.kind.base());
     let assault = !x.holding.is_field() || !w.holding.is_field();
     let defending = x.holding.defending();
@@ -1301,17 +1473,17 @@ fn factors(
             match (place, x.kind.troop_type()) {
                 (_, _) if x.kind.is_mounted() => {}
                 (Stronghold::City, TroopType::Denizens) => {
-                    push(&mut v, FactorName::CampOrCityDefenders, 2)
+                    v.push_nonzero(FactorName::CampOrCityDefenders, 2)
                 }
-                (Stronghold::City | Stronghold::Fort, _) => push(&mut v, FactorName::Garrison, 4),
-                (Stronghold::Camp, _) => push(&mut v, FactorName::CampOrCityDefenders, 2),
+                (Stronghold::City | Stronghold::Fort, _) => v.push_nonzero(FactorName::Garrison, 4),
+                (Stronghold::Camp, _) => v.push_nonzero(FactorName::CampOrCityDefenders, 2),
             }
         }
         if x.general {
-            push(&mut v, FactorName::General, 1);
+            v.push_nonzero(FactorName::General, 1);
         }
         if x.cinc_bonus {
-            push(&mut v, FactorName::CinC, 1);
+            v.push_nonzero(FactorName::CinC, 1);
         }
     }
 
@@ -1319,10 +1491,10 @@ fn factors(
         // §17.34: occupiers of a city or fort never count as uphill.
         let in_city_or_fort = matches!(defending, Some(Stronghold::City | Stronghold::Fort));
         if x.uphill && !in_city_or_fort {
-            push(&mut v, FactorName::Uphill, 1);
+            v.push_nonzero(FactorName::Uphill, 1);
         }
         if x.defending_bank {
-            push(&mut v, FactorName::RiverBank, 1);
+            v.push_nonzero(FactorName::RiverBank, 1);
         }
         let good = x.going == Going::Good;
         let w_t = w.kind.troop_type();
@@ -1335,7 +1507,7 @@ fn factors(
                     .iter()
                     .any(|s| s.going == Going::Good && gives_side_support(x.kind, s.kind));
                 if supported {
-                    push(&mut v, FactorName::SideSupport, 1);
+                    v.push_nonzero(FactorName::SideSupport, 1);
                 }
             }
             // Rear support: same basic type directly behind, both in good going.
@@ -1353,28 +1525,20 @@ fn factors(
                         TroopType::LH => 1,
                         _ => 0,
                     };
-                    push(&mut v, FactorName::RearSupport, value);
+                    v.push_nonzero(FactorName::RearSupport, value);
                 }
             }
             // Double elements against foot in good going, not in or assaulting a stronghold.
             if x.kind.is_double() && good && w.kind.is_foot() {
-                push(&mut v, FactorName::DoubleElement, 1);
+                v.push_nonzero(FactorName::DoubleElement, 1);
             }
-            push(
-                &mut v,
-                FactorName::FlankOrRear,
-                -i32::from(x.flank_rear_contacts),
-            );
+            v.push_nonzero(FactorName::FlankOrRear, -i32::from(x.flank_rear_contacts));
         }
         if let Holding::Defending {
             extra_assaulters, ..
         } = x.holding
         {
-            push(
-                &mut v,
-                FactorName::ExtraAssaulters,
-                -i32::from(extra_assaulters),
-            );
+            v.push_nonzero(FactorName::ExtraAssaulters, -i32::from(extra_assaulters));
         }
         if x.going == Going::Bad
             && !matches!(
@@ -1382,24 +1546,22 @@ fn factors(
                 TroopType::Ax | TroopType::Wb | TroopType::Bw | TroopType::Ps
             )
         {
-            push(&mut v, FactorName::BadGoing, -2);
+            v.push_nonzero(FactorName::BadGoing, -2);
         }
         if x.demoralised && defending.is_none() {
-            push(&mut v, FactorName::Demoralised, -2);
+            v.push_nonzero(FactorName::Demoralised, -2);
         }
     }
 
     // Support shooters count against the target (§9.4).
     if let Engagement::Shooting(s) = e {
         if role.target {
-            push(
-                &mut v,
+            v.push_nonzero(
                 FactorName::SupportShooters,
                 -i32::from(s.support_shooters) * cfg.combat.support_shooter_penalty,
             );
         }
     }
-    v
 }
 
 /// Who gives side support to whom (§10.3).

@@ -54,7 +54,7 @@ pub mod zones;
 
 pub use combat::{
     odds, resolve, Band, CombatError, CombatResult, Combatant, Engagement, Factor, FactorName,
-    Going, Holding, Odds, Outcome, Prepared, Pursuit, Shot, Side, Situation, Stronghold,
+    Factors, Going, Holding, Odds, Outcome, Prepared, Pursuit, Shot, Side, Situation, Stronghold,
 };
 pub use config::RulesConfig;
 pub use dice::{roll, DiceError, DieScore, SeededDice};

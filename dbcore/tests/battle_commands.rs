@@ -400,7 +400,7 @@ fn s14_4_the_c_in_c_adds_one_once_a_game() {
     let factors = ev
         .iter()
         .find_map(|e| match e {
-            Event::Fought { result, .. } => Some(result.a.factors.clone()),
+            Event::Fought { result, .. } => Some(result.a.factors),
             _ => None,
         })
         .unwrap();
@@ -508,7 +508,7 @@ fn s14_5_a_demoralised_element_fights_at_minus_two() {
     let factors = |ev: &[Event]| {
         ev.iter()
             .find_map(|e| match e {
-                Event::Fought { result, .. } => Some(result.b.factors.clone()),
+                Event::Fought { result, .. } => Some(result.b.factors),
                 _ => None,
             })
             .unwrap()

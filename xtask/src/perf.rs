@@ -38,7 +38,7 @@ struct Row {
     target_instr: Option<f64>,
 }
 
-const ROWS: [Row; 13] = [
+const ROWS: [Row; 14] = [
     Row {
         name: "driven_battle",
         target_ns: Some(1_000_000.0),
@@ -53,6 +53,13 @@ const ROWS: [Row; 13] = [
         name: "resolve",
         target_ns: None,
         target_instr: Some(250.0),
+    },
+    // The same combat through the C ABI (struct in, struct out); the ratio to `resolve` is
+    // printed after the table (target: at most 1.2).
+    Row {
+        name: "ffi_resolve",
+        target_ns: None,
+        target_instr: None,
     },
     Row {
         name: "fight_check",
@@ -121,6 +128,7 @@ fn describe(name: &str) -> &'static str {
         "driven_battle" => "whole battle by the driver (set-up validated once)",
         "replay" => "replay of a recorded battle (Battle::replay)",
         "resolve" => "resolve of one combat, inputs given",
+        "ffi_resolve" => "the same resolve through the C ABI (dbcore_resolve)",
         "fight_check" => "combat derived from the table (check of a Fight)",
         "contact_scan_24" => "contact scan of 24 elements",
         "clone_end" => "clone of a battle (its final state)",
@@ -146,6 +154,8 @@ struct Fixture {
     /// A battle waiting for the dice of a close combat, and the Fight that would resolve it.
     fight: (Battle, Action),
     situation: Situation,
+    /// `situation` as a C caller fills it in.
+    c_situation: dbcore_ffi::DbcoreSituation,
     cfg: RulesConfig,
     table: Vec<(u32, u8, ElementRect)>,
     /// The `per_action_*` set-ups, validated, and the actions each battle of them takes.
@@ -235,6 +245,7 @@ impl Fixture {
                     .uphill(),
                 Combatant::new("3Kn".parse().map_err(|e| format!("{e:?}"))?).flanked(1),
             ),
+            c_situation: c_situation()?,
             cfg: RulesConfig::default(),
             table: battle_table(),
             sized: SIZES
@@ -273,7 +284,21 @@ impl Fixture {
                     black_box(play(s, SEED + i, MAX_COMMAND_BOUNDS).ok());
                 }
                 "resolve" => {
-                    black_box(resolve(black_box(&self.situation), black_box(dice), &self.cfg).ok());
+                    let r = resolve(black_box(&self.situation), black_box(dice), &self.cfg);
+                    black_box(&r);
+                }
+                "ffi_resolve" => {
+                    let mut out = std::mem::MaybeUninit::<dbcore_ffi::DbcoreCombatResult>::uninit();
+                    // SAFETY: the situation is a valid struct and `out` is writable.
+                    let status = unsafe {
+                        dbcore_ffi::dbcore_resolve(
+                            black_box(&self.c_situation),
+                            black_box(4),
+                            black_box(3),
+                            out.as_mut_ptr(),
+                        )
+                    };
+                    black_box((status, &out));
                 }
                 "fight_check" => {
                     black_box(self.fight.0.check(black_box(&self.fight.1)).ok());
@@ -300,6 +325,28 @@ impl Fixture {
             }
         }
     }
+}
+
+/// The `resolve` row's situation (4Bd general uphill against 3Kn flanked once) as a C caller
+/// fills in a `DbcoreSituation`.
+fn c_situation() -> Result<dbcore_ffi::DbcoreSituation, String> {
+    let kind = |code: &std::ffi::CStr| {
+        let mut k = dbcore_ffi::DbcoreElementKind::default();
+        // SAFETY: a NUL-terminated code and a writable kind.
+        let status = unsafe { dbcore_ffi::dbcore_element_kind_parse(code.as_ptr(), &mut k) };
+        if status == dbcore_ffi::DbcoreStatus::Ok {
+            Ok(k)
+        } else {
+            Err(format!("dbcore_element_kind_parse({code:?}): {status:?}"))
+        }
+    };
+    let mut s = dbcore_ffi::DbcoreSituation::default();
+    s.a.kind = kind(c"4Bd")?;
+    s.a.general = 1;
+    s.a.uphill = 1;
+    s.b.kind = kind(c"3Kn")?;
+    s.b.flank_rear_contacts = 1;
+    Ok(s)
 }
 
 /// The recorded battle replayed up to its first close combat awaiting dice, and a Fight of it.
@@ -544,6 +591,18 @@ pub fn run(args: &[&str]) -> Result<(), String> {
             ))
         );
         previous = Some((ns, instr));
+    }
+    // The C ABI against the same Rust call (target: at most 1.2).
+    let at = |name: &str| ROWS.iter().position(|r| r.name == name);
+    if let (Some(f), Some(r)) = (at("ffi_resolve"), at("resolve")) {
+        let instr = match (counted[f], counted[r]) {
+            (Some(cf), Some(cr)) if cr > 0.0 => format!(", x{:.2} in instructions", cf / cr),
+            _ => String::new(),
+        };
+        println!(
+            "C ABI against the same Rust call (resolve): x{:.2} in time{instr} (target <= 1.2)",
+            best[f] / best[r]
+        );
     }
     for (i, r) in ROWS.iter().enumerate() {
         if r.name.starts_with("driven_") && r.name != "driven_battle" && best[i] > 0.0 {

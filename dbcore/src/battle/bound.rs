@@ -323,7 +323,8 @@ pub enum Event {
         /// The further shooters supporting the shot (§9.4).
         support: Vec<ElementId>,
         /// Both totals with every factor, and each side's outcome.
-        result: CombatResult,
+        // Boxed: a result holds its factors inline, and most events are far smaller.
+        result: Box<CombatResult>,
         /// The target shot back in the same exchange (§17.24): it has shot this bound too.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         shot_back: bool,
@@ -336,7 +337,8 @@ pub enum Event {
         /// The element it fought.
         b: ElementId,
         /// Both totals with every factor, each side's outcome and the pursuit made.
-        result: CombatResult,
+        // Boxed, as in `Shot`.
+        result: Box<CombatResult>,
     },
     /// An outcome move, turn to face, destruction or loss over an edge (§8.5, §12).
     Outcome {

@@ -294,7 +294,7 @@ impl Battle {
                 shooter,
                 target,
                 support: support.to_vec(),
-                result,
+                result: Box::new(result),
                 shot_back: shoots_back,
             },
             &mut events,
@@ -403,7 +403,14 @@ impl Battle {
         };
         let perimeters = [held_by(a), held_by(b)];
         let fought_at = events.len();
-        sim.emit(Event::Fought { a, b, result }, &mut events);
+        sim.emit(
+            Event::Fought {
+                a,
+                b,
+                result: Box::new(result),
+            },
+            &mut events,
+        );
         sim.outcome_of(a, Some(b), oa, false, own_depth, &mut events);
         sim.outcome_of(b, Some(a), ob, false, own_depth, &mut events);
         for (id, o, held) in [(a, oa, &perimeters[0]), (b, ob, &perimeters[1])] {
