@@ -211,6 +211,16 @@ fn deploy_by_command(
 ) -> PrebattleAction {
     let entry = &pre.setup().armies[army];
     let done = pre.deployed_commands(army);
+    // Once the sides alternate, a command set out ends the turn.
+    let set_out = entry.commands.iter().any(|c| {
+        !done.contains(&c.id)
+            && c.elements
+                .iter()
+                .all(|&i| !remaining.contains(&element_id(army, i)))
+    });
+    if pre.alternating() && set_out {
+        return PrebattleAction::EndDeployment;
+    }
     let Some((k, c)) = entry.commands.iter().enumerate().find(|(_, c)| {
         !done.contains(&c.id)
             && c.elements
