@@ -27,6 +27,19 @@
 //!    foot element wholly inside a friendly City or Fort is its garrison), then
 //!    [`PrebattleAction::EndDeployment`].
 //!
+//! Big Battle and Giant (§14) take the same steps, with commands ([`ArmyEntry::commands`],
+//! checked by the battle's own §14.1 rules): the board is the variant's ([`PrebattleSetup::board`],
+//! Giant's depth by [`PrebattleSetup::depth_factor`]); the features are counted as §14.2 and
+//! §14.6 say; the invader takes a long side; after the base edges each army declares its PIP
+//! allocation ([`PrebattleAction::DeclarePipAllocation`], §14.4, §14.6); after the army's camp
+//! each allied command pitches its own ([`Step::Camp`] with a `command`, §14.3); and deployment
+//! goes by whole commands in turns ([`PrebattleAction::EndDeployment`] ends a turn): the
+//! defender's first turn sets out one or more commands, and if it left any the sides then
+//! alternate one command a turn, otherwise the invader sets out all of his (§14.3). Every
+//! element not in a City, Fort or camp stands within 8 BW of its command's general. The quarters
+//! of §3.8 on the wider boards are the four equal quarters of the whole board (a reading; see
+//! `docs/rules/14-big-battle-and-giant.md`).
+//!
 //! The river's state and whether Plough turns rough are diced in the battle, when the rules say
 //! (§3.5 at the first off-road crossing, §17.13 at the first PIP die), by the existing battle
 //! actions.
