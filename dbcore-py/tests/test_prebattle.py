@@ -11,7 +11,7 @@ GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "tests" / "golden"
 
 
 def whole_games() -> list[pathlib.Path]:
-    files = sorted(GOLDEN.glob("whole_game_*.json"))
+    files = sorted(GOLDEN.glob("*game_*.json"))
     assert len(files) >= 2, f"expected two golden whole games in {GOLDEN}"
     return files
 
