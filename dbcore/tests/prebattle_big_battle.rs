@@ -478,3 +478,95 @@ fn s14_whole_big_battle_and_giant_games_from_lists_replay() {
         assert_eq!(back, g.record);
     }
 }
+
+/// A Big Battle whose defender (army 0) is a Littoral army, at its deployment with a waterway
+/// on the table.
+fn littoral_deploying(seed: u64) -> (Prebattle, SeededDice) {
+    let mut s = setup(Variant::BigBattle, false);
+    s.armies[0].home_terrain = HomeTerrain::Littoral;
+    s.armies[0].littoral = true;
+    let mut pre = Prebattle::new(s).unwrap();
+    pre.apply(A::RollAggression {
+        dice: vec![d(1), d(1)],
+    })
+    .unwrap();
+    let mut dice = SeededDice::new(seed);
+    drive_until(&mut pre, &mut dice, |p| {
+        matches!(p.step(), Step::Deployment { .. })
+    });
+    assert!(pre
+        .battlefield()
+        .features
+        .iter()
+        .any(|f| matches!(f, dbcore::terrain::TerrainFeature::Waterway(_))));
+    (pre, dice)
+}
+
+#[test]
+fn s14_3_a_littoral_landing_is_a_whole_command() {
+    // DBA3.md §14.3: a littoral landing is by a whole command of a Littoral army.
+    let (mut pre, mut dice) = littoral_deploying(19);
+    for i in 12..23 {
+        pre.apply(A::HoldBack {
+            id: element_id(0, i),
+        })
+        .unwrap();
+    }
+    // An element of another command may not be held back with them.
+    refused(
+        &mut pre,
+        A::HoldBack {
+            id: element_id(0, 0),
+        },
+        "§5.5",
+    );
+    // The rest deployed (the last of command 1 with them), the turn may not end with the
+    // command partly held back.
+    loop {
+        let req = pre.awaiting().unwrap();
+        let a = prebattle_choice(&pre, &req, &mut dice).unwrap();
+        if a == A::EndDeployment {
+            break;
+        }
+        pre.apply(a).unwrap();
+    }
+    refused(&mut pre, A::EndDeployment, "§5.5");
+
+    // The whole command held back: the battle's set-up lands it in the first bound.
+    let (mut pre, mut dice) = littoral_deploying(19);
+    for i in 12..24 {
+        pre.apply(A::HoldBack {
+            id: element_id(0, i),
+        })
+        .unwrap();
+    }
+    drive_until(&mut pre, &mut dice, |p| p.step() == Step::Done);
+    let s = pre.battle_setup().unwrap();
+    assert_eq!(s.held_back.len(), 12);
+    assert!(validate(&s).is_empty(), "{:?}", validate(&s));
+}
+
+#[test]
+fn s14_the_drivers_pre_battle_always_gives_a_valid_set_up() {
+    // DBA3.md §14.2, §14.3: on either board (Giant also at its full depth, 45 x 22.5 BW) the
+    // driver's terrain, camps and deployment by command pass the battle's own set-up checks.
+    for (seed, variant, depth) in [
+        (2, Variant::BigBattle, 1.0),
+        (3, Variant::Giant, 1.5),
+        (4, Variant::BigBattle, 1.0),
+        (5, Variant::Giant, 1.0),
+    ] {
+        let mut s = PrebattleSetup::from_big_lists(variant, "II/56", "II/53").unwrap();
+        s.depth_factor = depth;
+        let mut pre = Prebattle::new(s).unwrap();
+        dbcore::driver::play_prebattle(&mut pre, &mut SeededDice::new(seed)).unwrap();
+        let setup = pre.battle_setup().expect("the pre-battle is done");
+        assert_eq!(setup.battlefield.board.depth, 15.0 * depth);
+        assert!(
+            validate(&setup).is_empty(),
+            "{seed}: {:?}",
+            validate(&setup)
+        );
+        dbcore::battle::Battle::new(setup).unwrap();
+    }
+}
