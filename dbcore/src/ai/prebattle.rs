@@ -46,7 +46,10 @@ pub fn play_prebattle(
         let mine = |army: usize| ai.get(army).copied().unwrap_or(false);
         let own = match &req {
             PrebattleRequest::Features { army, .. } if mine(*army) => features(pre, *army, config),
-            PrebattleRequest::Deployment { army, remaining } if mine(*army) => {
+            // Big Battle and Giant deploy by command (§14.3): the driver's deployment does it.
+            PrebattleRequest::Deployment { army, remaining }
+                if mine(*army) && !pre.setup().is_by_command() =>
+            {
                 deploy(pre, *army, remaining)
             }
             _ => None,

@@ -281,8 +281,8 @@ fn default_side() -> f64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct PrebattleSetup {
-    /// Which game: standard DBA 3.0 (Big Battle and Giant are refused, see
-    /// [`EntryProblem::Variant`]).
+    /// Which game: standard DBA 3.0, Big Battle or Giant (whose armies list their commands);
+    /// DBAix is refused ([`EntryProblem::Variant`]): it has its own set-up.
     pub variant: Variant,
     /// The rules configuration: the house rules and readings in force.
     #[serde(default)]
