@@ -87,6 +87,8 @@ pub struct PlayOptions {
     pub setup: Option<BattleSetup>,
     /// The two army lists of a whole game, by id (`"II/56"`).
     pub lists: (String, String),
+    /// The game between the lists: standard, or Big Battle or Giant (three commands a side).
+    pub variant: dbcore::battlefield::Variant,
     /// Print the record as JSON instead of the narration: a battle record for a set-up, a game
     /// record (armies, pre-battle and battle actions) for a whole game.
     pub json: bool,
@@ -114,10 +116,15 @@ pub fn play(o: &PlayOptions) -> Result<(String, Battle), Failure> {
 
 /// The battle set-up the demonstration driver's pre-battle gives for two bundled lists and a seed
 /// (aggression, terrain, edges, camps, deployment), for a game played by someone else.
-pub fn prebattle_setup(first: &str, second: &str, seed: u64) -> Result<BattleSetup, Failure> {
-    use dbcore::battle::prebattle::{Prebattle, PrebattleSetup};
+pub fn prebattle_setup(
+    first: &str,
+    second: &str,
+    seed: u64,
+    variant: dbcore::battlefield::Variant,
+) -> Result<BattleSetup, Failure> {
+    use dbcore::battle::prebattle::Prebattle;
     let fail = |e: String| Failure::one(e);
-    let lists = PrebattleSetup::from_lists(first, second).map_err(|e| fail(e.to_string()))?;
+    let lists = game_lists(first, second, variant).map_err(|e| fail(e.to_string()))?;
     let mut pre = Prebattle::new(lists).map_err(|e| fail(e.to_string()))?;
     let mut dice = dbcore::SeededDice::new(seed);
     driver::play_prebattle(&mut pre, &mut dice).map_err(|e| fail(e.to_string()))?;
@@ -125,10 +132,26 @@ pub fn prebattle_setup(first: &str, second: &str, seed: u64) -> Result<BattleSet
         .ok_or_else(|| fail("the driver's pre-battle did not finish".into()))
 }
 
+/// The pre-battle's armies from two list ids: a standard game, or Big Battle or Giant armies of
+/// three commands each.
+fn game_lists(
+    first: &str,
+    second: &str,
+    variant: dbcore::battlefield::Variant,
+) -> Result<dbcore::battle::prebattle::PrebattleSetup, dbcore::battle::prebattle::ListsError> {
+    use dbcore::battle::prebattle::PrebattleSetup;
+    match variant {
+        dbcore::battlefield::Variant::Standard => PrebattleSetup::from_lists(first, second),
+        v => PrebattleSetup::from_big_lists(v, first, second),
+    }
+}
+
 /// A whole game between two bundled lists: the pre-battle told step by step, then the battle.
 fn play_game(o: &PlayOptions) -> Result<(String, Battle), Failure> {
-    let game = driver::play_lists(&o.lists.0, &o.lists.1, o.seed, o.max_bounds)
-        .map_err(|e| Failure::one(e.to_string()))?;
+    let lists =
+        game_lists(&o.lists.0, &o.lists.1, o.variant).map_err(|e| Failure::one(e.to_string()))?;
+    let game =
+        driver::play_game(lists, o.seed, o.max_bounds).map_err(|e| Failure::one(e.to_string()))?;
     let replayed = game
         .record
         .replay()
@@ -141,8 +164,14 @@ fn play_game(o: &PlayOptions) -> Result<(String, Battle), Failure> {
     }
     let entries = &game.record.prebattle.setup;
     let mut out = format!(
-        "DBA 3.0: {} against {}, seed {}\n\n",
-        entries.armies[0].name, entries.armies[1].name, o.seed
+        "{}: {} against {}, seed {}\n\n",
+        match entries.variant {
+            dbcore::battlefield::Variant::Standard => "DBA 3.0".to_string(),
+            v => format!("{v} DBA 3.0"),
+        },
+        entries.armies[0].name,
+        entries.armies[1].name,
+        o.seed
     );
     for e in &game.prebattle_events {
         let line = dbcore::battle::prebattle::describe(entries, e);

@@ -46,11 +46,12 @@ enum Command {
         #[arg(long)]
         setup: Option<PathBuf>,
         /// Play a Big Battle between the two lists instead: three commands a side (each the
-        /// list's default army, §14.1) on a 30 x 15 BW board, one PIP die per command (§14).
+        /// list's default army, §14.1) on a 30 x 15 BW board, one PIP die per command (§14),
+        /// from the pre-battle (terrain, base edges, PIP ranking, camps, deployment by command).
         #[arg(long, conflicts_with_all = ["setup", "giant"])]
         big_battle: bool,
         /// Play a Giant battle between the two lists instead: three generals a side on a
-        /// 45 x 15 BW board, each rolling his own PIP die (§14.6).
+        /// 45 x 15 BW board, each rolling his own PIP die (§14.6), from the pre-battle.
         #[arg(long, conflicts_with = "setup")]
         giant: bool,
         /// Stop after this many bounds.
@@ -267,11 +268,8 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 (_, true) => Some(dbcore::battlefield::Variant::Giant),
                 _ => None,
             };
+            let variant = variant.unwrap_or(dbcore::battlefield::Variant::Standard);
             let setup = match setup {
-                None if variant.is_some() => variant
-                    .map(|v| dbcore::driver::big_battle_lists_setup(v, &first, &second))
-                    .transpose()
-                    .map_err(|e| Failure(vec![e.to_string()]))?,
                 Some(p) => match load(&p.to_string_lossy())? {
                     Document::Setup(s) => Some(*s),
                     _ => return Err(Failure(vec!["--setup takes a set-up file".into()])),
@@ -281,7 +279,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             if let Some(side) = human {
                 let setup = match setup {
                     Some(s) => s,
-                    None => commands::prebattle_setup(&first, &second, seed)?,
+                    None => commands::prebattle_setup(&first, &second, seed, variant)?,
                 };
                 let o = HumanOptions {
                     human: human::side(&side)?,
@@ -301,6 +299,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 max_bounds,
                 setup,
                 lists: (first, second),
+                variant,
                 json,
             })?;
             if !no_svg {

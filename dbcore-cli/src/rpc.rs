@@ -646,6 +646,9 @@ impl Referee {
             ));
         }
         let frame = self.frame_param(p)?;
+        // Big Battle and Giant from two list ids: each army three commands (§14.1).
+        let variant = take_opt::<dbcore::battlefield::Variant>(p, "variant")?
+            .filter(|v| *v != dbcore::battlefield::Variant::Standard);
         let setup = match (p.get("lists"), take_opt::<PrebattleSetup>(p, "prebattle")?) {
             (Some(_), Some(_)) => {
                 return Err(RpcError::params(
@@ -654,6 +657,24 @@ impl Referee {
                 ))
             }
             (None, Some(s)) => s,
+            (Some(lists), None) if variant.is_some() => {
+                let ids: Vec<String> = read(lists.clone(), "/params/lists")?;
+                let (Some(v), [first, second]) = (variant, ids.as_slice()) else {
+                    return Err(RpcError::params(
+                        "/params/lists",
+                        "a Big Battle or Giant game names two list ids",
+                    ));
+                };
+                let mut s = PrebattleSetup::from_big_lists(v, first, second).map_err(|e| {
+                    let mut data = refusal_plain(&e);
+                    data["pointer"] = "/params/lists".into();
+                    rule_error(data)
+                })?;
+                if let Some(side) = take_opt::<f64>(p, "board_side")? {
+                    s.board_side = side;
+                }
+                s
+            }
             (Some(lists), None) => {
                 let lists: Vec<Value> = read(lists.clone(), "/params/lists")?;
                 if lists.len() != 2 {

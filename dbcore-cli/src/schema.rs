@@ -116,6 +116,10 @@ pub struct CreateParams {
     /// With `lists`: the board's side in BW.
     #[serde(default)]
     pub board_side: Option<f64>,
+    /// With `lists` (two list ids): `big_battle` or `giant` for armies of three commands each
+    /// (§14); `standard` when omitted.
+    #[serde(default)]
+    pub variant: Option<dbcore::battlefield::Variant>,
     /// This battle's frame (else the one declared at `hello`).
     #[serde(default)]
     pub frame: Option<Frame>,

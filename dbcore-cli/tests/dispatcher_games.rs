@@ -532,3 +532,28 @@ fn every_id_field_of_the_schema_is_an_element_key() {
         );
     }
 }
+
+#[test]
+fn a_big_battle_from_two_list_ids_and_a_seed_is_the_drivers_game() {
+    // DBA3.md §14.3, §14.4: `variant` with two list ids gives a Big Battle pre-battle, played
+    // by the driver with a seed as the golden game was.
+    let g = golden("big_battle_game_II_56_v_II_53");
+    let mut r = Referee::default();
+    let c = ok(
+        &mut r,
+        "battle.create",
+        json!({ "lists": ["II/56", "II/53"], "variant": "big_battle", "seed": 1 }),
+    );
+    let id = c["battle"].as_str().unwrap().to_string();
+    let exported = ok(&mut r, "battle.export", json!({ "battle": id }));
+    assert_eq!(exported["prebattle"], g["game"]["prebattle"]);
+    assert_eq!(exported["record"]["setup"], g["record"]["setup"]);
+    // Without a seed the pre-battle waits for its aggression dice, as the standard one does.
+    let c = ok(
+        &mut r,
+        "battle.create",
+        json!({ "lists": ["II/56", "II/53"], "variant": "giant" }),
+    );
+    let legal = ok(&mut r, "battle.legal", json!({ "battle": c["battle"] }));
+    assert!(legal.to_string().contains("aggression"), "{legal}");
+}

@@ -55,3 +55,50 @@ fn play_refuses_an_unknown_list_on_stderr() {
     assert!(out.stdout.is_empty());
     assert!(!out.stderr.is_empty());
 }
+
+#[test]
+fn play_big_battle_and_giant_start_from_the_pre_battle() {
+    // DBA3.md §14.3, §14.4: `--big-battle` and `--giant` play the pre-battle by command: the
+    // PIP declaration and deployment command by command come before the first bound.
+    for flag in ["--big-battle", "--giant"] {
+        let out = dbcore(&[
+            "play",
+            flag,
+            "II/56",
+            "II/53",
+            "--max-bounds",
+            "2",
+            "--no-svg",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("Aggression"), "{text}");
+        assert!(
+            text.contains("how its PIP dice go to its commands"),
+            "{text}"
+        );
+        assert!(text.contains("sets out command 0"), "{text}");
+    }
+    let out = dbcore(&[
+        "play",
+        "--big-battle",
+        "II/56",
+        "II/53",
+        "--max-bounds",
+        "2",
+        "--json",
+        "--no-svg",
+    ]);
+    let record: dbcore::battle::prebattle::GameRecord =
+        serde_json::from_slice(&out.stdout).expect("a game record");
+    assert_eq!(
+        record.prebattle.setup.variant,
+        dbcore::battlefield::Variant::BigBattle
+    );
+    let replayed = record.replay().expect("it replays");
+    assert_eq!(replayed.battle.setup().armies[0].commands.len(), 3);
+}

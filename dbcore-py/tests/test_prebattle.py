@@ -11,7 +11,7 @@ GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "tests" / "golden"
 
 
 def whole_games() -> list[pathlib.Path]:
-    files = sorted(GOLDEN.glob("whole_game_*.json"))
+    files = sorted(GOLDEN.glob("*game_*.json"))
     assert len(files) >= 2, f"expected two golden whole games in {GOLDEN}"
     return files
 
@@ -60,3 +60,31 @@ def test_play_game_yields_a_battle_that_starts_with_the_defender() -> None:
     ready = [e for e in g["prebattle_events"] if e["event"] == "battle_ready"]
     assert ready and g["setup"]["first"] == ready[0]["first"]
     dbcore.Battle(g["setup"])
+
+
+def test_a_big_battle_pre_battle_goes_through_the_same_entry_points() -> None:
+    # DBA3.md §14.3, §14.4: Big Battle armies in commands enter the pre-battle through the same
+    # JSON; the PIP ranking is declared after the base edges and must name every non-allied
+    # command once.
+    golden = json.loads(
+        (GOLDEN / "big_battle_game_II_56_v_II_53.json").read_text(encoding="utf-8")
+    )
+    armies = golden["game"]["prebattle"]["setup"]
+    assert armies["variant"] == "big_battle"
+    assert [len(a["commands"]) for a in armies["armies"]] == [3, 3]
+    g = dbcore.play_game(armies, seed=1, max_bounds=40)
+    assert g["record"] == golden["game"]
+    actions = golden["game"]["prebattle"]["actions"]
+    k = next(i for i, a in enumerate(actions) if a["action"] == "declare_pip_allocation")
+    record = {"setup": armies, "actions": actions[:k]}
+    here = dbcore.prebattle_step(record)
+    assert here["awaiting"]["for"] == "pip_allocation"
+    assert here["awaiting"]["ranked"] == [0, 1, 2]
+    with pytest.raises(dbcore.RuleError) as e:
+        dbcore.prebattle_step(
+            record,
+            {"action": "declare_pip_allocation", "allocation": {"allocation": "ranked", "order": [0, 1]}},
+        )
+    assert e.value.rule == "§14.4"
+    step = dbcore.prebattle_step(record, actions[k])
+    assert step["events"][0]["event"] == "pip_allocation_declared"

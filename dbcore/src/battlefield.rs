@@ -306,10 +306,11 @@ impl Board {
     }
 
     /// The edges a base edge may be on in this variant: BBDBA base edges are the long sides (§5.2,
-    /// §14.3); otherwise any edge.
+    /// §14.3), and so are Giant's (§14.6: it differs from Big Battle only as it says); otherwise
+    /// any edge.
     pub fn possible_base_edges(&self, variant: Variant) -> Vec<BoardEdge> {
         match variant {
-            Variant::BigBattle => vec![BoardEdge::South, BoardEdge::North],
+            Variant::BigBattle | Variant::Giant => vec![BoardEdge::South, BoardEdge::North],
             _ => BoardEdge::ALL.to_vec(),
         }
     }

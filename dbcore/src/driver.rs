@@ -200,6 +200,23 @@ pub fn play_lists(
     play_game(PrebattleSetup::from_lists(first, second)?, seed, max_bounds)
 }
 
+/// A whole Big Battle or Giant game between the default armies of two bundled lists named by
+/// id ([`PrebattleSetup::from_big_lists`]: three commands each), pre-battle included (§14.2,
+/// §14.3, §14.4), as [`play_game`] does.
+pub fn play_big_lists(
+    variant: crate::battlefield::Variant,
+    first: &str,
+    second: &str,
+    seed: u64,
+    max_bounds: u32,
+) -> Result<DrivenGame, GameError> {
+    play_game(
+        PrebattleSetup::from_big_lists(variant, first, second)?,
+        seed,
+        max_bounds,
+    )
+}
+
 /// A player of the moving army's choices: the demonstration driver ([`Demonstration`]) is one,
 /// the searching opponent ([`crate::ai::Ai`]) another, and a person at a terminal a third. The
 /// game loop ([`play_battle_with`]) rolls every die and asks the policy of the moving army for
@@ -624,6 +641,7 @@ pub fn demo_armies() -> PrebattleSetup {
                     ..EntryElement::new(e.kind)
                 })
                 .collect(),
+            commands: Vec::new(),
         };
     let s = demo_setup();
     PrebattleSetup::new(vec![

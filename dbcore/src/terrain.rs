@@ -1348,8 +1348,8 @@ pub enum TerrainProblem {
         /// The waterway's index among the battlefield's features.
         feature: usize,
     },
-    /// A waterway lies along a long side of the Big Battle board (§14.2).
-    #[error("§14.2: waterway {feature} lies along a long side of the Big Battle board")]
+    /// A waterway lies along a long side of the Big Battle or Giant board (§14.2, §14.6).
+    #[error("§14.2: waterway {feature} lies along a long side of the Big Battle or Giant board")]
     WaterwayOnLongSide {
         /// The waterway's index among the battlefield's features.
         feature: usize,
@@ -1773,7 +1773,10 @@ pub fn validate_terrain(bf: &Battlefield, variant: Variant) -> Vec<TerrainProble
                 beach: w.beach,
             });
         }
-        if variant == Variant::BigBattle && board.edge_length(w.edge) > board.depth + TOLERANCE {
+        // Giant differs from Big Battle only as §14.6 says: its waterway keeps off the long sides.
+        if matches!(variant, Variant::BigBattle | Variant::Giant)
+            && board.edge_length(w.edge) > board.depth + TOLERANCE
+        {
             out.push(TerrainProblem::WaterwayOnLongSide { feature: i });
         }
     }

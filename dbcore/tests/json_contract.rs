@@ -42,6 +42,24 @@ fn every_example_of_the_contract_page_is_what_dbcore_reads_and_writes() {
                 let e: Event = dbcore::json::from_str(body).unwrap();
                 assert_eq!(serde_json::to_value(&e).unwrap(), given, "{body}");
             }
+            "army_entry" => {
+                // Read as shown; written back with its defaults spelled out, it reads the same.
+                let a: dbcore::battle::ArmyEntry = dbcore::json::from_str(body).unwrap();
+                let again = serde_json::to_string(&a).unwrap();
+                let b: dbcore::battle::ArmyEntry = dbcore::json::from_str(&again).unwrap();
+                assert_eq!(a, b, "{body}");
+                assert_eq!(a.commands.len(), 2);
+            }
+            "prebattle_action" => {
+                let a: dbcore::battle::prebattle::PrebattleAction =
+                    dbcore::json::from_str(body).unwrap();
+                assert_eq!(serde_json::to_value(&a).unwrap(), given, "{body}");
+            }
+            "prebattle_event" => {
+                let e: dbcore::battle::prebattle::PrebattleEvent =
+                    dbcore::json::from_str(body).unwrap();
+                assert_eq!(serde_json::to_value(&e).unwrap(), given, "{body}");
+            }
             other => panic!("unknown example tag {other}"),
         }
     }

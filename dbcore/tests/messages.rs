@@ -164,14 +164,16 @@ fn s5_pre_battle_refusals_say_what_is_awaited_and_what_is_allowed() {
         assert_eq!(got, want);
         reads_as_english(&got);
     }
+    // Big Battle and Giant have their pre-battle now (§14.3); DBAix has its own set-up.
     let v = dbcore::battle::prebattle::EntryProblem::Variant {
-        variant: Variant::BigBattle,
+        variant: Variant::Dbaix,
     }
     .to_string();
     assert!(
-        v.starts_with("§14.3: the pre-battle of Big Battle games"),
+        v.starts_with("§14.3: DBAix games have no DBA pre-battle"),
         "{v}"
     );
+    reads_as_english(&v);
 }
 
 #[test]

@@ -199,6 +199,7 @@ fn s5_the_pre_battle_is_told_with_game_names_and_verbs_agreeing() {
         home_terrain: HomeTerrain::Arable,
         littoral: false,
         elements: Vec::new(),
+        commands: Vec::new(),
     };
     let setup = PrebattleSetup::new(vec![army("Romans"), army("Ancient British Army (II/53)")]);
     let told = |e: PrebattleEvent| tell(&setup, &e);

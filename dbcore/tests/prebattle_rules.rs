@@ -39,6 +39,7 @@ fn entry(name: &str, aggression: u8, home: HomeTerrain) -> ArmyEntry {
                 ..EntryElement::new(c.parse().unwrap())
             })
             .collect(),
+        commands: Vec::new(),
     }
 }
 
@@ -812,6 +813,7 @@ fn a_camp_is_compulsory_without_a_city_or_war_wagons() {
         pre.awaiting(),
         Some(PrebattleRequest::Camp {
             army: 0,
+            command: None,
             compulsory: true
         })
     );

@@ -1823,6 +1823,52 @@ static void test_whole_games(void) {
     dbcore_string_free(armies);
 }
 
+/* DBA3.md §14.3, §14.4: a Big Battle pre-battle takes the same entry points and JSON as the
+ * standard one. The golden Big Battle game's armies (three commands each) played by
+ * dbcore_play_game_json give the golden record again, and a PIP declaration made before the
+ * aggression dice is refused as out of step (§5.3). */
+static void test_big_battle_prebattle(int argc, char **argv) {
+    const char *suffix = "big_battle_game_II_56_v_II_53.json";
+    char *text = NULL, *game = NULL, *prebattle = NULL, *entries = NULL, *played = NULL;
+    char *record = NULL, *step = NULL;
+    size_t n = strlen(suffix);
+    int i;
+    for (i = 1; i < argc && !text; i++) {
+        size_t len = strlen(argv[i]);
+        if (len >= n && strcmp(argv[i] + len - n, suffix) == 0) text = read_text(argv[i]);
+    }
+    CHECK(text != NULL);
+    if (!text) return;
+    CHECK_STATUS(dbcore_json_get(text, "game", &game), DBCORE_STATUS_OK);
+    if (game) CHECK_STATUS(dbcore_json_get(game, "prebattle", &prebattle), DBCORE_STATUS_OK);
+    if (prebattle) CHECK_STATUS(dbcore_json_get(prebattle, "setup", &entries), DBCORE_STATUS_OK);
+    if (entries) {
+        Buf r = {NULL, 0, 0};
+        CHECK(strstr(entries, "\"variant\":\"big_battle\"") != NULL);
+        CHECK(strstr(entries, "\"commands\"") != NULL);
+        CHECK_STATUS(dbcore_play_game_json(entries, 1, 40, &played), DBCORE_STATUS_OK);
+        if (played) CHECK_STATUS(dbcore_json_get(played, "record", &record), DBCORE_STATUS_OK);
+        CHECK(record && json_equal(record, game));
+        buf_add(&r, "{\"setup\":");
+        buf_add(&r, entries);
+        buf_add(&r, ",\"actions\":[]}");
+        CHECK_STATUS(dbcore_prebattle_step_json(
+                         r.text,
+                         "{\"action\":\"declare_pip_allocation\",\"allocation\":"
+                         "{\"allocation\":\"each_rolls\"}}",
+                         1, &step),
+                     DBCORE_STATUS_WRONG_PHASE);
+        CHECK(step == NULL);
+        free(r.text);
+    }
+    free(text);
+    dbcore_string_free(game);
+    dbcore_string_free(prebattle);
+    dbcore_string_free(entries);
+    dbcore_string_free(played);
+    dbcore_string_free(record);
+}
+
 /* The table questions of a battle (DBA3.md §8.2 snap, §8.1 threat zone outline, §12.1 recoil
  * preview): JSON answers, refusals with their status, NULL arguments refused. */
 static void test_battle_table_questions(void) {
@@ -1988,6 +2034,7 @@ int main(int argc, char **argv) {
     test_golden_traces(argc, argv);
     test_driver(argc, argv);
     test_whole_games();
+    test_big_battle_prebattle(argc, argv);
     test_ai_choose();
     return check_summary();
 }

@@ -199,15 +199,38 @@ fn commands_battle(name: &str, variant: Variant, seed: u64) -> Result<Golden, St
 }
 
 fn whole_game(name: &str, first: &str, second: &str, seed: u64) -> Result<Golden, String> {
-    let g =
-        dbcore::driver::play_lists(first, second, seed, 40).map_err(|e| format!("{name}: {e}"))?;
+    whole_game_of(name, Variant::Standard, first, second, seed)
+}
+
+/// A whole game of `variant` (standard, or Big Battle or Giant from the pre-battle, §14) between
+/// the default armies of two bundled lists, played by the demonstration driver.
+fn whole_game_of(
+    name: &str,
+    variant: Variant,
+    first: &str,
+    second: &str,
+    seed: u64,
+) -> Result<Golden, String> {
+    let g = match variant {
+        Variant::Standard => dbcore::driver::play_lists(first, second, seed, 40),
+        v => dbcore::driver::play_big_lists(v, first, second, seed, 40),
+    }
+    .map_err(|e| format!("{name}: {e}"))?;
     let names: Vec<String> = g.setup.armies.iter().map(|a| a.name.clone()).collect();
     Ok(Golden {
         name: name.to_string(),
         description: format!(
-            "A whole game from the list ids {first} and {second} with seed {seed}: aggression, \
-             terrain, base edges, camps and deployment by the demonstration driver, then {} \
+            "A whole {}game from the list ids {first} and {second} with seed {seed}: aggression, \
+             terrain, base edges, {}camps and deployment by the demonstration driver, then {} \
              bounds, {}.",
+            match variant {
+                Variant::Standard => String::new(),
+                v => format!("{v} "),
+            },
+            match variant {
+                Variant::Standard => "",
+                _ => "PIP rankings, ",
+            },
             g.bounds,
             match &g.verdict {
                 Some(v) => v
@@ -335,6 +358,20 @@ pub fn all() -> Result<Vec<Golden>, String> {
     v.push(whole_game("whole_game_I_2a_v_I_6a", "I/2a", "I/6a", 5)?);
     v.push(commands_battle("big_battle_seed_1", Variant::BigBattle, 1)?);
     v.push(commands_battle("giant_seed_1", Variant::Giant, 1)?);
+    v.push(whole_game_of(
+        "big_battle_game_II_56_v_II_53",
+        Variant::BigBattle,
+        "II/56",
+        "II/53",
+        1,
+    )?);
+    v.push(whole_game_of(
+        "giant_game_II_56_v_II_53",
+        Variant::Giant,
+        "II/56",
+        "II/53",
+        1,
+    )?);
     Ok(v)
 }
 

@@ -81,10 +81,14 @@ pub fn play_prebattle(
             PrebattleRequest::BaseEdge { army, allowed } if mine(*army) => {
                 base_edge(pre, *army, allowed)
             }
-            PrebattleRequest::Camp { army, compulsory } if mine(*army) => {
-                camp(pre, *army, *compulsory)
-            }
-            PrebattleRequest::Deployment { army, remaining } if mine(*army) => {
+            // Big Battle and Giant camps and deployment go by command (§14.3): the driver's
+            // choices do them.
+            PrebattleRequest::Camp {
+                army, compulsory, ..
+            } if mine(*army) && !pre.setup().is_by_command() => camp(pre, *army, *compulsory),
+            PrebattleRequest::Deployment { army, remaining }
+                if mine(*army) && !pre.setup().is_by_command() =>
+            {
                 deploy(pre, *army, remaining)
             }
             _ => None,

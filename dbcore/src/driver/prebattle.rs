@@ -108,8 +108,27 @@ pub fn choose(
         PrebattleRequest::BaseEdge { allowed, .. } => PrebattleAction::ChooseBaseEdge {
             edge: allowed[pick(dice, allowed.len())],
         },
-        PrebattleRequest::Camp { army, compulsory } => {
-            match find_camp(pre, *army) {
+        // §14.4, §14.6: the C-in-C's command (listed first by the army choice) gets the highest
+        // score, and so on down the list; a Giant C-in-C lets every general roll.
+        PrebattleRequest::PipAllocation {
+            ranked,
+            each_rolls_allowed,
+            ..
+        } => PrebattleAction::DeclarePipAllocation {
+            allocation: if *each_rolls_allowed {
+                crate::battle::PipAllocation::EachRolls
+            } else {
+                crate::battle::PipAllocation::Ranked {
+                    order: ranked.clone(),
+                }
+            },
+        },
+        PrebattleRequest::Camp {
+            army,
+            compulsory,
+            command,
+        } => {
+            match find_camp(pre, *army, *command) {
                 Some(outline) => PrebattleAction::PlaceCamp {
                     outline,
                     camp_followers: true,
@@ -129,9 +148,17 @@ pub fn choose(
                 },
             }
         }
+        PrebattleRequest::Deployment { army, remaining } if pre.setup().is_by_command() => {
+            deploy_by_command(pre, *army, remaining)
+        }
         PrebattleRequest::Deployment { army, remaining } => match remaining.first() {
             None => PrebattleAction::EndDeployment,
-            Some(_) => deploy_next(pre, *army, remaining),
+            Some(_) => {
+                let len = pre
+                    .base_edge(*army)
+                    .map_or(0.0, |b| pre.battlefield().board.edge_length(b));
+                deploy_next(pre, *army, remaining, len * 0.5, false)
+            }
         },
     })
 }
@@ -173,10 +200,71 @@ fn choose_features(pre: &Prebattle, dice: &mut SeededDice) -> PrebattleAction {
     })
 }
 
-/// A 2 × 1 BW camp on the army's base edge (or the shore along it), as central as it can be.
-fn find_camp(pre: &Prebattle, army: usize) -> Option<Polygon> {
+/// Big Battle and Giant (§14.3): the defender sets out every command and then the invader his
+/// (the quickest of the two orders, the one the driver plays), each command in its own stretch
+/// of the base edge (command `k` of `n` centred at `(2k + 1) / 2n` of its length), its general
+/// first, then the rest as [`deploy_next`] lines them up, every one within 8 BW of him.
+fn deploy_by_command(
+    pre: &Prebattle,
+    army: usize,
+    remaining: &[crate::battle::ElementId],
+) -> PrebattleAction {
+    let entry = &pre.setup().armies[army];
+    let done = pre.deployed_commands(army);
+    // Once the sides alternate, a command set out ends the turn.
+    let set_out = entry.commands.iter().any(|c| {
+        !done.contains(&c.id)
+            && c.elements
+                .iter()
+                .all(|&i| !remaining.contains(&element_id(army, i)))
+    });
+    if pre.alternating() && set_out {
+        return PrebattleAction::EndDeployment;
+    }
+    let Some((k, c)) = entry.commands.iter().enumerate().find(|(_, c)| {
+        !done.contains(&c.id)
+            && c.elements
+                .iter()
+                .any(|&i| remaining.contains(&element_id(army, i)))
+    }) else {
+        return PrebattleAction::EndDeployment;
+    };
+    let own: Vec<crate::battle::ElementId> = remaining
+        .iter()
+        .copied()
+        .filter(|id| c.elements.iter().any(|&i| element_id(army, i) == *id))
+        .collect();
+    let len = pre
+        .base_edge(army)
+        .map_or(0.0, |b| pre.battlefield().board.edge_length(b));
+    let n = entry.commands.len().max(1);
+    let centre = len * (2 * k + 1) as f64 / (2 * n) as f64;
+    deploy_next(pre, army, &own, centre, true)
+}
+
+/// Where along the base edge a camp is wanted: the middle for the army's camp, the middle of
+/// its own command's stretch (as [`deploy_by_command`] gives it) for an allied command's.
+fn camp_centre(pre: &Prebattle, army: usize, command: Option<crate::battle::CommandId>) -> f64 {
+    let len = pre
+        .base_edge(army)
+        .map_or(0.0, |b| pre.battlefield().board.edge_length(b));
+    let commands = &pre.setup().armies[army].commands;
+    match command.and_then(|c| commands.iter().position(|x| x.id == c)) {
+        Some(k) => len * (2 * k + 1) as f64 / (2 * commands.len()) as f64,
+        None => len * 0.5,
+    }
+}
+
+/// A 2 × 1 BW camp on the army's base edge (or the shore along it), as near the middle of its
+/// stretch ([`camp_centre`]) as it can be.
+fn find_camp(
+    pre: &Prebattle,
+    army: usize,
+    command: Option<crate::battle::CommandId>,
+) -> Option<Polygon> {
     let board = &pre.battlefield().board;
     let base = pre.base_edge(army)?;
+    let middle = camp_centre(pre, army, command);
     let shore = pre
         .battlefield()
         .features
@@ -191,9 +279,9 @@ fn find_camp(pre: &Prebattle, army: usize) -> Option<Polygon> {
     let len = board.edge_length(base);
     let mut along: Vec<f64> = Vec::new();
     let mut d = 0.0;
-    while d <= len * 0.5 {
-        along.push(len * 0.5 - 1.0 - d);
-        along.push(len * 0.5 - 1.0 + d);
+    while d <= len {
+        along.push(middle - 1.0 - d);
+        along.push(middle - 1.0 + d);
         d += 0.5;
     }
     for (l, w) in [(2.0, 1.0), (1.5, 0.75), (1.0, 0.5)] {
@@ -279,10 +367,14 @@ pub(crate) fn deployment_order(
     order
 }
 
+/// `centre` is where along the base edge the line is centred; with `general_first` the general
+/// is placed before the others (Big Battle and Giant, whose elements stand within 8 BW of him).
 fn deploy_next(
     pre: &Prebattle,
     army: usize,
     remaining: &[crate::battle::ElementId],
+    centre: f64,
+    general_first: bool,
 ) -> PrebattleAction {
     let entry = &pre.setup().armies[army];
     let board = &pre.battlefield().board;
@@ -320,7 +412,16 @@ fn deploy_next(
         }
     }
     // Heavy kinds first, then light kinds, then the general.
-    let order = deployment_order(entry, army, remaining, |k| side_edge_limit(k) < 4.0);
+    let mut order = deployment_order(entry, army, remaining, |k| side_edge_limit(k) < 4.0);
+    if general_first {
+        // Big Battle and Giant: the general first, so his elements can keep within 8 BW of him.
+        for o in &mut order {
+            if entry.elements[o.1].general {
+                o.0 = 0;
+            }
+        }
+        order.sort();
+    }
     let (rank, i, id) = order[0];
     let kind = entry.elements[i].kind;
     let depth = pre.setup().config.depth(kind);
@@ -328,10 +429,16 @@ fn deploy_next(
     let len = board.edge_length(base);
     let u = (b - a) * (1.0 / len);
     let half = board.across(base) * 0.5;
-    let camp = pre.camp(army).cloned();
+    let mut camps: Vec<Polygon> = pre.camp(army).cloned().into_iter().collect();
+    camps.extend(
+        entry
+            .commands
+            .iter()
+            .filter_map(|c| pre.command_camp(army, c.id).cloned()),
+    );
     let mut lats = vec![0.0];
     let mut k = 1.0;
-    while k < len * 0.5 {
+    while k < len {
         lats.push(-k);
         lats.push(k);
         k += 1.0;
@@ -339,13 +446,15 @@ fn deploy_next(
     let rows = deployment_rows(half, depth, rank, 6);
     for f in rows {
         for &lat in &lats {
-            let p = a + u * (len * 0.5 + lat) + n * f;
+            if !(0.0..=len).contains(&(centre + lat)) {
+                continue;
+            }
+            let p = a + u * (centre + lat) + n * f;
             let pose = Pose::new(p.x, p.y, facing);
-            if let Some(c) = &camp {
-                let r = ElementRect::new(pose, 1.0, depth);
-                if polygons_intersect(&Polygon::new(r.corners().to_vec()), c) {
-                    continue;
-                }
+            let r = ElementRect::new(pose, 1.0, depth);
+            let outline = Polygon::new(r.corners().to_vec());
+            if camps.iter().any(|c| polygons_intersect(&outline, c)) {
+                continue;
             }
             let action = PrebattleAction::Deploy { id, pose };
             if pre.check(&action).is_ok() {

@@ -27,6 +27,19 @@
 //!    foot element wholly inside a friendly City or Fort is its garrison), then
 //!    [`PrebattleAction::EndDeployment`].
 //!
+//! Big Battle and Giant (§14) take the same steps, with commands ([`ArmyEntry::commands`],
+//! checked by the battle's own §14.1 rules): the board is the variant's ([`PrebattleSetup::board`],
+//! Giant's depth by [`PrebattleSetup::depth_factor`]); the features are counted as §14.2 and
+//! §14.6 say; the invader takes a long side; after the base edges each army declares its PIP
+//! allocation ([`PrebattleAction::DeclarePipAllocation`], §14.4, §14.6); after the army's camp
+//! each allied command pitches its own ([`Step::Camp`] with a `command`, §14.3); and deployment
+//! goes by whole commands in turns ([`PrebattleAction::EndDeployment`] ends a turn): the
+//! defender's first turn sets out one or more commands, and if it left any the sides then
+//! alternate one command a turn, otherwise the invader sets out all of his (§14.3). Every
+//! element not in a City, Fort or camp stands within 8 BW of its command's general. The quarters
+//! of §3.8 on the wider boards are the four equal quarters of the whole board (a reading; see
+//! `docs/rules/14-big-battle-and-giant.md`).
+//!
 //! The river's state and whether Plough turns rough are diced in the battle, when the rules say
 //! (§3.5 at the first off-road crossing, §17.13 at the first PIP die), by the existing battle
 //! actions.
@@ -70,7 +83,8 @@ use crate::terrain::{
 use crate::troops::{ElementKind, TroopType};
 
 use super::bound::{Action, Battle, Event, ReplayError};
-use super::setup::{overlapping, ArmySetup, BattleSetup, ElementId, ElementSetup};
+use super::commands::{CommandId, CommandSetup, PipAllocation};
+use super::setup::{overlapping, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupProblem};
 use placement::{find_placement, placement_problems, FeatureProblem, BUA_KINDS};
 
 /// An army entering the pre-battle: what its list gives (§16.2), with its chosen elements.
@@ -89,6 +103,35 @@ pub struct ArmyEntry {
     /// The army's elements (12 in a standard game), without positions: they are placed at
     /// deployment.
     pub elements: Vec<EntryElement>,
+    /// Big Battle and Giant: the army's commands, each naming its elements by their positions
+    /// in `elements` (§14.1). A standard army lists none. Omitted from JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<EntryCommand>,
+}
+
+/// A command of an entering Big Battle or Giant army (§14.1): its general and its elements, by
+/// their positions (from 0) in [`ArmyEntry::elements`]. The battle's set-up gives it the same
+/// id, general and elements ([`CommandSetup`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub struct EntryCommand {
+    /// The command's id, unique in its army.
+    pub id: CommandId,
+    /// The position of its general's element, which is one of `elements` and marked `general`.
+    pub general: usize,
+    /// The positions of its elements, the general's included.
+    pub elements: Vec<usize>,
+    /// An allied command: a whole army of its own list, with its own die and camp (§14.1,
+    /// §14.3, §14.4).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allied: bool,
+    /// The army's Commander-in-Chief commands it (exactly one non-allied command, §14.1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub c_in_c: bool,
+    /// An allied command whose own list gives Littoral home terrain, so that it may land from
+    /// the sea (§14.3); a non-allied command goes by [`ArmyEntry::littoral`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub littoral: bool,
 }
 
 /// An element of an entering army: everything of [`ElementSetup`] but its id and pose.
@@ -144,7 +187,58 @@ impl ArmyEntry {
                     mobile_tower: e.mobile_tower,
                 })
                 .collect(),
+            commands: Vec::new(),
         }
+    }
+
+    /// A Big Battle or Giant army chosen from the lists ([`crate::armies::choose_big`]): its
+    /// elements command by command, each command naming its own; an allied command is Littoral
+    /// when its own list is.
+    pub fn from_big_army(army: &crate::armies::BigArmy) -> ArmyEntry {
+        let mut elements = Vec::new();
+        let mut commands = Vec::new();
+        for c in &army.commands {
+            let start = elements.len();
+            let mut general = start;
+            for (i, e) in c.elements.iter().enumerate() {
+                if e.general {
+                    general = start + i;
+                }
+                elements.push(EntryElement {
+                    kind: e.kind,
+                    general: e.general,
+                    contingent: e.contingent,
+                    dismounts_as: e.dismounts_as,
+                    mobile_tower: e.mobile_tower,
+                });
+            }
+            let littoral = c
+                .ally
+                .as_ref()
+                .and_then(crate::armies::list)
+                .is_some_and(|l| l.home.littoral);
+            commands.push(EntryCommand {
+                id: c.id,
+                general,
+                elements: (start..elements.len()).collect(),
+                allied: c.ally.is_some(),
+                c_in_c: c.c_in_c,
+                littoral,
+            });
+        }
+        ArmyEntry {
+            name: format!("{} ({})", army.name, army.list),
+            aggression: army.aggression,
+            home_terrain: army.home.terrain,
+            littoral: army.home.littoral,
+            elements,
+            commands,
+        }
+    }
+
+    /// The command that element `index` belongs to, if the army lists commands.
+    pub fn command_of(&self, index: usize) -> Option<&EntryCommand> {
+        self.commands.iter().find(|c| c.elements.contains(&index))
     }
 }
 
@@ -187,17 +281,32 @@ fn default_side() -> f64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct PrebattleSetup {
-    /// Which game: standard DBA 3.0 (Big Battle and Giant are refused, see
-    /// [`EntryProblem::Variant`]).
+    /// Which game: standard DBA 3.0, Big Battle or Giant (whose armies list their commands);
+    /// DBAix is refused ([`EntryProblem::Variant`]): it has its own set-up.
     pub variant: Variant,
     /// The rules configuration: the house rules and readings in force.
     #[serde(default)]
     pub config: RulesConfig,
-    /// The board's side in BW (15 to 20, §1.2).
+    /// The board's side in BW (15 to 20, §1.2): the depth of a Big Battle board, a third of a
+    /// Giant board's width.
     #[serde(default = "default_side")]
     pub board_side: f64,
+    /// Giant only: the board's depth as a multiple of `board_side`, 1 to 1.5 (§1.2, §14.6: "the
+    /// depth can optionally be increased by up to half"), agreed before the pre-battle like the
+    /// side; 1 (omitted from JSON) for every other game. 45 × 22.5 BW is `board_side` 15 with
+    /// `depth_factor` 1.5.
+    #[serde(default = "default_depth_factor", skip_serializing_if = "is_one")]
+    pub depth_factor: f64,
     /// The two armies, in the order their aggression dice are given.
     pub armies: Vec<ArmyEntry>,
+}
+
+fn default_depth_factor() -> f64 {
+    1.0
+}
+
+fn is_one(x: &f64) -> bool {
+    *x == 1.0
 }
 
 impl PrebattleSetup {
@@ -207,8 +316,41 @@ impl PrebattleSetup {
             variant: Variant::Standard,
             config: RulesConfig::default(),
             board_side: Board::DEFAULT_SIDE,
+            depth_factor: 1.0,
             armies,
         }
+    }
+
+    /// The board this set-up asks for: the variant's shape from `board_side` (and, in Giant,
+    /// `depth_factor`), §1.2, §14.2, §14.6.
+    pub fn board(&self) -> Result<Board, crate::battlefield::BoardError> {
+        match self.variant {
+            Variant::Giant => Board::giant(self.board_side, self.depth_factor),
+            v => Board::for_variant(v, self.board_side),
+        }
+    }
+
+    /// A Big Battle or Giant game between the default armies of two bundled lists named by id
+    /// (`"II/56"`): three commands each, every command its list's default army, the first the
+    /// C-in-C's ([`crate::armies::default_big_choice`], checked by [`crate::armies::choose_big`]).
+    pub fn from_big_lists(
+        variant: Variant,
+        first: &str,
+        second: &str,
+    ) -> Result<PrebattleSetup, ListsError> {
+        let entry = |id: &str| -> Result<ArmyEntry, ListsError> {
+            let id: crate::armies::ListId = id.trim().parse()?;
+            let list = crate::armies::list(&id).ok_or(crate::armies::ArmyError::UnknownList(id))?;
+            let army = crate::armies::choose_big(&crate::armies::default_big_choice(
+                list,
+                variant,
+                super::commands::BIG_BATTLE_COMMANDS,
+            ))?;
+            Ok(ArmyEntry::from_big_army(&army))
+        };
+        let mut s = PrebattleSetup::new(vec![entry(first)?, entry(second)?]);
+        s.variant = variant;
+        Ok(s)
     }
 }
 
@@ -222,6 +364,84 @@ impl PrebattleSetup {
         };
         Ok(PrebattleSetup::new(vec![entry(first)?, entry(second)?]))
     }
+}
+
+impl PrebattleSetup {
+    /// A Big Battle or Giant game, whose armies are in commands (§14).
+    pub fn is_by_command(&self) -> bool {
+        matches!(self.variant, Variant::BigBattle | Variant::Giant)
+    }
+}
+
+/// The command problems of §14.1 of the entering armies, as the battle's set-up check finds
+/// them: the armies with their ids, no poses (the set-up check's deployment tests are skipped)
+/// and a provisional ranking in command order (declared only later, §14.4).
+fn entry_command_problems(setup: &PrebattleSetup) -> Vec<SetupProblem> {
+    let multi = setup.is_by_command();
+    let armies = setup
+        .armies
+        .iter()
+        .enumerate()
+        .map(|(a, entry)| ArmySetup {
+            name: entry.name.clone(),
+            base_edge: BoardEdge::South,
+            elements: entry
+                .elements
+                .iter()
+                .enumerate()
+                .map(|(i, e)| ElementSetup {
+                    id: element_id(a, i),
+                    kind: e.kind,
+                    pose: Pose::new(0.0, 0.0, 0.0),
+                    general: e.general,
+                    contingent: e.contingent,
+                    dismounts_as: e.dismounts_as,
+                    mobile_tower: e.mobile_tower,
+                })
+                .collect(),
+            camp: None,
+            camp_followers: false,
+            commands: entry_commands(a, entry, &[]),
+            pip_allocation: multi.then(|| PipAllocation::Ranked {
+                order: entry
+                    .commands
+                    .iter()
+                    .filter(|c| !c.allied)
+                    .map(|c| c.id)
+                    .collect(),
+            }),
+        })
+        .collect();
+    let mut s = BattleSetup::new(setup.variant, Battlefield::default(), armies);
+    s.sandbox = true;
+    let mut v = Vec::new();
+    super::commands::command_problems(&s, &mut v);
+    v
+}
+
+/// Army `a`'s commands as the battle's set-up lists them, with the allied commands' own camps
+/// from `camps` (army, command, outline, camp followers).
+fn entry_commands(
+    a: usize,
+    entry: &ArmyEntry,
+    camps: &[(usize, CommandId, Polygon, bool)],
+) -> Vec<CommandSetup> {
+    entry
+        .commands
+        .iter()
+        .map(|c| {
+            let camp = camps.iter().find(|k| k.0 == a && k.1 == c.id);
+            CommandSetup {
+                id: c.id,
+                general: element_id(a, c.general),
+                elements: c.elements.iter().map(|&i| element_id(a, i)).collect(),
+                allied: c.allied,
+                c_in_c: c.c_in_c,
+                camp: camp.map(|k| k.2.clone()),
+                camp_followers: camp.is_some_and(|k| k.3),
+            }
+        })
+        .collect()
 }
 
 /// The id army `army`'s element at list position `index` gets.
@@ -267,10 +487,20 @@ pub enum Step {
         /// The invading army.
         invader: usize,
     },
-    /// Army `army` places its camp (§4.6).
+    /// Big Battle and Giant: army `army` declares how its PIP dice go to its commands, after
+    /// terrain and base edges (§14.4, §14.6).
+    PipAllocation {
+        /// The army declaring.
+        army: usize,
+    },
+    /// Army `army` places its camp (§4.6), or in Big Battle and Giant the own camp of its
+    /// allied command `command` (§14.3).
     Camp {
         /// The army placing its camp.
         army: usize,
+        /// The allied command whose own camp it is; `None` for the army's camp.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<CommandId>,
     },
     /// Army `army` deploys (§5.3, §5.4).
     Deployment {
@@ -302,7 +532,17 @@ impl std::fmt::Display for Step {
             Step::BaseEdge { invader } => {
                 write!(f, "army {invader}'s choice of base edge as invader (§5.2)")
             }
-            Step::Camp { army } => write!(f, "army {army}'s camp (§4.6)"),
+            Step::PipAllocation { army } => {
+                write!(f, "army {army}'s declaration of its PIP dice (§14.4)")
+            }
+            Step::Camp {
+                army,
+                command: None,
+            } => write!(f, "army {army}'s camp (§4.6)"),
+            Step::Camp {
+                army,
+                command: Some(c),
+            } => write!(f, "army {army}'s camp of its allied {c} (§14.3)"),
             Step::Deployment { army } => write!(f, "army {army}'s deployment (§5.3, §5.4)"),
             Step::Done => f.write_str("nothing more: the battle may begin"),
         }
@@ -347,7 +587,14 @@ pub enum PrebattleAction {
         /// The invader's base edge.
         edge: BoardEdge,
     },
-    /// The moving army's camp (§4.6), defended by camp followers or not.
+    /// Big Battle and Giant: how the army's PIP dice go to its commands (§14.4, §14.6): the
+    /// ranking of its non-allied commands, or in Giant every general rolling his own.
+    DeclarePipAllocation {
+        /// The declaration.
+        allocation: PipAllocation,
+    },
+    /// The moving army's camp (§4.6), or its allied command's own camp (§14.3), defended by
+    /// camp followers or not.
     PlaceCamp {
         /// The camp's outline, BW.
         outline: Polygon,
@@ -371,7 +618,8 @@ pub enum PrebattleAction {
         /// The element held back.
         id: ElementId,
     },
-    /// The army has deployed every element (§5.3).
+    /// The army has deployed every element (§5.3). In Big Battle and Giant it ends the army's
+    /// turn of deployment: every command it began is then whole (§14.3).
     EndDeployment,
 }
 
@@ -448,10 +696,20 @@ pub enum PrebattleEvent {
         /// The defender's base edge, the opposite one.
         defender: BoardEdge,
     },
+    /// How an army's PIP dice go to its commands (§14.4, §14.6).
+    PipAllocationDeclared {
+        /// The army declaring.
+        army: usize,
+        /// Its declaration.
+        allocation: PipAllocation,
+    },
     /// A camp (§4.6).
     CampPlaced {
         /// The army whose camp it is.
         army: usize,
+        /// The allied command whose own camp it is (§14.3); `None` for the army's camp.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<CommandId>,
         /// The camp's outline, BW.
         outline: Polygon,
         /// The camp is defended by camp followers.
@@ -461,6 +719,9 @@ pub enum PrebattleEvent {
     CampOmitted {
         /// The army without a camp.
         army: usize,
+        /// The allied command going without its own camp (§14.3); `None` for the army's camp.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<CommandId>,
     },
     /// An element is deployed; `garrison` names the City or Fort it garrisons (§4.2, §5.4).
     ElementDeployed {
@@ -479,6 +740,13 @@ pub enum PrebattleEvent {
         army: usize,
         /// The element held back.
         id: ElementId,
+    },
+    /// Big Battle and Giant: an army's turn of deployment set out these whole commands (§14.3).
+    CommandsDeployed {
+        /// The army deploying.
+        army: usize,
+        /// The commands it set out this turn.
+        commands: Vec<CommandId>,
     },
     /// An army has deployed (§5.3).
     DeploymentEnded {
@@ -580,6 +848,18 @@ pub enum DeploymentProblem {
         /// Its index among the battlefield's features.
         feature: usize,
     },
+    /// Big Battle and Giant: the element is more than 8 BW from its own command's general, and
+    /// neither is in a City, Fort or camp (§14.3).
+    #[error("§14.3: element {id} is {distance:.3} BW from element {other}; an element not in a City, Fort or camp deploys within 8 BW of its own command's general")]
+    FarFromGeneral {
+        /// The element placed.
+        id: ElementId,
+        /// The element of its command it is too far from: its general, or (when the general is
+        /// the one placed) the element that stands too far from him.
+        other: ElementId,
+        /// How far apart they stand, BW.
+        distance: f64,
+    },
 }
 
 /// A problem of the armies the pre-battle starts from.
@@ -622,8 +902,9 @@ pub enum EntryProblem {
         /// The side given, BW.
         side: f64,
     },
-    /// Big Battle and Giant pre-battles are not played yet (§14.3).
-    #[error("§14.3: the pre-battle of {variant} games (commands, a camp per allied command, deployment by command) is not yet played by the referee: start the battle from a deployed set-up that lists its commands")]
+    /// The variant has no DBA pre-battle: DBAix has its own set-up (§14.3 names the variants
+    /// that do: standard, Big Battle and Giant).
+    #[error("§14.3: {variant} games have no DBA pre-battle; start them from their own set-up")]
     Variant {
         /// The variant asked for.
         variant: Variant,
@@ -633,6 +914,32 @@ pub enum EntryProblem {
     Config {
         /// What is wrong.
         message: String,
+    },
+    /// A Giant board's depth factor outside 1 to 1.5, or any other variant's not 1 (§1.2,
+    /// §14.6).
+    #[error("§14.6: a depth factor of {factor} is refused: a Giant board may be 1 to 1.5 times as deep as its side, every other board exactly as deep")]
+    DepthFactor {
+        /// The factor given.
+        factor: f64,
+    },
+    /// A command names an element position the army does not have (§14.1).
+    #[error("§14.1: army `{army}`'s {command} names element position {index}; the army has {count} elements")]
+    CommandElement {
+        /// The army's name.
+        army: String,
+        /// The command.
+        command: CommandId,
+        /// The position named.
+        index: usize,
+        /// Elements the army has.
+        count: usize,
+    },
+    /// The army's commands break §14.1 (or a standard army lists commands): every problem, as
+    /// the battle's set-up check words it.
+    #[error("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+    Commands {
+        /// Every problem, at once.
+        problems: Vec<SetupProblem>,
     },
 }
 
@@ -760,6 +1067,19 @@ pub enum PrebattleError {
         /// Why, in the player's words.
         reason: String,
     },
+    /// The PIP declaration is refused (§14.4, §14.6).
+    #[error("§14.4: {reason}")]
+    PipAllocation {
+        /// Why, in the player's words.
+        reason: String,
+    },
+    /// A deployment turn breaks the order of §14.3 (whole commands; after the defender's first
+    /// turn, if it left commands to place, one command a turn).
+    #[error("§14.3: {reason}")]
+    CommandTurn {
+        /// Why, in the player's words.
+        reason: String,
+    },
 }
 
 impl PrebattleError {
@@ -779,10 +1099,13 @@ impl PrebattleError {
             Camp { .. } | CampCompulsory { .. } => "§4.6",
             AlreadyDeployed { .. } => "§5.4",
             Landing { .. } => "§5.5",
+            PipAllocation { .. } => "§14.4",
+            CommandTurn { .. } => "§14.3",
             Deployment { problems } => match problems.first() {
                 Some(DeploymentProblem::OffTable { .. }) => "§1.2",
                 Some(DeploymentProblem::Impassable { .. }) => "§3.4",
                 Some(DeploymentProblem::Garrisoned { .. }) => "§4.2",
+                Some(DeploymentProblem::FarFromGeneral { .. }) => "§14.3",
                 _ => "§5.4",
             },
             FortUngarrisoned { .. } => "§4.3",
@@ -948,10 +1271,23 @@ pub enum PrebattleRequest {
         /// The edges it may take.
         allowed: Vec<BoardEdge>,
     },
+    /// Army `army` declares how its PIP dice go to its commands
+    /// ([`PrebattleAction::DeclarePipAllocation`], §14.4, §14.6).
+    PipAllocation {
+        /// The army declaring.
+        army: usize,
+        /// Its non-allied commands, which the ranking must name once each.
+        ranked: Vec<CommandId>,
+        /// Every general may instead roll his own die (Giant, §14.6).
+        each_rolls_allowed: bool,
+    },
     /// Army `army`'s camp; `compulsory` says whether [`PrebattleAction::NoCamp`] is refused.
     Camp {
         /// The army placing its camp.
         army: usize,
+        /// The allied command whose own camp it is (§14.3); `None` for the army's camp.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<CommandId>,
         /// The army must have a camp (no City and at most 2 War Wagons).
         compulsory: bool,
     },
@@ -986,6 +1322,20 @@ pub struct Prebattle {
     /// Elements held back for a littoral landing (§5.5).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     held_back: Vec<ElementId>,
+    /// Big Battle and Giant: each army's declared PIP allocation (§14.4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pip_allocations: Vec<Option<PipAllocation>>,
+    /// Big Battle and Giant: the allied commands' own camps (army, command, outline, camp
+    /// followers), in the order placed (§14.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    command_camps: Vec<(usize, CommandId, Polygon, bool)>,
+    /// Big Battle and Giant: each army's commands set out so far, in order (§14.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    deployed_commands: Vec<Vec<CommandId>>,
+    /// Big Battle and Giant: the defender's first turn left commands to place, so the sides
+    /// alternate one command each (§14.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    alternate: bool,
 }
 
 fn difficult(t: FeatureType) -> bool {
@@ -1010,9 +1360,17 @@ impl Prebattle {
                 count: setup.armies.len(),
             });
         }
-        if setup.variant != Variant::Standard {
+        if setup.variant == Variant::Dbaix {
             problems.push(EntryProblem::Variant {
                 variant: setup.variant,
+            });
+        }
+        let multi = setup.is_by_command();
+        if setup.depth_factor != 1.0
+            && (setup.variant != Variant::Giant || !(1.0..=1.5).contains(&setup.depth_factor))
+        {
+            problems.push(EntryProblem::DepthFactor {
+                factor: setup.depth_factor,
             });
         }
         if let Err(e) = setup.config.validate() {
@@ -1020,8 +1378,9 @@ impl Prebattle {
                 message: e.to_string(),
             });
         }
-        let board = Board::standard(setup.board_side);
-        if board.is_err() {
+        let side_ok = Board::standard(setup.board_side).is_ok();
+        let board = setup.board();
+        if !side_ok {
             problems.push(EntryProblem::BoardSide {
                 side: setup.board_side,
             });
@@ -1044,10 +1403,31 @@ impl Prebattle {
                 .iter()
                 .filter(|e| e.general && e.contingent.is_none())
                 .count();
-            if generals != 1 {
+            // Big Battle and Giant generals are checked with their commands (§14.1).
+            if !multi && generals != 1 {
                 problems.push(EntryProblem::Generals {
                     army: a.name.clone(),
                     count: generals,
+                });
+            }
+            for c in &a.commands {
+                for &index in c.elements.iter().chain([&c.general]) {
+                    if index >= a.elements.len() {
+                        problems.push(EntryProblem::CommandElement {
+                            army: a.name.clone(),
+                            command: c.id,
+                            index,
+                            count: a.elements.len(),
+                        });
+                    }
+                }
+            }
+        }
+        if problems.is_empty() && (multi || setup.armies.iter().any(|a| !a.commands.is_empty())) {
+            let command_problems = entry_command_problems(&setup);
+            if !command_problems.is_empty() {
+                problems.push(EntryProblem::Commands {
+                    problems: command_problems,
                 });
             }
         }
@@ -1075,6 +1455,14 @@ impl Prebattle {
                 .collect(),
             garrisons: Vec::new(),
             held_back: Vec::new(),
+            pip_allocations: if multi { vec![None; n] } else { Vec::new() },
+            command_camps: Vec::new(),
+            deployed_commands: if multi {
+                vec![Vec::new(); n]
+            } else {
+                Vec::new()
+            },
+            alternate: false,
             setup,
         })
     }
@@ -1169,9 +1557,15 @@ impl Prebattle {
                 army: invader,
                 allowed: self.allowed_base_edges(),
             },
-            Step::Camp { army } => PrebattleRequest::Camp {
+            Step::PipAllocation { army } => PrebattleRequest::PipAllocation {
                 army,
-                compulsory: self.camp_compulsory(army),
+                ranked: self.non_allied(army),
+                each_rolls_allowed: self.setup.variant == Variant::Giant,
+            },
+            Step::Camp { army, command } => PrebattleRequest::Camp {
+                army,
+                command,
+                compulsory: self.camp_compulsory_for(army, command),
             },
             Step::Deployment { army } => PrebattleRequest::Deployment {
                 army,
@@ -1221,17 +1615,168 @@ impl Prebattle {
 
     /// Whether army `army` must have a camp (§4.6): unless it has a City or more than 2 WWg.
     pub fn camp_compulsory(&self, army: usize) -> bool {
-        let has_city = Some(army) == self.defender
+        self.camp_compulsory_for(army, None)
+    }
+
+    /// Whether army `army`'s camp (`command` `None`) or its allied command `command`'s own camp
+    /// must be pitched (§4.6, §14.3). The army's camp is optional with a City or more than 2 WWg
+    /// outside its allied commands; an allied command, a whole army of its own list, must have
+    /// its own camp unless it has more than 2 WWg of its own (a reading: §14.3 says it "must be
+    /// provided with" one, and §4.6's exception is about the army that owns the camp; the City
+    /// is the defender's, not its ally's).
+    pub fn camp_compulsory_for(&self, army: usize, command: Option<CommandId>) -> bool {
+        let entry = &self.setup.armies[army];
+        let in_camp_command = |i: usize| match (command, entry.command_of(i)) {
+            (Some(id), Some(c)) => c.id == id,
+            (Some(_), None) => false,
+            (None, c) => !c.is_some_and(|c| c.allied),
+        };
+        let has_city = command.is_none()
+            && Some(army) == self.defender
             && self
                 .battlefield
                 .areas()
                 .any(|(_, a)| a.kind == AreaKind::City);
-        let wwg = self.setup.armies[army]
+        let wwg = entry
             .elements
             .iter()
-            .filter(|e| e.kind.troop_type() == TroopType::WWg)
+            .enumerate()
+            .filter(|(i, e)| e.kind.troop_type() == TroopType::WWg && in_camp_command(*i))
             .count();
         !(has_city || wwg > 2)
+    }
+
+    /// Army `army`'s non-allied commands, in the order listed: those a PIP ranking names (§14.4).
+    pub fn non_allied(&self, army: usize) -> Vec<CommandId> {
+        self.setup.armies[army]
+            .commands
+            .iter()
+            .filter(|c| !c.allied)
+            .map(|c| c.id)
+            .collect()
+    }
+
+    /// Army `army`'s declared PIP allocation (§14.4), once declared.
+    pub fn pip_allocation(&self, army: usize) -> Option<&PipAllocation> {
+        self.pip_allocations.get(army).and_then(|p| p.as_ref())
+    }
+
+    /// Army `army`'s allied command `command`'s own camp, once placed (§14.3).
+    pub fn command_camp(&self, army: usize, command: CommandId) -> Option<&Polygon> {
+        self.command_camps
+            .iter()
+            .find(|k| k.0 == army && k.1 == command)
+            .map(|k| &k.2)
+    }
+
+    /// The commands army `army` has set out so far, in order (§14.3).
+    pub fn deployed_commands(&self, army: usize) -> &[CommandId] {
+        self.deployed_commands
+            .get(army)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Whether the sides now alternate one command each (§14.3): the defender's first turn left
+    /// commands to place.
+    pub fn alternating(&self) -> bool {
+        self.alternate
+    }
+
+    /// Element `index` of `army` is placed, or held back for a landing.
+    fn settled(&self, army: usize, index: usize) -> bool {
+        self.poses[army][index].is_some() || self.held_back.contains(&element_id(army, index))
+    }
+
+    /// The commands army `army` has begun this turn of deployment and not yet ended (§14.3).
+    fn turn_commands(&self, army: usize) -> Vec<CommandId> {
+        let done = self.deployed_commands(army);
+        self.setup.armies[army]
+            .commands
+            .iter()
+            .filter(|c| !done.contains(&c.id))
+            .filter(|c| c.elements.iter().any(|&i| self.settled(army, i)))
+            .map(|c| c.id)
+            .collect()
+    }
+
+    /// §14.3: once the sides alternate, a turn sets out one command only.
+    fn one_command_a_turn(&self, army: usize, index: usize) -> Result<(), PrebattleError> {
+        if !self.alternate {
+            return Ok(());
+        }
+        let Some(c) = self.setup.armies[army].command_of(index) else {
+            return Ok(());
+        };
+        match self.turn_commands(army).into_iter().find(|t| *t != c.id) {
+            Some(t) => Err(PrebattleError::CommandTurn {
+                reason: format!(
+                    "army {army} is setting out its {t} this turn; once the sides alternate, each turn sets out one command"
+                ),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The 8 BW of §14.3 for element `index` of `army` at `rect`: the element and its general
+    /// (or, when it is the general, each placed element of his command) when neither is in a
+    /// City, Fort or camp.
+    fn far_from_general(
+        &self,
+        army: usize,
+        index: usize,
+        rect: &ElementRect,
+        sheltered_here: bool,
+        p: &mut Vec<DeploymentProblem>,
+    ) {
+        let entry = &self.setup.armies[army];
+        let Some(c) = entry.command_of(index) else {
+            return;
+        };
+        let id = element_id(army, index);
+        let rect_at =
+            |i: usize| self.poses[army][i].map(|q| self.rect_of(entry.elements[i].kind, q));
+        let far = |a: &ElementRect, b: &ElementRect| {
+            let d = crate::zones::nearest_distance(a, b);
+            (d > super::commands::DEPLOY_FROM_GENERAL + TOLERANCE).then_some(d)
+        };
+        if c.general == index {
+            for &i in c.elements.iter().filter(|&&i| i != index) {
+                let Some(r) = rect_at(i) else { continue };
+                if self.sheltered(army, c.id, &r) {
+                    continue;
+                }
+                if let Some(distance) = far(rect, &r) {
+                    p.push(DeploymentProblem::FarFromGeneral {
+                        id,
+                        other: element_id(army, i),
+                        distance,
+                    });
+                }
+            }
+        } else if !sheltered_here {
+            if let Some(g) = rect_at(c.general) {
+                if let Some(distance) = far(rect, &g) {
+                    p.push(DeploymentProblem::FarFromGeneral {
+                        id,
+                        other: element_id(army, c.general),
+                        distance,
+                    });
+                }
+            }
+        }
+    }
+
+    /// `r` stands wholly inside a City or Fort, the army's camp or its command's own camp (the
+    /// shelters of §14.3's 8 BW rule).
+    fn sheltered(&self, army: usize, command: CommandId, r: &ElementRect) -> bool {
+        let inside = |p: &Polygon| r.corners().iter().all(|c| p.contains(*c));
+        self.camps[army].as_ref().is_some_and(inside)
+            || self.command_camp(army, command).is_some_and(inside)
+            || self
+                .battlefield
+                .areas()
+                .any(|(_, f)| f.kind.is_fortified() && inside(&f.outline))
     }
 
     fn remaining(&self, army: usize) -> Vec<ElementId> {
@@ -1402,12 +1947,39 @@ impl Prebattle {
                     defender: edge.opposite(),
                 }])
             }
+            (A::DeclarePipAllocation { allocation }, Step::PipAllocation { army }) => {
+                let refuse = |reason: String| Err(PrebattleError::PipAllocation { reason });
+                match allocation {
+                    PipAllocation::EachRolls if self.setup.variant != Variant::Giant => {
+                        return refuse(
+                            "only in Giant may every general roll his own die (§14.6); a Big Battle army ranks its non-allied commands".into(),
+                        );
+                    }
+                    PipAllocation::EachRolls => {}
+                    PipAllocation::Ranked { order } => {
+                        let mut given = order.clone();
+                        given.sort();
+                        let mut wanted = self.non_allied(army);
+                        wanted.sort();
+                        if given != wanted {
+                            return refuse(format!(
+                                "the ranking must name each non-allied command of army {army} once ({}); allied commands keep their own die",
+                                crate::terrain::listed(&wanted)
+                            ));
+                        }
+                    }
+                }
+                Ok(vec![E::PipAllocationDeclared {
+                    army,
+                    allocation: allocation.clone(),
+                }])
+            }
             (
                 A::PlaceCamp {
                     outline,
                     camp_followers,
                 },
-                Step::Camp { army },
+                Step::Camp { army, command },
             ) => {
                 let reasons = self.camp_problems(army, outline);
                 if !reasons.is_empty() {
@@ -1415,15 +1987,16 @@ impl Prebattle {
                 }
                 Ok(vec![E::CampPlaced {
                     army,
+                    command,
                     outline: outline.clone(),
                     camp_followers: *camp_followers,
                 }])
             }
-            (A::NoCamp, Step::Camp { army }) => {
-                if self.camp_compulsory(army) {
+            (A::NoCamp, Step::Camp { army, command }) => {
+                if self.camp_compulsory_for(army, command) {
                     return Err(PrebattleError::CampCompulsory { army });
                 }
-                Ok(vec![E::CampOmitted { army }])
+                Ok(vec![E::CampOmitted { army, command }])
             }
             (A::Deploy { id, pose }, Step::Deployment { army }) => {
                 let index = (0..self.poses[army].len())
@@ -1433,6 +2006,7 @@ impl Prebattle {
                 if self.poses[army][index].is_some() || self.held_back.contains(id) {
                     return Err(PrebattleError::AlreadyDeployed { id: *id });
                 }
+                self.one_command_a_turn(army, index)?;
                 let pose = pose.snapped();
                 let garrison = self.deployment_check(army, index, pose)?;
                 Ok(vec![E::ElementDeployed {
@@ -1450,11 +2024,19 @@ impl Prebattle {
                     return Err(PrebattleError::AlreadyDeployed { id: *id });
                 }
                 let landing = |reason: String| Err(PrebattleError::Landing { reason });
-                if !self.setup.armies[army].littoral {
+                let entry = &self.setup.armies[army];
+                let command = entry.command_of(index);
+                // §14.3: a landing command is of a Littoral army: an allied command's own list.
+                let littoral = match command {
+                    Some(c) if c.allied => c.littoral,
+                    _ => entry.littoral,
+                };
+                if !littoral {
                     return landing(format!(
                         "army {army}'s list does not give Littoral home terrain"
                     ));
                 }
+                self.one_command_a_turn(army, index)?;
                 let waterway = self
                     .battlefield
                     .features
@@ -1473,10 +2055,24 @@ impl Prebattle {
                         kind.code()
                     ));
                 }
-                if self.held_back_by(army) >= 3 {
+                if let Some(c) = command {
+                    // §14.3: the landing is one whole command.
+                    let other = self.held_back.iter().find(|h| {
+                        (0..entry.elements.len())
+                            .any(|i| element_id(army, i) == **h && !c.elements.contains(&i))
+                    });
+                    if let Some(h) = other {
+                        return landing(format!(
+                            "element {h} of another command is held back already: in Big Battle and Giant a landing is one whole command (§14.3)"
+                        ));
+                    }
+                } else if self.held_back_by(army) >= 3 {
                     return landing("a landing is at most 3 elements".into());
                 }
                 Ok(vec![E::ElementHeldBack { army, id: *id }])
+            }
+            (A::EndDeployment, Step::Deployment { army }) if self.setup.is_by_command() => {
+                self.end_command_turn(army, defender)
             }
             (A::EndDeployment, Step::Deployment { army }) => {
                 if self.held_back_by(army) == 1 {
@@ -1504,6 +2100,72 @@ impl Prebattle {
             }
             (a, _) => Err(self.wrong(a)),
         }
+    }
+
+    /// The end of a Big Battle or Giant army's turn of deployment (§14.3): every command begun is
+    /// whole (placed, or wholly held back to land); once all of the army's commands are out, the
+    /// end-of-deployment checks of the standard game (a Fort garrisoned).
+    fn end_command_turn(
+        &self,
+        army: usize,
+        defender: usize,
+    ) -> Result<Vec<PrebattleEvent>, PrebattleError> {
+        let entry = &self.setup.armies[army];
+        let turn = self.turn_commands(army);
+        if turn.is_empty() {
+            return Err(PrebattleError::CommandTurn {
+                reason: format!(
+                    "army {army} has set out no command this turn: a turn sets out at least one whole command"
+                ),
+            });
+        }
+        let mut ids = Vec::new();
+        for c in entry.commands.iter().filter(|c| turn.contains(&c.id)) {
+            ids.extend(
+                c.elements
+                    .iter()
+                    .filter(|&&i| !self.settled(army, i))
+                    .map(|&i| element_id(army, i)),
+            );
+            let held = c
+                .elements
+                .iter()
+                .filter(|&&i| self.held_back.contains(&element_id(army, i)))
+                .count();
+            if held > 0 && held < c.elements.len() {
+                return Err(PrebattleError::Landing {
+                    reason: format!(
+                        "{held} of the {} elements of army {army}'s {} are held back: in Big Battle and Giant a landing is one whole command (§14.3)",
+                        c.elements.len(),
+                        c.id
+                    ),
+                });
+            }
+        }
+        if !ids.is_empty() {
+            return Err(PrebattleError::NotAllDeployed { ids });
+        }
+        let done = self.deployed_commands(army).len() + turn.len();
+        let all_out = done == entry.commands.len();
+        if all_out && army == defender {
+            for (i, a) in self.battlefield.areas() {
+                if a.kind == AreaKind::Fort && !self.garrisons.iter().any(|g| g.1 == i) {
+                    return Err(PrebattleError::FortUngarrisoned { feature: i });
+                }
+            }
+        }
+        let mut ev = vec![PrebattleEvent::CommandsDeployed {
+            army,
+            commands: turn,
+        }];
+        if all_out {
+            ev.push(PrebattleEvent::DeploymentEnded { army });
+            let other = 1 - army;
+            if self.deployed_commands(other).len() == self.setup.armies[other].commands.len() {
+                ev.push(PrebattleEvent::BattleReady { first: defender });
+            }
+        }
+        Ok(ev)
     }
 
     /// After the last feature: when the table (with `placed`) has no bad-going, rough-going,
@@ -1656,19 +2318,65 @@ impl Prebattle {
             } => {
                 self.base_edges[1 - defender] = Some(*i_edge);
                 self.base_edges[defender] = Some(*d_edge);
-                self.step = Step::Camp { army: defender };
+                self.step = if self.setup.is_by_command() {
+                    Step::PipAllocation { army: defender }
+                } else {
+                    Step::Camp {
+                        army: defender,
+                        command: None,
+                    }
+                };
+            }
+            E::PipAllocationDeclared { army, allocation } => {
+                if let Some(p) = self.pip_allocations.get_mut(*army) {
+                    *p = Some(allocation.clone());
+                }
+                self.step = if *army == defender {
+                    Step::PipAllocation { army: 1 - defender }
+                } else {
+                    Step::Camp {
+                        army: defender,
+                        command: None,
+                    }
+                };
             }
             E::CampPlaced {
                 army,
+                command,
                 outline,
                 camp_followers,
             } => {
-                self.camps[*army] = Some(outline.clone());
-                self.camp_followers[*army] = *camp_followers;
-                self.step = self.after_camp(*army);
+                match command {
+                    None => {
+                        self.camps[*army] = Some(outline.clone());
+                        self.camp_followers[*army] = *camp_followers;
+                    }
+                    Some(c) => {
+                        self.command_camps
+                            .push((*army, *c, outline.clone(), *camp_followers))
+                    }
+                }
+                self.step = self.after_camp(*army, *command);
             }
-            E::CampOmitted { army } => {
-                self.step = self.after_camp(*army);
+            E::CampOmitted { army, command } => {
+                self.step = self.after_camp(*army, *command);
+            }
+            E::CommandsDeployed { army, commands } => {
+                let first_turn = *army == defender && self.deployed_commands[*army].is_empty();
+                self.deployed_commands[*army].extend(commands.iter().copied());
+                let left = |p: &Prebattle, a: usize| {
+                    p.deployed_commands[a].len() < p.setup.armies[a].commands.len()
+                };
+                if first_turn {
+                    self.alternate = left(self, defender);
+                }
+                let other = 1 - *army;
+                self.step = match (left(self, *army), left(self, other)) {
+                    (false, false) => Step::Done,
+                    (true, true) if self.alternate => Step::Deployment { army: other },
+                    (true, _) => Step::Deployment { army: *army },
+                    (false, true) => Step::Deployment { army: other },
+                };
             }
             E::ElementDeployed {
                 army,
@@ -1685,6 +2393,8 @@ impl Prebattle {
                 }
             }
             E::ElementHeldBack { id, .. } => self.held_back.push(*id),
+            // Big Battle and Giant: the step was set by the turn's CommandsDeployed.
+            E::DeploymentEnded { .. } if self.setup.is_by_command() => {}
             E::DeploymentEnded { army } => {
                 self.step = if *army == defender {
                     Step::Deployment { army: 1 - defender }
@@ -1696,10 +2406,35 @@ impl Prebattle {
         }
     }
 
-    fn after_camp(&self, army: usize) -> Step {
+    /// The step after army `army`'s camp `command` (the army's own when `None`): its allied
+    /// commands' own camps in command order (§14.3), then the other army's camps, defender first
+    /// (§5.3), then the defender's deployment.
+    fn after_camp(&self, army: usize, command: Option<CommandId>) -> Step {
         let defender = self.defender.unwrap_or(0);
+        let allied: Vec<CommandId> = self.setup.armies[army]
+            .commands
+            .iter()
+            .filter(|c| c.allied)
+            .map(|c| c.id)
+            .collect();
+        let next = match command {
+            None => allied.first().copied(),
+            Some(c) => allied
+                .iter()
+                .position(|&a| a == c)
+                .and_then(|k| allied.get(k + 1).copied()),
+        };
+        if let Some(c) = next {
+            return Step::Camp {
+                army,
+                command: Some(c),
+            };
+        }
         if army == defender {
-            Step::Camp { army: 1 - defender }
+            Step::Camp {
+                army: 1 - defender,
+                command: None,
+            }
         } else {
             Step::Deployment { army: defender }
         }
@@ -1789,11 +2524,21 @@ impl Prebattle {
                 "the camp must stand on the army's rear edge ({base:?}) or the shore along it"
             ));
         }
+        let placing_command = match self.step {
+            Step::Camp { command, .. } => command,
+            _ => None,
+        };
         for (other, c) in self.camps.iter().enumerate() {
             if let Some(c) = c {
-                if other != army && polygons_intersect(outline, c) {
-                    v.push("the camp overlaps the other camp".to_string());
+                let same = other == army && placing_command.is_none();
+                if !same && polygons_intersect(outline, c) {
+                    v.push("the camp overlaps another camp".to_string());
                 }
+            }
+        }
+        for (_, _, c, _) in &self.command_camps {
+            if polygons_intersect(outline, c) {
+                v.push("the camp overlaps an allied command's camp".to_string());
             }
         }
         v
@@ -1853,7 +2598,11 @@ impl Prebattle {
             let inside = corners.iter().all(|&c| area.outline.contains(c));
             if inside {
                 in_stronghold = true;
-                let eligible = army == owner && kind.is_foot() && entry.contingent.is_none();
+                let allied = self.setup.armies[army]
+                    .command_of(index)
+                    .is_some_and(|c| c.allied);
+                let eligible =
+                    army == owner && kind.is_foot() && entry.contingent.is_none() && !allied;
                 if !eligible {
                     p.push(DeploymentProblem::NotAGarrison {
                         id,
@@ -1917,6 +2666,13 @@ impl Prebattle {
                 p.push(DeploymentProblem::BadGoing { id, kind });
             }
         }
+        if self.setup.is_by_command() {
+            let sheltered = in_stronghold
+                || self.setup.armies[army]
+                    .command_of(index)
+                    .is_some_and(|c| self.sheltered(army, c.id, &rect));
+            self.far_from_general(army, index, &rect, sheltered, &mut p);
+        }
         if p.is_empty() {
             Ok(garrison)
         } else {
@@ -1965,8 +2721,8 @@ impl Prebattle {
                         .collect::<Option<Vec<_>>>()?,
                     camp: self.camps[a].clone(),
                     camp_followers: self.camps[a].is_some() && self.camp_followers[a],
-                    commands: Vec::new(),
-                    pip_allocation: None,
+                    commands: entry_commands(a, entry, &self.command_camps),
+                    pip_allocation: self.pip_allocations.get(a).cloned().flatten(),
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -2069,22 +2825,46 @@ pub fn describe(setup: &PrebattleSetup, e: &PrebattleEvent) -> String {
         PrebattleEvent::BaseEdgesChosen { invader, defender } => {
             format!("The invader takes the {invader} edge, the defender the {defender} edge")
         }
+        PrebattleEvent::PipAllocationDeclared { army, .. } => format!(
+            "{} down how its PIP dice go to its commands",
+            does(*army, "writes", "write")
+        ),
         PrebattleEvent::CampPlaced {
             army,
+            command,
             camp_followers,
             ..
         } => format!(
-            "{} camp{}",
+            "{} {}camp{}",
             does(*army, "pitches", "pitch"),
+            match command {
+                Some(c) => format!("the own camp of its allied {c}: a "),
+                None => String::new(),
+            },
             if *camp_followers {
                 ", defended by camp followers"
             } else {
                 ""
             }
         ),
-        PrebattleEvent::CampOmitted { army } => {
+        PrebattleEvent::CampOmitted {
+            army,
+            command: None,
+        } => {
             format!("{} without a camp", does(*army, "goes", "go"))
         }
+        PrebattleEvent::CampOmitted {
+            army,
+            command: Some(c),
+        } => format!(
+            "{} allied {c} without a camp of its own",
+            does(*army, "leaves its", "leave their")
+        ),
+        PrebattleEvent::CommandsDeployed { army, commands } => format!(
+            "{} out {}",
+            does(*army, "sets", "set"),
+            crate::terrain::listed(commands)
+        ),
         PrebattleEvent::ElementDeployed {
             army,
             id,
