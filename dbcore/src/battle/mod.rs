@@ -37,6 +37,7 @@ pub mod narrate;
 pub mod outcome;
 pub mod prebattle;
 pub mod sally;
+pub mod saved;
 pub mod setup;
 pub mod state;
 pub mod victory;
@@ -67,6 +68,7 @@ pub use prebattle::{
     ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleAction, PrebattleError,
     PrebattleEvent, PrebattleRecord, PrebattleRequest, PrebattleSetup,
 };
+pub use saved::StateError;
 pub use setup::{
     edifice_camp, validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError,
     SetupProblem, FORMAT, FORMAT_VERSION,
