@@ -123,6 +123,15 @@ fn a_compact_state_of_another_version_or_shape_is_refused() {
     v["elements"].as_array_mut().unwrap().pop();
     let e = Battle::from_state_value(v).unwrap_err();
     assert_eq!(e.code(), ErrorCode::InvalidJson, "{e}");
+    // Numbers out of range and armies that are not there are refused before the digest.
+    let mut v = battle.state_value();
+    v["elements"][0]["pose"]["x"] = serde_json::json!(1.0e300);
+    let e = Battle::from_state_value(v).unwrap_err();
+    assert!(matches!(e, StateError::Limit(_)), "{e}");
+    let mut v = battle.state_value();
+    v["active"] = serde_json::json!(7);
+    let e = Battle::from_state_value(v).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::InvalidJson, "{e}");
     let mut v = battle.state_value();
     v.as_object_mut().unwrap().remove("digest");
     let e = Battle::from_state_value(v).unwrap_err();

@@ -17,7 +17,8 @@
 //!
 //! The digest guards against edits and damage, not against a forger: it is no signature, and
 //! anyone can compute it (docs/json.md gives the algorithm). A compact state is trusted to have
-//! been written by dbcore from a valid battle, so its set-up is not validated again.
+//! been written by dbcore from a valid battle, so the rules of its set-up (§3, §5) are not
+//! checked again; its sizes and numbers are (`crate::limits`), as for every input.
 //!
 //! ```
 //! use dbcore::battle::{Action, Battle, StateError};
@@ -85,6 +86,13 @@ pub enum StateError {
         /// The digest of what it holds.
         computed: String,
     },
+    /// A number or size out of range (`crate::limits`), or a rules configuration that cannot be
+    /// used: checked in a compact state too, which is not replayed.
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
+    /// The rules configuration of a compact state's set-up cannot be used.
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
     /// A full state whose record (set-up and actions) does not replay.
     #[error(transparent)]
     Replay(#[from] ReplayError),
@@ -101,6 +109,8 @@ impl ErrorInfo for StateError {
                 ErrorCode::InvalidArgument
             }
             StateError::Dice(e) => e.code(),
+            StateError::Limit(e) => e.code(),
+            StateError::Config(e) => e.code(),
             StateError::Replay(e) => e.code(),
         }
     }
@@ -489,11 +499,48 @@ impl Battle {
         if s.version != STATE_VERSION {
             return Err(StateError::Version { found: s.version });
         }
+        // What replaying would have checked on the way, cheaply: sizes and numbers in range
+        // (a digest anyone can compute is no proof against a hostile state), and one entry per
+        // army and per set-up element where the state has them.
+        crate::limits::check_setup(&s.setup)?;
+        if s.setup.config != RulesConfig::default() {
+            s.setup.config.validate()?;
+        }
         let n = setup_elements(&s.setup).count();
         if s.elements.len() != n {
             return Err(StateError::Json(format!(
                 "elements: {} given, the set-up has {n}",
                 s.elements.len()
+            )));
+        }
+        for (i, e) in s.elements.iter().enumerate() {
+            crate::limits::check_pose(&|| format!("elements[{i}].pose"), &e.pose)?;
+        }
+        crate::limits::check_len(
+            &|| "sallied".into(),
+            s.sallied.len(),
+            crate::limits::MAX_ELEMENTS,
+        )?;
+        for (i, e) in s.sallied.iter().enumerate() {
+            crate::limits::check_pose(&|| format!("sallied[{i}].pose"), &e.pose)?;
+        }
+        let armies = s.setup.armies.len();
+        let per_army = [
+            ("bounds_begun", s.bounds_begun.len()),
+            ("camp_sacked", s.camp_sacked.len()),
+            ("camp_followers", s.camp_followers.len()),
+        ];
+        for (what, len) in per_army {
+            if len != armies {
+                return Err(StateError::Json(format!(
+                    "{what}: {len} entries given, one per army ({armies}) needed"
+                )));
+            }
+        }
+        if s.active >= armies {
+            return Err(StateError::Json(format!(
+                "active: army {} of {armies}",
+                s.active
             )));
         }
         let mut elements: Vec<ElementState> = setup_elements(&s.setup)
