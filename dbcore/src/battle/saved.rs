@@ -257,6 +257,12 @@ struct StateIn {
     digest: String,
 }
 
+/// The default rules configuration, built once: the compact state leaves it out.
+fn default_config() -> &'static RulesConfig {
+    static DEFAULT: std::sync::OnceLock<RulesConfig> = std::sync::OnceLock::new();
+    DEFAULT.get_or_init(RulesConfig::default)
+}
+
 /// The state an element of the set-up starts with, before anything has happened to it.
 fn initial(army: usize, e: &ElementSetup) -> ElementState {
     ElementState::from_setup(army, e)
@@ -395,7 +401,7 @@ impl Battle {
         if self.elements.len() < n {
             return None;
         }
-        let config = (s.config != RulesConfig::default()).then_some(&s.config);
+        let config = (s.config != *default_config()).then_some(&s.config);
         Some(StateOut {
             format: STATE_FORMAT,
             version: STATE_VERSION,
@@ -473,7 +479,12 @@ impl Battle {
     pub fn from_state_json(text: &str) -> Result<Battle, StateError> {
         let head = text.trim_start();
         if head.starts_with("{\"format\":\"dbcore-state\"") {
-            let saved: StateIn = crate::json::from_str(text)?;
+            // The plain parser first: tracking the path of every field costs more than the parse,
+            // and is needed only to name the field of a fault.
+            let saved: StateIn = match serde_json::from_str(text) {
+                Ok(s) => s,
+                Err(_) => crate::json::from_str(text)?,
+            };
             return Battle::from_saved(saved);
         }
         Battle::from_state_value(crate::json::from_str(text)?)
@@ -503,7 +514,7 @@ impl Battle {
         // (a digest anyone can compute is no proof against a hostile state), and one entry per
         // army and per set-up element where the state has them.
         crate::limits::check_setup(&s.setup)?;
-        if s.setup.config != RulesConfig::default() {
+        if s.setup.config != *default_config() {
             s.setup.config.validate()?;
         }
         let n = setup_elements(&s.setup).count();
