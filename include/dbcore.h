@@ -1158,9 +1158,11 @@ DbcoreStatus dbcore_battle_awaiting_json(const struct DbcoreBattle *battle, char
 DbcoreStatus dbcore_battle_legal_json(const struct DbcoreBattle *battle, char **out_json);
 
 /**
- * The battle's whole state as JSON (a `dbcore::battle::Battle`: set-up, elements, bound, phase,
- * PIPs, the actions so far; for a DBAix game a `dbcore::dbaix::Battle`), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
- * with `dbcore_string_free`.
+ * The battle's whole state as JSON, the form `dbcore_battle_from_state_json` reads: for a DBA
+ * battle the compact state (`{"format":"dbcore-state",...,"digest":"..."}`: the set-up, the
+ * actions so far and what changed since the set-up, with a digest of it all; docs/json.md), for
+ * a DBAix game its full state (a `dbcore::dbaix::Battle`). Free `*out_json` with
+ * `dbcore_string_free`.
  *
  * # Safety
  * `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
@@ -1177,14 +1179,15 @@ DbcoreStatus dbcore_battle_legal_json(const struct DbcoreBattle *battle, char **
  * dbcore_string_free(state);
  * ```
  */
-DbcoreStatus dbcore_battle_state_json(const struct DbcoreBattle *battle,
-                                      char **out_json);
+DbcoreStatus dbcore_battle_state_json(const struct DbcoreBattle *battle, char **out_json);
 
 /**
  * A battle from its state JSON (as `dbcore_battle_state_json` writes it), of either game: a
- * state whose set-up is a DBAix scenario (`"format":"dbcore-dbaix"`) gives a DBAix game. The
- * state is accepted only when replaying the set-up and actions inside it gives exactly that
- * state, so a hand-edited position is refused. Free the handle with `dbcore_battle_free`.
+ * state whose set-up is a DBAix scenario (`"format":"dbcore-dbaix"`) gives a DBAix game. A
+ * compact state is accepted when its digest matches what it holds (no replay); a full state
+ * (without digest, as earlier versions wrote it) only when replaying the set-up and actions
+ * inside it gives exactly that state. A hand-edited position is refused either way. Free the
+ * handle with `dbcore_battle_free`.
  *
  * # Safety
  * `state_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
@@ -1193,7 +1196,8 @@ DbcoreStatus dbcore_battle_state_json(const struct DbcoreBattle *battle,
  * # Errors
  * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_SETUP` or
  * an action's refusal status when the record inside does not replay;
- * `DBCORE_STATUS_INVALID_ARGUMENT` when it replays to a different state.
+ * `DBCORE_STATUS_INVALID_ARGUMENT` when it replays to a different state, or when a compact
+ * state's digest does not match.
  *
  * # Example
  * ```c

@@ -742,6 +742,9 @@ impl Referee {
     }
 
     fn import(&mut self, p: &Map<String, Value>) -> Result<Value, RpcError> {
+        if let Some(state) = p.get("state") {
+            return self.import_state(p, state.clone());
+        }
         let mut record = p
             .get("record")
             .cloned()
@@ -769,6 +772,23 @@ impl Referee {
             let (b, _) = Battle::replay(&record).map_err(|e| rule_error(refusal_plain(&e)))?;
             AnyBattle::Dba(Box::new(b))
         };
+        self.insert(Self::session_of(
+            Game::Battle(game),
+            frame,
+            Names::default(),
+        ))
+    }
+
+    /// `battle.import` of a saved state (`battle.export` with `"state": true`), in either
+    /// spelling: a compact state checked by its digest, a full one by replaying its record. A
+    /// state is dbcore's own save, in BW whatever the frame, so it is read as it is.
+    fn import_state(&mut self, p: &Map<String, Value>, state: Value) -> Result<Value, RpcError> {
+        let dbaix = state.get("setup").is_some_and(is_dbaix);
+        let frame = self.session_frame(p, dbaix)?;
+        let game = AnyBattle::from_state_value(state).map_err(|e| match e {
+            dbcore::game::GameError::Json(m) => RpcError::params("/params/state", m),
+            other => rule_error(refusal_plain(&other)),
+        })?;
         self.insert(Self::session_of(
             Game::Battle(game),
             frame,
@@ -888,7 +908,17 @@ impl Referee {
         if let Some(r) = &s.prebattle {
             v["prebattle"] = to_json(r)?;
         }
-        Ok(s.out(v))
+        let mut v = s.out(v);
+        // The saved state is dbcore's own, in BW and dbcore's numbers whatever the frame and
+        // names, so that its digest still matches when `battle.import` reads it back.
+        if take_opt::<bool>(p, "state")?.unwrap_or(false) {
+            if let Game::Battle(b) = &s.game {
+                v["state"] = serde_json::from_str(&b.state_json()).map_err(|e| {
+                    RpcError::new(INTERNAL_ERROR, format!("cannot write JSON: {e}"))
+                })?;
+            }
+        }
+        Ok(v)
     }
 
     fn state(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {

@@ -129,9 +129,25 @@ pub struct CreateParams {
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportParams {
-    pub record: AnyRecord,
+    /// A record to replay; or give `state` instead.
+    #[serde(default)]
+    pub record: Option<AnyRecord>,
+    /// A saved state (`battle.export` with `"state": true`): dbcore's compact state with its
+    /// digest, or a full state (checked by replaying it), in BW whatever the frame.
+    #[serde(default)]
+    pub state: Option<Map<String, Value>>,
     #[serde(default)]
     pub frame: Option<Frame>,
+}
+
+/// Params of `battle.export`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExportParams {
+    pub battle: String,
+    /// Also give the battle's compact state (`state`), which `battle.import` reads back.
+    #[serde(default)]
+    pub state: Option<bool>,
 }
 
 /// Result of `battle.create` and `battle.import`; also one entry of `battles.list`.
@@ -317,6 +333,10 @@ pub struct ExportResult {
     /// dbcore's `PrebattleRecord` (set-up and actions).
     #[serde(default)]
     pub prebattle: Option<Map<String, Value>>,
+    /// The battle's compact state with its digest (docs/json.md), when asked for: dbcore's own
+    /// save, in BW and dbcore's element numbers whatever the frame and names.
+    #[serde(default)]
+    pub state: Option<Map<String, Value>>,
 }
 
 /// Result of `battle.close`.
@@ -540,7 +560,7 @@ pub const METHOD_SCHEMAS: [(&str, &str, &str); 20] = [
     ("battle.apply", "ApplyParams", "ApplyResult"),
     ("battle.legal", "BattleParams", "LegalResult"),
     ("battle.state", "BattleParams", "AnyStateResult"),
-    ("battle.export", "BattleParams", "ExportResult"),
+    ("battle.export", "ExportParams", "ExportResult"),
     ("battle.close", "BattleParams", "CloseResult"),
     ("combat.resolve", "ResolveParams", "CombatResult"),
     ("combat.odds", "OddsParams", "Odds"),
@@ -617,6 +637,7 @@ pub fn protocol_schema() -> Value {
         g.subschema_for::<ApplyResult>();
         g.subschema_for::<LegalResult>();
         g.subschema_for::<AnyStateResult>();
+        g.subschema_for::<ExportParams>();
         g.subschema_for::<ExportResult>();
         g.subschema_for::<CloseResult>();
         g.subschema_for::<NoParams>();

@@ -109,6 +109,47 @@ fn a_whole_record_applies_revision_by_revision_and_exports_identically() {
 }
 
 #[test]
+fn a_saved_state_exports_and_imports_and_a_changed_one_is_refused() {
+    let mut r = Referee::default();
+    let record = golden("into_contact")["record"].clone();
+    let id = ok(&mut r, "battle.import", json!({ "record": record }))["battle"].clone();
+    let exported = ok(
+        &mut r,
+        "battle.export",
+        json!({ "battle": id, "state": true }),
+    );
+    let state = exported["state"].clone();
+    assert_eq!(state["format"], "dbcore-state");
+    // The compact state imports (by its digest) to the same battle at the same revision.
+    let imported = ok(&mut r, "battle.import", json!({ "state": state }));
+    assert_eq!(imported["revision"], 7);
+    let a = ok(&mut r, "battle.state", json!({ "battle": id }));
+    let b = ok(
+        &mut r,
+        "battle.state",
+        json!({ "battle": imported["battle"] }),
+    );
+    assert_eq!(a, b);
+    // The old full state imports too, checked by replaying its record.
+    let (full, _) =
+        dbcore::battle::Battle::replay(&serde_json::from_value(record).unwrap()).unwrap();
+    let full = serde_json::to_value(&full).unwrap();
+    let again = ok(&mut r, "battle.import", json!({ "state": full }));
+    let c = ok(&mut r, "battle.state", json!({ "battle": again["battle"] }));
+    assert_eq!(a, c);
+    // A compact state changed by hand: refused, code 103.
+    let mut forged = exported["state"].clone();
+    forged["pips"] = json!(6);
+    let e = err(&mut r, "battle.import", json!({ "state": forged }));
+    assert_eq!(e["code"], RULE_REFUSAL);
+    assert_eq!(e["data"]["code"], 103);
+    assert!(e["message"].as_str().unwrap().contains("digest"), "{e}");
+    // Without `state`, export gives the record alone.
+    let plain = ok(&mut r, "battle.export", json!({ "battle": id }));
+    assert!(plain.get("state").is_none());
+}
+
+#[test]
 fn a_refusal_is_a_result_of_check_and_an_error_of_apply_with_dbcores_code_and_rule() {
     let mut r = Referee::default();
     let id = created(&mut r);

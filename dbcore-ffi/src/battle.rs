@@ -17,11 +17,9 @@ use dbcore::dbaix;
 use dbcore::game::{AnyBattle, AnyRecord, GameError};
 use dbcore::ErrorCode;
 
-use crate::boundary::{
-    arg, arg_str, boundary, free_handle, parse, parse_value, FfiError, Guarded, Out,
-};
+use crate::boundary::{arg, arg_str, boundary, free_handle, FfiError, Guarded, Out};
 use crate::dice::DbcoreDice;
-use crate::json::to_c_string;
+use crate::json::{text_to_c_string, to_c_string};
 use crate::table::DbcoreTable;
 use crate::DbcoreStatus;
 
@@ -118,45 +116,20 @@ unsafe fn change<T>(
     }
 }
 
-/// A battle from its saved state, accepted only when replaying the record inside it gives that
-/// same state: a state edited by hand could hold positions the rules never allowed, so the
-/// replayed battle, not the text, is what the handle holds. The two are compared as JSON values
-/// so that the comparison does not depend on how floating-point text is read back.
+/// A battle from its saved state in either spelling (`dbcore::game::AnyBattle::from_state_json`):
+/// a compact DBA state is checked by its digest, a full state (DBA or DBAix) by replaying the
+/// record inside it, so a state edited by hand is refused either way.
 pub(crate) fn any_battle_from_state(text: &str) -> Result<AnyBattle, FfiError> {
-    let given: serde_json::Value = parse(text)?;
-    let dbaix = given.pointer("/setup/format").and_then(|f| f.as_str()) == Some(dbaix::FORMAT);
-    if !dbaix {
-        return battle_from_state(text).map(|b| AnyBattle::Dba(Box::new(b)));
-    }
-    let state: dbaix::Battle = parse_value(given.clone())?;
-    let (replayed, _) = dbaix::Battle::replay(&state.record()).map_err(|e| match e {
-        dbaix::ReplayError::Setup(d) | dbaix::ReplayError::Action { error: d, .. } => {
-            FfiError::from(d)
-        }
-    })?;
-    let again = serde_json::to_value(&replayed)
-        .map_err(|e| FfiError::new(ErrorCode::Internal, format!("cannot write JSON: {e}")))?;
-    if again != given {
-        return Err(FfiError::invalid(
-            "the game state is not the one its own record (set-up and actions) replays to",
-        ));
-    }
-    Ok(AnyBattle::Dbaix(Box::new(replayed)))
+    AnyBattle::from_state_json(text).map_err(FfiError::from)
 }
 
 /// A DBA battle from its saved state (see [`any_battle_from_state`]).
+#[cfg(test)]
 pub(crate) fn battle_from_state(text: &str) -> Result<Battle, FfiError> {
-    let given: serde_json::Value = crate::boundary::parse(text)?;
-    let state: Battle = crate::boundary::parse_value(given.clone())?;
-    let (replayed, _) = Battle::replay(&state.record())?;
-    let again = serde_json::to_value(&replayed)
-        .map_err(|e| FfiError::new(ErrorCode::Internal, format!("cannot write JSON: {e}")))?;
-    if again != given {
-        return Err(FfiError::invalid(
-            "the battle state is not the one its own record (set-up and actions) replays to",
-        ));
+    match any_battle_from_state(text)? {
+        AnyBattle::Dba(b) => Ok(*b),
+        AnyBattle::Dbaix(_) => Err(dba_only()),
     }
-    Ok(replayed)
 }
 
 /// Start a battle from a JSON `dbcore::battle::BattleSetup` (`{"format":"dbcore-battle",
@@ -494,9 +467,11 @@ pub unsafe extern "C" fn dbcore_battle_legal_json(
     })
 }
 
-/// The battle's whole state as JSON (a `dbcore::battle::Battle`: set-up, elements, bound, phase,
-/// PIPs, the actions so far; for a DBAix game a `dbcore::dbaix::Battle`), the form `dbcore_battle_from_state_json` reads. Free `*out_json`
-/// with `dbcore_string_free`.
+/// The battle's whole state as JSON, the form `dbcore_battle_from_state_json` reads: for a DBA
+/// battle the compact state (`{"format":"dbcore-state",...,"digest":"..."}`: the set-up, the
+/// actions so far and what changed since the set-up, with a digest of it all; docs/json.md), for
+/// a DBAix game its full state (a `dbcore::dbaix::Battle`). Free `*out_json` with
+/// `dbcore_string_free`.
 ///
 /// # Safety
 /// `battle` must be a live battle handle and `out_json` valid for writes; either may be NULL
@@ -520,7 +495,7 @@ pub unsafe extern "C" fn dbcore_battle_state_json(
     boundary(|| {
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `battle`.
-        let json = unsafe { ask_any(battle, to_c_string) }?;
+        let json = unsafe { ask_any(battle, |b| text_to_c_string(b.state_json())) }?;
         // SAFETY: the caller's contract on `out_json`.
         unsafe { out.write(json) };
         Ok(())
@@ -528,9 +503,11 @@ pub unsafe extern "C" fn dbcore_battle_state_json(
 }
 
 /// A battle from its state JSON (as `dbcore_battle_state_json` writes it), of either game: a
-/// state whose set-up is a DBAix scenario (`"format":"dbcore-dbaix"`) gives a DBAix game. The
-/// state is accepted only when replaying the set-up and actions inside it gives exactly that
-/// state, so a hand-edited position is refused. Free the handle with `dbcore_battle_free`.
+/// state whose set-up is a DBAix scenario (`"format":"dbcore-dbaix"`) gives a DBAix game. A
+/// compact state is accepted when its digest matches what it holds (no replay); a full state
+/// (without digest, as earlier versions wrote it) only when replaying the set-up and actions
+/// inside it gives exactly that state. A hand-edited position is refused either way. Free the
+/// handle with `dbcore_battle_free`.
 ///
 /// # Safety
 /// `state_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
@@ -539,7 +516,8 @@ pub unsafe extern "C" fn dbcore_battle_state_json(
 /// # Errors
 /// `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`; `DBCORE_STATUS_INVALID_SETUP` or
 /// an action's refusal status when the record inside does not replay;
-/// `DBCORE_STATUS_INVALID_ARGUMENT` when it replays to a different state.
+/// `DBCORE_STATUS_INVALID_ARGUMENT` when it replays to a different state, or when a compact
+/// state's digest does not match.
 ///
 /// # Example
 /// ```c
@@ -878,7 +856,7 @@ mod tests {
             unsafe { dbcore_battle_state_json(h, &mut state) },
             DbcoreStatus::Ok
         );
-        assert_eq!(take(state), serde_json::to_string(&rust).unwrap());
+        assert_eq!(take(state), rust.state_json());
         let (mut army, mut bound, mut pips) = (9, 9, 9);
         unsafe {
             assert_eq!(dbcore_battle_active_army(h, &mut army), DbcoreStatus::Ok);
@@ -963,15 +941,25 @@ mod tests {
             DbcoreStatus::Ok
         );
         let text = take(state);
+        // The compact state, read back by its digest.
+        assert!(text.starts_with("{\"format\":\"dbcore-state\""));
         let back = battle_from_state(&text).unwrap();
-        assert_eq!(serde_json::to_string(&back).unwrap(), text);
-        // An element moved by hand: the record does not put it there.
+        assert_eq!(back.state_json(), text);
+        // An element moved by hand: the digest no longer matches.
         let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
         v["elements"][0]["pose"]["x"] = serde_json::json!(1.25);
         let e = battle_from_state(&v.to_string()).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert!(e.message.contains("digest"), "{}", e.message);
+        // The full state is still read, checked by replaying its record.
+        let full = serde_json::to_value(&back).unwrap();
+        assert_eq!(battle_from_state(&full.to_string()).unwrap(), back);
+        let mut v = full.clone();
+        v["elements"][0]["pose"]["x"] = serde_json::json!(1.25);
+        let e = battle_from_state(&v.to_string()).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
         // A record whose action is refused names the action.
-        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut v = full;
         v["actions"][0] = serde_json::json!({"action": "end_movement"});
         let e = battle_from_state(&v.to_string()).unwrap_err();
         assert_eq!(e.code, ErrorCode::WrongPhase);

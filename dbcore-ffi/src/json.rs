@@ -16,6 +16,11 @@ pub(crate) fn to_c_string<T: Serialize>(v: &T) -> Result<*mut c_char, FfiError> 
     // dbcore's values are plain data, so writing them cannot fail: a failure is dbcore's fault.
     let text = serde_json::to_string(v)
         .map_err(|e| FfiError::new(ErrorCode::Internal, format!("cannot write JSON: {e}")))?;
+    text_to_c_string(text)
+}
+
+/// JSON text dbcore wrote, as a string C owns until it calls `dbcore_string_free`.
+pub(crate) fn text_to_c_string(text: String) -> Result<*mut c_char, FfiError> {
     // serde_json escapes U+0000 as \u0000, so the text has no interior NUL.
     let c = CString::new(text).map_err(|e| {
         FfiError::new(

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use crate::dice::Dice;
 use crate::errors;
 use crate::kinds::RulesConfig;
-use crate::names::{name_of, to_json, to_py, AnyInt};
+use crate::names::{name_of, to_py, AnyInt};
 use crate::table::Table;
 
 /// Read a dbcore value given as JSON text or as plain Python data (turned into JSON text by
@@ -61,6 +61,18 @@ fn setup_err(py: Python<'_>, e: &dbcore::battle::SetupError) -> PyErr {
 fn replay_err(py: Python<'_>, e: &dbcore::battle::ReplayError) -> PyErr {
     match e {
         dbcore::battle::ReplayError::Setup(s) => setup_err(py, s),
+        other => errors::from_info(other),
+    }
+}
+
+/// A state that could not be read back: a set-up error as `setup_err`, a refused action of a
+/// DBAix record as `dbaix_replay_err`, any other as its family.
+fn state_err(py: Python<'_>, e: &dbcore::game::GameError) -> PyErr {
+    use dbcore::battle::{ReplayError, StateError};
+    use dbcore::game::GameError;
+    match e {
+        GameError::State(StateError::Replay(ReplayError::Setup(s))) => setup_err(py, s),
+        GameError::DbaixReplay(d) => dbaix_replay_err(d),
         other => errors::from_info(other),
     }
 }
@@ -169,7 +181,7 @@ pub fn narrate(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Vec<String
 /// DBA actions with `dbcore.actions`). A refused action raises the `DbcoreError` of its family
 /// with `.code`, `.rule` and `.detail`, and leaves the battle unchanged. Questions only DBA
 /// answers (`legal`, `table`, `snap`, ...) raise ArgumentError (code 103) on a DBAix game.
-/// Pickles and copies go through the state JSON; in a notebook the battle draws itself.
+/// Pickles and copies go through the compact state JSON; in a notebook the battle draws itself.
 #[pyclass(module = "dbcore", name = "Battle", eq)]
 #[derive(Clone, PartialEq)]
 pub struct Battle(pub AnyBattle);
@@ -218,35 +230,24 @@ impl Battle {
         }
     }
 
-    /// A battle from its state (`state()` or `to_json()`), accepted only when replaying the
-    /// set-up and actions inside it gives exactly that state: a hand-edited position is refused
-    /// (ArgumentError, code 103).
+    /// A battle from its state: `to_json()` (the compact state, accepted when its digest matches
+    /// what it holds, with no replay) or `state()` (the full state, accepted only when replaying
+    /// the set-up and actions inside it gives exactly that state), as a dict or JSON text. A
+    /// hand-edited position is refused (ArgumentError, code 103).
     #[classmethod]
     fn from_json(
         _cls: &Bound<'_, PyType>,
         py: Python<'_>,
         state: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let given: serde_json::Value = from_py(state, "a battle state")?;
-        let record = if is_dbaix(given.get("setup")) {
-            let claimed: dbaix::Battle = dbcore::json::from_value(given.clone())
-                .map_err(|e| errors::invalid_json("a DBAix game state", &e))?;
-            AnyRecord::Dbaix(claimed.record())
+        let read = if let Ok(text) = state.cast::<PyString>() {
+            let text = crate::names::utf8(text)?.0;
+            errors::guard(|| Ok(AnyBattle::from_state_json(&text)))?
         } else {
-            let claimed: dbcore::battle::Battle = dbcore::json::from_value(given.clone())
-                .map_err(|e| errors::invalid_json("a battle state", &e))?;
-            AnyRecord::Dba(claimed.record())
+            let given: serde_json::Value = from_py(state, "a battle state")?;
+            errors::guard(|| Ok(AnyBattle::from_state_value(given)))?
         };
-        let (replayed, _) = replay_any(py, &record)?;
-        let again = serde_json::to_value(&replayed)
-            .map_err(|e| errors::internal(format!("cannot write JSON: {e}")))?;
-        // Compared as JSON values, so that reading floating-point text back cannot matter.
-        if again != given {
-            return Err(errors::invalid_argument(
-                "the battle state is not the one its own record (set-up and actions) replays to",
-            ));
-        }
-        Ok(Battle(replayed))
+        read.map(Battle).map_err(|e| state_err(py, &e))
     }
 
     /// Replay a record (`record()`: a dict or JSON text `{"setup": ..., "actions": [...]}`) of
@@ -344,9 +345,10 @@ impl Battle {
         to_py(py, &self.0)
     }
 
-    /// The whole state as JSON text (the form `Battle.from_json` reads).
+    /// The state as JSON text, the form `Battle.from_json` reads fastest: for a DBA battle the
+    /// compact state with its digest (docs/json.md), for a DBAix game its full state.
     fn to_json(&self) -> PyResult<String> {
-        to_json(&self.0)
+        errors::guard(|| Ok(self.0.state_json()))
     }
 
     /// The story of this battle as a player tells it, one line a happening, from the action
@@ -584,7 +586,7 @@ impl Battle {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((
             slf.get_type().getattr("from_json")?,
-            (to_json(&slf.borrow().0)?,),
+            (errors::guard(|| Ok(slf.borrow().0.state_json()))?,),
         ))
     }
 

@@ -243,6 +243,32 @@ def test_record_replay_state_and_pickle(battle: Battle) -> None:
     assert info.value.code == 103
 
 
+def test_compact_state_is_checked_by_its_digest(battle: Battle) -> None:
+    battle.apply(actions.roll_pips(4))
+    battle.apply(actions.move_element(2, 6.5, 4, 0))
+    text = battle.to_json()
+    compact = json.loads(text)
+    assert compact["format"] == "dbcore-state" and len(compact["digest"]) == 16
+    # What the set-up says is not repeated: no ids in the elements.
+    assert "id" not in compact["elements"][0]
+    assert len(text) < len(json.dumps(battle.state()))
+    # Read back as text or as a dict, with no replay; pickles go the same way.
+    assert Battle.from_json(text) == battle
+    assert Battle.from_json(compact) == battle
+    assert Battle.from_json(text).record() == battle.record()
+    assert pickle.loads(pickle.dumps(battle)).to_json() == text
+    # A compact state changed after dbcore wrote it is refused by its digest.
+    forged = dict(compact, pips=6)
+    with pytest.raises(dbcore.ArgumentError) as info:
+        Battle.from_json(forged)
+    assert info.value.code == 103 and "digest" in str(info.value)
+    forged = json.loads(text)
+    forged["elements"][1]["pose"]["x"] = 9.5
+    with pytest.raises(dbcore.ArgumentError) as info:
+        Battle.from_json(json.dumps(forged))
+    assert info.value.code == 103
+
+
 def test_elements_table_and_picture(battle: Battle) -> None:
     battle.apply(actions.roll_pips(5))
     battle.apply(actions.move_element(2, 6.5, 4, 0))

@@ -98,6 +98,9 @@ pub enum GameError {
     /// A saved DBAix game did not replay.
     #[error("{0}")]
     DbaixReplay(dbaix::ReplayError),
+    /// A saved battle state could not be read back (see [`crate::battle::saved`]).
+    #[error("{0}")]
+    State(battle::StateError),
 }
 
 impl ErrorInfo for GameError {
@@ -112,6 +115,7 @@ impl ErrorInfo for GameError {
             GameError::Dbaix(e) => e.code(),
             GameError::DbaixReplay(dbaix::ReplayError::Setup(e))
             | GameError::DbaixReplay(dbaix::ReplayError::Action { error: e, .. }) => e.code(),
+            GameError::State(e) => e.code(),
         }
     }
     fn rule(&self) -> Option<&'static str> {
@@ -124,6 +128,7 @@ impl ErrorInfo for GameError {
             GameError::Dbaix(e) => e.rule(),
             GameError::DbaixReplay(dbaix::ReplayError::Setup(e))
             | GameError::DbaixReplay(dbaix::ReplayError::Action { error: e, .. }) => e.rule(),
+            GameError::State(e) => e.rule(),
         }
     }
 }
@@ -132,6 +137,15 @@ fn json_err(e: crate::Error) -> GameError {
     match e {
         crate::Error::Dice(d) => GameError::Dice(d),
         other => GameError::Json(other.to_string()),
+    }
+}
+
+/// A state that could not be read: a die out of range in it stays a dice fault.
+fn state_err(e: battle::StateError) -> GameError {
+    match e {
+        battle::StateError::Json(m) => GameError::Json(m),
+        battle::StateError::Dice(d) => GameError::Dice(d),
+        other => GameError::State(other),
     }
 }
 
@@ -214,6 +228,54 @@ impl AnyBattle {
                 ))
             }
         }
+    }
+
+    /// The battle's state as JSON: a DBA battle's compact state with its digest
+    /// ([`Battle::state_json`]); a DBAix game's full state (set-up, figures, actions), which has
+    /// no compact spelling yet.
+    pub fn state_json(&self) -> String {
+        match self {
+            AnyBattle::Dba(b) => b.state_json(),
+            AnyBattle::Dbaix(b) => {
+                serde_json::to_string(b).expect("a DBAix game state always serialises")
+            }
+        }
+    }
+
+    /// A battle from its state JSON, of either game by its set-up's variant (see
+    /// [`AnyBattle::from_state_value`]).
+    pub fn from_state_json(text: &str) -> Result<AnyBattle, GameError> {
+        // The compact DBA state is read straight from the text, without building a value.
+        if text
+            .trim_start()
+            .starts_with("{\"format\":\"dbcore-state\"")
+        {
+            return Battle::from_state_json(text)
+                .map(|b| AnyBattle::Dba(Box::new(b)))
+                .map_err(state_err);
+        }
+        AnyBattle::from_state_value(json::from_str(text).map_err(json_err)?)
+    }
+
+    /// A battle from its state as parsed JSON: a DBA state in either spelling
+    /// ([`Battle::from_state_value`]: a compact state checked by its digest, a full one by
+    /// replay), or a DBAix game's state (its set-up's `"format"` is `"dbcore-dbaix"`), accepted
+    /// only when replaying its own record gives exactly that state.
+    pub fn from_state_value(value: serde_json::Value) -> Result<AnyBattle, GameError> {
+        let dbaix = value.pointer("/setup/format").and_then(|f| f.as_str()) == Some(dbaix::FORMAT);
+        if !dbaix {
+            return Battle::from_state_value(value)
+                .map(|b| AnyBattle::Dba(Box::new(b)))
+                .map_err(state_err);
+        }
+        let claimed: dbaix::Battle = json::from_value(value.clone()).map_err(json_err)?;
+        let (replayed, _) =
+            dbaix::Battle::replay(&claimed.record()).map_err(GameError::DbaixReplay)?;
+        let again = serde_json::to_value(&replayed).map_err(|e| GameError::Json(e.to_string()))?;
+        if again != value {
+            return Err(GameError::State(battle::StateError::NotItsRecord));
+        }
+        Ok(AnyBattle::Dbaix(Box::new(replayed)))
     }
 
     /// Which game the battle is.

@@ -38,7 +38,7 @@ struct Row {
     target_instr: Option<f64>,
 }
 
-const ROWS: [Row; 14] = [
+const ROWS: [Row; 17] = [
     Row {
         name: "driven_battle",
         target_ns: Some(1_000_000.0),
@@ -79,6 +79,21 @@ const ROWS: [Row; 14] = [
     Row {
         name: "state_json_round_trip",
         target_ns: Some(25_000.0),
+        target_instr: None,
+    },
+    Row {
+        name: "compact_state_round_trip",
+        target_ns: Some(25_000.0),
+        target_instr: None,
+    },
+    Row {
+        name: "from_state_json_full",
+        target_ns: Some(25_000.0),
+        target_instr: None,
+    },
+    Row {
+        name: "clone_largest",
+        target_ns: Some(500.0),
         target_instr: None,
     },
     // The cost of size (#13): 36 elements a side against the standard game's 12.
@@ -132,7 +147,10 @@ fn describe(name: &str) -> &'static str {
         "fight_check" => "combat derived from the table (check of a Fight)",
         "contact_scan_24" => "contact scan of 24 elements",
         "clone_end" => "clone of a battle (its final state)",
-        "state_json_round_trip" => "battle state JSON round trip (serde, no replay)",
+        "state_json_round_trip" => "full state JSON round trip (serde, no replay)",
+        "compact_state_round_trip" => "compact state JSON round trip (digest checked)",
+        "from_state_json_full" => "from_state_json of the full state (replays)",
+        "clone_largest" => "clone of the largest state of the battle",
         "driven_big_battle" => "whole Big Battle (3 commands, 36 elements a side)",
         "driven_giant" => "whole Giant battle (3 generals, 36 a side, 45 BW)",
         "per_action_12" => "8 bounds, 12 a side (one battle; per action below)",
@@ -151,6 +169,12 @@ struct Fixture {
     giant: dbcore::battle::BattleSetup,
     record: BattleRecord,
     end: Battle,
+    /// The compact and the full state JSON of `end`.
+    compact: String,
+    full: String,
+    /// The state of the recorded battle whose clone allocates the most bytes, with those bytes
+    /// and blocks.
+    largest: (Battle, usize, usize),
     /// A battle waiting for the dice of a close combat, and the Fight that would resolve it.
     fight: (Battle, Action),
     situation: Situation,
@@ -232,7 +256,11 @@ impl Fixture {
         let driven = play(setup.clone(), SEED, MAX_BOUNDS).map_err(|e| format!("{e:?}"))?;
         let (end, _) = Battle::replay(&driven.record).map_err(|e| format!("{e:?}"))?;
         let fight = first_fight(&driven.record)?;
+        let largest = largest_clone(&driven.record)?;
         Ok(Fixture {
+            compact: end.state_json(),
+            full: serde_json::to_string(&end).map_err(|e| e.to_string())?,
+            largest,
             setup: ValidatedSetup::new(setup).map_err(|e| format!("{e:?}"))?,
             big_battle: big_battle_setup(Variant::BigBattle),
             giant: big_battle_setup(Variant::Giant),
@@ -321,6 +349,16 @@ impl Fixture {
                     let text = serde_json::to_string(black_box(&self.end)).expect("serialises");
                     black_box(serde_json::from_str::<Battle>(&text).ok());
                 }
+                "compact_state_round_trip" => {
+                    let text = black_box(&self.end).state_json();
+                    black_box(Battle::from_state_json(&text).ok());
+                }
+                "from_state_json_full" => {
+                    black_box(Battle::from_state_json(black_box(&self.full)).ok());
+                }
+                "clone_largest" => {
+                    black_box(black_box(&self.largest.0).clone());
+                }
                 _ => {}
             }
         }
@@ -347,6 +385,64 @@ fn c_situation() -> Result<dbcore_ffi::DbcoreSituation, String> {
     s.b.kind = kind(c"3Kn")?;
     s.b.flank_rear_contacts = 1;
     Ok(s)
+}
+
+/// Counts the heap bytes and blocks allocated on this thread's behalf, for the clone row.
+struct Counting;
+
+static ALLOCATED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static BLOCKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+// SAFETY: every call is passed on to the system allocator unchanged; only counters are added.
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        ALLOCATED.fetch_add(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        BLOCKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: the caller's contract, passed on.
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new: usize) -> *mut u8 {
+        ALLOCATED.fetch_add(new, std::sync::atomic::Ordering::Relaxed);
+        BLOCKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: the caller's contract, passed on.
+        unsafe { std::alloc::System.realloc(ptr, layout, new) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// Heap bytes and blocks one clone of `b` allocates, plus the battle itself.
+fn clone_size(b: &Battle) -> (usize, usize) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let (bytes, blocks) = (ALLOCATED.load(Relaxed), BLOCKS.load(Relaxed));
+    let c = black_box(b.clone());
+    let size = (
+        ALLOCATED.load(Relaxed) - bytes + std::mem::size_of::<Battle>(),
+        BLOCKS.load(Relaxed) - blocks,
+    );
+    drop(c);
+    size
+}
+
+/// Of every state of the recorded battle (after each action), the one whose clone allocates
+/// the most, with its bytes and blocks.
+fn largest_clone(record: &BattleRecord) -> Result<(Battle, usize, usize), String> {
+    let mut b = Battle::new(record.setup.clone()).map_err(|e| format!("{e:?}"))?;
+    let (bytes, blocks) = clone_size(&b);
+    let mut best = (b.clone(), bytes, blocks);
+    for a in &record.actions {
+        b.apply(a.clone()).map_err(|e| format!("{e:?}"))?;
+        let (bytes, blocks) = clone_size(&b);
+        if bytes > best.1 {
+            best = (b.clone(), bytes, blocks);
+        }
+    }
+    Ok(best)
 }
 
 /// The recorded battle replayed up to its first close combat awaiting dice, and a Fight of it.
@@ -441,6 +537,8 @@ fn instructions(name: &str) -> Result<f64, String> {
         "driven_big_battle" | "driven_giant" => 1,
         "per_action_12" | "per_action_24" | "per_action_48" | "per_action_96" => 1,
         "state_json_round_trip" | "fight_check" | "clone_end" | "contact_scan_24" => 200,
+        "compact_state_round_trip" | "clone_largest" => 200,
+        "from_state_json_full" => 3,
         _ => 2000,
     };
     let base = count(1)?;
@@ -566,6 +664,16 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     if best[0].is_finite() && best[0] > 0.0 {
         println!("driven battles per second: {:.0}", 1.0e9 / best[0]);
     }
+    println!(
+        "state JSON of the final state: compact {} bytes, full {} bytes",
+        fixture.compact.len(),
+        fixture.full.len()
+    );
+    let (end_bytes, end_blocks) = clone_size(&fixture.end);
+    println!(
+        "largest clone over every state: {} bytes in {} blocks (target <= 8192 bytes); final state: {end_bytes} bytes in {end_blocks} blocks",
+        fixture.largest.1, fixture.largest.2
+    );
     // Cost per action as the armies grow, and its ratio per doubling (target: at most 2.2).
     let mut previous: Option<(f64, Option<f64>)> = None;
     for (k, &n) in SIZES.iter().enumerate() {

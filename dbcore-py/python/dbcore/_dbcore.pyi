@@ -626,14 +626,15 @@ class Battle:
     action raises the DbcoreError of its family (RuleError 201-204, ArgumentError 102/104, ...)
     and changes nothing. Questions only DBA answers (``legal``, ``table``, ``snap``,
     ``outlines``, ``outcome``, ``contacts``, ``element``, ``config``) raise ArgumentError
-    (code 103) on a DBAix game. Pickles and copies go through the state JSON; in a notebook the
-    battle draws itself.
+    (code 103) on a DBAix game. Pickles and copies go through the compact state JSON; in a
+    notebook the battle draws itself.
     """
 
     def __new__(cls, setup: BattleData | str) -> Battle: ...
     @classmethod
     def from_json(cls, state: BattleData | str) -> Battle:
-        """A battle from its state, refused unless its own record replays to it (code 103)."""
+        """A battle from its state: the compact ``to_json()`` text, checked by its digest, or the
+        full ``state()``, checked by replaying its record; a hand-edited one is refused (code 103)."""
     @classmethod
     def replay(cls, record: BattleData | str) -> tuple[Battle, list[Event]]:
         """The battle after the record's last action, and every event in order."""
@@ -653,7 +654,8 @@ class Battle:
     def state(self) -> BattleData:
         """The whole state as plain data."""
     def to_json(self) -> str:
-        """The whole state as JSON text (what ``Battle.from_json`` reads)."""
+        """The state as compact JSON text with its digest (what ``Battle.from_json`` reads
+        fastest); a DBAix game's full state."""
     def narrate(self, since: int = 0) -> list[str]:
         """The story as a player tells it, from action number ``since`` on (0: all of it)."""
     @property

@@ -39,6 +39,7 @@ pub mod outcome;
 pub mod prebattle;
 pub mod queries;
 pub mod sally;
+pub mod saved;
 pub mod setup;
 pub mod state;
 pub mod victory;
@@ -70,6 +71,7 @@ pub use prebattle::{
     PrebattleEvent, PrebattleRecord, PrebattleRequest, PrebattleSetup,
 };
 pub use queries::{FarthestStep, LegalContact};
+pub use saved::StateError;
 pub use setup::{
     edifice_camp, validate, ArmySetup, BattleSetup, ElementId, ElementSetup, SetupError,
     SetupProblem, FORMAT, FORMAT_VERSION,

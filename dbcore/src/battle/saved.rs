@@ -1,0 +1,594 @@
+//! The battle state as JSON, for saving a position and reading it back.
+//!
+//! Two spellings are read:
+//!
+//! - the **compact state** ([`Battle::state_json`], `"format": "dbcore-state"`), which leaves out
+//!   what the set-up already says (each element's id, army, general and contingent, the rules
+//!   configuration when it is the default one) and ends with a `"digest"`: a stable 64-bit hash
+//!   of the canonical compact text, written by dbcore. Reading it back checks the digest and
+//!   nothing else, so it costs one parse, not a replay of the battle. A compact state whose
+//!   digest does not match (a hand-edited position) is refused with [`StateError::Digest`].
+//! - the **full state** (the serde form of [`Battle`]: the set-up, every element in full, the
+//!   actions so far), as earlier versions wrote it. It has no digest, so it is accepted only when
+//!   replaying its own record (set-up and actions) gives exactly that state.
+//!
+//! Both keep the actions, so a battle read back has the same [`Battle::record`] and compares
+//! equal to the one written.
+//!
+//! The digest guards against edits and damage, not against a forger: it is no signature, and
+//! anyone can compute it (docs/json.md gives the algorithm). A compact state is trusted to have
+//! been written by dbcore from a valid battle, so the rules of its set-up (§3, §5) are not
+//! checked again; its sizes and numbers are (`crate::limits`), as for every input.
+//!
+//! ```
+//! use dbcore::battle::{Action, Battle, StateError};
+//! use dbcore::DieScore;
+//!
+//! let mut battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+//! battle.apply(Action::RollPips { die: DieScore::new(4).unwrap() }).unwrap();
+//! let text = battle.state_json();
+//! assert_eq!(Battle::from_state_json(&text).unwrap(), battle);
+//!
+//! // The old full spelling is still read, checked by replaying its record.
+//! let full = serde_json::to_string(&battle).unwrap();
+//! assert_eq!(Battle::from_state_json(&full).unwrap(), battle);
+//!
+//! // A hand-edited compact state is refused.
+//! let forged = text.replacen("\"pips\":4", "\"pips\":6", 1);
+//! assert!(matches!(Battle::from_state_json(&forged), Err(StateError::Digest { .. })));
+//! ```
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::battlefield::{Battlefield, Variant};
+use crate::config::RulesConfig;
+use crate::error::{ErrorCode, ErrorInfo};
+use crate::geometry::Pose;
+use crate::terrain::RiverState;
+use crate::troops::ElementKind;
+
+use super::bound::{Action, Battle, Phase, ReplayError};
+use super::commands::CommandState;
+use super::setup::{ArmySetup, BattleSetup, ElementId, ElementSetup};
+use super::state::{CityState, ElementState, Status};
+use super::victory::Verdict;
+
+/// The `"format"` of a compact state.
+pub const STATE_FORMAT: &str = "dbcore-state";
+/// The `"version"` of the compact state this dbcore writes.
+pub const STATE_VERSION: u32 = 1;
+
+/// A battle state that could not be read back.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StateError {
+    /// The text is not JSON of either state spelling; the message names the field at fault.
+    #[error("{0}")]
+    Json(String),
+    /// A die score outside 1 to 6 in the state's actions (§0.3).
+    #[error(transparent)]
+    Dice(crate::DiceError),
+    /// A compact state of a version this dbcore does not read.
+    #[error(
+        "a compact battle state of version {found}; this dbcore reads version {STATE_VERSION}"
+    )]
+    Version {
+        /// The version the state gives.
+        found: u32,
+    },
+    /// A compact state whose digest is not the one of its contents: it was changed after dbcore
+    /// wrote it.
+    #[error("the battle state was changed after dbcore wrote it: its digest is {given}, its contents give {computed}")]
+    Digest {
+        /// The digest the state carries.
+        given: String,
+        /// The digest of what it holds.
+        computed: String,
+    },
+    /// A number or size out of range (`crate::limits`), or a rules configuration that cannot be
+    /// used: checked in a compact state too, which is not replayed.
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
+    /// The rules configuration of a compact state's set-up cannot be used.
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    /// A full state whose record (set-up and actions) does not replay.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// A full state whose record replays to a different state: a hand-edited position.
+    #[error("the battle state is not the one its own record (set-up and actions) replays to")]
+    NotItsRecord,
+}
+
+impl ErrorInfo for StateError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            StateError::Json(_) => ErrorCode::InvalidJson,
+            StateError::Version { .. } | StateError::Digest { .. } | StateError::NotItsRecord => {
+                ErrorCode::InvalidArgument
+            }
+            StateError::Dice(e) => e.code(),
+            StateError::Limit(e) => e.code(),
+            StateError::Config(e) => e.code(),
+            StateError::Replay(e) => e.code(),
+        }
+    }
+    fn rule(&self) -> Option<&'static str> {
+        match self {
+            StateError::Dice(e) => e.rule(),
+            StateError::Replay(e) => e.rule(),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::error::Error> for StateError {
+    fn from(e: crate::error::Error) -> StateError {
+        match e {
+            crate::error::Error::Dice(d) => StateError::Dice(d),
+            other => StateError::Json(other.to_string()),
+        }
+    }
+}
+
+/// One element of the set-up as the compact state gives it: only what may change in a battle.
+/// Its id, army, general and contingent are those of the set-up element at the same place.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SavedElement {
+    /// Where it stands now.
+    pub pose: Pose,
+    /// Its kind, when it is no longer its set-up kind (it dismounted, §7.9): it may then not
+    /// dismount again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ElementKind>,
+    /// Lost or afloat; omitted while it is in play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+    /// Tactical moves made this bound (§7.5); omitted when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub moves_this_bound: u8,
+    /// Distance moved this bound by tactical moves, BW; omitted when none.
+    #[serde(default, skip_serializing_if = "is_nought")]
+    pub moved_this_bound: f64,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+fn is_nought(x: &f64) -> bool {
+    *x == 0.0
+}
+
+/// The set-up as the compact state writes it: the rules configuration only when it is not the
+/// default one. Read back as a [`BattleSetup`], whose configuration defaults.
+#[derive(Serialize)]
+struct SetupOut<'a> {
+    format: &'a str,
+    version: u32,
+    variant: Variant,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    config: Option<&'a RulesConfig>,
+    battlefield: &'a Battlefield,
+    armies: &'a [ArmySetup],
+    first: usize,
+    sandbox: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    city_owner: Option<usize>,
+    #[serde(skip_serializing_if = "<[ElementId]>::is_empty")]
+    held_back: &'a [ElementId],
+}
+
+/// The compact state as written, without its digest: the canonical text the digest is of.
+#[derive(Serialize)]
+struct StateOut<'a> {
+    format: &'static str,
+    version: u32,
+    setup: SetupOut<'a>,
+    actions: &'a [Action],
+    bound: u32,
+    active: usize,
+    phase: Phase,
+    pips: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    river: Option<RiverState>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    plough_rough: bool,
+    bounds_begun: &'a [u32],
+    elements: Vec<SavedElement>,
+    #[serde(skip_serializing_if = "<[ElementState]>::is_empty")]
+    sallied: &'a [ElementState],
+    #[serde(skip_serializing_if = "<[ElementId]>::is_empty")]
+    shot: &'a [ElementId],
+    #[serde(skip_serializing_if = "<[(ElementId, ElementId)]>::is_empty")]
+    shots: &'a [(ElementId, ElementId)],
+    #[serde(skip_serializing_if = "<[ElementId]>::is_empty")]
+    fought: &'a [ElementId],
+    #[serde(skip_serializing_if = "<[ElementId]>::is_empty")]
+    pursued: &'a [ElementId],
+    camp_sacked: &'a [bool],
+    camp_followers: &'a [bool],
+    #[serde(skip_serializing_if = "<[CityState]>::is_empty")]
+    cities: &'a [CityState],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<&'a Verdict>,
+    #[serde(skip_serializing_if = "<[CommandState]>::is_empty")]
+    commands: &'a [CommandState],
+}
+
+/// The compact state as read, digest included.
+#[derive(Deserialize)]
+struct StateIn {
+    #[allow(dead_code)]
+    format: String,
+    version: u32,
+    setup: BattleSetup,
+    actions: Vec<Action>,
+    bound: u32,
+    active: usize,
+    phase: Phase,
+    pips: u8,
+    #[serde(default)]
+    river: Option<RiverState>,
+    #[serde(default)]
+    plough_rough: bool,
+    bounds_begun: Vec<u32>,
+    elements: Vec<SavedElement>,
+    #[serde(default)]
+    sallied: Vec<ElementState>,
+    #[serde(default)]
+    shot: Vec<ElementId>,
+    #[serde(default)]
+    shots: Vec<(ElementId, ElementId)>,
+    #[serde(default)]
+    fought: Vec<ElementId>,
+    #[serde(default)]
+    pursued: Vec<ElementId>,
+    camp_sacked: Vec<bool>,
+    camp_followers: Vec<bool>,
+    #[serde(default)]
+    cities: Vec<CityState>,
+    #[serde(default)]
+    verdict: Option<Verdict>,
+    #[serde(default)]
+    commands: Vec<CommandState>,
+    digest: String,
+}
+
+/// The default rules configuration, built once: the compact state leaves it out.
+fn default_config() -> &'static RulesConfig {
+    static DEFAULT: std::sync::OnceLock<RulesConfig> = std::sync::OnceLock::new();
+    DEFAULT.get_or_init(RulesConfig::default)
+}
+
+/// The state an element of the set-up starts with, before anything has happened to it.
+fn initial(army: usize, e: &ElementSetup) -> ElementState {
+    ElementState::from_setup(army, e)
+}
+
+/// Every set-up element with its army, in the order of the battle's elements.
+fn setup_elements(setup: &BattleSetup) -> impl Iterator<Item = (usize, &ElementSetup)> {
+    setup
+        .armies
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| a.elements.iter().map(move |e| (i, e)))
+}
+
+/// The element that `saved` describes, the set-up element `e` of `army` as it is now.
+fn restore(army: usize, e: &ElementSetup, saved: &SavedElement) -> ElementState {
+    let mut s = initial(army, e);
+    s.pose = saved.pose;
+    if let Some(k) = saved.kind {
+        s.kind = k;
+        s.dismounts_as = None;
+    }
+    s.status = saved.status.unwrap_or(Status::InPlay);
+    s.moves_this_bound = saved.moves_this_bound;
+    s.moved_this_bound = saved.moved_this_bound;
+    s
+}
+
+/// The compact form of `s`, the set-up element `e` of `army`, if reading it back gives `s`.
+fn save(army: usize, e: &ElementSetup, s: &ElementState) -> Option<SavedElement> {
+    let start = initial(army, e);
+    let saved = SavedElement {
+        pose: s.pose,
+        kind: (s.kind != start.kind).then_some(s.kind),
+        status: (s.status != Status::InPlay).then_some(s.status),
+        moves_this_bound: s.moves_this_bound,
+        moved_this_bound: s.moved_this_bound,
+    };
+    // Ids, armies, generals and contingents never change in a battle; a state in which one did
+    // (or a dismounted element kept its dismount) is not written compactly.
+    (restore(army, e, &saved) == *s).then_some(saved)
+}
+
+/// A 64-bit hash of bytes, stable across platforms, versions and runs: eight bytes at a time as
+/// a little-endian word, each mixed in by multiplication and a shift, the tail padded with
+/// zeros after its length, then a final avalanche (the finaliser of SplitMix64). docs/json.md
+/// states it for other writers.
+#[derive(Debug, Clone)]
+pub struct StateHasher {
+    h: u64,
+    tail: [u8; 8],
+    filled: usize,
+    len: u64,
+}
+
+const SEED: u64 = 0x6462_636f_7265_2d31; // "dbcore-1"
+const MUL: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl Default for StateHasher {
+    fn default() -> Self {
+        StateHasher {
+            h: SEED,
+            tail: [0; 8],
+            filled: 0,
+            len: 0,
+        }
+    }
+}
+
+impl StateHasher {
+    fn word(&mut self, w: u64) {
+        self.h = (self.h ^ w).wrapping_mul(MUL);
+        self.h ^= self.h >> 29;
+    }
+
+    /// Hash more bytes.
+    pub fn update(&mut self, mut bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        if self.filled > 0 {
+            let n = (8 - self.filled).min(bytes.len());
+            self.tail[self.filled..self.filled + n].copy_from_slice(&bytes[..n]);
+            self.filled += n;
+            bytes = &bytes[n..];
+            if self.filled < 8 {
+                return;
+            }
+            let w = u64::from_le_bytes(self.tail);
+            self.word(w);
+            self.filled = 0;
+        }
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.word(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        self.tail[..rest.len()].copy_from_slice(rest);
+        self.filled = rest.len();
+    }
+
+    /// The hash of everything given, as 16 lowercase hexadecimal digits.
+    pub fn finish_hex(mut self) -> String {
+        let mut last = [0u8; 8];
+        last[..self.filled].copy_from_slice(&self.tail[..self.filled]);
+        self.word(u64::from_le_bytes(last));
+        self.word(self.len);
+        let mut z = self.h;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        format!("{z:016x}")
+    }
+}
+
+impl std::io::Write for StateHasher {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Battle {
+    /// The compact view of this state, or `None` when some element cannot be told by what
+    /// changed since the set-up (which a battle played by dbcore never gives).
+    fn state_out(&self) -> Option<StateOut<'_>> {
+        let s = &*self.setup;
+        let n = setup_elements(s).count();
+        let mut elements = Vec::with_capacity(n);
+        for ((army, e), st) in setup_elements(s).zip(&self.elements) {
+            elements.push(save(army, e, st)?);
+        }
+        if self.elements.len() < n {
+            return None;
+        }
+        let config = (s.config != *default_config()).then_some(&s.config);
+        Some(StateOut {
+            format: STATE_FORMAT,
+            version: STATE_VERSION,
+            setup: SetupOut {
+                format: &s.format,
+                version: s.version,
+                variant: s.variant,
+                config,
+                battlefield: &s.battlefield,
+                armies: &s.armies,
+                first: s.first,
+                sandbox: s.sandbox,
+                city_owner: s.city_owner,
+                held_back: &s.held_back,
+            },
+            actions: &self.actions,
+            bound: self.bound,
+            active: self.active,
+            phase: self.phase,
+            pips: self.pips,
+            river: self.river,
+            plough_rough: self.plough_rough,
+            bounds_begun: &self.bounds_begun,
+            elements,
+            sallied: &self.elements[n..],
+            shot: &self.shot,
+            shots: &self.shots,
+            fought: &self.fought,
+            pursued: &self.pursued,
+            camp_sacked: &self.camp_sacked,
+            camp_followers: &self.camp_followers,
+            cities: &self.cities,
+            verdict: self.verdict.as_ref(),
+            commands: &self.commands,
+        })
+    }
+
+    /// The digest of this state's compact text ([`Battle::state_json`]).
+    pub fn state_digest(&self) -> String {
+        let mut h = StateHasher::default();
+        match self.state_out() {
+            Some(out) => serde_json::to_writer(&mut h, &out),
+            None => serde_json::to_writer(&mut h, self),
+        }
+        .expect("a battle state always serialises");
+        h.finish_hex()
+    }
+
+    /// The battle state as compact JSON with its digest (see [the module](self)), the form
+    /// [`Battle::from_state_json`] reads back without replaying. A state that cannot be told
+    /// compactly (none that dbcore plays) is written in the full spelling instead.
+    pub fn state_json(&self) -> String {
+        let Some(out) = self.state_out() else {
+            return serde_json::to_string(self).expect("a battle state always serialises");
+        };
+        let mut text = serde_json::to_vec(&out).expect("a battle state always serialises");
+        let mut h = StateHasher::default();
+        h.update(&text);
+        let digest = h.finish_hex();
+        // The digest goes last, so the text before it is exactly the hashed text.
+        text.pop();
+        text.extend_from_slice(b",\"digest\":\"");
+        text.extend_from_slice(digest.as_bytes());
+        text.extend_from_slice(b"\"}");
+        String::from_utf8(text).expect("serde_json writes UTF-8")
+    }
+
+    /// The battle state as a JSON value: [`Battle::state_json`] parsed.
+    pub fn state_value(&self) -> serde_json::Value {
+        serde_json::from_str(&self.state_json()).expect("dbcore's own JSON parses")
+    }
+
+    /// A battle from its state JSON in either spelling (see [the module](self)): a compact state
+    /// is checked by its digest, a full one by replaying its record.
+    pub fn from_state_json(text: &str) -> Result<Battle, StateError> {
+        let head = text.trim_start();
+        if head.starts_with("{\"format\":\"dbcore-state\"") {
+            // The plain parser first: tracking the path of every field costs more than the parse,
+            // and is needed only to name the field of a fault.
+            let saved: StateIn = match serde_json::from_str(text) {
+                Ok(s) => s,
+                Err(_) => crate::json::from_str(text)?,
+            };
+            return Battle::from_saved(saved);
+        }
+        Battle::from_state_value(crate::json::from_str(text)?)
+    }
+
+    /// [`Battle::from_state_json`] of JSON already parsed (a Python dict, a request's field).
+    pub fn from_state_value(value: serde_json::Value) -> Result<Battle, StateError> {
+        if value.get("format").and_then(|f| f.as_str()) == Some(STATE_FORMAT) {
+            let saved: StateIn = crate::json::from_value(value)?;
+            return Battle::from_saved(saved);
+        }
+        let claimed: Battle = crate::json::from_value(value.clone())?;
+        let (replayed, _) = Battle::replay(&claimed.record())?;
+        let again = serde_json::to_value(&replayed).map_err(|e| StateError::Json(e.to_string()))?;
+        // Compared as JSON values, as the state was given.
+        if again != value {
+            return Err(StateError::NotItsRecord);
+        }
+        Ok(replayed)
+    }
+
+    fn from_saved(s: StateIn) -> Result<Battle, StateError> {
+        if s.version != STATE_VERSION {
+            return Err(StateError::Version { found: s.version });
+        }
+        // What replaying would have checked on the way, cheaply: sizes and numbers in range
+        // (a digest anyone can compute is no proof against a hostile state), and one entry per
+        // army and per set-up element where the state has them.
+        crate::limits::check_setup(&s.setup)?;
+        if s.setup.config != *default_config() {
+            s.setup.config.validate()?;
+        }
+        let n = setup_elements(&s.setup).count();
+        if s.elements.len() != n {
+            return Err(StateError::Json(format!(
+                "elements: {} given, the set-up has {n}",
+                s.elements.len()
+            )));
+        }
+        for (i, e) in s.elements.iter().enumerate() {
+            crate::limits::check_pose(&|| format!("elements[{i}].pose"), &e.pose)?;
+        }
+        crate::limits::check_len(
+            &|| "sallied".into(),
+            s.sallied.len(),
+            crate::limits::MAX_ELEMENTS,
+        )?;
+        for (i, e) in s.sallied.iter().enumerate() {
+            crate::limits::check_pose(&|| format!("sallied[{i}].pose"), &e.pose)?;
+        }
+        let armies = s.setup.armies.len();
+        let per_army = [
+            ("bounds_begun", s.bounds_begun.len()),
+            ("camp_sacked", s.camp_sacked.len()),
+            ("camp_followers", s.camp_followers.len()),
+        ];
+        for (what, len) in per_army {
+            if len != armies {
+                return Err(StateError::Json(format!(
+                    "{what}: {len} entries given, one per army ({armies}) needed"
+                )));
+            }
+        }
+        if s.active >= armies {
+            return Err(StateError::Json(format!(
+                "active: army {} of {armies}",
+                s.active
+            )));
+        }
+        let mut elements: Vec<ElementState> = setup_elements(&s.setup)
+            .zip(&s.elements)
+            .map(|((army, e), saved)| restore(army, e, saved))
+            .collect();
+        elements.extend(s.sallied);
+        let battle = Battle {
+            setup: Arc::new(s.setup),
+            elements,
+            bound: s.bound,
+            active: s.active,
+            phase: s.phase,
+            pips: s.pips,
+            river: s.river,
+            plough_rough: s.plough_rough,
+            bounds_begun: s.bounds_begun,
+            actions: Arc::new(s.actions),
+            shot: s.shot,
+            shots: s.shots,
+            fought: s.fought,
+            pursued: s.pursued,
+            camp_sacked: s.camp_sacked,
+            camp_followers: s.camp_followers,
+            cities: s.cities,
+            verdict: s.verdict,
+            stamp: super::checked::Stamp::fresh(),
+            cache: Default::default(),
+            commands: s.commands,
+        };
+        let computed = battle.state_digest();
+        if computed != s.digest {
+            return Err(StateError::Digest {
+                given: s.digest,
+                computed,
+            });
+        }
+        Ok(battle)
+    }
+}
