@@ -362,6 +362,8 @@ fn camp_world() -> World {
         ]),
         civilians: None,
         sacker: None,
+        command: None,
+        defenders: None,
     });
     w
 }

@@ -910,10 +910,11 @@ impl<'c, 'a> View<'c, 'a> {
         if !e.in_play() {
             return None;
         }
-        self.ctx
-            .strongholds
-            .iter()
-            .position(|s| s.army == e.army && wholly_inside(&self.rects[i], &s.perimeter))
+        self.ctx.strongholds.iter().position(|s| {
+            s.army == e.army
+                && wholly_inside(&self.rects[i], &s.perimeter)
+                && s.defenders.as_ref().is_none_or(|d| d.contains(&e.id))
+        })
     }
 
     /// Whether Artillery element `s` can shoot at the denizens defending stronghold `si` (§4.2,
@@ -988,6 +989,7 @@ impl<'c, 'a> View<'c, 'a> {
                     && e.army == s.army
                     && wholly_inside(&self.rects[i], &s.perimeter)
                     && (!camp || may_defend_camp(e))
+                    && s.defenders.as_ref().is_none_or(|d| d.contains(&e.id))
             })
             .min_by_key(|&i| self.ctx.elements[i].id)
     }
