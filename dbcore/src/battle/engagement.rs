@@ -578,6 +578,12 @@ pub fn close_combat_situation(
             continue;
         }
         if !front_touches_perimeter(&v.rects[att], &s.perimeter) {
+            // A reading (§4.6, §4.7): a camp has no walls, and only front-edge contact with its
+            // perimeter assaults it; an enemy meeting an element inside a camp otherwise (its
+            // front not along the perimeter, not lined up) fights it as in the open.
+            if place == Stronghold::Camp {
+                continue;
+            }
             return Err(EngagementError::UnmatchedStronghold {
                 defender: ctx.elements[def].id,
                 opponent: ctx.elements[att].id,
