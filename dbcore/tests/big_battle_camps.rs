@@ -36,7 +36,7 @@ fn army_camp() -> Polygon {
 
 /// The demonstration Big Battle with the Romans' command 0 allied, its own camp and the army's
 /// camp in mid-table (a scenario may put camps anywhere), the Britons' camp behind their line,
-/// and two Britons (1009 of command 0, 1109 of command 1) brought 2.3 BW from the two Roman
+/// and two British Psiloi (1009 of command 0, 1109 of command 1) brought 2.3 BW from the two Roman
 /// camps.
 fn camps_setup(followers: bool) -> BattleSetup {
     let mut s = big_battle_setup(Variant::BigBattle);
@@ -303,8 +303,8 @@ fn s14_5_the_armys_camp_sacked_is_one_more_loss_to_each_non_allied_command() {
 #[test]
 fn s4_7_s14_3_an_allied_camps_followers_fight_for_it_and_their_loss_sacks_it() {
     // DBA3.md §4.6, §4.7, §14.3: the allied camp's fixed camp followers fight an assaulter in
-    // front-edge contact (+2); Warband 3 + 6 beats them at 2 + 1, they are destroyed and the
-    // Warband moves in: the camp is sacked, one more loss to the allied command.
+    // front-edge contact (+2); Psiloi 2 + 6 beat them at 2 + 1, they are destroyed and the
+    // Psiloi move in: the camp is sacked, one more loss to the allied command.
     let mut b = britons_moving(true);
     // Front edge on the camp's north side.
     step_to(&mut b, 1009, 10.0, 9.0);
@@ -335,4 +335,28 @@ fn s4_7_s14_3_an_allied_camps_followers_fight_for_it_and_their_loss_sacks_it() {
     }));
     assert!(!b.camp_followers_hold(0, Some(CommandId(0))));
     assert_eq!(camp_losses(&b), vec![1, 0, 0]);
+}
+
+#[test]
+fn s14_3_the_picture_draws_every_camp_in_its_commands_colour_and_labelled() {
+    // DBA3.md §14.3: the army's camp in its side's colour, the allied command's own camp in its
+    // command's colour, each saying whose it is, and a sacked camp saying so.
+    let mut b = britons_moving(false);
+    step_to(&mut b, 1009, 10.0, 8.2);
+    let svg = b.svg(false);
+    let colour = dbcore::svg::COMMAND_COLOURS[0];
+    assert!(
+        svg.contains(r#"class="camp side-0 command-0""#),
+        "the allied camp is drawn"
+    );
+    assert!(svg.contains(&format!(
+        r#"stroke="{colour}" stroke-width="2.000" stroke-dasharray="6,3""#
+    )));
+    assert!(svg.contains("camp of command 0 (sacked)"));
+    assert!(
+        svg.contains(r#"class="camp side-0""#),
+        "the army's camp too"
+    );
+    assert!(svg.contains(r#"class="camp side-1""#), "and the Britons'");
+    assert_eq!(svg.matches(r#"class="camp-label""#).count(), 3);
 }
