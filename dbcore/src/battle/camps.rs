@@ -9,8 +9,8 @@
 //! Who may defend a camp (§4.6, §14.3, §17.52): never El or SCh; in a standard battle any other
 //! element of the army that is not of an allied contingent; with commands, only an element of
 //! the camp's own command, the army's camp being its non-allied commands'. Elements of the army
-//! that may not defend a camp stand in it as they would in open ground; they neither defend it
-//! nor stop an enemy entering from sacking it once its defenders are gone.
+//! that may not defend a camp stand in it as they would in open ground: they neither defend nor
+//! hold it (it projects no threat zone for them and gives them no camp factor).
 
 use crate::geometry::Polygon;
 use crate::troops::TroopType;
