@@ -425,7 +425,12 @@ impl Start {
         let summary = match played {
             Ok((battle, events, verdict, record)) => {
                 let sacked: Vec<bool> = (0..armies)
-                    .map(|a| events.contains(&Event::CampSacked { army: a }))
+                    .map(|a| {
+                        events.contains(&Event::CampSacked {
+                            army: a,
+                            command: None,
+                        })
+                    })
                     .collect();
                 let ended = if verdict.is_some() {
                     Ending::Decided

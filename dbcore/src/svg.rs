@@ -51,6 +51,26 @@ pub struct SvgKey {
     /// The troop kinds shown, by code ("4Bd") and name ("Blades (Solid)"), in the order given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub troop_kinds: Vec<SvgTroopKind>,
+    /// The camps on the table (§4.6, §14.3), drawn under the elements.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub camps: Vec<SvgCamp>,
+}
+
+/// One camp in the picture (§4.6, §14.3): an army's camp outlined in its side's colour, an
+/// allied command's own camp in its command's colour, each labelled.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub struct SvgCamp {
+    /// Its outline, BW.
+    pub outline: Polygon,
+    /// Index of its army's side ([`SIDE_COLOURS`]).
+    pub side: u8,
+    /// The allied command whose own camp it is ([`COMMAND_COLOURS`]); `None` for the army's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<u8>,
+    /// Written inside it, e.g. "camp", "camp of command 0 (sacked)".
+    pub label: String,
 }
 
 /// One army in the key.
@@ -527,6 +547,33 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
             out,
             r##"<polygon class="threat-zone" points="{}" fill="#e0402a" fill-opacity="0.18" stroke="#e0402a" stroke-width="1.000" stroke-dasharray="4,3"/>"##,
             c.points(&z.points)
+        );
+    }
+    for camp in opts.key.iter().flat_map(|k| &k.camps) {
+        let (stroke, dash) = match camp.command {
+            Some(cmd) => (COMMAND_COLOURS[cmd as usize % COMMAND_COLOURS.len()], "6,3"),
+            None => (
+                SIDE_COLOURS[camp.side as usize % SIDE_COLOURS.len()],
+                "none",
+            ),
+        };
+        let class = match camp.command {
+            Some(cmd) => format!("camp side-{} command-{cmd}", camp.side),
+            None => format!("camp side-{}", camp.side),
+        };
+        let _ = writeln!(
+            out,
+            r##"<polygon class="{class}" points="{}" fill="#f1e6c8" fill-opacity="0.85" stroke="{stroke}" stroke-width="2.000" stroke-dasharray="{dash}"/>"##,
+            c.points(&camp.outline.points)
+        );
+        let mid = crate::terrain::centroid(&camp.outline);
+        let _ = writeln!(
+            out,
+            r##"<text class="camp-label" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="#333333" text-anchor="middle" dominant-baseline="central">{}</text>"##,
+            num(c.x(mid)),
+            num(c.y(mid)),
+            c.px(0.25),
+            escape(&camp.label)
         );
     }
     for el in elements {

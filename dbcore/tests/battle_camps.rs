@@ -234,6 +234,6 @@ fn s4_7_s17_44_a_sacked_camp_is_left_as_terrain() {
     let events = b.apply(go(102, Pose::new(2.0, 0.2, 180.0))).unwrap();
     assert!(events
         .iter()
-        .any(|e| matches!(e, dbcore::battle::Event::CampSacked { army: 0 })));
+        .any(|e| matches!(e, dbcore::battle::Event::CampSacked { army: 0, .. })));
     assert!(b.held_strongholds().is_empty());
 }

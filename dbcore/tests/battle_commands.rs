@@ -805,9 +805,184 @@ fn s14_3_a_littoral_landing_is_a_whole_command_all_within_1_bw_of_the_waterway()
 mod recount {
     use super::*;
     use dbcore::battle::Effect;
+    use dbcore::geometry::{Point, Polygon};
     use dbcore::TroopType;
     use proptest::prelude::*;
+    use proptest::test_runner::TestCaseError;
     use std::collections::BTreeSet;
+
+    fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
+        Polygon::new(vec![
+            Point::new(x0, y0),
+            Point::new(x1, y0),
+            Point::new(x1, y1),
+            Point::new(x0, y1),
+        ])
+    }
+
+    /// The demonstration Big Battle with the Romans' command 0 allied, its own camp and the
+    /// army's camp undefended in mid-table (a scenario may put camps anywhere), the Britons'
+    /// camp behind their line; in the Britons' first bound one of them enters the allied camp
+    /// and sacks it, and another the army's camp too when `both`.
+    pub fn allied_camp_sacked(both: bool) -> Battle {
+        let mut s = big_battle_setup(Variant::BigBattle);
+        let romans = &mut s.armies[0];
+        romans.commands[0].allied = true;
+        romans.commands[0].camp = Some(rect(9.0, 8.0, 11.0, 9.0));
+        romans.pip_allocation = Some(PipAllocation::Ranked {
+            order: vec![CommandId(1), CommandId(2)],
+        });
+        romans.camp = Some(rect(19.0, 8.0, 21.0, 9.0));
+        let britons = &mut s.armies[1];
+        britons.camp = Some(rect(14.0, 13.6, 16.0, 14.6));
+        for e in &mut britons.elements {
+            match e.id.0 {
+                1009 => e.pose = Pose::new(9.8, 10.5, 180.0),
+                1109 => e.pose = Pose::new(19.8, 10.5, 180.0),
+                _ => {}
+            }
+        }
+        let mut b = Battle::new(s).unwrap();
+        b.apply(dice(&[1, 1, 1])).unwrap();
+        b.apply(Action::EndMovement).unwrap();
+        b.apply(dice(&[6, 6, 6])).unwrap();
+        let mut enter = |id: u32, x: f64| {
+            b.apply(Action::Move {
+                order: MoveOrder::Element {
+                    id: ElementId(id),
+                    path: vec![Pose::new(x, 8.2, 180.0)],
+                },
+            })
+            .unwrap()
+        };
+        enter(1009, 10.0);
+        if both {
+            enter(1109, 20.0);
+        }
+        b
+    }
+
+    /// Drive `start` on with `seed` and check the battle's losses, demoralisation, removal and
+    /// verdict against a recount of its whole event log; the camps sacked, by (army, command).
+    fn recount(start: Battle, seed: u64) -> Result<Vec<(usize, Option<CommandId>)>, TestCaseError> {
+        // DBA3.md §14.5, §17.8: what the battle says of its commands is what its events say.
+        let mut driven = start.clone();
+        let before = Battle::replay(&start.record()).unwrap().1;
+        let (more, _) = dbcore::driver::drive(&mut driven, &mut dbcore::SeededDice::new(seed), 200);
+        let (b, events) = Battle::replay(&driven.record()).unwrap();
+        prop_assert_eq!(&events[..before.len()], &before[..]);
+        prop_assert_eq!(&events[before.len()..], &more[..]);
+        let mut lost = BTreeSet::new();
+        let mut removed = BTreeSet::new();
+        let mut demoralised = BTreeSet::new();
+        let mut removed_commands = BTreeSet::new();
+        let mut sacked = Vec::new();
+        for e in &events {
+            match e {
+                Event::Outcome {
+                    effect: Effect::Destroyed { id, .. },
+                }
+                | Event::Outcome {
+                    effect: Effect::LostOffTable { id, .. },
+                } => {
+                    prop_assert!(lost.insert(*id), "{} lost twice", id);
+                }
+                Event::CommandRemoved {
+                    army,
+                    command,
+                    ids,
+                    losses,
+                    original,
+                } => {
+                    prop_assert!(2 * losses >= *original);
+                    removed_commands.insert((*army, *command));
+                    removed.extend(ids.iter().copied());
+                }
+                Event::CommandDemoralised {
+                    army,
+                    command,
+                    losses,
+                    original,
+                } => {
+                    prop_assert!(3 * losses >= *original);
+                    demoralised.insert((*army, *command));
+                }
+                Event::CampSacked { army, command } => {
+                    prop_assert!(!sacked.contains(&(*army, *command)), "a camp sacked twice");
+                    sacked.push((*army, *command));
+                }
+                _ => {}
+            }
+        }
+        prop_assert!(lost.is_disjoint(&removed));
+        let mut totals = vec![0u32; 2];
+        let mut originals = [0u32; 2];
+        let mut down = [0usize; 2];
+        for c in b.commands() {
+            let counted: Vec<&ElementId> = c
+                .elements
+                .iter()
+                .filter(|id| lost.contains(id))
+                .filter(|id| {
+                    !matches!(
+                        b.element(**id).unwrap().kind.troop_type(),
+                        TroopType::SCh
+                            | TroopType::Hd
+                            | TroopType::CampFollowers
+                            | TroopType::Denizens
+                    )
+                })
+                .collect();
+            // §14.5: an allied command's own camp counts for it alone; the army's camp for
+            // each non-allied command.
+            let camps = sacked
+                .iter()
+                .filter(|(army, command)| {
+                    *army == c.army
+                        && match command {
+                            Some(id) => *id == c.id,
+                            None => !c.allied,
+                        }
+                })
+                .count() as u32;
+            let recount = counted.len() as u32
+                + u32::from(
+                    counted
+                        .iter()
+                        .any(|id| b.element(**id).unwrap().kind.is_double()),
+                )
+                + u32::from(counted.contains(&&c.general))
+                + camps;
+            prop_assert_eq!(b.losses_of_command(c).total(), recount);
+            prop_assert_eq!(b.losses_of_command(c).camps_and_cities, camps);
+            prop_assert_eq!(c.camp_sacked, sacked.contains(&(c.army, Some(c.id))));
+            prop_assert_eq!(c.demoralised, demoralised.contains(&(c.army, c.id)));
+            prop_assert_eq!(c.removed, removed_commands.contains(&(c.army, c.id)));
+            totals[c.army] += recount;
+            originals[c.army] += c.original;
+            down[c.army] += usize::from(c.demoralised || c.removed);
+            for id in &c.elements {
+                let e = b.element(*id).unwrap();
+                let gone = lost.contains(id) || removed.contains(id);
+                prop_assert_eq!(e.in_play(), !gone);
+            }
+        }
+        match events.iter().find_map(|e| match e {
+            Event::BattleWon { verdict } => Some(verdict.clone()),
+            _ => None,
+        }) {
+            Some(verdict) => {
+                prop_assert_eq!(&verdict.totals, &totals);
+                let l = verdict.loser.unwrap();
+                prop_assert!(2 * totals[l] >= originals[l] || down[l] >= 2);
+                prop_assert!(totals[l] > totals[1 - l]);
+            }
+            // Undecided only when the bound limit came first (a command demoralised as the
+            // last bound began is judged at that bound's end, which was not played).
+            None => prop_assert!(driven.bound() > 200),
+        }
+        Ok(sacked)
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 4, ..ProptestConfig::default() })]
@@ -816,78 +991,20 @@ mod recount {
             seed in 0u64..10_000,
             giant in any::<bool>(),
         ) {
-            // DBA3.md §14.5, §17.8: what the battle says of its commands is what its events say.
             let v = if giant { Variant::Giant } else { Variant::BigBattle };
-            let driven = dbcore::driver::play(big_battle_setup(v), seed, 200).unwrap();
-            let (b, events) = Battle::replay(&driven.record).unwrap();
-            prop_assert_eq!(&events, &driven.events);
-            let mut lost = BTreeSet::new();
-            let mut removed = BTreeSet::new();
-            let mut demoralised = BTreeSet::new();
-            let mut removed_commands = BTreeSet::new();
-            for e in &events {
-                match e {
-                    Event::Outcome { effect: Effect::Destroyed { id, .. } }
-                    | Event::Outcome { effect: Effect::LostOffTable { id, .. } } => {
-                        prop_assert!(lost.insert(*id), "{} lost twice", id);
-                    }
-                    Event::CommandRemoved { army, command, ids, losses, original } => {
-                        prop_assert!(2 * losses >= *original);
-                        removed_commands.insert((*army, *command));
-                        removed.extend(ids.iter().copied());
-                    }
-                    Event::CommandDemoralised { army, command, losses, original } => {
-                        prop_assert!(3 * losses >= *original);
-                        demoralised.insert((*army, *command));
-                    }
-                    _ => {}
-                }
-            }
-            prop_assert!(lost.is_disjoint(&removed));
-            let mut totals = vec![0u32; 2];
-            let mut originals = [0u32; 2];
-            let mut down = [0usize; 2];
-            for c in b.commands() {
-                let counted: Vec<&ElementId> = c
-                    .elements
-                    .iter()
-                    .filter(|id| lost.contains(id))
-                    .filter(|id| {
-                        !matches!(
-                            b.element(**id).unwrap().kind.troop_type(),
-                            TroopType::SCh | TroopType::Hd | TroopType::CampFollowers | TroopType::Denizens
-                        )
-                    })
-                    .collect();
-                let recount = counted.len() as u32
-                    + u32::from(counted.iter().any(|id| b.element(**id).unwrap().kind.is_double()))
-                    + u32::from(counted.contains(&&c.general));
-                prop_assert_eq!(b.losses_of_command(c).total(), recount);
-                prop_assert_eq!(c.demoralised, demoralised.contains(&(c.army, c.id)));
-                prop_assert_eq!(c.removed, removed_commands.contains(&(c.army, c.id)));
-                totals[c.army] += recount;
-                originals[c.army] += c.original;
-                down[c.army] += usize::from(c.demoralised || c.removed);
-                for id in &c.elements {
-                    let e = b.element(*id).unwrap();
-                    let gone = lost.contains(id) || removed.contains(id);
-                    prop_assert_eq!(e.in_play(), !gone);
-                }
-            }
-            match events.iter().find_map(|e| match e {
-                Event::BattleWon { verdict } => Some(verdict.clone()),
-                _ => None,
-            }) {
-                Some(verdict) => {
-                    prop_assert_eq!(&verdict.totals, &totals);
-                    let l = verdict.loser.unwrap();
-                    prop_assert!(2 * totals[l] >= originals[l] || down[l] >= 2);
-                    prop_assert!(totals[l] > totals[1 - l]);
-                }
-                // Undecided only when the bound limit came first (a command demoralised as the
-                // last bound began is judged at that bound's end, which was not played).
-                None => prop_assert!(driven.bounds > 200),
-            }
+            recount(Battle::new(big_battle_setup(v)).unwrap(), seed)?;
+        }
+
+        #[test]
+        fn s14_5_allied_camps_sacked_agree_with_a_recount_of_the_event_log(
+            seed in 0u64..10_000,
+            both in any::<bool>(),
+        ) {
+            // DBA3.md §14.3, §14.5: the same recount once an allied command's own camp, and
+            // perhaps the army's camp, has been sacked: each counted for its own commands.
+            let sacked = recount(allied_camp_sacked(both), seed)?;
+            prop_assert!(sacked.contains(&(0, Some(CommandId(0)))));
+            prop_assert_eq!(sacked.contains(&(0, None)), both);
         }
     }
 }

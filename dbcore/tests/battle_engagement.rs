@@ -362,6 +362,8 @@ fn camp_world() -> World {
         ]),
         civilians: None,
         sacker: None,
+        command: None,
+        defenders: None,
     });
     w
 }
@@ -432,8 +434,9 @@ fn city_defender_is_a_garrison_and_unmatched_defence_is_refused() {
     };
     let sit = shot_situation(&w.ctx(), id(110), id(1), &[], false).unwrap();
     assert!(matches!(sit.b.holding, Holding::Defending { .. }));
-    // An element defending its camp against an enemy already inside it, not in front-edge
-    // contact with the perimeter, is not a §4.7 fight.
+    // An element in its camp met by an enemy already inside it, not in front-edge contact with
+    // the perimeter, is not a §4.7 fight: a camp has no walls, so they fight as in the open
+    // (our reading; refusing it left the bound waiting for a combat it could never fight).
     let w = World {
         strongholds: camp_world().strongholds,
         ..World::new(vec![
@@ -441,8 +444,11 @@ fn city_defender_is_a_garrison_and_unmatched_defence_is_refused() {
             el(1, 105, "4Wb", 5.0, 1.5, 180.0),
         ])
     };
-    let e = close_combat_situation(&w.ctx(), id(1), id(105)).unwrap_err();
-    assert!(matches!(e, EngagementError::UnmatchedStronghold { .. }));
+    let sit = close_combat_situation(&w.ctx(), id(1), id(105)).unwrap();
+    assert_eq!(
+        (sit.a.holding, sit.b.holding),
+        (Holding::Field, Holding::Field)
+    );
 }
 
 #[test]

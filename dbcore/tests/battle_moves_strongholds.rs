@@ -26,6 +26,8 @@ fn held(army: usize, lo: (f64, f64), hi: (f64, f64)) -> HeldStronghold {
         perimeter: outline(lo, hi),
         civilians: None,
         sacker: None,
+        command: None,
+        defenders: None,
     }
 }
 

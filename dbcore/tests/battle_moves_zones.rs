@@ -94,6 +94,8 @@ fn s8_1_a_held_camp_threatens_within_1_bw_of_its_perimeter() {
         ]),
         civilians: None,
         sacker: None,
+        command: None,
+        defenders: None,
     });
     t.add(US, 1, "Cv", 2.0, 7.0, 90.0);
     // Riding along the camp's front, 0.5 BW from it: refused.

@@ -272,8 +272,14 @@ fn s4_6_s4_7_camp_followers_defend_the_camp_and_its_capture_sacks_it() {
         })
     );
     let ev = fight(&mut b, ElementId(1), cf, [6, 1]);
-    assert!(ev.contains(&Event::CampFollowersDestroyed { army: 1 }));
-    assert!(ev.contains(&Event::CampSacked { army: 1 }));
+    assert!(ev.contains(&Event::CampFollowersDestroyed {
+        army: 1,
+        command: None
+    }));
+    assert!(ev.contains(&Event::CampSacked {
+        army: 1,
+        command: None
+    }));
     assert!(!b.camp_followers_defend(1));
 }
 
@@ -291,7 +297,13 @@ fn s17_44_an_undefended_camp_entered_by_the_enemy_is_sacked() {
             },
         })
         .unwrap();
-    assert!(ev.contains(&Event::CampSacked { army: 1 }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::CampSacked {
+            army: 1,
+            command: None
+        }),
+        "{ev:?}"
+    );
 }
 
 #[test]

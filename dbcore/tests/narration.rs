@@ -140,11 +140,17 @@ fn camps_cities_and_landings_are_told_with_the_verb_agreeing_and_counted_in_engl
     setup.armies[1].name = "South".into();
     let told = |e: Event| describe(&setup, &e);
     assert_eq!(
-        told(Event::CampSacked { army: 0 }),
+        told(Event::CampSacked {
+            army: 0,
+            command: None
+        }),
         "  the Romans' camp is sacked"
     );
     assert_eq!(
-        told(Event::CampFollowersDestroyed { army: 1 }),
+        told(Event::CampFollowersDestroyed {
+            army: 1,
+            command: None
+        }),
         "  South's camp followers are destroyed"
     );
     assert_eq!(

@@ -39,6 +39,7 @@ fn key() -> SvgKey {
             code: "4Bd".into(),
             name: "Blades (Solid)".into(),
         }],
+        camps: Vec::new(),
     }
 }
 

@@ -1367,6 +1367,117 @@ static int ask_shared_battle(void *arg) {
 }
 #endif
 
+/* A camp outline: the rectangle x0..x1, y0..y1 (BW) as set-up JSON. */
+#define CAMP_RECT(x0, y0, x1, y1)                                                               \
+    "{\"points\":[{\"x\":" #x0 ",\"y\":" #y0 "},{\"x\":" #x1 ",\"y\":" #y0 "},{\"x\":" #x1    \
+    ",\"y\":" #y1 "},{\"x\":" #x0 ",\"y\":" #y1 "}]}"
+
+/* A Big Battle set-up (DBA3.md §14) on a bare 30 x 15 BW sandbox table: Romans (ids 1.., south)
+ * and Britons (1001.., north), three commands of twelve a side, each a line of nine with its
+ * general and two more behind. The Romans' command 0 is allied, with its own camp at x 9..11,
+ * y 8..9, the army's camp at x 19..21; British Psiloi 1009 stands 2.3 BW from the allied camp.
+ * Owned by the caller (free), or NULL. */
+static char *allied_camp_setup(void) {
+    size_t cap = 32 * 1024, n = 0;
+    char *s = (char *)malloc(cap);
+    int a, c, i;
+    if (!s) return NULL;
+#define PUT(...) n += (size_t)snprintf(s + n, n < cap ? cap - n : 0, __VA_ARGS__)
+    PUT("{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"big_battle\",\"sandbox\":true,"
+        "\"battlefield\":{\"board\":{\"width\":30.0,\"depth\":15.0},\"features\":[]},"
+        "\"armies\":[");
+    for (a = 0; a < 2; a++) {
+        int first = a == 0 ? 1 : 1001;
+        double front = a == 0 ? 4.0 : 11.0, rear = a == 0 ? 2.5 : 12.5;
+        double facing = a == 0 ? 0.0 : 180.0;
+        PUT("%s{\"name\":\"%s\",\"base_edge\":\"%s\",\"elements\":[", a ? "," : "",
+            a ? "Britons" : "Romans", a ? "north" : "south");
+        for (c = 0; c < 3; c++) {
+            for (i = 0; i < 12; i++) {
+                int id = first + 100 * c + i;
+                double centre = 5.0 + 10.0 * c, x = centre, y = rear;
+                const char *kind = i == 0 ? "Cv" : (a == 0 ? "4Bd" : "3Wb");
+                if (i >= 1 && i <= 9) {
+                    x = centre + (i - 5);
+                    y = front;
+                } else if (i >= 10) {
+                    x = centre + (i == 10 ? -2.0 : 2.0);
+                }
+                if (id == 1009) {
+                    x = 9.8;
+                    y = 10.5;
+                    kind = "Ps";
+                }
+                PUT("%s{\"id\":%d,\"kind\":\"%s\",\"pose\":{\"x\":%.1f,\"y\":%.1f,\"facing\":%.1f},"
+                    "\"general\":%s,\"contingent\":null,\"dismounts_as\":null}",
+                    (c || i) ? "," : "", id, kind, x, y, facing, i == 0 ? "true" : "false");
+            }
+        }
+        PUT("],\"camp\":%s,\"commands\":[",
+            a == 0 ? CAMP_RECT(19.0, 8.0, 21.0, 9.0) : CAMP_RECT(14.0, 13.6, 16.0, 14.6));
+        for (c = 0; c < 3; c++) {
+            int first_of = first + 100 * c;
+            PUT("%s{\"id\":%d,\"general\":%d,\"elements\":[", c ? "," : "", c, first_of);
+            for (i = 0; i < 12; i++) PUT("%s%d", i ? "," : "", first_of + i);
+            PUT("]");
+            if (a == 0 && c == 0) PUT(",\"allied\":true,\"camp\":%s", CAMP_RECT(9.0, 8.0, 11.0, 9.0));
+            if (c == 1) PUT(",\"c_in_c\":true");
+            PUT("}");
+        }
+        PUT("],\"pip_allocation\":{\"allocation\":\"ranked\",\"order\":%s}}",
+            a == 0 ? "[1,2]" : "[1,0,2]");
+    }
+    PUT("]}");
+#undef PUT
+    if (n >= cap) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* DBA3.md §14.3, §14.5: a Big Battle set-up with an allied command's own camp; an enemy entering
+ * it undefended sacks it, and the state JSON says so for that command alone, also when read back. */
+static void test_big_battle_allied_camp_sacked(void) {
+    char *setup = allied_camp_setup(), *events = NULL, *state = NULL, *state2 = NULL;
+    char *commands = NULL, *first = NULL, *second = NULL, *sacked = NULL;
+    DbcoreBattle *b = NULL, *back = NULL;
+    CHECK(setup != NULL);
+    if (!setup) return;
+    CHECK_STATUS(dbcore_battle_new_json(setup, &b), DBCORE_STATUS_OK);
+    if (b) {
+        dbcore_string_free(apply_ok(b, "{\"action\":\"roll_command_pips\",\"dice\":[1,1,1]}"));
+        dbcore_string_free(apply_ok(b, "{\"action\":\"end_movement\"}"));
+        dbcore_string_free(apply_ok(b, "{\"action\":\"roll_command_pips\",\"dice\":[6,6,6]}"));
+        events = apply_ok(b, "{\"action\":\"move\",\"order\":{\"type\":\"element\",\"id\":1009,"
+                             "\"path\":[{\"x\":10.0,\"y\":8.2,\"facing\":180.0}]}}");
+        CHECK(events && strstr(events, "{\"event\":\"camp_sacked\",\"army\":0,\"command\":0}"));
+        state = battle_state(b);
+        CHECK_STATUS(dbcore_json_get(state, "commands", &commands), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_json_array_at(commands, 0, &first), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_json_array_at(commands, 1, &second), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_json_get(first, "camp_sacked", &sacked), DBCORE_STATUS_OK);
+        CHECK(sacked && strcmp(sacked, "true") == 0);
+        /* §14.5: the allied camp counts for its own command only. */
+        CHECK(second && !strstr(second, "camp_sacked"));
+        CHECK_STATUS(dbcore_battle_from_state_json(state, &back), DBCORE_STATUS_OK);
+        if (back) {
+            state2 = battle_state(back);
+            CHECK(state2 && strcmp(state, state2) == 0);
+        }
+    }
+    dbcore_string_free(state2);
+    dbcore_string_free(sacked);
+    dbcore_string_free(second);
+    dbcore_string_free(first);
+    dbcore_string_free(commands);
+    dbcore_string_free(state);
+    dbcore_string_free(events);
+    dbcore_battle_free(back);
+    dbcore_battle_free(b);
+    free(setup);
+}
+
 static void test_battle_shared_between_threads(void) {
 #ifndef __STDC_NO_THREADS__
     /* A const DbcoreBattle * may be asked from several threads at once. */
@@ -2023,6 +2134,7 @@ int main(int argc, char **argv) {
     test_battle_clone_is_independent();
     test_battle_roll_pips_from_dice();
     test_battle_record_state_and_table();
+    test_big_battle_allied_camp_sacked();
     test_battle_shared_between_threads();
     test_battle_table_questions();
     test_dbaix_odds();

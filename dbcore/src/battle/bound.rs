@@ -23,7 +23,7 @@ use super::movement::{
 };
 use super::outcome::Effect;
 use super::setup::{BattleSetup, ElementId, SetupError};
-use super::state::{camp_followers_id, denizens_id, CityState, Denizens, ElementState, Status};
+use super::state::{denizens_id, CityState, Denizens, ElementState, Status};
 use super::victory::Verdict;
 
 /// Where the battle stands.
@@ -345,15 +345,23 @@ pub enum Event {
         /// What happened to the element.
         effect: Effect,
     },
-    /// An army's camp was entered by the enemy: one more loss for it (§4.7, §13.2, §17.44).
+    /// An army's camp was entered by the enemy: one more loss for it (§4.7, §13.2, §17.44); in
+    /// Big Battle, for an allied command's own camp one more loss to that command, for the
+    /// army's camp one more to each non-allied command (§14.5).
     CampSacked {
         /// The army whose camp was sacked.
         army: usize,
+        /// The allied command whose own camp it was; absent for the army's camp (§14.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<super::CommandId>,
     },
     /// A camp's camp followers were destroyed by its assaulters (§4.6, §4.7).
     CampFollowersDestroyed {
         /// The army whose camp followers were destroyed.
         army: usize,
+        /// The allied command whose own camp they defended; absent for the army's camp (§14.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<super::CommandId>,
     },
     /// An enemy element entered the City that is battlefield feature `city`: army `by` now
     /// controls it (§4.2, §17.31). `sacker` is the assaulter that moved in after destroying its
@@ -798,7 +806,8 @@ pub struct Battle {
     /// Elements that pursued this bound: their new contacts are fought next bound (§12.5).
     #[serde(default)]
     pub(super) pursued: Vec<ElementId>,
-    /// Each army's camp sacked (§13.2).
+    /// Each army's own camp sacked (§13.2); an allied command's own camp is kept in its
+    /// [`CommandState`] (§14.3).
     #[serde(default)]
     pub(super) camp_sacked: Vec<bool>,
     /// Each army's camp followers still defending its camp (§4.6).
@@ -1048,30 +1057,38 @@ impl Battle {
                 .find(|e| e.in_play() && e.rect(cfg).corners().iter().all(|c| outline.contains(*c)))
         };
         let mut v: Vec<HeldStronghold> = Vec::new();
-        for (army, a) in self.setup.armies.iter().enumerate() {
-            let Some(camp) = &a.camp else { continue };
-            if self.camp_sacked.get(army).copied().unwrap_or(false) {
+        for camp in self.camp_refs() {
+            let (army, command) = (camp.army, camp.command);
+            if self.camp_is_sacked(army, command) {
                 continue;
             }
-            // §4.6: allied elements (and El, SCh) inside never defend the camp.
-            let own_inside = self.elements.iter().any(|e| {
+            let in_camp = |e: &&ElementState| {
                 e.in_play()
-                    && e.army == army
-                    && super::engagement::may_defend_camp(e)
-                    && e.rect(cfg).corners().iter().all(|c| camp.contains(*c))
-            });
-            let enemy_inside = self.elements.iter().any(|e| {
-                e.in_play()
-                    && e.army != army
-                    && e.rect(cfg).corners().iter().all(|c| camp.contains(*c))
-            });
-            let followers = self.camp_followers.get(army).copied().unwrap_or(false);
+                    && e.rect(cfg)
+                        .corners()
+                        .iter()
+                        .all(|c| camp.outline.contains(*c))
+            };
+            // §4.6, §14.3: only elements that may defend this camp (not allied contingents, El
+            // or SCh; with commands, of the camp's own command) hold it for its army.
+            let own: Vec<ElementId> = self
+                .elements
+                .iter()
+                .filter(in_camp)
+                .filter(|e| self.may_defend_camp_of(e, army, command))
+                .map(|e| e.id)
+                .collect();
+            let own_inside = !own.is_empty();
+            let enemy_inside = self.elements.iter().filter(in_camp).any(|e| e.army != army);
+            let followers = self.camp_followers_hold(army, command);
             if own_inside || enemy_inside || followers {
                 v.push(HeldStronghold {
                     army,
-                    perimeter: camp.clone(),
-                    civilians: (followers && !own_inside).then(|| camp_followers_id(army)),
+                    perimeter: camp.outline.clone(),
+                    civilians: (followers && !own_inside).then_some(camp.followers_id),
                     sacker: None,
+                    command,
+                    defenders: self.has_commands().then_some(own),
                 });
             }
         }
@@ -1086,6 +1103,8 @@ impl Battle {
                     perimeter: area.outline.clone(),
                     civilians: None,
                     sacker: city.and_then(|c| c.sacker),
+                    command: None,
+                    defenders: None,
                 });
             } else if let Some(c) = city {
                 let defending = matches!(c.denizens, Denizens::Loyal | Denizens::Surrendered);
@@ -1095,6 +1114,8 @@ impl Battle {
                         perimeter: area.outline.clone(),
                         civilians: Some(denizens_id(feature)),
                         sacker: None,
+                        command: None,
+                        defenders: None,
                     });
                 }
             }
@@ -1162,7 +1183,7 @@ impl Battle {
             if e.kind.troop_type() != TroopType::CampFollowers {
                 continue;
             }
-            let Some(camp) = &self.setup.armies[e.army].camp else {
+            let Some(camp) = self.own_camp(e) else {
                 continue;
             };
             if wholly_in(&e.rect(cfg), camp) {
@@ -1220,16 +1241,17 @@ impl Battle {
                     });
                 }
             }
-            for (army, a) in self.setup.armies.iter().enumerate() {
-                let Some(camp) = &a.camp else { continue };
+            for camp in self.camp_refs() {
+                let (army, command) = (camp.army, camp.command);
+                let sacked = Event::CampSacked { army, command };
                 if army != e.army
-                    && wholly(camp)
-                    && !self.camp_sacked.get(army).copied().unwrap_or(true)
-                    && !self.camp_followers_defend(army)
-                    && !occupied(camp)
-                    && !v.contains(&Event::CampSacked { army })
+                    && wholly(camp.outline)
+                    && !self.camp_is_sacked(army, command)
+                    && !self.camp_followers_hold(army, command)
+                    && !occupied(camp.outline)
+                    && !v.contains(&sacked)
                 {
-                    v.push(Event::CampSacked { army });
+                    v.push(sacked);
                 }
             }
         }
@@ -1650,15 +1672,9 @@ impl Battle {
                 self.fought.push(*b);
             }
             Event::Outcome { effect } => self.commit_effect(effect),
-            Event::CampSacked { army } => {
-                if let Some(s) = self.camp_sacked.get_mut(*army) {
-                    *s = true;
-                }
-            }
-            Event::CampFollowersDestroyed { army } => {
-                if let Some(c) = self.camp_followers.get_mut(*army) {
-                    *c = false;
-                }
+            Event::CampSacked { army, command } => self.commit_camp_sacked(*army, *command),
+            Event::CampFollowersDestroyed { army, command } => {
+                self.commit_camp_followers_destroyed(*army, *command)
             }
             Event::CityCaptured { city, by, sacker } => {
                 if let Some(c) = self.city_mut(*city) {
@@ -1809,12 +1825,11 @@ impl Battle {
         }
     }
 
-    /// Every camp on the table.
+    /// Every camp on the table, allied commands' own camps included (§14.3).
     fn camps(&self) -> Vec<Polygon> {
-        self.setup
-            .armies
-            .iter()
-            .filter_map(|a| a.camp.clone())
+        self.camp_refs()
+            .into_iter()
+            .map(|c| c.outline.clone())
             .collect()
     }
 
@@ -1835,7 +1850,7 @@ impl Battle {
     fn is_garrisoning(&self, e: &ElementState) -> bool {
         let r = e.rect(&self.setup.config);
         let inside = |p: &Polygon| r.corners().iter().all(|c| p.contains(*c));
-        self.setup.armies[e.army].camp.as_ref().is_some_and(inside)
+        self.own_camp(e).is_some_and(inside)
             || self
                 .setup
                 .battlefield

@@ -139,6 +139,12 @@ pub struct CommandState {
     /// Elements bought a hold this bound (§14.5): they neither flee nor move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub held: Vec<ElementId>,
+    /// An allied command's own camp has been sacked (§14.3, §14.5): one more loss to it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub camp_sacked: bool,
+    /// An allied command's own camp is still defended by its fixed camp followers (§4.6).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub camp_followers: bool,
 }
 
 impl CommandState {
@@ -167,6 +173,8 @@ impl CommandState {
                     removed: false,
                     bonus_used: false,
                     held: Vec::new(),
+                    camp_sacked: false,
+                    camp_followers: c.allied && c.camp.is_some() && c.camp_followers,
                 });
             }
         }
@@ -442,6 +450,9 @@ fn deployment_problems(setup: &BattleSetup, army: usize, v: &mut Vec<SetupProble
     let sheltered = |r: &ElementRect| {
         let inside = |p: &crate::geometry::Polygon| r.corners().iter().all(|c| p.contains(*c));
         a.camp.as_ref().is_some_and(inside)
+            || a.commands
+                .iter()
+                .any(|c| c.camp.as_ref().is_some_and(inside))
             || setup
                 .battlefield
                 .areas()
@@ -780,12 +791,12 @@ impl Battle {
         }
     }
 
-    /// What lost camps and Cities add to a command's losses (§14.5): every non-allied command
-    /// counts its army's camp sacked and a City of its army held by the enemy. (Allied commands'
-    /// own camps are not yet set up: an army has one camp.)
+    /// What lost camps and Cities add to a command's losses (§14.5): an allied command counts
+    /// only its own camp sacked; every non-allied command counts its army's camp sacked and a
+    /// City of its army held by the enemy.
     fn stronghold_losses(&self, c: &CommandState) -> u32 {
         if c.allied {
-            return 0;
+            return u32::from(c.camp_sacked);
         }
         let sacked = self.camp_sacked.get(c.army).copied().unwrap_or(false);
         u32::from(sacked) + u32::from(self.city_held(c.army) > 0)

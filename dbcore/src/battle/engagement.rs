@@ -578,6 +578,12 @@ pub fn close_combat_situation(
             continue;
         }
         if !front_touches_perimeter(&v.rects[att], &s.perimeter) {
+            // A reading (§4.6, §4.7): a camp has no walls, and only front-edge contact with its
+            // perimeter assaults it; an enemy meeting an element inside a camp otherwise (its
+            // front not along the perimeter, not lined up) fights it as in the open.
+            if place == Stronghold::Camp {
+                continue;
+            }
             return Err(EngagementError::UnmatchedStronghold {
                 defender: ctx.elements[def].id,
                 opponent: ctx.elements[att].id,
@@ -910,10 +916,11 @@ impl<'c, 'a> View<'c, 'a> {
         if !e.in_play() {
             return None;
         }
-        self.ctx
-            .strongholds
-            .iter()
-            .position(|s| s.army == e.army && wholly_inside(&self.rects[i], &s.perimeter))
+        self.ctx.strongholds.iter().position(|s| {
+            s.army == e.army
+                && wholly_inside(&self.rects[i], &s.perimeter)
+                && s.defenders.as_ref().is_none_or(|d| d.contains(&e.id))
+        })
     }
 
     /// Whether Artillery element `s` can shoot at the denizens defending stronghold `si` (§4.2,
@@ -988,6 +995,7 @@ impl<'c, 'a> View<'c, 'a> {
                     && e.army == s.army
                     && wholly_inside(&self.rects[i], &s.perimeter)
                     && (!camp || may_defend_camp(e))
+                    && s.defenders.as_ref().is_none_or(|d| d.contains(&e.id))
             })
             .min_by_key(|&i| self.ctx.elements[i].id)
     }

@@ -429,9 +429,9 @@ impl Battle {
             if sim.element(pursuer).is_some_and(|e| e.in_play()) {
                 let beaten_place = perimeters[usize::from(beaten == b)].clone();
                 if p.into == Some(Stronghold::Camp) {
-                    let owner = beaten_place.as_ref().map(|h| h.army);
-                    if let Some(army) = owner {
-                        sim.emit(Event::CampSacked { army }, &mut events);
+                    let owner = beaten_place.as_ref().map(|h| (h.army, h.command));
+                    if let Some((army, command)) = owner {
+                        sim.emit(Event::CampSacked { army, command }, &mut events);
                     }
                 }
                 let column = sim.column_behind(pursuer);
@@ -566,7 +566,10 @@ impl Battle {
     fn civilians_destroyed(&self, h: &HeldStronghold) -> Event {
         match self.city_at(&h.perimeter) {
             Some(city) => Event::DenizensDestroyed { city },
-            None => Event::CampFollowersDestroyed { army: h.army },
+            None => Event::CampFollowersDestroyed {
+                army: h.army,
+                command: h.command,
+            },
         }
     }
 

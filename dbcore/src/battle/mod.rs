@@ -26,6 +26,7 @@
 
 pub mod bound;
 pub mod cache;
+pub mod camps;
 mod checked;
 pub mod commands;
 pub mod engagement;

@@ -120,6 +120,15 @@ pub struct HeldStronghold {
     /// fights an attacker without the walls.
     #[serde(default)]
     pub sacker: Option<ElementId>,
+    /// The allied command whose own camp this is (Big Battle, Giant, §14.3); `None` for an
+    /// army's camp and for a City or Fort.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<super::CommandId>,
+    /// A camp of a battle with commands: its elements inside that may defend it, those of the
+    /// camp's own command (§14.3, §17.52). `None`: any element of `army` that may defend a camp
+    /// (§4.6), or a City or Fort.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defenders: Option<Vec<ElementId>>,
 }
 
 /// A move order, as a player (or a program) gives it.

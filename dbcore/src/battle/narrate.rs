@@ -317,15 +317,23 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
                 )
             }
         },
-        Event::CampSacked { army } => {
-            format!("  {} camp is sacked", army_of_whom(setup, *army))
-        }
-        Event::CampFollowersDestroyed { army } => {
-            format!(
+        Event::CampSacked { army, command } => match command {
+            Some(c) => format!(
+                "  {} allied {c}'s own camp is sacked (§14.5: one more loss to that command)",
+                army_of_whom(setup, *army)
+            ),
+            None => format!("  {} camp is sacked", army_of_whom(setup, *army)),
+        },
+        Event::CampFollowersDestroyed { army, command } => match command {
+            Some(c) => format!(
+                "  the camp followers of {} allied {c}'s camp are destroyed",
+                army_of_whom(setup, *army)
+            ),
+            None => format!(
                 "  {} camp followers are destroyed",
                 army_of_whom(setup, *army)
-            )
-        }
+            ),
+        },
         Event::CityCaptured { city, by, sacker } => match sacker {
             Some(id) => format!(
                 "  {} the City (feature {city}): element {id} sacks it",

@@ -462,6 +462,68 @@ pub enum SetupProblem {
         /// How far from the general it stands, BW.
         distance: f64,
     },
+    /// A command that may not have a camp of its own has one (§14.3): only an allied command of
+    /// a Big Battle or Giant army does (a standard army lists no commands at all).
+    #[error("§14.3: {command} of army `{army}` has a camp of its own, but only an allied command of a Big Battle or Giant army has one")]
+    CommandCampRefused {
+        /// The army's name.
+        army: String,
+        /// The command.
+        command: CommandId,
+    },
+    /// An allied command has no camp of its own in a set-up that has camps (§14.3).
+    #[error("§14.3: allied {command} of army `{army}` must have its own camp")]
+    AlliedCampMissing {
+        /// The army's name.
+        army: String,
+        /// The allied command.
+        command: CommandId,
+    },
+    /// An allied command's camp is too small or too large (§4.6, §14.3).
+    #[error("§4.6: the camp of allied {command} of army `{army}` is {length:.3} × {breadth:.3} BW: it must be at least 1 × ½ BW and fit a rectangle whose length plus width is at most 4 BW")]
+    AlliedCampSize {
+        /// The army's name.
+        army: String,
+        /// The allied command.
+        command: CommandId,
+        /// The camp's length, BW.
+        length: f64,
+        /// The camp's breadth, BW.
+        breadth: f64,
+    },
+    /// An allied command's camp is not wholly on the battlefield (§4.6, §14.3).
+    #[error(
+        "§4.6: the camp of allied {command} of army `{army}` is not wholly on the battlefield"
+    )]
+    AlliedCampOffTable {
+        /// The army's name.
+        army: String,
+        /// The allied command.
+        command: CommandId,
+    },
+    /// An allied command's camp has more than one defender (§4.6, §14.3).
+    #[error("§4.6: the camp of allied {command} of army `{army}` has {count} defender(s) inside it: camp followers or one element of that command (not El or SCh), never both")]
+    AlliedCampDefenders {
+        /// The army's name.
+        army: String,
+        /// The allied command.
+        command: CommandId,
+        /// Defenders inside it.
+        count: usize,
+    },
+    /// An element stands in a camp it may not defend (§14.3, §17.52): a camp's defender is an
+    /// element of the camp's own command (the army's camp: of a non-allied command), never El
+    /// or SCh.
+    #[error("§14.3: element {id} stands in the camp of {}, which it may not defend: only an element of that camp's own command, not El or SCh, defends it", camp_owner(army, command.as_ref()))]
+    CampDefenderNotEligible {
+        /// The army's name.
+        army: String,
+        /// The allied command whose camp it is; `None` for the army's camp.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<CommandId>,
+        /// The element.
+        id: ElementId,
+    },
     /// The rules configuration is not usable (a value out of range).
     #[error("the rules configuration cannot be used: {message}")]
     Config {
@@ -498,7 +560,13 @@ impl SetupProblem {
             SetupProblem::BadGoingDeployment { .. } => Some("§5.4"),
             SetupProblem::Dismount { .. } => Some("§2.3"),
             SetupProblem::PipRanking { .. } => Some("§14.4"),
-            SetupProblem::FarFromGeneral { .. } => Some("§14.3"),
+            SetupProblem::FarFromGeneral { .. }
+            | SetupProblem::CommandCampRefused { .. }
+            | SetupProblem::AlliedCampMissing { .. }
+            | SetupProblem::CampDefenderNotEligible { .. } => Some("§14.3"),
+            SetupProblem::AlliedCampSize { .. }
+            | SetupProblem::AlliedCampOffTable { .. }
+            | SetupProblem::AlliedCampDefenders { .. } => Some("§4.6"),
             SetupProblem::CommandsInStandard { .. }
             | SetupProblem::NoCommands { .. }
             | SetupProblem::CommandCount { .. }
@@ -721,6 +789,14 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
     cap_problems(v, uncounted)
 }
 
+/// Whose camp, for messages: "army `Romans`" or "allied command 2 of army `Romans`".
+fn camp_owner(army: &str, command: Option<&CommandId>) -> String {
+    match command {
+        Some(c) => format!("allied {c} of army `{army}`"),
+        None => format!("army `{army}`"),
+    }
+}
+
 fn more_suffix(uncounted: bool) -> &'static str {
     if uncounted {
         " (and further overlaps, not counted)"
@@ -813,8 +889,18 @@ pub fn edifice_camp(battlefield: &Battlefield, camp: &Polygon) -> Option<usize> 
 /// * Its defence: one troop element wholly inside (a camp-follower element counts as the camp
 ///   followers) or fixed camp followers, never both and never two elements.
 fn camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
-    if setup.variant != Variant::Standard {
-        return;
+    match setup.variant {
+        Variant::Standard => {}
+        Variant::BigBattle | Variant::Giant => return command_camp_problems(setup, v),
+        Variant::Dbaix => return,
+    }
+    for a in &setup.armies {
+        for c in a.commands.iter().filter(|c| c.camp.is_some()) {
+            v.push(SetupProblem::CommandCampRefused {
+                army: a.name.clone(),
+                command: c.id,
+            });
+        }
     }
     let cfg = &setup.config;
     let any_camp = setup.armies.iter().any(|a| a.camp.is_some());
@@ -886,6 +972,179 @@ fn camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
                 count,
             });
         }
+    }
+}
+
+/// A camp's size if it breaks §4.6 (at least 1 × ½ BW, fitting a rectangle whose length plus
+/// width is at most 4 BW): `(length, breadth)`, zero for a degenerate outline.
+fn camp_misfit(camp: &Polygon) -> Option<(f64, f64)> {
+    if camp.points.len() < 3 || camp.area() < 1e-9 {
+        return Some((0.0, 0.0));
+    }
+    let size = crate::terrain::measure(camp);
+    (size.length < 1.0 - TOLERANCE
+        || size.breadth < 0.5 - TOLERANCE
+        || size.length + size.breadth > 4.0 + TOLERANCE)
+        .then_some((size.length, size.breadth))
+}
+
+/// The camps of a Big Battle or Giant set-up that is not a sandbox (§14.3, §4.6).
+///
+/// * Only an allied command has a camp of its own ([`CommandSetup::camp`]); the army's camp
+///   ([`ArmySetup::camp`]) is its non-allied commands'.
+/// * As in a standard set-up, one with no camp at all is a scenario played without camps. Once
+///   any army or command has one, every allied command must have its own, and the army's camp is
+///   compulsory unless the army has a City or more than 2 War Wagons (§4.6). Reading: the City
+///   stands in only for the army's one normal camp ("otherwise one camp for the army, or a
+///   City"), never for an allied command's, so an allied command of an army with a City still
+///   brings its own camp.
+/// * Each camp, the army's and every allied one: §4.6's size, wholly on the table, and at most
+///   one defender, camp followers or one element wholly inside (none: undefended, as §4.6
+///   allows). Every element standing wholly inside a camp must be one that may defend it
+///   (§14.3, §17.52): of that camp's own command (the army's camp: of a non-allied command),
+///   and not El or SCh.
+fn command_camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
+    let cfg = &setup.config;
+    let any_camp = setup
+        .armies
+        .iter()
+        .any(|a| a.camp.is_some() || a.commands.iter().any(|c| c.camp.is_some()));
+    let cities: Vec<&Polygon> = setup
+        .battlefield
+        .areas()
+        .filter(|(_, a)| a.kind == crate::terrain::AreaKind::City)
+        .map(|(_, a)| &a.outline)
+        .collect();
+    let board = setup.battlefield.board.polygon();
+    for (i, army) in setup.armies.iter().enumerate() {
+        let name = || army.name.clone();
+        let placed = |e: &&ElementSetup| !setup.held_back.contains(&e.id);
+        let wholly = |e: &ElementSetup, p: &Polygon| {
+            ElementRect::new(e.pose, 1.0, cfg.depth(e.kind))
+                .corners()
+                .iter()
+                .all(|c| p.contains(*c))
+        };
+        let command_of = |id: ElementId| army.commands.iter().find(|c| c.elements.contains(&id));
+        // §14.3, §17.52: the elements inside `camp` that may not defend it.
+        let ineligible = |camp: &Polygon, owner: Option<CommandId>, v: &mut Vec<SetupProblem>| {
+            for e in army
+                .elements
+                .iter()
+                .filter(placed)
+                .filter(|e| wholly(e, camp))
+            {
+                let Some(c) = command_of(e.id) else { continue };
+                let own = match owner {
+                    Some(id) => c.id == id,
+                    None => !c.allied,
+                };
+                let kind_ok = !matches!(
+                    e.kind.troop_type(),
+                    crate::troops::TroopType::El | crate::troops::TroopType::SCh
+                );
+                if !own || !kind_ok {
+                    v.push(SetupProblem::CampDefenderNotEligible {
+                        army: name(),
+                        command: owner,
+                        id: e.id,
+                    });
+                }
+            }
+        };
+        let defenders = |camp: &Polygon, followers: bool| {
+            army.elements
+                .iter()
+                .filter(placed)
+                .filter(|e| wholly(e, camp))
+                .count()
+                + usize::from(followers)
+        };
+        for c in &army.commands {
+            let Some(camp) = &c.camp else {
+                // Like an army (§4.6), an allied command with more than 2 War Wagons of its own
+                // may do without a camp (the pre-battle's reading, docs/rules §14).
+                let wagons = army
+                    .elements
+                    .iter()
+                    .filter(|e| {
+                        c.elements.contains(&e.id)
+                            && e.kind.troop_type() == crate::troops::TroopType::WWg
+                    })
+                    .count();
+                if c.allied && any_camp && wagons <= 2 {
+                    v.push(SetupProblem::AlliedCampMissing {
+                        army: name(),
+                        command: c.id,
+                    });
+                }
+                continue;
+            };
+            if !c.allied {
+                v.push(SetupProblem::CommandCampRefused {
+                    army: name(),
+                    command: c.id,
+                });
+                continue;
+            }
+            if let Some((length, breadth)) = camp_misfit(camp) {
+                v.push(SetupProblem::AlliedCampSize {
+                    army: name(),
+                    command: c.id,
+                    length,
+                    breadth,
+                });
+            }
+            if !camp.points.iter().all(|p| board.contains(*p)) {
+                v.push(SetupProblem::AlliedCampOffTable {
+                    army: name(),
+                    command: c.id,
+                });
+            }
+            let count = defenders(camp, c.camp_followers);
+            if count > 1 {
+                v.push(SetupProblem::AlliedCampDefenders {
+                    army: name(),
+                    command: c.id,
+                    count,
+                });
+            }
+            ineligible(camp, Some(c.id), v);
+        }
+        let Some(camp) = &army.camp else {
+            let has_city = (setup.city_owner == Some(i) && !cities.is_empty())
+                || army
+                    .elements
+                    .iter()
+                    .any(|e| cities.iter().any(|c| wholly(e, c)));
+            let wwg = army
+                .elements
+                .iter()
+                .filter(|e| e.kind.troop_type() == crate::troops::TroopType::WWg)
+                .count();
+            if any_camp && !has_city && wwg <= 2 {
+                v.push(SetupProblem::CampMissing { army: name() });
+            }
+            continue;
+        };
+        if let Some((length, breadth)) = camp_misfit(camp) {
+            v.push(SetupProblem::CampSize {
+                army: name(),
+                length,
+                breadth,
+            });
+        }
+        if !camp.points.iter().all(|p| board.contains(*p)) {
+            v.push(SetupProblem::CampOffTable { army: name() });
+        }
+        let count = defenders(camp, army.camp_followers);
+        if count > 1 {
+            v.push(SetupProblem::CampDefenders {
+                army: name(),
+                count,
+            });
+        }
+        ineligible(camp, None, v);
     }
 }
 

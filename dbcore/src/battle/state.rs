@@ -113,6 +113,12 @@ pub fn camp_followers_id(army: usize) -> ElementId {
     ElementId(RESERVED_IDS + 0x8000 + (army as u32 & 0x7FFF))
 }
 
+/// The id under which the camp followers of the own camp of `army`'s allied command `command`
+/// fight (§14.3).
+pub fn command_camp_followers_id(army: usize, command: super::CommandId) -> ElementId {
+    ElementId(RESERVED_IDS + 0xC000 + ((army as u32 & 0x3F) << 8) + u32::from(command.0))
+}
+
 /// What became of a City's denizens (§4.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -1,7 +1,7 @@
 //! The battle seen as a table: where its elements stand now, for the table questions
 //! (contacts, threat zones, shooting targets, going) and the picture.
 
-use crate::svg::{SvgArmy, SvgCommand, SvgKey};
+use crate::svg::{SvgArmy, SvgCamp, SvgCommand, SvgKey};
 use crate::table::{PlacedElement, Table};
 
 use super::bound::{Battle, Phase};
@@ -113,10 +113,31 @@ impl Battle {
             ),
             p => format!("{mover} to move · {}", p.game_name()),
         };
+        // §4.6, §14.3: every camp, the army's and each allied command's own, saying whose.
+        let camps = self
+            .camp_refs()
+            .into_iter()
+            .map(|c| {
+                let mut label = match c.command {
+                    Some(id) => format!("camp of {id}"),
+                    None => "camp".to_string(),
+                };
+                if self.camp_is_sacked(c.army, c.command) {
+                    label.push_str(" (sacked)");
+                }
+                SvgCamp {
+                    outline: c.outline.clone(),
+                    side: u8::try_from(c.army).unwrap_or(u8::MAX),
+                    command: c.command.map(|id| id.0),
+                    label,
+                }
+            })
+            .collect();
         SvgKey {
             armies,
             status: Some(format!("Bound {} · {moment}", self.bound())),
             troop_kinds: Vec::new(),
+            camps,
         }
     }
 }
@@ -138,6 +159,7 @@ impl BattleSetup {
                 .collect(),
             status: None,
             troop_kinds: Vec::new(),
+            camps: Vec::new(),
         }
     }
 }

@@ -115,6 +115,7 @@ pub fn svg_key(b: &Battle) -> SvgKey {
         armies,
         status: Some(format!("Bound {} · {moment}", b.bound())),
         troop_kinds,
+        camps: Vec::new(),
     }
 }
 
