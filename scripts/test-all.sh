@@ -39,7 +39,7 @@ step "army lists are up to date" cargo run -q -p xtask -- armies --check
 step "C tests (ASan+UBSan, valgrind, C++ header, examples, install with pkg-config and CMake)" bash tests/c/run.sh
 step "table-tool examples (TTS Lua over HTTP, Vassal Java over stdio)" bash tests/protocol/run_examples.sh
 step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$venv"
-step "fuzz targets, ${DBCORE_FUZZ_SECONDS:-20}s each (nightly, cargo-fuzz)" bash fuzz/run.sh "${DBCORE_FUZZ_SECONDS:-20}"
+step "fuzz targets, ${DBCORE_FUZZ_SECONDS:-10}s each (nightly, cargo-fuzz)" bash fuzz/run.sh "${DBCORE_FUZZ_SECONDS:-10}"
 
 echo
 echo "dbcore test run took $(( $(date +%s) - start ))s"
