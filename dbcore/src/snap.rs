@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::battle::{
     flee, pursue, recoil, Action, Battle, BattleError, ContactWanted, Effect, ElementId, Event,
-    Flank, MoveOrder,
+    MoveOrder,
 };
 use crate::geometry::{Point, Pose};
 
@@ -81,14 +81,7 @@ pub enum OutcomeMove {
     },
 }
 
-const CONTACTS: [ContactWanted; 6] = [
-    ContactWanted::Front,
-    ContactWanted::Flank(Flank::Left),
-    ContactWanted::Flank(Flank::Right),
-    ContactWanted::Rear,
-    ContactWanted::Overlap(Flank::Left),
-    ContactWanted::Overlap(Flank::Right),
-];
+use crate::battle::queries::CONTACTS;
 
 fn moved_to(events: &[Event], id: ElementId) -> Option<Pose> {
     events.iter().find_map(|e| match e {

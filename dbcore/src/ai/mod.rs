@@ -36,8 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::battle::{
     close_combat_situation, close_combats, losses, shot_situation, Action, Battle, BattleError,
-    ContactWanted, DiceRequest, ElementId, ElementState, Flank, GroupStep, MoveError, MoveOrder,
-    Phase,
+    DiceRequest, ElementId, ElementState, GroupStep, MoveError, MoveOrder, Phase,
 };
 use crate::combat::{odds, Combatant, Outcome, Situation};
 use crate::dice::{DieScore, SeededDice};
@@ -327,14 +326,7 @@ fn candidates(b: &Battle) -> Vec<Action> {
     let legal = b.legal();
     let me = b.active_army();
     let mut out = Vec::new();
-    let contacts = [
-        ContactWanted::Front,
-        ContactWanted::Flank(Flank::Left),
-        ContactWanted::Flank(Flank::Right),
-        ContactWanted::Rear,
-        ContactWanted::Overlap(Flank::Left),
-        ContactWanted::Overlap(Flank::Right),
-    ];
+    let contacts = crate::battle::queries::CONTACTS;
     let enemies: Vec<&ElementState> = b
         .elements()
         .iter()

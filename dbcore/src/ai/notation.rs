@@ -156,15 +156,8 @@ impl std::str::FromStr for Order {
                 pose: Pose::new(num(text, x)?, num(text, y)?, num(text, f)?),
             }),
             [e, "contact", t, how] => {
-                let contact = [
-                    ContactWanted::Front,
-                    ContactWanted::Flank(Flank::Left),
-                    ContactWanted::Flank(Flank::Right),
-                    ContactWanted::Rear,
-                    ContactWanted::Overlap(Flank::Left),
-                    ContactWanted::Overlap(Flank::Right),
-                ]
-                .into_iter()
+                let contact = crate::battle::queries::CONTACTS
+                    .into_iter()
                 .find(|c| contact_word(*c) == how)
                 .ok_or_else(|| {
                     err(

@@ -919,17 +919,7 @@ fn camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
                 .all(|c| p.contains(*c))
         };
         let Some(camp) = &army.camp else {
-            let has_city = (setup.city_owner == Some(i) && !cities.is_empty())
-                || army
-                    .elements
-                    .iter()
-                    .any(|e| cities.iter().any(|c| wholly(e, c)));
-            let wwg = army
-                .elements
-                .iter()
-                .filter(|e| e.kind.troop_type() == crate::troops::TroopType::WWg)
-                .count();
-            if any_camp && !has_city && wwg <= 2 {
+            if any_camp && !may_do_without_camp(setup, i, &cities, &wholly) {
                 v.push(SetupProblem::CampMissing {
                     army: army.name.clone(),
                 });
@@ -986,6 +976,34 @@ fn camp_misfit(camp: &Polygon) -> Option<(f64, f64)> {
         || size.breadth < 0.5 - TOLERANCE
         || size.length + size.breadth > 4.0 + TOLERANCE)
         .then_some((size.length, size.breadth))
+}
+
+/// Army `i` may do without its camp (§4.6): it has a City (as the City's owner, or with an
+/// element in one), or more than 2 War Wagons outside its allied commands (which bring their own
+/// camps, §14.3).
+fn may_do_without_camp(
+    setup: &BattleSetup,
+    i: usize,
+    cities: &[&Polygon],
+    wholly: &dyn Fn(&ElementSetup, &Polygon) -> bool,
+) -> bool {
+    let army = &setup.armies[i];
+    let has_city = (setup.city_owner == Some(i) && !cities.is_empty())
+        || army
+            .elements
+            .iter()
+            .any(|e| cities.iter().any(|c| wholly(e, c)));
+    let allied = |e: &ElementSetup| {
+        army.commands
+            .iter()
+            .any(|c| c.allied && c.elements.contains(&e.id))
+    };
+    let wagons = army
+        .elements
+        .iter()
+        .filter(|e| e.kind.troop_type() == crate::troops::TroopType::WWg && !allied(e))
+        .count();
+    has_city || wagons > 2
 }
 
 /// The camps of a Big Battle or Giant set-up that is not a sandbox (§14.3, §4.6).
@@ -1112,17 +1130,7 @@ fn command_camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
             ineligible(camp, Some(c.id), v);
         }
         let Some(camp) = &army.camp else {
-            let has_city = (setup.city_owner == Some(i) && !cities.is_empty())
-                || army
-                    .elements
-                    .iter()
-                    .any(|e| cities.iter().any(|c| wholly(e, c)));
-            let wwg = army
-                .elements
-                .iter()
-                .filter(|e| e.kind.troop_type() == crate::troops::TroopType::WWg)
-                .count();
-            if any_camp && !has_city && wwg <= 2 {
+            if any_camp && !may_do_without_camp(setup, i, &cities, &wholly) {
                 v.push(SetupProblem::CampMissing { army: name() });
             }
             continue;
