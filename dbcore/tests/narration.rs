@@ -250,3 +250,24 @@ fn s5_the_pre_battle_is_told_with_game_names_and_verbs_agreeing() {
         "The battle begins with Ancient British Army (II/53)'s bound"
     );
 }
+
+#[test]
+fn s14_4_plough_turning_rough_is_told_by_the_rule_of_the_variant() {
+    // DBA3.md §14.4, §17.7b: in Big Battle plough turns rough on the first bound's PIP total
+    // (below 8 by default), not on a first score of 1 as in the standard game (§3.1).
+    let (mut setup, _) = golden("big_battle_seed_1");
+    assert_eq!(
+        describe(&setup, &Event::PloughTurnedRough),
+        "the first bound's PIP total is under 8: plough is rough going"
+    );
+    let (standard, _) = golden("whole_battle_seed_1");
+    assert_eq!(
+        describe(&standard, &Event::PloughTurnedRough),
+        "the first PIP score is 1: plough is rough going"
+    );
+    setup.config.pips.big_battle_plough_below = 10;
+    assert_eq!(
+        describe(&setup, &Event::PloughTurnedRough),
+        "the first bound's PIP total is under 10: plough is rough going"
+    );
+}

@@ -243,7 +243,14 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
                 pips_text(*pips)
             )
         }
-        Event::PloughTurnedRough => "the first PIP score is 1: plough is rough going".into(),
+        Event::PloughTurnedRough => match setup.variant {
+            // §14.4, §17.7b: in Big Battle and Giant, the first bound's PIP total decides.
+            crate::battlefield::Variant::BigBattle | crate::battlefield::Variant::Giant => format!(
+                "the first bound's PIP total is under {}: plough is rough going",
+                setup.config.pips.big_battle_plough_below
+            ),
+            _ => "the first PIP score is 1: plough is rough going".into(),
+        },
         Event::RiverDiced { die, state } => {
             let state = match state {
                 crate::terrain::RiverState::Paltry => "paltry, no hindrance",
