@@ -1948,8 +1948,12 @@ static void test_big_battle_prebattle(int argc, char **argv) {
         size_t len = strlen(argv[i]);
         if (len >= n && strcmp(argv[i] + len - n, suffix) == 0) text = read_text(argv[i]);
     }
-    CHECK(text != NULL);
-    if (!text) return;
+    /* tests/c/run.sh gives this golden to the ASan run only (a whole Big Battle takes minutes
+     * under valgrind); the run that is not given it says so and leaves the test to the other. */
+    if (!text) {
+        printf("test_big_battle_prebattle: %s not given, left to the ASan run\n", suffix);
+        return;
+    }
     CHECK_STATUS(dbcore_json_get(text, "game", &game), DBCORE_STATUS_OK);
     if (game) CHECK_STATUS(dbcore_json_get(game, "prebattle", &prebattle), DBCORE_STATUS_OK);
     if (prebattle) CHECK_STATUS(dbcore_json_get(prebattle, "setup", &entries), DBCORE_STATUS_OK);
