@@ -625,7 +625,7 @@ struct Entry {
     projectors: Vec<Projector>,
 }
 
-fn zone_entry(mover: &MoverPath, zones: &[&(Projector, ThreatZone)]) -> Option<Entry> {
+fn zone_entry(mover: &MoverPath, zones: &[(Projector, ThreatZone)]) -> Option<Entry> {
     for (li, leg) in mover.legs.iter().enumerate() {
         let holding = |r: &ElementRect| -> Vec<Projector> {
             zones
@@ -687,7 +687,7 @@ fn zone_entry(mover: &MoverPath, zones: &[&(Projector, ThreatZone)]) -> Option<E
 /// of the distance along the path, so that the same tolerance holds whatever the angle of
 /// approach) and was closing on it all the way: the gap to a convex zone along a straight move
 /// is convex, so a gap still shrinking at the end was larger everywhere before.
-fn reaches_zones_only_at_end(m: &MoverPath, zones: &[&(Projector, ThreatZone)]) -> bool {
+fn reaches_zones_only_at_end(m: &MoverPath, zones: &[(Projector, ThreatZone)]) -> bool {
     let Some((last, before)) = m.legs.split_last() else {
         return true;
     };
@@ -838,21 +838,24 @@ fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), 
     };
     // Only the zones near the path can be met on it: the box of every position of every leg
     // (its start, its end and what it sweeps) against each zone's box, with a margin far above
-    // the tolerance of a touch. The zones keep their order, so every answer is as before; they
-    // are lent, not copied, to the tests below.
-    let bounds = path_bounds(p);
-    let m = NEAR_CONTACT;
-    let near: Vec<&(Projector, ThreatZone)> = zones
-        .iter()
-        .filter(|(_, z)| {
-            bounds.is_none_or(|b| {
-                z.bounds().is_none_or(|z| {
-                    !(z.2 + m < b.0 || b.2 + m < z.0 || z.3 + m < b.1 || b.3 + m < z.1)
+    // the tolerance of a touch. The zones keep their order, so every answer is as before.
+    let near: Vec<(Projector, ThreatZone)>;
+    let zones: &[(Projector, ThreatZone)] = match path_bounds(p) {
+        Some(b) => {
+            let m = NEAR_CONTACT;
+            near = zones
+                .iter()
+                .filter(|(_, z)| {
+                    z.bounds().is_none_or(|z| {
+                        !(z.2 + m < b.0 || b.2 + m < z.0 || z.3 + m < b.1 || b.3 + m < z.1)
+                    })
                 })
-            })
-        })
-        .collect();
-    let zones: &[&(Projector, ThreatZone)] = &near;
+                .cloned()
+                .collect();
+            &near
+        }
+        None => zones,
+    };
     let mut first: Option<(usize, Entry)> = None;
     for (k, m) in p.movers.iter().enumerate() {
         if let Some(e) = zone_entry(m, zones) {
