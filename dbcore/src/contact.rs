@@ -32,7 +32,7 @@
 //! assert_eq!(overlap(&spear2, false, &warband, false), Some(OverlapKind::FrontCorners));
 //! ```
 
-use crate::geometry::{convex_gap_up_to, Corner, Edge, ElementRect, Point, Segment, TOLERANCE};
+use crate::geometry::{Corner, Edge, ElementRect, Point, Segment, TOLERANCE};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -155,6 +155,77 @@ fn rect_corners(r: &ElementRect) -> [Point; 4] {
     ]
 }
 
+/// A rectangle's corners (in [`CORNERS`] order) with what every contact test derives from them:
+/// each edge's length and the unit normal of each edge that the separating-axis gap projects on
+/// (edge `i` runs from corner `i` to corner `i + 1`, in [`EDGES`] order). Worked out once per
+/// rectangle, by exactly the arithmetic [`crate::geometry::convex_gap_up_to`] and [`Segment::length`] use, so a
+/// scan that meets one rectangle in many pairs pays its square roots once and every answer stays
+/// the same to the last bit (#15).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RectOutline {
+    c: [Point; 4],
+    len: [f64; 4],
+    axis: [Point; 4],
+}
+
+impl RectOutline {
+    /// The outline of the rectangle with corners `c` ([`rect_corners`] order).
+    pub(crate) fn of_corners(c: [Point; 4]) -> RectOutline {
+        let mut len = [0.0; 4];
+        let mut axis = [Point::new(0.0, 0.0); 4];
+        for i in 0..4 {
+            let d = c[(i + 1) % 4] - c[i];
+            let l = d.length();
+            len[i] = l;
+            if l != 0.0 {
+                axis[i] = Point::new(-d.y / l, d.x / l);
+            }
+        }
+        RectOutline { c, len, axis }
+    }
+
+    /// The outline of `r`.
+    pub(crate) fn of(r: &ElementRect) -> RectOutline {
+        RectOutline::of_corners(rect_corners(r))
+    }
+}
+
+/// [`crate::geometry::convex_gap_up_to`] of two rectangles from their outlines: the same axes in the same order,
+/// the same projections and the same early stop, without working the axes out again.
+fn outline_gap_up_to(a: &RectOutline, b: &RectOutline, limit: f64) -> f64 {
+    fn axes_gap(src: &RectOutline, a: &[Point; 4], b: &[Point; 4], best: &mut f64, limit: f64) {
+        for i in 0..4 {
+            if src.len[i] == 0.0 {
+                continue;
+            }
+            let axis = src.axis[i];
+            let (mut amin, mut amax) = (f64::INFINITY, f64::NEG_INFINITY);
+            for p in a {
+                let v = p.dot(axis);
+                amin = amin.min(v);
+                amax = amax.max(v);
+            }
+            let (mut bmin, mut bmax) = (f64::INFINITY, f64::NEG_INFINITY);
+            for p in b {
+                let v = p.dot(axis);
+                bmin = bmin.min(v);
+                bmax = bmax.max(v);
+            }
+            *best = best.max((bmin - amax).max(amin - bmax));
+            if *best > limit {
+                return;
+            }
+        }
+    }
+    let mut best = f64::NEG_INFINITY;
+    axes_gap(a, &a.c, &b.c, &mut best, limit);
+    if best > limit {
+        return best;
+    }
+    axes_gap(b, &a.c, &b.c, &mut best, limit);
+    best
+}
+
 fn corner_of(c: &[Point; 4], k: Corner) -> Point {
     match k {
         Corner::FrontLeft => c[0],
@@ -174,10 +245,14 @@ fn is_side(e: Edge) -> bool {
 /// facing each other are antiparallel) and both ends of the shared portion must be within
 /// [`TOLERANCE`] of the other edge.
 pub fn edge_contact_length(ea: Segment, eb: Segment) -> Option<f64> {
+    let (la, lb) = ((ea.b - ea.a).length(), (eb.b - eb.a).length());
+    edge_contact_length_of(ea, eb, la, lb)
+}
+
+/// [`edge_contact_length`] of edges whose lengths (`(b - a).length()` of each) are known.
+fn edge_contact_length_of(ea: Segment, eb: Segment, la: f64, lb: f64) -> Option<f64> {
     let da = ea.b - ea.a;
     let db = eb.b - eb.a;
-    let la = da.length();
-    let lb = db.length();
     if la == 0.0 || lb == 0.0 {
         return None;
     }
@@ -235,18 +310,18 @@ pub fn classify_contact(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
 /// [`classify_ordered`] would answer `None`. The margin is far above any rounding of the exact
 /// test, so the answer is always the same as without this pre-test; non-finite numbers never
 /// refuse here (the exact test decides them as before).
-/// [`classify_contact`] of two rectangles whose corners ([`rect_corners`]) are already known.
-fn classify_with_corners(
-    (a, ca): (&ElementRect, &[Point; 4]),
-    (b, cb): (&ElementRect, &[Point; 4]),
+/// [`classify_contact`] of two rectangles whose outlines ([`RectOutline::of`]) are already known.
+pub(crate) fn classify_with_outlines(
+    (a, ca): (&ElementRect, &RectOutline),
+    (b, cb): (&ElementRect, &RectOutline),
 ) -> Option<Contact> {
     if clearly_apart(a, b) {
         return None;
     }
     if rect_cmp(a, b) == Ordering::Greater {
-        classify_corners(cb, ca).map(|c| c.swapped())
+        classify_outlines(cb, ca).map(|c| c.swapped())
     } else {
-        classify_corners(ca, cb)
+        classify_outlines(ca, cb)
     }
 }
 
@@ -262,15 +337,15 @@ fn clearly_apart(a: &ElementRect, b: &ElementRect) -> bool {
 }
 
 fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
-    classify_corners(&rect_corners(a), &rect_corners(b))
+    classify_outlines(&RectOutline::of(a), &RectOutline::of(b))
 }
 
-/// [`classify_ordered`] of two rectangles given by their corners ([`rect_corners`]), so that a
-/// scan works each rectangle's corners out once, not once per pair.
-fn classify_corners(ca: &[Point; 4], cb: &[Point; 4]) -> Option<Contact> {
-    let (ca, cb) = (*ca, *cb);
+/// [`classify_ordered`] of two rectangles given by their outlines ([`RectOutline`]), so that a
+/// scan works each rectangle's corners, edge lengths and axes out once, not once per pair.
+fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
+    let (ca, cb) = (oa.c, ob.c);
     // Only compared with the tolerance below, so the gap may stop at the first axis above it.
-    let gap = convex_gap_up_to(&ca, &cb, TOLERANCE);
+    let gap = outline_gap_up_to(oa, ob, TOLERANCE);
     if gap > TOLERANCE {
         return None;
     }
@@ -286,22 +361,27 @@ fn classify_corners(ca: &[Point; 4], cb: &[Point; 4]) -> Option<Contact> {
     // Edge to edge: the longest shared portion wins (two rectangles that do not interpenetrate
     // can share only one edge pair; the maximum only settles near-degenerate ties).
     let mut best: Option<(Edge, Edge, f64)> = None;
-    // Each edge's length once, not once per pair of edges.
-    let length_a = EDGES.map(|e| edge_of(&ca, e).length());
-    let length_b = EDGES.map(|e| edge_of(&cb, e).length());
+    // Each edge's length once, not once per pair of edges (the outline's, the same numbers as
+    // `edge_of(..).length()`: a hypotenuse does not depend on the signs of its sides).
+    let (length_a, length_b) = (oa.len, ob.len);
     for (i, ea) in EDGES.into_iter().enumerate() {
         let sa = edge_of(&ca, ea);
         for (j, eb) in EDGES.into_iter().enumerate() {
             let sb = edge_of(&cb, eb);
             // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
             // too far apart for the edges to meet.
+            // (A distance is never below either of its sides, so midpoints further apart than
+            // the limit along an axis are refused without the square root.)
+            let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
+            let gap = sa.midpoint() - sb.midpoint();
             if (sa.b - sa.a).dot(sb.b - sb.a) >= 0.0
-                || sa.midpoint().distance(sb.midpoint())
-                    > 0.5 * (length_a[i] + length_b[j]) + TOLERANCE
+                || gap.x.abs() > limit
+                || gap.y.abs() > limit
+                || sa.midpoint().distance(sb.midpoint()) > limit
             {
                 continue;
             }
-            if let Some(len) = edge_contact_length(sa, sb) {
+            if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
                 if best.is_none_or(|(_, _, l)| len > l) {
                     best = Some((ea, eb, len));
                 }
@@ -363,6 +443,11 @@ fn classify_corners(ca: &[Point; 4], cb: &[Point; 4]) -> Option<Contact> {
     let mut best_c: Option<(Corner, Corner, f64)> = None;
     for (i, p) in ca.iter().enumerate() {
         for (j, q) in cb.iter().enumerate() {
+            // A distance is never below either of its sides: corners further apart than the
+            // tolerance along an axis are refused without the square root.
+            if (p.x - q.x).abs() > TOLERANCE || (p.y - q.y).abs() > TOLERANCE {
+                continue;
+            }
             let d = p.distance(*q);
             if d <= TOLERANCE && best_c.is_none_or(|(_, _, bd)| d < bd) {
                 best_c = Some((CORNERS[i], CORNERS[j], d));
@@ -382,6 +467,9 @@ fn classify_corners(ca: &[Point; 4], cb: &[Point; 4]) -> Option<Contact> {
     let mut best_e: Option<(ContactKind, ContactPart, ContactPart, f64)> = None;
     for (i, p) in ca.iter().enumerate() {
         for eb in EDGES {
+            if clearly_beyond(edge_of(&cb, eb), *p) {
+                continue;
+            }
             let d = edge_of(&cb, eb).distance_to_point(*p);
             if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
                 best_e = Some((
@@ -395,6 +483,9 @@ fn classify_corners(ca: &[Point; 4], cb: &[Point; 4]) -> Option<Contact> {
     }
     for (j, q) in cb.iter().enumerate() {
         for ea in EDGES {
+            if clearly_beyond(edge_of(&ca, ea), *q) {
+                continue;
+            }
             let d = edge_of(&ca, ea).distance_to_point(*q);
             if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
                 best_e = Some((
@@ -413,6 +504,19 @@ fn classify_corners(ca: &[Point; 4], cb: &[Point; 4]) -> Option<Contact> {
         shared_length: 0.0,
         lined_up: false,
     })
+}
+
+/// Whether `p` lies further than [`TOLERANCE`] outside the bounding box of `seg`, with a slack
+/// far above any rounding of [`Segment::distance_to_point`] (whose nearest point lies in that box
+/// up to rounding): then its distance to the segment is above the tolerance too, and the corner
+/// tests need not work it out. Non-finite numbers are never beyond (the exact test decides them).
+fn clearly_beyond(seg: Segment, p: Point) -> bool {
+    let (a, b) = (seg.a, seg.b);
+    let slack = TOLERANCE + 1e-9 * (1.0 + a.x.abs() + a.y.abs() + b.x.abs() + b.y.abs());
+    p.x < a.x.min(b.x) - slack
+        || p.x > a.x.max(b.x) + slack
+        || p.y < a.y.min(b.y) - slack
+        || p.y > a.y.max(b.y) + slack
 }
 
 /// Why an element overlaps an enemy (DBA3.md §10.4).
@@ -513,7 +617,7 @@ fn scan<S: PartialEq>(
             .total_cmp(&(q.c.x - q.r))
             .then(p.idx.cmp(&q.idx))
     });
-    let corners: Vec<[Point; 4]> = elements.iter().map(|e| rect_corners(&e.2)).collect();
+    let outlines: Vec<RectOutline> = elements.iter().map(|e| RectOutline::of(&e.2)).collect();
     let mut found: Vec<(usize, usize, Contact)> = Vec::new();
     for (k, p) in circles.iter().enumerate() {
         let reach = p.c.x + p.r + TOLERANCE;
@@ -536,9 +640,10 @@ fn scan<S: PartialEq>(
             } else {
                 (q.idx, p.idx)
             };
-            if let Some(c) =
-                classify_with_corners((&elements[i].2, &corners[i]), (&elements[j].2, &corners[j]))
-            {
+            if let Some(c) = classify_with_outlines(
+                (&elements[i].2, &outlines[i]),
+                (&elements[j].2, &outlines[j]),
+            ) {
                 found.push((i, j, c));
             }
         }
@@ -666,6 +771,35 @@ mod pre_test_agreement {
             refused > 1000,
             "the sample reaches the pre-test ({refused})"
         );
+    }
+
+    // DBA3.md §0.3: the outline kept per rectangle (#15) gives the separating-axis gap and the
+    // edge lengths bit for bit as worked out afresh from the corners, and the corner refusals
+    // without square roots only refuse corners and edges further apart than the tolerance.
+    #[test]
+    fn outlines_and_corner_refusals_agree_with_a_fresh_computation() {
+        use crate::geometry::convex_gap_up_to;
+        let mut beyond = 0;
+        for (a, b) in pairs() {
+            let (oa, ob) = (RectOutline::of(&a), RectOutline::of(&b));
+            for limit in [TOLERANCE, f64::INFINITY] {
+                assert_eq!(
+                    outline_gap_up_to(&oa, &ob, limit).to_bits(),
+                    convex_gap_up_to(&rect_corners(&a), &rect_corners(&b), limit).to_bits(),
+                    "{a:?} {b:?}"
+                );
+            }
+            for (k, e) in EDGES.into_iter().enumerate() {
+                assert_eq!(oa.len[k].to_bits(), edge_of(&oa.c, e).length().to_bits());
+                for p in ob.c {
+                    if clearly_beyond(edge_of(&oa.c, e), p) {
+                        beyond += 1;
+                        assert!(edge_of(&oa.c, e).distance_to_point(p) > TOLERANCE);
+                    }
+                }
+            }
+        }
+        assert!(beyond > 1000, "the sample reaches the refusal ({beyond})");
     }
 
     #[test]

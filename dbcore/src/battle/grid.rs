@@ -14,7 +14,10 @@
 //! position are listed for every query, and a non-finite query lists every element, so such
 //! values reach the exact tests as before.
 
+use std::sync::OnceLock;
+
 use crate::config::RulesConfig;
+use crate::contact::RectOutline;
 use crate::geometry::{ElementRect, Point};
 
 use super::state::ElementState;
@@ -48,6 +51,9 @@ pub(crate) struct ElementGrid {
     rects: Vec<ElementRect>,
     /// Every element's corners, as [`ElementRect::corners`] gives them.
     corners: Vec<[Point; 4]>,
+    /// Every element's contact outline (corners, edge lengths, axes), worked out when first
+    /// asked: the contact questions of a state meet each element many times.
+    outlines: Vec<OnceLock<RectOutline>>,
     /// Bounding box of each element in play with a finite position, by index.
     boxes: Vec<Option<Bounds>>,
     /// Elements in play whose position is not finite: near everything.
@@ -92,6 +98,7 @@ impl ElementGrid {
         let count = |extent: f64| ((extent / cell).floor() as usize + 1).min(MAX_CELLS);
         let (nx, ny) = (count(x1 - x0), count(y1 - y0));
         let mut grid = ElementGrid {
+            outlines: rects.iter().map(|_| OnceLock::new()).collect(),
             rects,
             corners,
             boxes,
@@ -141,6 +148,11 @@ impl ElementGrid {
     /// Element `i`'s rectangle.
     pub(crate) fn rect(&self, i: usize) -> &ElementRect {
         &self.rects[i]
+    }
+
+    /// Element `i`'s contact outline, as [`RectOutline::of`] its rectangle.
+    pub(crate) fn outline(&self, i: usize) -> &RectOutline {
+        self.outlines[i].get_or_init(|| RectOutline::of(&self.rects[i]))
     }
 
     /// Element `i`'s corners.

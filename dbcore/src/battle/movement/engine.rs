@@ -2,7 +2,9 @@
 //! (single element, group, column, into contact), and [`validate`] checks those paths against
 //! §7 and §8, whatever order produced them.
 
-use crate::contact::{classify_contact, may_contact_edge, ContactKind, ContactPart};
+use crate::contact::{
+    classify_contact, classify_with_outlines, may_contact_edge, ContactKind, ContactPart,
+};
 use crate::geometry::{convex_hull, Corner, Edge, ElementRect, Point, Polygon, Pose, TOLERANCE};
 use crate::terrain::{
     polygons_intersect, polyline_distance_to_polygon, polyline_distance_to_segment, Going,
@@ -40,11 +42,16 @@ pub fn in_close_combat(ctx: &MoveContext, idx: usize) -> bool {
     };
     // Only neighbours can touch: the grid lists every element within four tolerances (far more
     // than any contact's reach), in the same order.
+    // With the grid, each element's contact outline is worked out once for the state, not once
+    // per pair: the same classification ([`crate::contact::classify_with_outlines`]).
     let v = match ctx.grid() {
-        Some(g) => g
-            .near(g.corners(idx), NEAR_CONTACT)
-            .into_iter()
-            .any(|j| holds(&ctx.elements[j], g.rect(j))),
+        Some(g) => g.near(g.corners(idx), NEAR_CONTACT).into_iter().any(|j| {
+            let o = &ctx.elements[j];
+            o.in_play()
+                && o.army != me.army
+                && classify_with_outlines((g.rect(idx), g.outline(idx)), (g.rect(j), g.outline(j)))
+                    .is_some_and(|c| (c.lined_up && is_combat_contact(c.kind)) || must_conform(&c))
+        }),
         None => ctx.elements.iter().any(|o| holds(o, &o.rect(ctx.config))),
     };
     if let Some(f) = ctx.close_combat {
