@@ -304,7 +304,7 @@ fn malformed_actions_are_refused_as_before() {
     }
     // Missing the tag, and a value of the wrong shape for a phase and a status.
     for text in ["{}", "{\"phase\":\"later\"}", "{\"winner\":1}", "[]"] {
-        agree(&text, read_old(text, |d| OldPhase::deserialize(d)));
+        agree(text, read_old(text, |d| OldPhase::deserialize(d)));
     }
     for text in [
         "{\"status\":\"lost\"}",
@@ -312,6 +312,6 @@ fn malformed_actions_are_refused_as_before() {
         "{\"status\":\"lost\",\"cause\":\"eaten\"}",
         "{\"status\":\"in_play\",\"cause\":\"destroyed\"}",
     ] {
-        agree(&text, read_old(text, |d| OldStatus::deserialize(d)));
+        agree(text, read_old(text, |d| OldStatus::deserialize(d)));
     }
 }
