@@ -64,14 +64,14 @@ impl<'de, T: Tagged<'de>> Visitor<'de> for TaggedVisitor<T> {
         let name = T::NAME;
         if before.is_empty() {
             T::from_variant(Variant {
-                rest: MapRest(map),
+                rest: MapRest(OneTag(map, T::TAG)),
                 name,
             })
         } else {
             let rest = Chain {
                 before: before.into_iter(),
                 pending: None,
-                map,
+                map: OneTag(map, T::TAG),
             };
             T::from_variant(Variant {
                 rest: MapRest(rest),
@@ -105,6 +105,63 @@ impl<'de> Visitor<'de> for Key {
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         Ok((v != self.0).then(|| v.to_string()))
+    }
+}
+
+/// The rest of an object after its tag, refusing the tag a second time as serde's reader does
+/// (the variant's own reader would ignore it as an unknown field).
+struct OneTag<A>(A, &'static str);
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for OneTag<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        match self.0.next_key_seed(KeyName)? {
+            None => Ok(None),
+            Some(key) if key == self.1 => Err(de::Error::duplicate_field(self.1)),
+            Some(key) => {
+                let key: de::value::StrDeserializer<'_, A::Error> =
+                    key.as_ref().into_deserializer();
+                seed.deserialize(key).map(Some)
+            }
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.0.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+/// A key, borrowed from the input when it can be.
+struct KeyName;
+
+impl<'de> DeserializeSeed<'de> for KeyName {
+    type Value = std::borrow::Cow<'de, str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyName {
+    type Value = std::borrow::Cow<'de, str>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a field name")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(std::borrow::Cow::Borrowed(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(std::borrow::Cow::Owned(v.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(std::borrow::Cow::Owned(v))
     }
 }
 

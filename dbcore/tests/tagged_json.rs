@@ -302,6 +302,15 @@ fn malformed_actions_are_refused_as_before() {
         let back = reversed(&v);
         agree(&back, old_action(&back));
     }
+    // The tag twice, as JSON may spell it (duplicate keys).
+    for text in [
+        r#"{"action":"roll_pips","die":4,"action":"end_movement"}"#,
+        r#"{"die":4,"action":"roll_pips","action":"roll_pips"}"#,
+        r#"{"action":"end_movement","action":"end_movement"}"#,
+    ] {
+        agree(text, old_action(text));
+        assert!(read_new::<Action>(text).is_err(), "{text}");
+    }
     // Missing the tag, and a value of the wrong shape for a phase and a status.
     for text in ["{}", "{\"phase\":\"later\"}", "{\"winner\":1}", "[]"] {
         agree(text, read_old(text, |d| OldPhase::deserialize(d)));
