@@ -467,7 +467,26 @@ impl Serialize for KindTable {
 
 impl<'de> Deserialize<'de> for KindTable {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<KindTable, D::Error> {
-        BTreeMap::<BaseKind, KindRules>::deserialize(d).map(KindTable::from)
+        // Straight into the slots, as a map of kinds would read (a later entry for a kind
+        // replaces an earlier one), without building the map first.
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = KindTable;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<KindTable, A::Error> {
+                let mut t = KindTable::new();
+                while let Some((k, r)) = map.next_entry::<BaseKind, KindRules>()? {
+                    t.insert(k, r);
+                }
+                Ok(t)
+            }
+        }
+        d.deserialize_map(Entries)
     }
 }
 

@@ -48,6 +48,7 @@ pub mod simulate;
 pub mod snap;
 pub mod svg;
 pub mod table;
+mod tagged;
 pub mod terrain;
 pub mod troops;
 pub mod zones;

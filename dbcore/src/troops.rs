@@ -827,8 +827,19 @@ impl Serialize for ElementKind {
 
 impl<'de> Deserialize<'de> for ElementKind {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        // Read from the text in place, not through a `String` of its own: a saved battle has
+        // a kind for every element. The messages are those of reading a `String` first.
+        struct Code;
+        impl serde::de::Visitor<'_> for Code {
+            type Value = ElementKind;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ElementKind, E> {
+                v.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_str(Code)
     }
 }
 
@@ -840,12 +851,22 @@ impl Serialize for BaseKind {
 
 impl<'de> Deserialize<'de> for BaseKind {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        BaseKind::parse(s.trim()).ok_or_else(|| {
-            serde::de::Error::custom(ParseKindError {
-                text: crate::limits::quote(&s),
-                expected: EXPECTED_CODES,
-            })
-        })
+        // In place, as for `ElementKind`.
+        struct Code;
+        impl serde::de::Visitor<'_> for Code {
+            type Value = BaseKind;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<BaseKind, E> {
+                BaseKind::parse(s.trim()).ok_or_else(|| {
+                    E::custom(ParseKindError {
+                        text: crate::limits::quote(s),
+                        expected: EXPECTED_CODES,
+                    })
+                })
+            }
+        }
+        d.deserialize_str(Code)
     }
 }

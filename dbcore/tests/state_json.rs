@@ -58,6 +58,29 @@ fn a_compact_state_reads_back_as_the_same_battle() {
 }
 
 #[test]
+fn the_digest_is_the_hash_of_the_text_before_it() {
+    // docs/json.md: the hash of the bytes before `,"digest"` followed by `}`. A reader checks the
+    // text it is given by that hash, and otherwise writes the battle again and compares.
+    for (name, battle) in golden_states() {
+        let text = battle.state_json();
+        let (body, digest) = text.rsplit_once(",\"digest\":\"").unwrap();
+        let mut h = dbcore::battle::saved::StateHasher::default();
+        h.update(body.as_bytes());
+        h.update(b"}");
+        let hex = h.finish_hex();
+        assert_eq!(format!("{hex}\"}}"), digest, "{name}");
+        assert_eq!(battle.state_digest(), hex, "{name}");
+        // A line end after it changes nothing; a space inside is not the text dbcore wrote, so
+        // the battle is written again and its digest compared: the same battle still.
+        let ended = format!("{text}\n");
+        assert_eq!(Battle::from_state_json(&ended).unwrap(), battle, "{name}");
+        let spaced = text.replacen("\"bound\":", "\"bound\": ", 1);
+        assert_ne!(spaced, text);
+        assert_eq!(Battle::from_state_json(&spaced).unwrap(), battle, "{name}");
+    }
+}
+
+#[test]
 fn the_compact_state_is_smaller_than_the_full_one() {
     for (name, battle) in golden_states() {
         let compact = battle.state_json().len();

@@ -27,7 +27,7 @@ use super::state::{denizens_id, CityState, Denizens, ElementState, Status};
 use super::victory::Verdict;
 
 /// Where the battle stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "phase")]
 pub enum Phase {
@@ -75,7 +75,7 @@ impl std::fmt::Display for Phase {
 }
 
 /// What a player does.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "action")]
 pub enum Action {

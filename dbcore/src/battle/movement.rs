@@ -132,7 +132,7 @@ pub struct HeldStronghold {
 }
 
 /// A move order, as a player (or a program) gives it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum MoveOrder {
@@ -191,7 +191,7 @@ pub enum MoveOrder {
 }
 
 /// One step of a group move (§7.4).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "step")]
 pub enum GroupStep {

@@ -364,8 +364,8 @@ impl StateHasher {
         self.filled = rest.len();
     }
 
-    /// The hash of everything given, as 16 lowercase hexadecimal digits.
-    pub fn finish_hex(mut self) -> String {
+    /// The hash of everything given.
+    pub fn finish(mut self) -> u64 {
         let mut last = [0u8; 8];
         last[..self.filled].copy_from_slice(&self.tail[..self.filled]);
         self.word(u64::from_le_bytes(last));
@@ -373,9 +373,35 @@ impl StateHasher {
         let mut z = self.h;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        format!("{z:016x}")
+        z ^ (z >> 31)
     }
+
+    /// The hash of everything given, as 16 lowercase hexadecimal digits.
+    pub fn finish_hex(self) -> String {
+        format!("{:016x}", self.finish())
+    }
+}
+
+/// The hash of a compact state's own text as given: of the bytes before its closing
+/// `,"digest":"…"}` followed by `}`, in one pass over the text and without copying it; `None`
+/// when the text does not end with a digest field. When dbcore wrote the text, this is the hash
+/// of its canonical compact text, which is what the digest is of.
+fn text_digest(text: &str) -> Option<u64> {
+    const FIELD: &str = ",\"digest\":\"";
+    let body = text.trim_end().strip_suffix("\"}")?;
+    let at = body.len().checked_sub(FIELD.len() + 16)?;
+    let (before, field) = body.split_at_checked(at)?;
+    let hex = field.strip_prefix(FIELD)?;
+    if !hex
+        .bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
+        return None;
+    }
+    let mut h = StateHasher::default();
+    h.update(before.as_bytes());
+    h.update(b"}");
+    Some(h.finish())
 }
 
 impl std::io::Write for StateHasher {
@@ -485,7 +511,7 @@ impl Battle {
                 Ok(s) => s,
                 Err(_) => crate::json::from_str(text)?,
             };
-            return Battle::from_saved(saved);
+            return Battle::from_saved(saved, text_digest(text));
         }
         Battle::from_state_value(crate::json::from_str(text)?)
     }
@@ -494,7 +520,7 @@ impl Battle {
     pub fn from_state_value(value: serde_json::Value) -> Result<Battle, StateError> {
         if value.get("format").and_then(|f| f.as_str()) == Some(STATE_FORMAT) {
             let saved: StateIn = crate::json::from_value(value)?;
-            return Battle::from_saved(saved);
+            return Battle::from_saved(saved, None);
         }
         let claimed: Battle = crate::json::from_value(value.clone())?;
         let (replayed, _) = Battle::replay(&claimed.record())?;
@@ -506,7 +532,12 @@ impl Battle {
         Ok(replayed)
     }
 
-    fn from_saved(s: StateIn) -> Result<Battle, StateError> {
+    /// The battle a compact state describes. `text_hash` is the hash of the text it was read
+    /// from ([`text_digest`]), when there was one: if it is the digest the state carries, the
+    /// text is exactly what dbcore wrote and writing the battle again to hash it would give the
+    /// same bytes, so that is skipped. Otherwise (a text spaced or ordered differently, or
+    /// edited) the battle is written again and its digest compared, as ever.
+    fn from_saved(s: StateIn, text_hash: Option<u64>) -> Result<Battle, StateError> {
         if s.version != STATE_VERSION {
             return Err(StateError::Version { found: s.version });
         }
@@ -582,6 +613,9 @@ impl Battle {
             cache: Default::default(),
             commands: s.commands,
         };
+        if text_hash.is_some_and(|h| format!("{h:016x}") == s.digest) {
+            return Ok(battle);
+        }
         let computed = battle.state_digest();
         if computed != s.digest {
             return Err(StateError::Digest {

@@ -9,7 +9,7 @@ use crate::troops::ElementKind;
 use super::setup::{ElementId, ElementSetup};
 
 /// Whether an element is still fighting (§13.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "status")]
 pub enum Status {
