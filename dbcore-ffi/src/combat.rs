@@ -6,6 +6,7 @@ use std::ffi::c_char;
 use dbcore::combat::{
     Band, CombatResult, Combatant, Engagement, Factor, FactorName, Going, Holding, Odds, Outcome,
     Prepared, Pursuit, ShooterSide, Shot, Side, SideResult, Situation, Stronghold, Supporter,
+    Supporters,
 };
 use dbcore::DieScore;
 
@@ -400,7 +401,7 @@ fn combatant(c: &DbcoreCombatant, what: Field<'_>) -> Result<Combatant, FfiError
             )))
         }
     };
-    let mut side_supporters = Vec::new();
+    let mut side_supporters = Supporters::new();
     for (i, s) in c.side_supporters.iter().enumerate() {
         if let Some(s) = supporter(s, what.item("side_supporters", i))? {
             side_supporters.push(s);
@@ -785,7 +786,8 @@ mod tests {
                 side_supporters: vec![Supporter {
                     kind: "4Bd".parse().unwrap(),
                     going: Going::Bad,
-                }],
+                }]
+                .into(),
                 ..Combatant::new("Mtd-4Bw".parse().unwrap()).assaulting(Stronghold::Camp)
             },
         );
