@@ -4,8 +4,9 @@
 use std::ffi::c_char;
 
 use dbcore::combat::{
-    Band, CombatResult, Combatant, Engagement, Factor, FactorName, Going, Holding, Odds, Outcome,
-    Prepared, Pursuit, ShooterSide, Shot, Side, SideResult, Situation, Stronghold, Supporter,
+    Band, CombatResult, Combatant, Engagement, Factor, FactorName, Factors, Going, Holding, Odds,
+    Outcome, Prepared, Pursuit, ShooterSide, Shot, Side, SideResult, Situation, Stronghold,
+    Supporter, Supporters,
 };
 use dbcore::DieScore;
 
@@ -400,7 +401,7 @@ fn combatant(c: &DbcoreCombatant, what: Field<'_>) -> Result<Combatant, FfiError
             )))
         }
     };
-    let mut side_supporters = Vec::new();
+    let mut side_supporters = Supporters::new();
     for (i, s) in c.side_supporters.iter().enumerate() {
         if let Some(s) = supporter(s, what.item("side_supporters", i))? {
             side_supporters.push(s);
@@ -523,22 +524,34 @@ fn factors(v: &[Factor]) -> Result<(u32, [DbcoreFactor; DBCORE_MAX_FACTORS]), Ff
     Ok((v.len() as u32, out))
 }
 
-fn side_result(r: &SideResult) -> Result<DbcoreSideResult, FfiError> {
-    let (factor_count, factors) = factors(&r.factors)?;
+// A side's factor list always fits the C struct's slots, so its conversion cannot fail.
+const _: () = assert!(Factors::CAPACITY <= DBCORE_MAX_FACTORS);
+
+/// The C form of one side's result: infallible, since its factors fit (see above), so that the
+/// result is built where it is written rather than moved through a `Result`.
+#[inline]
+fn side_result(r: &SideResult) -> DbcoreSideResult {
+    let mut factors = [NO_FACTOR; DBCORE_MAX_FACTORS];
+    for (slot, f) in factors.iter_mut().zip(r.factors.as_slice()) {
+        *slot = DbcoreFactor {
+            name: factor_name(f.name),
+            value: f.value,
+        };
+    }
     let mut rule = [0 as c_char; DBCORE_RULE_TEXT_SIZE];
     // SAFETY: `rule` is a local array of exactly `rule.len()` bytes.
     let full = unsafe { copy_out(r.rule.as_bytes(), rule.as_mut_ptr(), rule.len()) };
-    Ok(DbcoreSideResult {
+    DbcoreSideResult {
         kind: DbcoreElementKind::from_kind(r.kind),
         die: u32::from(r.die.get()),
         total: r.total,
         band: band(r.band),
         outcome: outcome(r.outcome),
-        factor_count,
+        factor_count: r.factors.len() as u32,
         factors,
         rule_len: full as u32,
         rule,
-    })
+    }
 }
 
 fn pursuit(p: Option<Pursuit>) -> DbcorePursuit {
@@ -559,12 +572,12 @@ fn pursuit(p: Option<Pursuit>) -> DbcorePursuit {
 }
 
 /// The C form of a result.
-pub fn combat_result(r: &CombatResult) -> Result<DbcoreCombatResult, FfiError> {
-    Ok(DbcoreCombatResult {
-        a: side_result(&r.a)?,
-        b: side_result(&r.b)?,
+pub fn combat_result(r: &CombatResult) -> DbcoreCombatResult {
+    DbcoreCombatResult {
+        a: side_result(&r.a),
+        b: side_result(&r.b),
         pursuit: pursuit(r.pursuit),
-    })
+    }
 }
 
 /// The C form of the odds, with the factors of `prepared`.
@@ -639,9 +652,8 @@ pub unsafe extern "C" fn dbcore_resolve(
         let sit = unsafe { arg(situation, "situation") }?.to_situation()?;
         let dice = [die(die_a, "die_a")?, die(die_b, "die_b")?];
         let r = dbcore::resolve(&sit, dice, crate::default_rules())?;
-        let c = combat_result(&r)?;
         // SAFETY: the caller's contract on `out`.
-        unsafe { out.write(c) };
+        unsafe { out.write(combat_result(&r)) };
         Ok(())
     })
 }
@@ -785,7 +797,8 @@ mod tests {
                 side_supporters: vec![Supporter {
                     kind: "4Bd".parse().unwrap(),
                     going: Going::Bad,
-                }],
+                }]
+                .into(),
                 ..Combatant::new("Mtd-4Bw".parse().unwrap()).assaulting(Stronghold::Camp)
             },
         );

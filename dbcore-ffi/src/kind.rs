@@ -117,12 +117,9 @@ fn info_to_c(info: &KindInfo) -> DbcoreElementKindInfo {
 impl DbcoreElementKind {
     /// The C form of a kind.
     pub fn from_kind(kind: ElementKind) -> DbcoreElementKind {
-        let base = BaseKind::ALL
-            .iter()
-            .position(|&b| b == kind.base())
-            .expect("every base kind is in BaseKind::ALL");
+        // The index of the base in `BaseKind::ALL`, which is the enum's order.
         DbcoreElementKind {
-            base: base as u32,
+            base: kind.base().index() as u32,
             mounted_infantry: to_flag(kind.is_mounted_infantry()),
         }
     }

@@ -140,6 +140,143 @@ impl Supporter {
     }
 }
 
+/// The friends in side-edge contact of a [`Combatant`], kept inline (no heap).
+///
+/// It reads as a slice of [`Supporter`] and is written in JSON as the array it holds, as a
+/// `Vec<Supporter>` was. At most two friends give side support (§10.3); a list of more is kept
+/// so that [`resolve`] can refuse it by the rule ([`CombatError::TooManySideSupporters`] names
+/// how many were given): the first [`Supporters::CAPACITY`] are stored and the rest only
+/// counted, so such a list, refused anyway, writes back only the stored ones.
+#[derive(Clone, Copy)]
+pub struct Supporters {
+    /// How many were given (saturating), stored or not.
+    given: u8,
+    items: [Supporter; Supporters::CAPACITY],
+}
+
+/// An unused slot of [`Supporters`].
+const NO_SUPPORTER: Supporter = Supporter {
+    kind: ElementKind::new(crate::troops::BaseKind::El),
+    going: Going::Good,
+};
+
+impl Supporters {
+    /// How many supporters are stored; more are counted only.
+    pub const CAPACITY: usize = 3;
+
+    /// No supporters.
+    pub const fn new() -> Self {
+        Supporters {
+            given: 0,
+            items: [NO_SUPPORTER; Supporters::CAPACITY],
+        }
+    }
+
+    /// Add `s` at the end (beyond [`Supporters::CAPACITY`] it is only counted).
+    pub fn push(&mut self, s: Supporter) {
+        if let Some(slot) = self.items.get_mut(usize::from(self.given)) {
+            *slot = s;
+        }
+        self.given = self.given.saturating_add(1);
+    }
+
+    /// How many were given, stored or not.
+    pub fn given(&self) -> usize {
+        usize::from(self.given)
+    }
+
+    /// The stored supporters, in order.
+    pub fn as_slice(&self) -> &[Supporter] {
+        &self.items[..usize::from(self.given).min(Supporters::CAPACITY)]
+    }
+}
+
+impl Default for Supporters {
+    fn default() -> Self {
+        Supporters::new()
+    }
+}
+
+impl std::ops::Deref for Supporters {
+    type Target = [Supporter];
+    fn deref(&self) -> &[Supporter] {
+        self.as_slice()
+    }
+}
+
+impl PartialEq for Supporters {
+    fn eq(&self, other: &Supporters) -> bool {
+        self.given == other.given && self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Supporters {}
+
+impl PartialEq<Vec<Supporter>> for Supporters {
+    fn eq(&self, other: &Vec<Supporter>) -> bool {
+        self.given() == other.len() && self.as_slice() == other.as_slice()
+    }
+}
+
+impl fmt::Debug for Supporters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<'a> IntoIterator for &'a Supporters {
+    type Item = &'a Supporter;
+    type IntoIter = std::slice::Iter<'a, Supporter>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl FromIterator<Supporter> for Supporters {
+    fn from_iter<I: IntoIterator<Item = Supporter>>(iter: I) -> Supporters {
+        let mut out = Supporters::new();
+        for s in iter {
+            out.push(s);
+        }
+        out
+    }
+}
+
+impl From<Vec<Supporter>> for Supporters {
+    fn from(v: Vec<Supporter>) -> Supporters {
+        v.into_iter().collect()
+    }
+}
+
+impl Serialize for Supporters {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.as_slice())
+    }
+}
+
+impl<'de> Deserialize<'de> for Supporters {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Supporters, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Supporters;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an array of supporters")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Supporters, A::Error> {
+                let mut out = Supporters::new();
+                while let Some(s) = seq.next_element::<Supporter>()? {
+                    out.push(s);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_seq(Visit)
+    }
+}
+
 /// One element in a combat, as the table shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -167,7 +304,8 @@ pub struct Combatant {
     pub holding: Holding,
     /// Friends in mutual side-edge contact (at most 2; support counts once, §17.21).
     #[serde(default)]
-    pub side_supporters: Vec<Supporter>,
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<Supporter>"))]
+    pub side_supporters: Supporters,
     /// A friend directly behind (§10.3).
     #[serde(default)]
     pub rear_supporter: Option<Supporter>,
@@ -191,7 +329,7 @@ impl Combatant {
             uphill: false,
             defending_bank: false,
             holding: Holding::Field,
-            side_supporters: Vec::new(),
+            side_supporters: Supporters::new(),
             rear_supporter: None,
             flank_rear_contacts: 0,
             demoralised: false,
@@ -491,6 +629,10 @@ impl ErrorInfo for CombatError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+// Four bytes, as wide as a factor's value, so that a `Factor` has no padding and an empty
+// `Factors` list is plain zero bytes (a few wide stores rather than two stores a slot), which is
+// most of what `resolve` writes. The JSON spells the names, never the numbers.
+#[repr(u32)]
 pub enum FactorName {
     /// Combat factor against foot (§10.1).
     VsFoot,
@@ -1206,8 +1348,9 @@ pub fn resolve(
     // The same steps as `Counted::new` then `Counted::result`, but only the two outcome rows the
     // dice select are worked out (not all four bands for each side), and the result is filled in
     // where it stands: its factor lists are inline, so moving it whole costs copies.
-    validate(situation, cfg)?;
-    let (ra, rb) = roles(&situation.engagement);
+    //
+    // One value is returned on every path and filled in where it stands. (The compiler still
+    // builds it on this function's stack and copies it out, about 350 bytes: measured in #15.)
     let side = |c: &Combatant, die: DieScore| SideResult {
         kind: c.kind,
         die,
@@ -1217,11 +1360,15 @@ pub fn resolve(
         outcome: Outcome::NoEffect,
         rule: Cow::Borrowed(""),
     };
-    let mut r = CombatResult {
+    let mut out = validate(situation, cfg).map(|()| CombatResult {
         a: side(&situation.a, dice[0]),
         b: side(&situation.b, dice[1]),
         pursuit: None,
+    });
+    let Ok(r) = &mut out else {
+        return out;
     };
+    let (ra, rb) = roles(&situation.engagement);
     let (a, b, e) = (&situation.a, &situation.b, &situation.engagement);
     count_factors(&mut r.a.factors, a, b, ra, e, cfg);
     count_factors(&mut r.b.factors, b, a, rb, e, cfg);
@@ -1239,7 +1386,7 @@ pub fn resolve(
     r.a.total = ta;
     r.b.total = tb;
     r.pursuit = pursuit(situation, r.a.outcome, r.b.outcome);
-    Ok(r)
+    out
 }
 
 /// Exact odds over all 36 pairs of scores.
@@ -1294,9 +1441,9 @@ fn validate(s: &Situation, cfg: &RulesConfig) -> Result<(), CombatError> {
                 given: c.flank_rear_contacts,
             });
         }
-        if c.side_supporters.len() > 2 {
+        if c.side_supporters.given() > 2 {
             return Err(CombatError::TooManySideSupporters {
-                given: c.side_supporters.len(),
+                given: c.side_supporters.given(),
             });
         }
         if c.cinc_bonus && !c.general {

@@ -744,7 +744,7 @@ fn close_combat_end_to_end_overlap_and_side_support() {
     let sit = close_combat_situation(&w.ctx(), pairs[0].a, pairs[0].b).unwrap();
     let expected_a = Combatant {
         general: true,
-        side_supporters: vec![Supporter::new("Sp".parse().unwrap())],
+        side_supporters: vec![Supporter::new("Sp".parse().unwrap())].into(),
         ..Combatant::new("Sp".parse().unwrap())
     };
     assert_eq!(sit.a, expected_a);

@@ -52,7 +52,7 @@ use std::fmt;
 
 use crate::battlefield::SightBlock;
 use crate::combat::{
-    Combatant, Going, Holding, ShooterSide, Shot, Situation, Stronghold, Supporter,
+    Combatant, Going, Holding, ShooterSide, Shot, Situation, Stronghold, Supporter, Supporters,
 };
 use crate::contact::{
     classify_contact, edge_contact_length, overlap, scan_enemy_contacts, ContactKind, ContactPart,
@@ -1046,9 +1046,9 @@ impl<'c, 'a> View<'c, 'a> {
     }
 
     /// Friends in mutual side-edge contact with `i`, same facing, front edges level (§10.3).
-    fn side_supporters(&self, i: usize) -> Result<Vec<Supporter>, EngagementError> {
+    fn side_supporters(&self, i: usize) -> Result<Supporters, EngagementError> {
         let ri = &self.rects[i];
-        let mut out = Vec::new();
+        let mut out = Supporters::new();
         let mut ids: Vec<usize> = (0..self.ctx.elements.len())
             .filter(|&j| self.friends(i, j))
             .collect();

@@ -622,7 +622,7 @@ impl Battle {
     /// Commit and record one event on this (simulated) battle. A garrison destroyed inside a
     /// City its army controls leaves the City without denizens (§4.2: if the garrison is
     /// destroyed, they do not defend it), which a [`Event::DenizensDestroyed`] records.
-    fn emit(&mut self, e: Event, events: &mut Vec<Event>) {
+    pub(super) fn emit(&mut self, e: Event, events: &mut Vec<Event>) {
         let garrison_city = match &e {
             Event::Outcome {
                 effect: Effect::Destroyed { id, .. },

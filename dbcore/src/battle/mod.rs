@@ -42,6 +42,7 @@ pub mod queries;
 pub mod sally;
 pub mod saved;
 pub mod setup;
+mod situation;
 pub mod state;
 pub mod victory;
 mod view;
