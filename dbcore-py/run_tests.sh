@@ -5,7 +5,9 @@
 #
 # Creates VENV_DIR with `python3 -m venv` if it does not exist, installs maturin, pytest and
 # mypy (and dask[distributed], pandas and tqdm for dbcore.simulate's tests) into it from PyPI (pip skips what is already there), builds and installs the module
-# with `maturin develop --release` (cargo rebuilds only what changed), then runs pytest,
+# with `maturin develop` (the dev profile, as the C tests' library: dbcore is compiled once for
+# both, where a release build would compile it again from scratch for tests that check the
+# bindings, not their speed; cargo rebuilds only what changed), then runs pytest,
 # mypy --strict over the tests, the package and examples/python (which exercises the stubs) and
 # mypy.stubtest (which checks the stubs against the built module). Exits non-zero on any
 # failure.
@@ -33,7 +35,7 @@ echo "== installing build and test tools"
 
 echo "== building dbcore into $venv"
 cd "$here"
-VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --release --quiet
+VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --quiet
 
 echo "== pytest"
 "$py" -m pytest -q tests

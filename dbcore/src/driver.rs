@@ -92,6 +92,12 @@ pub struct DrivenGame {
 }
 
 /// Why a driven game could not be played.
+///
+/// Not [`crate::game::GameError`], which is what one action or input for a battle of either
+/// game ([`crate::game::AnyBattle`]) is refused with: this one is the driver's, for a whole game
+/// it plays from army lists, and fails only before the battle starts (the pre-battle, the set-up
+/// it produced, the lists). The two stay apart because neither's variants mean anything to the
+/// other; both give the same stable codes through [`crate::error::ErrorInfo`].
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GameError {
     /// The pre-battle refused an action of the driver's.

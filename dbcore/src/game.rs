@@ -65,7 +65,12 @@ pub enum AnyRecord {
     Dbaix(dbaix::BattleRecord),
 }
 
-/// A refusal or a bad input.
+/// A refusal or a bad input, for a battle of either game ([`AnyBattle`]).
+///
+/// Not [`crate::driver::GameError`], which says why the demonstration driver could not play a
+/// whole game from army lists (its pre-battle, set-up or lists); this one is per action or input
+/// and wraps each game's own errors. Neither is serialised; both give their stable codes through
+/// [`ErrorInfo`].
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GameError {
     /// JSON that could not be read as the expected type; the message gives the path of the field at

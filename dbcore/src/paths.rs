@@ -281,20 +281,10 @@ pub enum MoveDirection {
     Backward,
 }
 
-/// An edge of the battlefield, by compass (north is +y).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum BoardEdge {
-    /// The north edge (greatest y).
-    North,
-    /// The east edge (greatest x).
-    East,
-    /// The south edge (y = 0).
-    South,
-    /// The west edge (x = 0).
-    West,
-}
+/// An edge of the battlefield, by compass (north is +y): the battlefield's own
+/// [`crate::battlefield::BoardEdge`], so that what a path met is the edge the rules name (same
+/// JSON spelling, `"north"` ...).
+pub use crate::battlefield::BoardEdge;
 
 /// The battlefield's rectangle, axis-aligned.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

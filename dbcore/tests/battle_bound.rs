@@ -10,11 +10,7 @@ use dbcore::battle::{
 use dbcore::battlefield::{Battlefield, Board};
 use dbcore::geometry::{Point, Pose};
 use dbcore::terrain::{AreaFeature, AreaKind, River, TerrainFeature};
-use dbcore::{DieScore, ErrorCode, ErrorInfo};
-
-fn d(v: u8) -> DieScore {
-    DieScore::new(v).unwrap()
-}
+use dbcore::{ErrorCode, ErrorInfo};
 
 fn step(id: u32, b: &Battle, dy: f64) -> Action {
     let e = b.element(ElementId(id)).unwrap();

@@ -11,22 +11,9 @@ use dbcore::battle::{
 };
 use dbcore::battlefield::{Battlefield, Board};
 use dbcore::config::RulesConfig;
-use dbcore::geometry::{Point, Polygon, Pose};
+use dbcore::geometry::{Point, Pose};
 use dbcore::terrain::{AreaFeature, AreaKind, TerrainFeature};
-use dbcore::{DieScore, ErrorInfo};
-
-fn d(v: u8) -> DieScore {
-    DieScore::new(v).unwrap()
-}
-
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
-    Polygon::new(vec![
-        Point::new(x0, y0),
-        Point::new(x1, y0),
-        Point::new(x1, y1),
-        Point::new(x0, y1),
-    ])
-}
+use dbcore::ErrorInfo;
 
 /// Two small armies; the south one has a 2 × 1 BW camp on its rear edge. Not a sandbox: the
 /// camp checks of §4.6 run.

@@ -10,11 +10,7 @@ use dbcore::battlefield::{Battlefield, Board};
 use dbcore::config::RulesConfig;
 use dbcore::geometry::{Point, Pose};
 use dbcore::terrain::{AreaFeature, AreaKind, Road, RoadSurface, TerrainFeature};
-use dbcore::{DieScore, ErrorInfo};
-
-fn d(v: u8) -> DieScore {
-    DieScore::new(v).unwrap()
-}
+use dbcore::ErrorInfo;
 
 fn depth(code: &str) -> f64 {
     RulesConfig::default().depth(code.parse().unwrap())

@@ -12,11 +12,7 @@ use dbcore::battlefield::{Battlefield, Board, BoardEdge};
 use dbcore::config::RulesConfig;
 use dbcore::geometry::Pose;
 use dbcore::terrain::{TerrainFeature, Waterway};
-use dbcore::{DieScore, ErrorInfo};
-
-fn d(v: u8) -> DieScore {
-    DieScore::new(v).unwrap()
-}
+use dbcore::ErrorInfo;
 
 fn ps_depth() -> f64 {
     RulesConfig::default().depth("Ps".parse().unwrap())

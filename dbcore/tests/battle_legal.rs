@@ -9,12 +9,7 @@ use dbcore::battle::{
 };
 use dbcore::battlefield::{Battlefield, Board};
 use dbcore::geometry::Pose;
-use dbcore::DieScore;
 use std::path::PathBuf;
-
-fn d(v: u8) -> DieScore {
-    DieScore::new(v).unwrap()
-}
 
 fn ids(l: &Legal) -> Vec<u32> {
     l.moves.iter().map(|m| m.id.0).collect()

@@ -140,7 +140,16 @@ fn s7_8_river_limits_the_move_and_must_be_diced() {
     let mut t = Table::new();
     t.river(&[(0.0, 5.0), (15.0, 5.0)], 0.5);
     t.add(US, 1, "Cv", 5.0, 3.0, 0.0);
-    assert_eq!(t.go(1, &[(5.0, 6.5, 0.0)]), Err(MoveError::RiverNotDiced));
+    let feature = t.bf.features.len() - 1;
+    let refusal = t.go(1, &[(5.0, 6.5, 0.0)]).unwrap_err();
+    assert_eq!(refusal, MoveError::RiverNotDiced { feature });
+    // The refusal names the river it would cross.
+    assert!(
+        refusal
+            .to_string()
+            .contains(&format!("the river (feature {feature}) must be diced")),
+        "{refusal}"
+    );
     t.river = Some(RiverState::Slows);
     match t.go(1, &[(5.0, 6.5, 0.0)]) {
         Err(MoveError::TooFar { allowed, cause, .. }) => {

@@ -7,11 +7,7 @@ use dbcore::battle::{
     Action, Battle, BattleError, DiceRequest, ElementId, EngagementError, Event, Phase, Status,
 };
 use dbcore::battlefield::{Battlefield, Board};
-use dbcore::{DieScore, ErrorCode, ErrorInfo, Outcome};
-
-fn d(v: u8) -> DieScore {
-    DieScore::new(v).unwrap()
-}
+use dbcore::{ErrorCode, ErrorInfo, Outcome};
 
 fn start(s: dbcore::battle::BattleSetup) -> Battle {
     let mut b = Battle::new(s).unwrap();

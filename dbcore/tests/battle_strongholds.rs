@@ -10,13 +10,9 @@ use dbcore::battle::{
     EngagementError, Event, MoveOrder, Phase, SetupProblem,
 };
 use dbcore::battlefield::{Battlefield, Board};
-use dbcore::geometry::{Point, Polygon, Pose};
+use dbcore::geometry::{Point, Pose};
 use dbcore::terrain::{AreaFeature, AreaKind, TerrainFeature};
-use dbcore::{DieScore, ErrorInfo};
-
-fn d(v: u8) -> DieScore {
-    DieScore::new(v).unwrap()
-}
+use dbcore::ErrorInfo;
 
 /// A City from (6, 6) to (8, 8): feature 0.
 fn city_field() -> Battlefield {
@@ -53,15 +49,6 @@ fn city_battle(garrison: bool, north_camp: bool) -> Battle {
     let mut b = Battle::new(s).unwrap();
     b.apply(Action::RollPips { die: d(3) }).unwrap();
     b
-}
-
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
-    Polygon::new(vec![
-        Point::new(x0, y0),
-        Point::new(x1, y0),
-        Point::new(x1, y1),
-        Point::new(x0, y1),
-    ])
 }
 
 fn fight(b: &mut Battle, a: ElementId, o: ElementId, dice: [u8; 2]) -> Vec<Event> {

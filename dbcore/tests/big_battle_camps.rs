@@ -8,21 +8,10 @@ use dbcore::battle::{
 };
 use dbcore::battlefield::Variant;
 use dbcore::driver::big_battle_setup;
-use dbcore::geometry::{Point, Polygon, Pose};
-use dbcore::DieScore;
+use dbcore::geometry::{Polygon, Pose};
 
-fn d(n: u8) -> DieScore {
-    DieScore::new(n).unwrap()
-}
-
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
-    Polygon::new(vec![
-        Point::new(x0, y0),
-        Point::new(x1, y0),
-        Point::new(x1, y1),
-        Point::new(x0, y1),
-    ])
-}
+mod battle_common;
+use battle_common::{d, rect};
 
 /// The Roman allied command 0's camp, in mid-table so that the Britons can reach it at once.
 fn allied_camp() -> Polygon {

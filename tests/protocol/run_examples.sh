@@ -17,7 +17,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-cargo build -q -p dbcore-cli
+# With xtask in the same build, Cargo resolves dbcore's features as for `cargo run -p xtask`
+# (which the test run has already used, and xtask depends on dbcore-cli), so dbcore is not
+# compiled again for the program alone.
+cargo build -q -p dbcore-cli -p xtask
 bin="${CARGO_TARGET_DIR:-$PWD/target}/debug/dbcore"
 setup=tests/golden/into_contact.json
 work=$(mktemp -d)

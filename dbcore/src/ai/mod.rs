@@ -291,7 +291,7 @@ fn movement(battle: &Battle, config: &AiConfig, budget: &mut Budget) -> Action {
         let mut trial = battle.clone();
         match trial.apply(c.clone()) {
             Ok(_) => {}
-            Err(BattleError::Move(MoveError::RiverNotDiced)) => {
+            Err(BattleError::Move(MoveError::RiverNotDiced { .. })) => {
                 river_wanted = true;
                 continue;
             }

@@ -314,8 +314,16 @@ pub enum MoveError {
         blocker: ElementId,
     },
     /// The river's state must be diced before the first off-road crossing (§7.8, §3.5).
-    #[error("§7.8, §3.5: the river must be diced for before the first off-road crossing")]
-    RiverNotDiced,
+    #[error(
+        "§7.8, §3.5: the river (feature {feature}) must be diced for before the first off-road \
+         crossing"
+    )]
+    RiverNotDiced {
+        /// The river the move would cross: its index in the battlefield's features. A saved
+        /// refusal written before the feature was named reads as feature 0.
+        #[serde(default)]
+        feature: usize,
+    },
     /// The element named is not in the battle.
     #[error("element {id} is not in this battle")]
     UnknownElement {
@@ -371,7 +379,7 @@ impl MoveError {
             MoveError::Refused { rule, .. } | MoveError::Terrain { rule, .. } => rule.clone(),
             MoveError::TooFar { .. } => "§7.3".into(),
             MoveError::Blocked { .. } => "§7.2".into(),
-            MoveError::RiverNotDiced => "§7.8".into(),
+            MoveError::RiverNotDiced { .. } => "§7.8".into(),
             MoveError::UnknownElement { .. } => "§7.1".into(),
             MoveError::NotMovable { .. } | MoveError::InCloseCombat { .. } => "§7.1".into(),
             MoveError::OffTable { .. } => "§1.2".into(),

@@ -32,8 +32,7 @@ use crate::battlefield::BoardEdge;
 use crate::contact::{classify_contact, ContactPart};
 use crate::geometry::{convex_gap, Corner, Edge, ElementRect, Point, Polygon, Pose, TOLERANCE};
 use crate::paths::{
-    first_met, BoardBounds, BoardEdge as PathEdge, Met, MoveDirection, Obstacle, ObstacleKind,
-    ObstacleShape, PathOutcome,
+    first_met, BoardBounds, Met, MoveDirection, Obstacle, ObstacleKind, ObstacleShape, PathOutcome,
 };
 use crate::terrain::{
     inset_rect, polygons_intersect, AreaKind, Going, GoingContext, TerrainFeature,
@@ -991,12 +990,7 @@ fn enemy_front_on(w: &World, i: usize, corners: bool) -> bool {
 
 fn board_edge_met(m: &Met) -> Option<BoardEdge> {
     match m {
-        Met::BoardEdge(e) => Some(match e {
-            PathEdge::North => BoardEdge::North,
-            PathEdge::East => BoardEdge::East,
-            PathEdge::South => BoardEdge::South,
-            PathEdge::West => BoardEdge::West,
-        }),
+        Met::BoardEdge(e) => Some(*e),
         Met::Obstacle { .. } => None,
     }
 }

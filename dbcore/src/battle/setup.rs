@@ -831,12 +831,7 @@ fn garrison_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
             .iter()
             .flat_map(|a| a.elements.iter())
             .filter(|e| !setup.held_back.contains(&e.id))
-            .filter(|e| {
-                ElementRect::new(e.pose, 1.0, cfg.depth(e.kind))
-                    .corners()
-                    .iter()
-                    .all(|c| area.outline.contains(*c))
-            })
+            .filter(|e| wholly_inside(cfg, e, &area.outline))
             .collect();
         for e in &inside {
             if !e.kind.is_foot() || e.contingent.is_some() {
@@ -904,20 +899,10 @@ fn camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
     }
     let cfg = &setup.config;
     let any_camp = setup.armies.iter().any(|a| a.camp.is_some());
-    let cities: Vec<&Polygon> = setup
-        .battlefield
-        .areas()
-        .filter(|(_, a)| a.kind == crate::terrain::AreaKind::City)
-        .map(|(_, a)| &a.outline)
-        .collect();
+    let cities = city_outlines(setup);
     let board = setup.battlefield.board.polygon();
     for (i, army) in setup.armies.iter().enumerate() {
-        let wholly = |e: &ElementSetup, p: &Polygon| {
-            ElementRect::new(e.pose, 1.0, cfg.depth(e.kind))
-                .corners()
-                .iter()
-                .all(|c| p.contains(*c))
-        };
+        let wholly = |e: &ElementSetup, p: &Polygon| wholly_inside(cfg, e, p);
         let Some(camp) = &army.camp else {
             if any_camp && !may_do_without_camp(setup, i, &cities, &wholly) {
                 v.push(SetupProblem::CampMissing {
@@ -926,24 +911,15 @@ fn camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
             }
             continue;
         };
-        if camp.points.len() < 3 || camp.area() < 1e-9 {
+        if let Some((length, breadth)) = camp_misfit(camp) {
             v.push(SetupProblem::CampSize {
                 army: army.name.clone(),
-                length: 0.0,
-                breadth: 0.0,
+                length,
+                breadth,
             });
-            continue;
-        }
-        let size = crate::terrain::measure(camp);
-        if size.length < 1.0 - TOLERANCE
-            || size.breadth < 0.5 - TOLERANCE
-            || size.length + size.breadth > 4.0 + TOLERANCE
-        {
-            v.push(SetupProblem::CampSize {
-                army: army.name.clone(),
-                length: size.length,
-                breadth: size.breadth,
-            });
+            if degenerate(camp) {
+                continue;
+            }
         }
         if !camp.points.iter().all(|p| board.contains(*p)) {
             v.push(SetupProblem::CampOffTable {
@@ -965,10 +941,34 @@ fn camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
     }
 }
 
+/// A camp outline with fewer than three corners or no area (§4.6 cannot measure it).
+fn degenerate(camp: &Polygon) -> bool {
+    camp.points.len() < 3 || camp.area() < 1e-9
+}
+
+/// The outlines of the Cities on the table (§4.6: an army with a City may do without a camp).
+fn city_outlines(setup: &BattleSetup) -> Vec<&Polygon> {
+    setup
+        .battlefield
+        .areas()
+        .filter(|(_, a)| a.kind == crate::terrain::AreaKind::City)
+        .map(|(_, a)| &a.outline)
+        .collect()
+}
+
+/// Element `e` stands wholly inside `p`: a camp's defender, an element in a City (§4.6), the
+/// garrison of a fortified area.
+fn wholly_inside(cfg: &RulesConfig, e: &ElementSetup, p: &Polygon) -> bool {
+    ElementRect::new(e.pose, 1.0, cfg.depth(e.kind))
+        .corners()
+        .iter()
+        .all(|c| p.contains(*c))
+}
+
 /// A camp's size if it breaks §4.6 (at least 1 × ½ BW, fitting a rectangle whose length plus
 /// width is at most 4 BW): `(length, breadth)`, zero for a degenerate outline.
 fn camp_misfit(camp: &Polygon) -> Option<(f64, f64)> {
-    if camp.points.len() < 3 || camp.area() < 1e-9 {
+    if degenerate(camp) {
         return Some((0.0, 0.0));
     }
     let size = crate::terrain::measure(camp);
@@ -1027,22 +1027,12 @@ fn command_camp_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
         .armies
         .iter()
         .any(|a| a.camp.is_some() || a.commands.iter().any(|c| c.camp.is_some()));
-    let cities: Vec<&Polygon> = setup
-        .battlefield
-        .areas()
-        .filter(|(_, a)| a.kind == crate::terrain::AreaKind::City)
-        .map(|(_, a)| &a.outline)
-        .collect();
+    let cities = city_outlines(setup);
     let board = setup.battlefield.board.polygon();
     for (i, army) in setup.armies.iter().enumerate() {
         let name = || army.name.clone();
         let placed = |e: &&ElementSetup| !setup.held_back.contains(&e.id);
-        let wholly = |e: &ElementSetup, p: &Polygon| {
-            ElementRect::new(e.pose, 1.0, cfg.depth(e.kind))
-                .corners()
-                .iter()
-                .all(|c| p.contains(*c))
-        };
+        let wholly = |e: &ElementSetup, p: &Polygon| wholly_inside(cfg, e, p);
         let command_of = |id: ElementId| army.commands.iter().find(|c| c.elements.contains(&id));
         // §14.3, §17.52: the elements inside `camp` that may not defend it.
         let ineligible = |camp: &Polygon, owner: Option<CommandId>, v: &mut Vec<SetupProblem>| {

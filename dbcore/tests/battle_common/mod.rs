@@ -3,7 +3,8 @@
 
 use dbcore::battle::{ArmySetup, BattleSetup, ElementId, ElementSetup};
 use dbcore::battlefield::{Battlefield, Board, BoardEdge, Variant};
-use dbcore::geometry::Pose;
+use dbcore::geometry::{Point, Polygon, Pose};
+use dbcore::DieScore;
 
 pub fn el(id: u32, code: &str, x: f64, y: f64, facing: f64) -> ElementSetup {
     ElementSetup {
@@ -73,4 +74,19 @@ pub fn open_battle() -> BattleSetup {
             ],
         ),
     )
+}
+
+/// A die score (1 to 6).
+pub fn d(v: u8) -> DieScore {
+    DieScore::new(v).unwrap()
+}
+
+/// The axis-aligned rectangle from `(x0, y0)` to `(x1, y1)`, corners counter-clockwise.
+pub fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
+    Polygon::new(vec![
+        Point::new(x0, y0),
+        Point::new(x1, y0),
+        Point::new(x1, y1),
+        Point::new(x0, y1),
+    ])
 }

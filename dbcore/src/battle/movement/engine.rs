@@ -1308,7 +1308,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     }
     if let Some(feature) = river.filter(|_| !along_road) {
         match ctx.river {
-            None => return Err(MoveError::RiverNotDiced),
+            None => return Err(MoveError::RiverNotDiced { feature }),
             Some(RiverState::Paltry) => {}
             Some(state) => {
                 if 1.0 < allowed {
