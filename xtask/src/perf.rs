@@ -38,7 +38,7 @@ struct Row {
     target_instr: Option<f64>,
 }
 
-const ROWS: [Row; 17] = [
+const ROWS: [Row; 18] = [
     Row {
         name: "driven_battle",
         target_ns: Some(1_000_000.0),
@@ -46,6 +46,11 @@ const ROWS: [Row; 17] = [
     },
     Row {
         name: "replay",
+        target_ns: Some(500_000.0),
+        target_instr: None,
+    },
+    Row {
+        name: "replay_validated",
         target_ns: Some(500_000.0),
         target_instr: None,
     },
@@ -142,6 +147,7 @@ fn describe(name: &str) -> &'static str {
     match name {
         "driven_battle" => "whole battle by the driver (set-up validated once)",
         "replay" => "replay of a recorded battle (Battle::replay)",
+        "replay_validated" => "the same from its validated set-up (replay_validated)",
         "resolve" => "resolve of one combat, inputs given",
         "ffi_resolve" => "the same resolve through the C ABI (dbcore_resolve)",
         "fight_check" => "combat derived from the table (check of a Fight)",
@@ -302,6 +308,10 @@ impl Fixture {
                 }
                 "replay" => {
                     black_box(Battle::replay(black_box(&self.record)).ok());
+                }
+                "replay_validated" => {
+                    let actions = black_box(&self.record.actions);
+                    black_box(Battle::replay_validated(black_box(&self.setup), actions).ok());
                 }
                 "driven_big_battle" => {
                     let s = black_box(self.big_battle.clone());
@@ -533,7 +543,7 @@ fn instructions(name: &str) -> Result<f64, String> {
             .ok_or_else(|| format!("no instruction count from valgrind for {name}"))
     };
     let many: u64 = match name {
-        "driven_battle" | "replay" => 3,
+        "driven_battle" | "replay" | "replay_validated" => 3,
         "driven_big_battle" | "driven_giant" => 1,
         "per_action_12" | "per_action_24" | "per_action_48" | "per_action_96" => 1,
         "state_json_round_trip" | "fight_check" | "clone_end" | "contact_scan_24" => 200,
