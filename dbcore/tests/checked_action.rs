@@ -119,6 +119,155 @@ fn the_stamp_is_not_part_of_the_state() {
     ));
 }
 
+/// Every action of a driven battle of `seed`.
+fn driven_actions(seed: u64) -> Vec<Action> {
+    play(demo_setup(), seed, 30).expect("plays").record.actions
+}
+
+/// The index of the first action of `actions` that is a tactical move.
+fn first_move(actions: &[Action]) -> usize {
+    actions
+        .iter()
+        .position(|a| matches!(a, Action::Move { .. }))
+        .expect("a driven battle moves")
+}
+
+#[test]
+fn checked_simulated_actions_commit_the_state_of_apply() {
+    // DBA3.md §6.1, §9, §10: the end of the tactical moves, a shot and a close combat are
+    // played out by their check on a clone; committing the token adopts that clone, and the
+    // battle is the one `apply` makes, event for event, field for field and in its JSON.
+    let v = ValidatedSetup::new(demo_setup()).expect("valid");
+    let mut simulated = 0;
+    for seed in [1, 2, 3] {
+        let mut by_apply = Battle::start(&v);
+        let mut by_token = Battle::start(&v);
+        for a in driven_actions(seed) {
+            if matches!(
+                a,
+                Action::EndMovement | Action::Shoot { .. } | Action::Fight { .. }
+            ) {
+                simulated += 1;
+            }
+            let expected = by_apply.apply(a.clone()).expect("replays");
+            let token = by_token.check_action(a).expect("replays");
+            assert_eq!(token.events(), expected.as_slice());
+            assert_eq!(by_token.apply_checked(token), Ok(expected));
+            assert_eq!(by_token, by_apply);
+            assert_eq!(by_token.state_json(), by_apply.state_json());
+        }
+    }
+    assert!(simulated > 10, "the battles end bounds and fight");
+}
+
+#[test]
+fn a_refused_simulated_action_changes_nothing() {
+    // DBA3.md §10.2: a Fight between two elements not in close combat with each other is
+    // refused, and the state is exactly as it was, whether applied or checked first.
+    let actions = driven_actions(1);
+    let at = actions
+        .iter()
+        .position(|a| matches!(a, Action::Fight { .. }))
+        .expect("a driven battle fights");
+    let v = ValidatedSetup::new(demo_setup()).expect("valid");
+    let (mut b, _) = Battle::replay_validated(&v, &actions[..at]).expect("replays");
+    let Action::Fight { a, dice, .. } = actions[at].clone() else {
+        unreachable!("found above")
+    };
+    let army = b.element(a).expect("fights").army;
+    let friend = b
+        .elements()
+        .iter()
+        .find(|e| e.army == army && e.id != a)
+        .expect("a friend")
+        .id;
+    let fight = Action::Fight {
+        a,
+        b: friend,
+        dice,
+        recoil_own_depth: vec![],
+        c_in_c_bonus: vec![],
+    };
+    let before = b.clone();
+    let refused = b.apply(fight.clone()).expect_err("not in combat");
+    assert!(matches!(refused, BattleError::NotInCombat { .. }));
+    assert_eq!(b.check_action(fight), Err(refused));
+    assert_eq!(b, before);
+    assert_eq!(b.state_json(), before.state_json());
+    // The recorded Fight still commits after the refusal.
+    assert!(b.apply(actions[at].clone()).is_ok());
+}
+
+#[test]
+fn records_of_one_validated_setup_replay_as_replay_does() {
+    let v = ValidatedSetup::new(demo_setup()).expect("valid");
+    for seed in [1, 2, 5] {
+        let record = play(demo_setup(), seed, 30).expect("plays").record;
+        let shared = Battle::replay_validated(&v, &record.actions).expect("replays");
+        assert_eq!(
+            shared,
+            Battle::replay(&record).expect("replays"),
+            "seed {seed}"
+        );
+        assert_eq!(shared.0.record(), record);
+    }
+}
+
+#[test]
+fn a_tampered_record_is_still_refused() {
+    use dbcore::battle::{MoveOrder, ReplayError};
+    let v = ValidatedSetup::new(demo_setup()).expect("valid");
+    let actions = driven_actions(1);
+    let i = first_move(&actions);
+
+    // §7.3: a recorded move stretched to 10 BW is refused where it stands in the record.
+    let mut stretched = actions.clone();
+    if let Action::Move {
+        order: MoveOrder::Element { path, .. },
+    } = &mut stretched[i]
+    {
+        for p in path.iter_mut() {
+            p.y += 10.0;
+        }
+    } else if let Action::Move { order } = &mut stretched[i] {
+        *order = MoveOrder::Element {
+            id: dbcore::battle::ElementId(9999),
+            path: vec![],
+        };
+    }
+    let err = Battle::replay_validated(&v, &stretched).expect_err("tampered");
+    assert!(matches!(err, ReplayError::Action { index, .. } if index == i));
+    let mut record = play(demo_setup(), 1, 30).expect("plays").record;
+    record.actions = stretched.clone();
+    assert!(matches!(
+        Battle::replay(&record),
+        Err(ReplayError::Action { index, .. }) if index == i
+    ));
+
+    // §6.1: an action dropped from the record (the first PIP roll) leaves the rest out of phase.
+    let err = Battle::replay_validated(&v, &actions[1..]).expect_err("tampered");
+    assert!(matches!(err, ReplayError::Action { index: 0, .. }));
+
+    // A full state whose history was tampered with does not read back, and neither does one
+    // whose position was: the replay disagrees with it.
+    let (end, _) = Battle::replay_validated(&v, &actions).expect("replays");
+    let full = serde_json::to_value(&end).expect("json");
+    assert_eq!(
+        Battle::from_state_value(full.clone()).expect("its own record"),
+        end
+    );
+    let mut bad = full.clone();
+    bad["actions"] = serde_json::to_value(&stretched).expect("json");
+    assert!(Battle::from_state_value(bad).is_err());
+    let mut moved = full;
+    let y = moved["elements"][0]["pose"]["y"].as_f64().expect("a pose");
+    moved["elements"][0]["pose"]["y"] = serde_json::json!(y + 0.5);
+    assert!(matches!(
+        Battle::from_state_value(moved),
+        Err(dbcore::battle::StateError::NotItsRecord)
+    ));
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig { cases: 12, ..Default::default() })]
 

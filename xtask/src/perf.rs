@@ -50,6 +50,11 @@ const ROWS: [Row; 18] = [
         target_instr: None,
     },
     Row {
+        name: "replay_validated",
+        target_ns: Some(500_000.0),
+        target_instr: None,
+    },
+    Row {
         name: "resolve",
         target_ns: None,
         target_instr: Some(250.0),
@@ -150,6 +155,7 @@ fn describe(name: &str) -> &'static str {
     match name {
         "driven_battle" => "whole battle by the driver (set-up validated once)",
         "replay" => "replay of a recorded battle (Battle::replay)",
+        "replay_validated" => "the same from its validated set-up (replay_validated)",
         "resolve" => "resolve of one combat, inputs given",
         "ffi_resolve" => "the same resolve through the C ABI (dbcore_resolve)",
         "table_combat" => "combat derived from the table (situation + resolve)",
@@ -311,6 +317,10 @@ impl Fixture {
                 }
                 "replay" => {
                     black_box(Battle::replay(black_box(&self.record)).ok());
+                }
+                "replay_validated" => {
+                    let actions = black_box(&self.record.actions);
+                    black_box(Battle::replay_validated(black_box(&self.setup), actions).ok());
                 }
                 "driven_big_battle" => {
                     let s = black_box(self.big_battle.clone());
@@ -550,7 +560,7 @@ fn instructions(name: &str) -> Result<f64, String> {
             .ok_or_else(|| format!("no instruction count from valgrind for {name}"))
     };
     let many: u64 = match name {
-        "driven_battle" | "replay" => 3,
+        "driven_battle" | "replay" | "replay_validated" => 3,
         "driven_big_battle" | "driven_giant" => 1,
         "per_action_12" | "per_action_24" | "per_action_48" | "per_action_96" => 1,
         "state_json_round_trip" | "fight_check" | "clone_end" | "contact_scan_24" => 200,

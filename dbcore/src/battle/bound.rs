@@ -930,15 +930,8 @@ impl Battle {
     /// assert_eq!(serde_json::from_str::<dbcore::battle::BattleRecord>(&json).unwrap(), record);
     /// ```
     pub fn replay(record: &BattleRecord) -> Result<(Battle, Vec<Event>), ReplayError> {
-        let mut b = Battle::new(record.setup.clone())?;
-        let mut events = Vec::new();
-        for (index, a) in record.actions.iter().enumerate() {
-            let e = b
-                .apply(a.clone())
-                .map_err(|error| ReplayError::Action { index, error })?;
-            events.extend(e);
-        }
-        Ok((b, events))
+        let setup = super::ValidatedSetup::new(record.setup.clone())?;
+        Battle::replay_validated(&setup, &record.actions)
     }
 
     /// The set-up and every action so far.
@@ -1294,6 +1287,16 @@ impl Battle {
     /// assert_eq!(err.rule(), Some("§6.1"));
     /// ```
     pub fn check(&self, action: &Action) -> Result<Vec<Event>, BattleError> {
+        self.check_simulated(action).map(|(events, _)| events)
+    }
+
+    /// [`Battle::check`], with the state the check simulated when it played the action out on a
+    /// clone (the end of the tactical moves, a shot, a close combat): the state committing the
+    /// events gives, which [`Battle::apply`] adopts instead of committing them a second time.
+    pub(super) fn check_simulated(
+        &self,
+        action: &Action,
+    ) -> Result<(Vec<Event>, Option<Box<Battle>>), BattleError> {
         crate::limits::check_action(action)?;
         if let Phase::Finished { .. } = self.phase {
             return Err(BattleError::Finished);
@@ -1302,7 +1305,7 @@ impl Battle {
             action: name.to_string(),
             phase: self.phase,
         };
-        match action {
+        let plain = match action {
             Action::RollPips { die } => {
                 if self.phase != Phase::AwaitingPips {
                     return Err(wrong("rolling PIPs"));
@@ -1453,7 +1456,7 @@ impl Battle {
                     events.push(e);
                 }
                 sim.continue_bound(Phase::Shooting, &mut events);
-                Ok(events)
+                return Ok((events, Some(Box::new(sim))));
             }
             Action::Shoot {
                 shooter,
@@ -1466,14 +1469,16 @@ impl Battle {
                 if self.phase != Phase::Shooting {
                     return Err(wrong("shooting"));
                 }
-                self.check_shot(
-                    *shooter,
-                    *target,
-                    support,
-                    *dice,
-                    recoil_own_depth,
-                    *shoots_back,
-                )
+                return self
+                    .check_shot(
+                        *shooter,
+                        *target,
+                        support,
+                        *dice,
+                        recoil_own_depth,
+                        *shoots_back,
+                    )
+                    .map(|(events, sim)| (events, Some(Box::new(sim))));
             }
             Action::Fight {
                 a,
@@ -1485,9 +1490,12 @@ impl Battle {
                 if self.phase != Phase::CloseCombat {
                     return Err(wrong("close combat"));
                 }
-                self.check_fight(*a, *b, *dice, recoil_own_depth, c_in_c_bonus)
+                return self
+                    .check_fight(*a, *b, *dice, recoil_own_depth, c_in_c_bonus)
+                    .map(|(events, sim)| (events, Some(Box::new(sim))));
             }
-        }
+        };
+        plain.map(|events| (events, None))
     }
 
     /// Do `action`: the events of [`Battle::check`], committed. On a refusal nothing changes.
@@ -1514,14 +1522,66 @@ impl Battle {
     /// assert_eq!(battle, before);
     /// ```
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, BattleError> {
-        let events = self.check(&action)?;
-        for e in &events {
-            self.commit(e);
+        let (events, sim) = self.check_simulated(&action)?;
+        self.commit_checked(action, &events, sim);
+        Ok(events)
+    }
+
+    /// Commit `action`, which [`Battle::check_simulated`] accepted with `events` (and `sim`, the
+    /// state it simulated, if it did): the simulated state is adopted as it is, else the events
+    /// are committed one by one. Either way the state is the one committing the events gives.
+    pub(super) fn commit_checked(
+        &mut self,
+        action: Action,
+        events: &[Event],
+        sim: Option<Box<Battle>>,
+    ) {
+        match sim {
+            Some(sim) => self.adopt(*sim, events),
+            None => {
+                for e in events {
+                    self.commit(e);
+                }
+                self.cache = Default::default();
+            }
         }
         Arc::make_mut(&mut self.actions).push(action);
         self.stamp = super::checked::Stamp::fresh();
-        self.cache = Default::default();
-        Ok(events)
+    }
+
+    /// Become `sim`, the state a check simulated from this one by committing `events`.
+    ///
+    /// What the simulation changed without an event is put back as committing the events leaves
+    /// it, so that adopting changes nothing a battle does: the pursuers of this bound (§12.5),
+    /// which the simulation of a close combat notes on its clone for the rest of that very
+    /// simulation, and which no event carries (the committed state keeps its own list, emptied
+    /// when the bound ends). The per-state memo (cache.rs) the simulation filled is kept when
+    /// every answer in it is for the adopted state, so the next check (the next Fight of the
+    /// same phase) does not work out the close combats again.
+    fn adopt(&mut self, mut sim: Battle, events: &[Event]) {
+        #[cfg(debug_assertions)]
+        let committed = {
+            let mut b = self.clone();
+            for e in events {
+                b.commit(e);
+            }
+            b
+        };
+        if !events.iter().any(|e| matches!(e, Event::BoundEnded { .. })) {
+            sim.pursued = std::mem::take(&mut self.pursued);
+        }
+        let strongholds = sim.held_strongholds();
+        if !sim.cache.all_for(&sim.move_context(&strongholds)) {
+            sim.cache = Default::default();
+        }
+        // The old state goes first, so that the history both share has one owner again and the
+        // next push does not copy it.
+        *self = sim;
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            *self, committed,
+            "an adopted simulation differs from its events"
+        );
     }
 
     pub(super) fn commit(&mut self, e: &Event) {

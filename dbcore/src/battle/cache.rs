@@ -182,6 +182,17 @@ impl CloseCombat {
 }
 
 impl StateCache {
+    /// Whether every answer kept is for the state `ctx` describes (an empty cache's none are):
+    /// a state adopting another's memo ([`super::Battle::apply`] of a simulated action) keeps
+    /// it only then, since a memo kept for another state would never be filled for this one.
+    pub(super) fn all_for(&self, ctx: &MoveContext) -> bool {
+        self.close_combat.get().is_none_or(|m| {
+            m.describes(ctx)
+                && m.flags.pairs.get().is_none_or(|(i, _)| i.describe(ctx))
+                && m.flags.zones.get().is_none_or(|(i, _)| i.describe(ctx))
+        })
+    }
+
     /// The close-combat flags of the state `ctx` describes: the cache's when it is empty or
     /// describes that state, `None` when it holds another state's answers (the caller then asks
     /// [`super::in_close_combat`] afresh).

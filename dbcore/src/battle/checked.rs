@@ -10,7 +10,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::bound::{Action, Battle, BattleError, Event};
+use super::bound::{Action, Battle, BattleError, Event, ReplayError};
 use super::setup::{validate, BattleSetup, SetupError, SetupProblem};
 use crate::battlefield::Variant;
 
@@ -23,6 +23,21 @@ pub struct ValidatedSetup(Arc<BattleSetup>);
 impl ValidatedSetup {
     /// Validate `setup` (every problem at once, as [`Battle::new`] reports them).
     pub fn new(setup: BattleSetup) -> Result<ValidatedSetup, SetupError> {
+        ValidatedSetup::from_shared(Arc::new(setup))
+    }
+
+    /// Validate a set-up already behind an [`Arc`] (a battle's own, a state read from JSON),
+    /// without copying it.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use dbcore::battle::ValidatedSetup;
+    ///
+    /// let shared = Arc::new(dbcore::driver::demo_setup());
+    /// let valid = ValidatedSetup::from_shared(Arc::clone(&shared)).unwrap();
+    /// assert!(std::ptr::eq(valid.setup(), &*shared));
+    /// ```
+    pub fn from_shared(setup: Arc<BattleSetup>) -> Result<ValidatedSetup, SetupError> {
         let mut problems = validate(&setup);
         if setup.variant == Variant::Dbaix {
             problems.push(SetupProblem::VariantNotPlayed {
@@ -30,7 +45,7 @@ impl ValidatedSetup {
             });
         }
         if problems.is_empty() {
-            Ok(ValidatedSetup(Arc::new(setup)))
+            Ok(ValidatedSetup(setup))
         } else {
             Err(SetupError { problems })
         }
@@ -93,6 +108,9 @@ impl std::fmt::Debug for Stamp {
 pub struct CheckedAction {
     action: Action,
     events: Vec<Event>,
+    /// The state the check simulated, when it played the action out on a clone (the end of the
+    /// tactical moves, a shot, a close combat): committing adopts it.
+    sim: Option<Box<Battle>>,
     stamp: u64,
 }
 
@@ -131,6 +149,44 @@ impl Battle {
         Battle::from_valid(setup.shared())
     }
 
+    /// Replay `actions` from a set-up validated once ([`ValidatedSetup`]), returning the battle
+    /// and the events of every action in order: [`Battle::replay`] without validating the set-up
+    /// again, for many records of one set-up. Every action is checked as [`Battle::apply`]
+    /// checks it, so a record that does not replay (an action tampered with) is refused, naming
+    /// the first action refused.
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle, ReplayError, ValidatedSetup};
+    /// use dbcore::DieScore;
+    ///
+    /// let setup = ValidatedSetup::new(dbcore::driver::demo_setup()).unwrap();
+    /// let mut battle = Battle::start(&setup);
+    /// battle.apply(Action::RollPips { die: DieScore::new(5).unwrap() }).unwrap();
+    /// battle.apply(Action::EndMovement).unwrap();
+    /// let (again, _) = Battle::replay_validated(&setup, battle.actions()).unwrap();
+    /// assert_eq!(again, battle);
+    ///
+    /// // The same actions in another order do not replay.
+    /// let swapped = [Action::EndMovement, battle.actions()[0].clone()];
+    /// let err = Battle::replay_validated(&setup, &swapped).unwrap_err();
+    /// assert!(matches!(err, ReplayError::Action { index: 0, .. }));
+    /// ```
+    pub fn replay_validated(
+        setup: &ValidatedSetup,
+        actions: &[Action],
+    ) -> Result<(Battle, Vec<Event>), ReplayError> {
+        let mut b = Battle::start(setup);
+        Arc::make_mut(&mut b.actions).reserve_exact(actions.len());
+        let mut events = Vec::new();
+        for (index, a) in actions.iter().enumerate() {
+            let e = b
+                .apply(a.clone())
+                .map_err(|error| ReplayError::Action { index, error })?;
+            events.extend(e);
+        }
+        Ok((b, events))
+    }
+
     /// [`Battle::check`], keeping the proof: the events `action` would cause, as a token that
     /// [`Battle::apply_checked`] commits without a second check. Changes nothing.
     ///
@@ -146,27 +202,25 @@ impl Battle {
     /// assert_eq!(battle.pips(), 6);
     /// ```
     pub fn check_action(&self, action: Action) -> Result<CheckedAction, BattleError> {
-        let events = self.check(&action)?;
+        let (events, sim) = self.check_simulated(&action)?;
         Ok(CheckedAction {
             action,
             events,
+            sim,
             stamp: self.stamp.0,
         })
     }
 
     /// Commit an action checked against this very state and return its events, as
-    /// [`Battle::apply`] does. A token checked against any other state (a clone, an earlier state)
-    /// is checked again first, and refused as `apply` would refuse it.
+    /// [`Battle::apply`] does, without checking or simulating it again: what the check worked
+    /// out (the events, and the state it simulated for the end of the tactical moves, a shot or
+    /// a close combat) is what is committed. A token checked against any other state (a clone,
+    /// an earlier state) is checked again first, and refused as `apply` would refuse it.
     pub fn apply_checked(&mut self, checked: CheckedAction) -> Result<Vec<Event>, BattleError> {
         if checked.stamp != self.stamp.0 {
             return self.apply(checked.action);
         }
-        for e in &checked.events {
-            self.commit(e);
-        }
-        std::sync::Arc::make_mut(&mut self.actions).push(checked.action);
-        self.stamp = Stamp::fresh();
-        self.cache = Default::default();
+        self.commit_checked(checked.action, &checked.events, checked.sim);
         Ok(checked.events)
     }
 }

@@ -226,6 +226,8 @@ impl Battle {
         }
     }
 
+    /// Check a shot: its events and the state they leave, simulated on a clone (which
+    /// [`Battle::apply`] then adopts instead of committing the events again).
     pub(super) fn check_shot(
         &self,
         shooter: ElementId,
@@ -234,7 +236,7 @@ impl Battle {
         dice: [DieScore; 2],
         own_depth: &[ElementId],
         shoots_back: bool,
-    ) -> Result<Vec<Event>, BattleError> {
+    ) -> Result<(Vec<Event>, Battle), BattleError> {
         let civilians = self
             .held_strongholds()
             .into_iter()
@@ -329,9 +331,10 @@ impl Battle {
             sim.emit(e, &mut events);
         }
         sim.continue_bound(Phase::Shooting, &mut events);
-        Ok(events)
+        Ok((events, sim))
     }
 
+    /// Check a close combat: its events and the state they leave, as [`Self::check_shot`].
     pub(super) fn check_fight(
         &self,
         a: ElementId,
@@ -339,7 +342,7 @@ impl Battle {
         dice: [DieScore; 2],
         own_depth: &[ElementId],
         c_in_c_bonus: &[ElementId],
-    ) -> Result<Vec<Event>, BattleError> {
+    ) -> Result<(Vec<Event>, Battle), BattleError> {
         let bonus = self.check_c_in_c_bonus(a, b, c_in_c_bonus)?;
         let pair = self
             .pending_combats()
@@ -493,7 +496,7 @@ impl Battle {
             }
         }
         sim.continue_bound(Phase::CloseCombat, &mut events);
-        Ok(events)
+        Ok((events, sim))
     }
 
     /// §12.6, §8.3: elements in front-edge contact without lining up when the close combats begin,

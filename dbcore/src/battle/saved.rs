@@ -522,8 +522,16 @@ impl Battle {
             let saved: StateIn = crate::json::from_value(value)?;
             return Battle::from_saved(saved, None);
         }
-        let claimed: Battle = crate::json::from_value(value.clone())?;
-        let (replayed, _) = Battle::replay(&claimed.record())?;
+        // Read from the value in place (the path-tracking reader, which needs its own copy, only
+        // to name the field of a fault).
+        let claimed = match Battle::deserialize(&value) {
+            Ok(b) => b,
+            Err(_) => crate::json::from_value::<Battle>(value.clone())?,
+        };
+        // The claimed state's own set-up, validated once and shared by the replay, not copied.
+        let setup = super::ValidatedSetup::from_shared(Arc::clone(&claimed.setup))
+            .map_err(ReplayError::from)?;
+        let (replayed, _) = Battle::replay_validated(&setup, &claimed.actions)?;
         let again = serde_json::to_value(&replayed).map_err(|e| StateError::Json(e.to_string()))?;
         // Compared as JSON values, as the state was given.
         if again != value {
