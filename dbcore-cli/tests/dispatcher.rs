@@ -241,8 +241,8 @@ fn bad_params_point_at_the_field() {
         json!({ "battle": id, "action": { "action": "roll_pips", "die": "six" } }),
     );
     assert_eq!(e["code"], INVALID_PARAMS);
-    // Internally tagged enums (actions, events) are read whole: the pointer names the action.
-    assert_eq!(e["data"]["pointer"], "/params/action");
+    // An action's tag is read first and then its fields, so the pointer names the bad field.
+    assert_eq!(e["data"]["pointer"], "/params/action/die");
     // One spelling: an old PascalCase value is refused with the snake_case one named.
     let mut old = golden("into_contact")["record"]["setup"].clone();
     old["variant"] = json!("Standard");

@@ -229,6 +229,36 @@ fn s12_5_the_winner_pursues_half_a_base_width() {
 }
 
 #[test]
+fn s12_5_a_pursuer_is_remembered_until_the_bound_ends() {
+    // DBA3.md §12.5: a pursuer's new contact is fought next bound, so the battle keeps who
+    // pursued for the rest of this bound, also in its saved state, while another combat is still
+    // to fight; the list is emptied when the bound ends.
+    let mut b = combat_battle();
+    b.apply(Action::EndMovement).unwrap();
+    b.apply(Action::Fight {
+        a: ElementId(2),
+        b: ElementId(102),
+        dice: [d(3), d(3)],
+        recoil_own_depth: Vec::new(),
+        c_in_c_bonus: Vec::new(),
+    })
+    .unwrap();
+    assert_eq!(b.phase(), Phase::CloseCombat);
+    assert_eq!(b.state_value()["pursued"], serde_json::json!([2]));
+    let back = Battle::from_state_json(&b.state_json()).unwrap();
+    assert_eq!(back.state_value()["pursued"], serde_json::json!([2]));
+    b.apply(Action::Fight {
+        a: ElementId(1),
+        b: ElementId(101),
+        dice: [d(3), d(3)],
+        recoil_own_depth: Vec::new(),
+        c_in_c_bonus: Vec::new(),
+    })
+    .unwrap();
+    assert!(b.state_value().get("pursued").is_none());
+}
+
+#[test]
 fn s13_2_an_army_that_loses_four_and_more_than_the_enemy_loses_the_battle() {
     // DBA3.md §13.2: four Psiloi caught by Knights in good going are destroyed (§11.2) and the
     // general among them counts one more: the battle is over and refuses further actions.

@@ -1551,14 +1551,15 @@ impl Battle {
 
     /// Become `sim`, the state a check simulated from this one by committing `events`.
     ///
-    /// What the simulation changed without an event is put back as committing the events leaves
-    /// it, so that adopting changes nothing a battle does: the pursuers of this bound (§12.5),
-    /// which the simulation of a close combat notes on its clone for the rest of that very
-    /// simulation, and which no event carries (the committed state keeps its own list, emptied
-    /// when the bound ends). The per-state memo (cache.rs) the simulation filled is kept when
+    /// The one thing the simulation knows that no event carries is kept from it: the pursuers of
+    /// this bound (§12.5), whose new contacts are fought next bound, not in this one. (Before the
+    /// simulated state was adopted, committing the events lost that list, so a pursuer could be
+    /// made to fight its new contact in the same bound.) The per-state memo (cache.rs) the simulation filled is kept when
     /// every answer in it is for the adopted state, so the next check (the next Fight of the
     /// same phase) does not work out the close combats again.
     fn adopt(&mut self, mut sim: Battle, events: &[Event]) {
+        #[cfg(not(debug_assertions))]
+        let _ = events;
         #[cfg(debug_assertions)]
         let committed = {
             let mut b = self.clone();
@@ -1567,9 +1568,6 @@ impl Battle {
             }
             b
         };
-        if !events.iter().any(|e| matches!(e, Event::BoundEnded { .. })) {
-            sim.pursued = std::mem::take(&mut self.pursued);
-        }
         let strongholds = sim.held_strongholds();
         if !sim.cache.all_for(&sim.move_context(&strongholds)) {
             sim.cache = Default::default();
@@ -1578,10 +1576,14 @@ impl Battle {
         // next push does not copy it.
         *self = sim;
         #[cfg(debug_assertions)]
-        debug_assert_eq!(
-            *self, committed,
-            "an adopted simulation differs from its events"
-        );
+        {
+            let mut committed = committed;
+            committed.pursued.clone_from(&self.pursued);
+            debug_assert_eq!(
+                *self, committed,
+                "an adopted simulation differs from its events"
+            );
+        }
     }
 
     pub(super) fn commit(&mut self, e: &Event) {
