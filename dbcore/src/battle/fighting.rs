@@ -136,15 +136,20 @@ impl Battle {
         let ctx = self.move_context(&strongholds);
         close_combats(&ctx)
             .into_iter()
-            .filter(|p| {
-                let ids: &[ElementId] = match p.contact {
-                    CombatContact::Assault { .. } => &[p.a],
-                    _ => &[p.a, p.b],
-                };
-                !ids.iter()
-                    .any(|id| self.fought.contains(id) || self.pursued.contains(id))
-            })
+            .filter(|p| self.still_to_fight(p))
             .collect()
+    }
+
+    /// Whether the close combat `p` is still to be fought this bound: none of its elements has
+    /// fought or pursued already (§10.2, §12.5); for an assault only the assaulter counts, since
+    /// the defender fights each assaulter in turn (§4.7).
+    pub(super) fn still_to_fight(&self, p: &CloseCombatPair) -> bool {
+        let ids: &[ElementId] = match p.contact {
+            CombatContact::Assault { .. } => &[p.a],
+            _ => &[p.a, p.b],
+        };
+        !ids.iter()
+            .any(|id| self.fought.contains(id) || self.pursued.contains(id))
     }
 
     /// Move on from `from` to the next step of the bound that has something to do, emitting and

@@ -4,7 +4,7 @@
 use crate::combat::Situation;
 
 use super::bound::{Battle, BattleError, Event};
-use super::engagement::{close_combat_situation, close_combats, CombatContact};
+use super::engagement::{close_combat_situation, close_combats};
 use super::outcome::turn_to_face;
 use super::setup::ElementId;
 
@@ -37,15 +37,7 @@ impl Battle {
         let pair = close_combats(&ctx)
             .into_iter()
             .find(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
-            .filter(|p| {
-                // As `pending_combats`: the assaulter's own combats count for an assault (§4.7).
-                let ids: &[ElementId] = match p.contact {
-                    CombatContact::Assault { .. } => &[p.a],
-                    _ => &[p.a, p.b],
-                };
-                !ids.iter()
-                    .any(|id| self.fought.contains(id) || self.pursued.contains(id))
-            })
+            .filter(|p| self.still_to_fight(p))
             .ok_or(BattleError::NotInCombat { a, b })?;
         let turned = pair.turn_to_face.and_then(|turner| {
             let contactor = if turner == a { b } else { a };
