@@ -547,16 +547,30 @@ pub fn overlap(
     enemy_is_psiloi_or_scythed_chariot: bool,
 ) -> Option<OverlapKind> {
     let c = classify_contact(element, enemy)?;
+    overlap_of_contact(
+        c,
+        || element_in_frontal_combat,
+        enemy_is_psiloi_or_scythed_chariot,
+    )
+}
+
+/// [`overlap`] of an element whose contact with the enemy (seen from the element) is known;
+/// whether it is in frontal combat is asked only when the answer depends on it.
+pub(crate) fn overlap_of_contact(
+    c: Contact,
+    element_in_frontal_combat: impl Fn() -> bool,
+    enemy_is_psiloi_or_scythed_chariot: bool,
+) -> Option<OverlapKind> {
     match (c.kind, c.a, c.b) {
         (ContactKind::SideToSide, _, _) => Some(OverlapKind::SideEdges),
         (
             ContactKind::CornerToCorner,
             Some(ContactPart::Corner(p)),
             Some(ContactPart::Corner(q)),
-        ) if !element_in_frontal_combat
-            && !enemy_is_psiloi_or_scythed_chariot
+        ) if !enemy_is_psiloi_or_scythed_chariot
             && p == q
-            && matches!(p, Corner::FrontLeft | Corner::FrontRight) =>
+            && matches!(p, Corner::FrontLeft | Corner::FrontRight)
+            && !element_in_frontal_combat() =>
         {
             Some(OverlapKind::FrontCorners)
         }

@@ -145,6 +145,11 @@ impl ElementGrid {
         self.rects.len()
     }
 
+    /// Every element's rectangle, by index (as [`ElementState::rect`] gives them).
+    pub(crate) fn rects(&self) -> &[ElementRect] {
+        &self.rects
+    }
+
     /// Element `i`'s rectangle.
     pub(crate) fn rect(&self, i: usize) -> &ElementRect {
         &self.rects[i]
