@@ -142,7 +142,7 @@ fn edge_of(c: &[Point; 4], e: Edge) -> Segment {
 
 /// The same corners as [`ElementRect::corners`], by the same arithmetic, with one sine and cosine
 /// instead of four (the contact scan spends most of its time here otherwise).
-fn rect_corners(r: &ElementRect) -> [Point; 4] {
+pub(crate) fn rect_corners(r: &ElementRect) -> [Point; 4] {
     let f = r.pose.forward();
     let rt = f.right();
     let m = r.pose.front_mid();
@@ -166,6 +166,15 @@ pub(crate) struct RectOutline {
     c: [Point; 4],
     len: [f64; 4],
     axis: [Point; 4],
+    /// The rectangle's own projection (least, greatest) on each of its axes, as the gap works
+    /// it out (the same dot products, the same order of min and max).
+    own: [(f64, f64); 4],
+    /// Each edge's run (end minus start) and midpoint, as [`Segment`] arithmetic gives them.
+    run: [Point; 4],
+    mid: [Point; 4],
+    /// Each edge's bounding box widened by the slack of [`clearly_beyond`]: min x, min y, max
+    /// x, max y.
+    beyond: [(f64, f64, f64, f64); 4],
 }
 
 impl RectOutline {
@@ -173,6 +182,10 @@ impl RectOutline {
     pub(crate) fn of_corners(c: [Point; 4]) -> RectOutline {
         let mut len = [0.0; 4];
         let mut axis = [Point::new(0.0, 0.0); 4];
+        let mut own = [(f64::INFINITY, f64::NEG_INFINITY); 4];
+        let mut run = [Point::new(0.0, 0.0); 4];
+        let mut mid = [Point::new(0.0, 0.0); 4];
+        let mut beyond = [(0.0, 0.0, 0.0, 0.0); 4];
         for i in 0..4 {
             let d = c[(i + 1) % 4] - c[i];
             let l = d.length();
@@ -180,8 +193,21 @@ impl RectOutline {
             if l != 0.0 {
                 axis[i] = Point::new(-d.y / l, d.x / l);
             }
+            own[i] = projection(&c, axis[i]);
+            let seg = edge_of(&c, EDGES[i]);
+            run[i] = seg.b - seg.a;
+            mid[i] = seg.midpoint();
+            beyond[i] = beyond_box(seg);
         }
-        RectOutline { c, len, axis }
+        RectOutline {
+            c,
+            len,
+            axis,
+            own,
+            run,
+            mid,
+            beyond,
+        }
     }
 
     /// The outline of `r`.
@@ -192,38 +218,79 @@ impl RectOutline {
 
 /// [`crate::geometry::convex_gap_up_to`] of two rectangles from their outlines: the same axes in the same order,
 /// the same projections and the same early stop, without working the axes out again.
+/// The least and greatest projection of `pts` on `axis`, folded in order.
+fn projection(pts: &[Point; 4], axis: Point) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for p in pts {
+        let v = p.dot(axis);
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    (lo, hi)
+}
+
+/// [`crate::geometry::convex_gap_up_to`] of two rectangles from their outlines: the same axes in the same order,
+/// the same projections and the same early stop, without working the axes out again (and each
+/// rectangle's projection on its own axes is the outline's, worked out once).
 fn outline_gap_up_to(a: &RectOutline, b: &RectOutline, limit: f64) -> f64 {
-    fn axes_gap(src: &RectOutline, a: &[Point; 4], b: &[Point; 4], best: &mut f64, limit: f64) {
-        for i in 0..4 {
-            if src.len[i] == 0.0 {
-                continue;
-            }
-            let axis = src.axis[i];
-            let (mut amin, mut amax) = (f64::INFINITY, f64::NEG_INFINITY);
-            for p in a {
-                let v = p.dot(axis);
-                amin = amin.min(v);
-                amax = amax.max(v);
-            }
-            let (mut bmin, mut bmax) = (f64::INFINITY, f64::NEG_INFINITY);
-            for p in b {
-                let v = p.dot(axis);
-                bmin = bmin.min(v);
-                bmax = bmax.max(v);
-            }
-            *best = best.max((bmin - amax).max(amin - bmax));
-            if *best > limit {
-                return;
-            }
+    let mut best = f64::NEG_INFINITY;
+    for i in 0..4 {
+        if a.len[i] == 0.0 {
+            continue;
+        }
+        let (amin, amax) = a.own[i];
+        let (bmin, bmax) = projection(&b.c, a.axis[i]);
+        best = best.max((bmin - amax).max(amin - bmax));
+        if best > limit {
+            return best;
         }
     }
-    let mut best = f64::NEG_INFINITY;
-    axes_gap(a, &a.c, &b.c, &mut best, limit);
-    if best > limit {
-        return best;
+    for i in 0..4 {
+        if b.len[i] == 0.0 {
+            continue;
+        }
+        let (amin, amax) = projection(&a.c, b.axis[i]);
+        let (bmin, bmax) = b.own[i];
+        best = best.max((bmin - amax).max(amin - bmax));
+        if best > limit {
+            return best;
+        }
     }
-    axes_gap(b, &a.c, &b.c, &mut best, limit);
     best
+}
+
+/// Whether `d.length()` (a hypotenuse) exceeds `limit`, decided as that comparison decides it
+/// but without the square root when the squared length is clearly on one side: the squares are
+/// compared with a relative margin far above their rounding, and only a length within it of the
+/// limit (or a non-finite number) is worked out in full (#15).
+fn longer_than(d: Point, limit: f64) -> bool {
+    let s = d.x * d.x + d.y * d.y;
+    let l2 = limit * limit;
+    if s.is_finite() && l2.is_finite() && s > 1e-200 && l2 > 1e-200 && limit > 0.0 {
+        if s > l2 * (1.0 + 1e-9) {
+            return true;
+        }
+        if s < l2 * (1.0 - 1e-9) {
+            return false;
+        }
+    }
+    d.length() > limit
+}
+
+/// Whether `d.length() <= limit`, decided as [`longer_than`] decides its comparison (a
+/// non-finite length is never within).
+fn within(d: Point, limit: f64) -> bool {
+    let s = d.x * d.x + d.y * d.y;
+    let l2 = limit * limit;
+    if s.is_finite() && l2.is_finite() && s > 1e-200 && l2 > 1e-200 && limit > 0.0 {
+        if s > l2 * (1.0 + 1e-9) {
+            return false;
+        }
+        if s < l2 * (1.0 - 1e-9) {
+            return true;
+        }
+    }
+    d.length() <= limit
 }
 
 fn corner_of(c: &[Point; 4], k: Corner) -> Point {
@@ -272,7 +339,10 @@ fn edge_contact_length_of(ea: Segment, eb: Segment, la: f64, lb: f64) -> Option<
     for s in [lo, hi] {
         let pa = ea.a + ua * s;
         let pb = eb.a + db * ((s - s0) / span);
-        if eb.distance_to_point(pa) > TOLERANCE || ea.distance_to_point(pb) > TOLERANCE {
+        // `distance_to_point(..) > TOLERANCE`, decided without the square root when clear.
+        if longer_than(eb.closest_point(pa) - pa, TOLERANCE)
+            || longer_than(ea.closest_point(pb) - pb, TOLERANCE)
+        {
             return None;
         }
     }
@@ -365,22 +435,22 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     // `edge_of(..).length()`: a hypotenuse does not depend on the signs of its sides).
     let (length_a, length_b) = (oa.len, ob.len);
     for (i, ea) in EDGES.into_iter().enumerate() {
-        let sa = edge_of(&ca, ea);
         for (j, eb) in EDGES.into_iter().enumerate() {
-            let sb = edge_of(&cb, eb);
             // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
             // too far apart for the edges to meet.
             // (A distance is never below either of its sides, so midpoints further apart than
-            // the limit along an axis are refused without the square root.)
+            // the limit along an axis are refused without the square root.) The runs and
+            // midpoints are the outlines', the same numbers as the edges' own.
             let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
-            let gap = sa.midpoint() - sb.midpoint();
-            if (sa.b - sa.a).dot(sb.b - sb.a) >= 0.0
+            let gap = oa.mid[i] - ob.mid[j];
+            if oa.run[i].dot(ob.run[j]) >= 0.0
                 || gap.x.abs() > limit
                 || gap.y.abs() > limit
-                || sa.midpoint().distance(sb.midpoint()) > limit
+                || longer_than(gap, limit)
             {
                 continue;
             }
+            let (sa, sb) = (edge_of(&ca, ea), edge_of(&cb, eb));
             if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
                 if best.is_none_or(|(_, _, l)| len > l) {
                     best = Some((ea, eb, len));
@@ -389,7 +459,8 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
         }
     }
     if let Some((ea, eb, len)) = best {
-        let near = |p: Corner, q: Corner| corner_of(&ca, p).near(corner_of(&cb, q));
+        // `Point::near`, decided without the square root when clear.
+        let near = |p: Corner, q: Corner| within(corner_of(&ca, p) - corner_of(&cb, q), TOLERANCE);
         let (kind, lined_up) = match (ea, eb) {
             (Edge::Front, Edge::Front) => (
                 ContactKind::FrontToFront,
@@ -465,12 +536,18 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     }
     // Corner to edge, either way round.
     let mut best_e: Option<(ContactKind, ContactPart, ContactPart, f64)> = None;
+    // Each edge's refusal box is the outline's (the same numbers as [`clearly_beyond`]'s), and
+    // a distance clearly above the tolerance is refused without its square root.
     for (i, p) in ca.iter().enumerate() {
-        for eb in EDGES {
-            if clearly_beyond(edge_of(&cb, eb), *p) {
+        for (k, eb) in EDGES.into_iter().enumerate() {
+            if outside_box(ob.beyond[k], *p) {
                 continue;
             }
-            let d = edge_of(&cb, eb).distance_to_point(*p);
+            let near = edge_of(&cb, eb).closest_point(*p);
+            if !within(near - *p, TOLERANCE) {
+                continue;
+            }
+            let d = near.distance(*p);
             if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
                 best_e = Some((
                     ContactKind::CornerToEdge,
@@ -482,11 +559,15 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
         }
     }
     for (j, q) in cb.iter().enumerate() {
-        for ea in EDGES {
-            if clearly_beyond(edge_of(&ca, ea), *q) {
+        for (k, ea) in EDGES.into_iter().enumerate() {
+            if outside_box(oa.beyond[k], *q) {
                 continue;
             }
-            let d = edge_of(&ca, ea).distance_to_point(*q);
+            let near = edge_of(&ca, ea).closest_point(*q);
+            if !within(near - *q, TOLERANCE) {
+                continue;
+            }
+            let d = near.distance(*q);
             if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
                 best_e = Some((
                     ContactKind::EdgeToCorner,
@@ -510,13 +591,25 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
 /// far above any rounding of [`Segment::distance_to_point`] (whose nearest point lies in that box
 /// up to rounding): then its distance to the segment is above the tolerance too, and the corner
 /// tests need not work it out. Non-finite numbers are never beyond (the exact test decides them).
+#[cfg(test)]
 fn clearly_beyond(seg: Segment, p: Point) -> bool {
+    outside_box(beyond_box(seg), p)
+}
+
+/// The box outside which [`clearly_beyond`] refuses a point for `seg`.
+fn beyond_box(seg: Segment) -> (f64, f64, f64, f64) {
     let (a, b) = (seg.a, seg.b);
     let slack = TOLERANCE + 1e-9 * (1.0 + a.x.abs() + a.y.abs() + b.x.abs() + b.y.abs());
-    p.x < a.x.min(b.x) - slack
-        || p.x > a.x.max(b.x) + slack
-        || p.y < a.y.min(b.y) - slack
-        || p.y > a.y.max(b.y) + slack
+    (
+        a.x.min(b.x) - slack,
+        a.y.min(b.y) - slack,
+        a.x.max(b.x) + slack,
+        a.y.max(b.y) + slack,
+    )
+}
+
+fn outside_box((x0, y0, x1, y1): (f64, f64, f64, f64), p: Point) -> bool {
+    p.x < x0 || p.x > x1 || p.y < y0 || p.y > y1
 }
 
 /// Why an element overlaps an enemy (DBA3.md §10.4).
@@ -595,7 +688,7 @@ pub struct ContactReport {
 
 /// Every contact among `elements` (id, side, rectangle), ordered by the slice positions of the pair.
 ///
-/// Pairs are first filtered by bounding circles on a sweep along x (sort by the circles' left
+/// Pairs are first filtered by bounding boxes on a sweep along x (sort by the boxes' left
 /// ends), so a table of a few dozen elements costs little more than the touching pairs themselves.
 pub fn scan_contacts<S: PartialEq>(elements: &[(u32, S, ElementRect)]) -> Vec<ContactReport> {
     scan(elements, false)
@@ -612,48 +705,55 @@ fn scan<S: PartialEq>(
     elements: &[(u32, S, ElementRect)],
     enemies_only: bool,
 ) -> Vec<ContactReport> {
-    struct Circle {
-        idx: usize,
-        c: Point,
-        r: f64,
-    }
-    let mut circles: Vec<Circle> = elements
+    // Each rectangle's outline once (one sine and cosine, four square roots), and its bounding
+    // box from the outline's corners, widened by four tolerances: two rectangles within one
+    // tolerance of each other (the most a contact allows) always have overlapping widened boxes,
+    // so the sweep below only ever lets through pairs the exact test then refuses, never the
+    // reverse (#15). A rectangle with a non-finite corner is paired with every other.
+    let outlines: Vec<RectOutline> = elements.iter().map(|e| RectOutline::of(&e.2)).collect();
+    let reach = 2.0 * TOLERANCE;
+    let boxes: Vec<(f64, f64, f64, f64)> = outlines
         .iter()
-        .enumerate()
-        .map(|(idx, (_, _, rect))| Circle {
-            idx,
-            c: rect.centre(),
-            r: 0.5 * rect.width.hypot(rect.depth),
+        .map(|o| {
+            let c = &o.c;
+            if c.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
+                let (mut b0, mut b1, mut b2, mut b3) = (c[0].x, c[0].y, c[0].x, c[0].y);
+                for p in &c[1..] {
+                    b0 = b0.min(p.x);
+                    b1 = b1.min(p.y);
+                    b2 = b2.max(p.x);
+                    b3 = b3.max(p.y);
+                }
+                (b0 - reach, b1 - reach, b2 + reach, b3 + reach)
+            } else {
+                (
+                    f64::NEG_INFINITY,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                    f64::INFINITY,
+                )
+            }
         })
         .collect();
-    circles.sort_by(|p, q| {
-        (p.c.x - p.r)
-            .total_cmp(&(q.c.x - q.r))
-            .then(p.idx.cmp(&q.idx))
-    });
-    let outlines: Vec<RectOutline> = elements.iter().map(|e| RectOutline::of(&e.2)).collect();
+    // Sweep along x: sorted by the boxes' left ends (then by position), each box meets only
+    // those starting before its right end.
+    let mut order: Vec<usize> = (0..elements.len()).collect();
+    order.sort_unstable_by(|&p, &q| boxes[p].0.total_cmp(&boxes[q].0).then(p.cmp(&q)));
     let mut found: Vec<(usize, usize, Contact)> = Vec::new();
-    for (k, p) in circles.iter().enumerate() {
-        let reach = p.c.x + p.r + TOLERANCE;
-        for q in &circles[k + 1..] {
-            if q.c.x - q.r > reach {
+    for (k, &p) in order.iter().enumerate() {
+        let bp = boxes[p];
+        for &q in &order[k + 1..] {
+            let bq = boxes[q];
+            if bq.0 > bp.2 {
                 break;
             }
-            if enemies_only && elements[p.idx].1 == elements[q.idx].1 {
+            if bq.1 > bp.3 || bp.1 > bq.3 {
                 continue;
             }
-            // Squared distances, no square root: the reach is widened by one more tolerance, so
-            // this only ever lets through pairs the exact test then refuses, never the reverse.
-            let (dx, dy) = (p.c.x - q.c.x, p.c.y - q.c.y);
-            let reach = p.r + q.r + 2.0 * TOLERANCE;
-            if dx * dx + dy * dy > reach * reach {
+            if enemies_only && elements[p].1 == elements[q].1 {
                 continue;
             }
-            let (i, j) = if p.idx < q.idx {
-                (p.idx, q.idx)
-            } else {
-                (q.idx, p.idx)
-            };
+            let (i, j) = if p < q { (p, q) } else { (q, p) };
             if let Some(c) = classify_with_outlines(
                 (&elements[i].2, &outlines[i]),
                 (&elements[j].2, &outlines[j]),
@@ -814,6 +914,248 @@ mod pre_test_agreement {
             }
         }
         assert!(beyond > 1000, "the sample reaches the refusal ({beyond})");
+    }
+
+    /// The classification as it was before the outline kept its runs, midpoints, projections and
+    /// refusal boxes and before the square roots were skipped (#15): every decision on
+    /// `Segment` and `Point` arithmetic, the gap afresh from the corners.
+    fn classify_reference(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
+        if rect_cmp(a, b) == Ordering::Greater {
+            return classify_reference(b, a).map(|c| c.swapped());
+        }
+        let (oa, ob) = (RectOutline::of(a), RectOutline::of(b));
+        let (ca, cb) = (oa.c, ob.c);
+        // Only compared with the tolerance below, so the gap may stop at the first axis above it.
+        let gap = crate::geometry::convex_gap_up_to(&oa.c, &ob.c, TOLERANCE);
+        if gap > TOLERANCE {
+            return None;
+        }
+        if gap < -TOLERANCE {
+            return Some(Contact {
+                kind: ContactKind::Intersecting,
+                a: None,
+                b: None,
+                shared_length: 0.0,
+                lined_up: false,
+            });
+        }
+        // Edge to edge: the longest shared portion wins (two rectangles that do not interpenetrate
+        // can share only one edge pair; the maximum only settles near-degenerate ties).
+        let mut best: Option<(Edge, Edge, f64)> = None;
+        // Each edge's length once, not once per pair of edges (the outline's, the same numbers as
+        // `edge_of(..).length()`: a hypotenuse does not depend on the signs of its sides).
+        let (length_a, length_b) = (oa.len, ob.len);
+        for (i, ea) in EDGES.into_iter().enumerate() {
+            let sa = edge_of(&ca, ea);
+            for (j, eb) in EDGES.into_iter().enumerate() {
+                let sb = edge_of(&cb, eb);
+                // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
+                // too far apart for the edges to meet.
+                // (A distance is never below either of its sides, so midpoints further apart than
+                // the limit along an axis are refused without the square root.)
+                let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
+                let gap = sa.midpoint() - sb.midpoint();
+                if (sa.b - sa.a).dot(sb.b - sb.a) >= 0.0
+                    || gap.x.abs() > limit
+                    || gap.y.abs() > limit
+                    || sa.midpoint().distance(sb.midpoint()) > limit
+                {
+                    continue;
+                }
+                if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
+                    if best.is_none_or(|(_, _, l)| len > l) {
+                        best = Some((ea, eb, len));
+                    }
+                }
+            }
+        }
+        if let Some((ea, eb, len)) = best {
+            let near = |p: Corner, q: Corner| corner_of(&ca, p).near(corner_of(&cb, q));
+            let (kind, lined_up) = match (ea, eb) {
+                (Edge::Front, Edge::Front) => (
+                    ContactKind::FrontToFront,
+                    near(Corner::FrontLeft, Corner::FrontRight)
+                        && near(Corner::FrontRight, Corner::FrontLeft),
+                ),
+                (Edge::Front, Edge::Rear) => (
+                    ContactKind::FrontToRear,
+                    near(Corner::FrontLeft, Corner::RearLeft)
+                        && near(Corner::FrontRight, Corner::RearRight),
+                ),
+                (Edge::Rear, Edge::Front) => (
+                    ContactKind::RearToFront,
+                    near(Corner::RearLeft, Corner::FrontLeft)
+                        && near(Corner::RearRight, Corner::FrontRight),
+                ),
+                (Edge::Front, side) if is_side(side) => {
+                    let theirs = if side == Edge::Left {
+                        Corner::FrontLeft
+                    } else {
+                        Corner::FrontRight
+                    };
+                    (
+                        ContactKind::FrontToSide,
+                        near(Corner::FrontLeft, theirs) || near(Corner::FrontRight, theirs),
+                    )
+                }
+                (side, Edge::Front) if is_side(side) => {
+                    let mine = if side == Edge::Left {
+                        Corner::FrontLeft
+                    } else {
+                        Corner::FrontRight
+                    };
+                    (
+                        ContactKind::SideToFront,
+                        near(mine, Corner::FrontLeft) || near(mine, Corner::FrontRight),
+                    )
+                }
+                (x, y) if is_side(x) && is_side(y) => (ContactKind::SideToSide, false),
+                _ => (ContactKind::OtherEdges, false),
+            };
+            return Some(Contact {
+                kind,
+                a: Some(ContactPart::Edge(ea)),
+                b: Some(ContactPart::Edge(eb)),
+                shared_length: len,
+                lined_up,
+            });
+        }
+        // Corner to corner: the nearest pair within tolerance.
+        let mut best_c: Option<(Corner, Corner, f64)> = None;
+        for (i, p) in ca.iter().enumerate() {
+            for (j, q) in cb.iter().enumerate() {
+                // A distance is never below either of its sides: corners further apart than the
+                // tolerance along an axis are refused without the square root.
+                if (p.x - q.x).abs() > TOLERANCE || (p.y - q.y).abs() > TOLERANCE {
+                    continue;
+                }
+                let d = p.distance(*q);
+                if d <= TOLERANCE && best_c.is_none_or(|(_, _, bd)| d < bd) {
+                    best_c = Some((CORNERS[i], CORNERS[j], d));
+                }
+            }
+        }
+        if let Some((p, q, _)) = best_c {
+            return Some(Contact {
+                kind: ContactKind::CornerToCorner,
+                a: Some(ContactPart::Corner(p)),
+                b: Some(ContactPart::Corner(q)),
+                shared_length: 0.0,
+                lined_up: false,
+            });
+        }
+        // Corner to edge, either way round.
+        let mut best_e: Option<(ContactKind, ContactPart, ContactPart, f64)> = None;
+        for (i, p) in ca.iter().enumerate() {
+            for eb in EDGES {
+                if clearly_beyond(edge_of(&cb, eb), *p) {
+                    continue;
+                }
+                let d = edge_of(&cb, eb).distance_to_point(*p);
+                if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
+                    best_e = Some((
+                        ContactKind::CornerToEdge,
+                        ContactPart::Corner(CORNERS[i]),
+                        ContactPart::Edge(eb),
+                        d,
+                    ));
+                }
+            }
+        }
+        for (j, q) in cb.iter().enumerate() {
+            for ea in EDGES {
+                if clearly_beyond(edge_of(&ca, ea), *q) {
+                    continue;
+                }
+                let d = edge_of(&ca, ea).distance_to_point(*q);
+                if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
+                    best_e = Some((
+                        ContactKind::EdgeToCorner,
+                        ContactPart::Edge(ea),
+                        ContactPart::Corner(CORNERS[j]),
+                        d,
+                    ));
+                }
+            }
+        }
+        best_e.map(|(kind, pa, pb, _)| Contact {
+            kind,
+            a: Some(pa),
+            b: Some(pb),
+            shared_length: 0.0,
+            lined_up: false,
+        })
+    }
+
+    fn same_bits(x: &Option<Contact>, y: &Option<Contact>) -> bool {
+        x == y
+            && x.as_ref().map(|c| c.shared_length.to_bits())
+                == y.as_ref().map(|c| c.shared_length.to_bits())
+    }
+
+    // DBA3.md §0.3, §8.2: the classification with the outline's kept numbers and the square
+    // roots skipped when clear (#15) gives every contact exactly as before, to the bit.
+    #[test]
+    fn classification_is_the_reference_to_the_bit() {
+        let mut touching = 0;
+        for (a, b) in pairs() {
+            let want = classify_reference(&a, &b);
+            touching += usize::from(want.is_some());
+            let got = classify_contact(&a, &b);
+            assert!(same_bits(&got, &want), "{a:?} {b:?}: {got:?} {want:?}");
+            let (oa, ob) = (RectOutline::of(&a), RectOutline::of(&b));
+            let got = classify_with_outlines((&a, &oa), (&b, &ob));
+            assert!(same_bits(&got, &want), "{a:?} {b:?}");
+        }
+        assert!(touching > 1000, "the sample reaches contacts ({touching})");
+    }
+
+    // DBA3.md §8.2: the box sweep of the scan (#15) finds exactly the contacts of every pair,
+    // in pair order, on crowded tables cut from the sample.
+    #[test]
+    fn scan_finds_every_pair_contact() {
+        let all = pairs();
+        let mut found = 0;
+        for (t, chunk) in all.chunks(12).enumerate() {
+            let table: Vec<(u32, u8, ElementRect)> = chunk
+                .iter()
+                .enumerate()
+                .flat_map(|(k, (a, b))| {
+                    // Pairs side by side, 1.5 BW apart, so that pairs meet pairs too.
+                    let dx = f64::from(k as u32 % 3) * 1.5;
+                    let at = |r: &ElementRect| {
+                        let p = Pose::new(r.pose.x + dx, r.pose.y, r.pose.facing);
+                        ElementRect::new(p, r.width, r.depth)
+                    };
+                    let k = k as u32;
+                    [
+                        (2 * k, (k % 2) as u8, at(a)),
+                        (2 * k + 1, ((k + t as u32) % 2) as u8, at(b)),
+                    ]
+                })
+                .collect();
+            for enemies_only in [false, true] {
+                let mut want = Vec::new();
+                for i in 0..table.len() {
+                    for j in i + 1..table.len() {
+                        if enemies_only && table[i].1 == table[j].1 {
+                            continue;
+                        }
+                        if let Some(c) = classify_reference(&table[i].2, &table[j].2) {
+                            want.push((table[i].0, table[j].0, c));
+                        }
+                    }
+                }
+                let got = scan(&table, enemies_only);
+                assert_eq!(got.len(), want.len(), "table {t}");
+                for (g, (a, b, c)) in got.iter().zip(&want) {
+                    assert_eq!((g.a, g.b), (*a, *b), "table {t}");
+                    assert!(same_bits(&Some(g.contact.clone()), &Some(c.clone())));
+                }
+                found += got.len();
+            }
+        }
+        assert!(found > 1000, "the tables have contacts ({found})");
     }
 
     #[test]
