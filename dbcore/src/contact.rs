@@ -166,15 +166,6 @@ pub(crate) struct RectOutline {
     c: [Point; 4],
     len: [f64; 4],
     axis: [Point; 4],
-    /// The rectangle's own projection (least, greatest) on each of its axes, as the gap works
-    /// it out (the same dot products, the same order of min and max).
-    own: [(f64, f64); 4],
-    /// Each edge's run (end minus start) and midpoint, as [`Segment`] arithmetic gives them.
-    run: [Point; 4],
-    mid: [Point; 4],
-    /// Each edge's bounding box widened by the slack of [`clearly_beyond`]: min x, min y, max
-    /// x, max y.
-    beyond: [(f64, f64, f64, f64); 4],
 }
 
 impl RectOutline {
@@ -182,10 +173,6 @@ impl RectOutline {
     pub(crate) fn of_corners(c: [Point; 4]) -> RectOutline {
         let mut len = [0.0; 4];
         let mut axis = [Point::new(0.0, 0.0); 4];
-        let mut own = [(f64::INFINITY, f64::NEG_INFINITY); 4];
-        let mut run = [Point::new(0.0, 0.0); 4];
-        let mut mid = [Point::new(0.0, 0.0); 4];
-        let mut beyond = [(0.0, 0.0, 0.0, 0.0); 4];
         for i in 0..4 {
             let d = c[(i + 1) % 4] - c[i];
             let l = d.length();
@@ -193,21 +180,8 @@ impl RectOutline {
             if l != 0.0 {
                 axis[i] = Point::new(-d.y / l, d.x / l);
             }
-            own[i] = projection(&c, axis[i]);
-            let seg = edge_of(&c, EDGES[i]);
-            run[i] = seg.b - seg.a;
-            mid[i] = seg.midpoint();
-            beyond[i] = beyond_box(seg);
         }
-        RectOutline {
-            c,
-            len,
-            axis,
-            own,
-            run,
-            mid,
-            beyond,
-        }
+        RectOutline { c, len, axis }
     }
 
     /// The outline of `r`.
@@ -218,79 +192,38 @@ impl RectOutline {
 
 /// [`crate::geometry::convex_gap_up_to`] of two rectangles from their outlines: the same axes in the same order,
 /// the same projections and the same early stop, without working the axes out again.
-/// The least and greatest projection of `pts` on `axis`, folded in order.
-fn projection(pts: &[Point; 4], axis: Point) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for p in pts {
-        let v = p.dot(axis);
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    (lo, hi)
-}
-
-/// [`crate::geometry::convex_gap_up_to`] of two rectangles from their outlines: the same axes in the same order,
-/// the same projections and the same early stop, without working the axes out again (and each
-/// rectangle's projection on its own axes is the outline's, worked out once).
 fn outline_gap_up_to(a: &RectOutline, b: &RectOutline, limit: f64) -> f64 {
+    fn axes_gap(src: &RectOutline, a: &[Point; 4], b: &[Point; 4], best: &mut f64, limit: f64) {
+        for i in 0..4 {
+            if src.len[i] == 0.0 {
+                continue;
+            }
+            let axis = src.axis[i];
+            let (mut amin, mut amax) = (f64::INFINITY, f64::NEG_INFINITY);
+            for p in a {
+                let v = p.dot(axis);
+                amin = amin.min(v);
+                amax = amax.max(v);
+            }
+            let (mut bmin, mut bmax) = (f64::INFINITY, f64::NEG_INFINITY);
+            for p in b {
+                let v = p.dot(axis);
+                bmin = bmin.min(v);
+                bmax = bmax.max(v);
+            }
+            *best = best.max((bmin - amax).max(amin - bmax));
+            if *best > limit {
+                return;
+            }
+        }
+    }
     let mut best = f64::NEG_INFINITY;
-    for i in 0..4 {
-        if a.len[i] == 0.0 {
-            continue;
-        }
-        let (amin, amax) = a.own[i];
-        let (bmin, bmax) = projection(&b.c, a.axis[i]);
-        best = best.max((bmin - amax).max(amin - bmax));
-        if best > limit {
-            return best;
-        }
+    axes_gap(a, &a.c, &b.c, &mut best, limit);
+    if best > limit {
+        return best;
     }
-    for i in 0..4 {
-        if b.len[i] == 0.0 {
-            continue;
-        }
-        let (amin, amax) = projection(&a.c, b.axis[i]);
-        let (bmin, bmax) = b.own[i];
-        best = best.max((bmin - amax).max(amin - bmax));
-        if best > limit {
-            return best;
-        }
-    }
+    axes_gap(b, &a.c, &b.c, &mut best, limit);
     best
-}
-
-/// Whether `d.length()` (a hypotenuse) exceeds `limit`, decided as that comparison decides it
-/// but without the square root when the squared length is clearly on one side: the squares are
-/// compared with a relative margin far above their rounding, and only a length within it of the
-/// limit (or a non-finite number) is worked out in full (#15).
-fn longer_than(d: Point, limit: f64) -> bool {
-    let s = d.x * d.x + d.y * d.y;
-    let l2 = limit * limit;
-    if s.is_finite() && l2.is_finite() && s > 1e-200 && l2 > 1e-200 && limit > 0.0 {
-        if s > l2 * (1.0 + 1e-9) {
-            return true;
-        }
-        if s < l2 * (1.0 - 1e-9) {
-            return false;
-        }
-    }
-    d.length() > limit
-}
-
-/// Whether `d.length() <= limit`, decided as [`longer_than`] decides its comparison (a
-/// non-finite length is never within).
-fn within(d: Point, limit: f64) -> bool {
-    let s = d.x * d.x + d.y * d.y;
-    let l2 = limit * limit;
-    if s.is_finite() && l2.is_finite() && s > 1e-200 && l2 > 1e-200 && limit > 0.0 {
-        if s > l2 * (1.0 + 1e-9) {
-            return false;
-        }
-        if s < l2 * (1.0 - 1e-9) {
-            return true;
-        }
-    }
-    d.length() <= limit
 }
 
 fn corner_of(c: &[Point; 4], k: Corner) -> Point {
@@ -339,10 +272,7 @@ fn edge_contact_length_of(ea: Segment, eb: Segment, la: f64, lb: f64) -> Option<
     for s in [lo, hi] {
         let pa = ea.a + ua * s;
         let pb = eb.a + db * ((s - s0) / span);
-        // `distance_to_point(..) > TOLERANCE`, decided without the square root when clear.
-        if longer_than(eb.closest_point(pa) - pa, TOLERANCE)
-            || longer_than(ea.closest_point(pb) - pb, TOLERANCE)
-        {
+        if eb.distance_to_point(pa) > TOLERANCE || ea.distance_to_point(pb) > TOLERANCE {
             return None;
         }
     }
@@ -435,22 +365,22 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     // `edge_of(..).length()`: a hypotenuse does not depend on the signs of its sides).
     let (length_a, length_b) = (oa.len, ob.len);
     for (i, ea) in EDGES.into_iter().enumerate() {
+        let sa = edge_of(&ca, ea);
         for (j, eb) in EDGES.into_iter().enumerate() {
+            let sb = edge_of(&cb, eb);
             // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
             // too far apart for the edges to meet.
             // (A distance is never below either of its sides, so midpoints further apart than
-            // the limit along an axis are refused without the square root.) The runs and
-            // midpoints are the outlines', the same numbers as the edges' own.
+            // the limit along an axis are refused without the square root.)
             let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
-            let gap = oa.mid[i] - ob.mid[j];
-            if oa.run[i].dot(ob.run[j]) >= 0.0
+            let gap = sa.midpoint() - sb.midpoint();
+            if (sa.b - sa.a).dot(sb.b - sb.a) >= 0.0
                 || gap.x.abs() > limit
                 || gap.y.abs() > limit
-                || longer_than(gap, limit)
+                || sa.midpoint().distance(sb.midpoint()) > limit
             {
                 continue;
             }
-            let (sa, sb) = (edge_of(&ca, ea), edge_of(&cb, eb));
             if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
                 if best.is_none_or(|(_, _, l)| len > l) {
                     best = Some((ea, eb, len));
@@ -459,8 +389,7 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
         }
     }
     if let Some((ea, eb, len)) = best {
-        // `Point::near`, decided without the square root when clear.
-        let near = |p: Corner, q: Corner| within(corner_of(&ca, p) - corner_of(&cb, q), TOLERANCE);
+        let near = |p: Corner, q: Corner| corner_of(&ca, p).near(corner_of(&cb, q));
         let (kind, lined_up) = match (ea, eb) {
             (Edge::Front, Edge::Front) => (
                 ContactKind::FrontToFront,
@@ -536,18 +465,12 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     }
     // Corner to edge, either way round.
     let mut best_e: Option<(ContactKind, ContactPart, ContactPart, f64)> = None;
-    // Each edge's refusal box is the outline's (the same numbers as [`clearly_beyond`]'s), and
-    // a distance clearly above the tolerance is refused without its square root.
     for (i, p) in ca.iter().enumerate() {
-        for (k, eb) in EDGES.into_iter().enumerate() {
-            if outside_box(ob.beyond[k], *p) {
+        for eb in EDGES {
+            if clearly_beyond(edge_of(&cb, eb), *p) {
                 continue;
             }
-            let near = edge_of(&cb, eb).closest_point(*p);
-            if !within(near - *p, TOLERANCE) {
-                continue;
-            }
-            let d = near.distance(*p);
+            let d = edge_of(&cb, eb).distance_to_point(*p);
             if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
                 best_e = Some((
                     ContactKind::CornerToEdge,
@@ -559,15 +482,11 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
         }
     }
     for (j, q) in cb.iter().enumerate() {
-        for (k, ea) in EDGES.into_iter().enumerate() {
-            if outside_box(oa.beyond[k], *q) {
+        for ea in EDGES {
+            if clearly_beyond(edge_of(&ca, ea), *q) {
                 continue;
             }
-            let near = edge_of(&ca, ea).closest_point(*q);
-            if !within(near - *q, TOLERANCE) {
-                continue;
-            }
-            let d = near.distance(*q);
+            let d = edge_of(&ca, ea).distance_to_point(*q);
             if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
                 best_e = Some((
                     ContactKind::EdgeToCorner,
@@ -591,25 +510,13 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
 /// far above any rounding of [`Segment::distance_to_point`] (whose nearest point lies in that box
 /// up to rounding): then its distance to the segment is above the tolerance too, and the corner
 /// tests need not work it out. Non-finite numbers are never beyond (the exact test decides them).
-#[cfg(test)]
 fn clearly_beyond(seg: Segment, p: Point) -> bool {
-    outside_box(beyond_box(seg), p)
-}
-
-/// The box outside which [`clearly_beyond`] refuses a point for `seg`.
-fn beyond_box(seg: Segment) -> (f64, f64, f64, f64) {
     let (a, b) = (seg.a, seg.b);
     let slack = TOLERANCE + 1e-9 * (1.0 + a.x.abs() + a.y.abs() + b.x.abs() + b.y.abs());
-    (
-        a.x.min(b.x) - slack,
-        a.y.min(b.y) - slack,
-        a.x.max(b.x) + slack,
-        a.y.max(b.y) + slack,
-    )
-}
-
-fn outside_box((x0, y0, x1, y1): (f64, f64, f64, f64), p: Point) -> bool {
-    p.x < x0 || p.x > x1 || p.y < y0 || p.y > y1
+    p.x < a.x.min(b.x) - slack
+        || p.x > a.x.max(b.x) + slack
+        || p.y < a.y.min(b.y) - slack
+        || p.y > a.y.max(b.y) + slack
 }
 
 /// Why an element overlaps an enemy (DBA3.md §10.4).
@@ -916,9 +823,8 @@ mod pre_test_agreement {
         assert!(beyond > 1000, "the sample reaches the refusal ({beyond})");
     }
 
-    /// The classification as it was before the outline kept its runs, midpoints, projections and
-    /// refusal boxes and before the square roots were skipped (#15): every decision on
-    /// `Segment` and `Point` arithmetic, the gap afresh from the corners.
+    /// The classification written plainly, as it stood before the outlines (#15): the same
+    /// decisions on `Segment` and `Point` arithmetic, the gap afresh from the corners.
     fn classify_reference(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
         if rect_cmp(a, b) == Ordering::Greater {
             return classify_reference(b, a).map(|c| c.swapped());
