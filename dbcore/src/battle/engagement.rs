@@ -368,15 +368,11 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
 fn close_combats_uncached(ctx: &MoveContext) -> Vec<CloseCombatPair> {
     let v = View::new(ctx);
     let n = ctx.elements.len();
-    let live: Vec<(u32, usize, ElementRect)> = (0..n)
-        .filter(|&i| ctx.elements[i].in_play())
-        .map(|i| (i as u32, ctx.elements[i].army, v.rects[i]))
-        .collect();
     let mut mutual: Vec<(usize, usize)> = Vec::new();
     let mut unlined: Vec<(usize, usize)> = Vec::new();
     // (contactor, contacted, which edge of the contacted)
     let mut flank: Vec<(usize, usize, CombatContact)> = Vec::new();
-    for r in scan_enemy_contacts(&live) {
+    for r in v.enemy_contacts() {
         if !r.same_side && must_conform(&r.contact) {
             unlined.push((r.a as usize, r.b as usize));
         }
@@ -872,6 +868,40 @@ impl<'c, 'a> View<'c, 'a> {
             None => Cow::Owned(ctx.elements.iter().map(|e| e.rect(ctx.config)).collect()),
         };
         View { ctx, grid, rects }
+    }
+
+    /// The contacts between enemies in play, as [`scan_enemy_contacts`] of them reports them (by
+    /// element index, in pair order): with the grid, each element meets only its neighbours and
+    /// the outlines are the grid's, worked out once per state (#15).
+    fn enemy_contacts(&self) -> Vec<crate::contact::ContactReport> {
+        let els = self.ctx.elements;
+        let Some(g) = self.grid else {
+            let live: Vec<(u32, usize, ElementRect)> = (0..els.len())
+                .filter(|&i| els[i].in_play())
+                .map(|i| (i as u32, els[i].army, self.rects[i]))
+                .collect();
+            return scan_enemy_contacts(&live);
+        };
+        let mut out = Vec::new();
+        for i in 0..els.len() {
+            if !els[i].in_play() {
+                continue;
+            }
+            for j in g.near(g.corners(i), NEAR_CONTACT) {
+                if j <= i || !els[j].in_play() || els[j].army == els[i].army {
+                    continue;
+                }
+                if let Some(contact) = self.contact(i, j) {
+                    out.push(crate::contact::ContactReport {
+                        a: i as u32,
+                        b: j as u32,
+                        same_side: false,
+                        contact,
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// Every element that may touch element `i` (itself included), ascending: its neighbours in
