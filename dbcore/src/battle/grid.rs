@@ -261,9 +261,9 @@ mod tests {
         // The corners kept are `ElementRect::corners`, to the bit.
         for (i, e) in els.iter().enumerate() {
             let want = e.rect(&cfg).corners();
-            for k in 0..4 {
-                assert_eq!(g.corners(i)[k].x.to_bits(), want[k].x.to_bits());
-                assert_eq!(g.corners(i)[k].y.to_bits(), want[k].y.to_bits());
+            for (got, want) in g.corners(i).iter().zip(want) {
+                assert_eq!(got.x.to_bits(), want.x.to_bits());
+                assert_eq!(got.y.to_bits(), want.y.to_bits());
             }
         }
         for q in 0..300u32 {
