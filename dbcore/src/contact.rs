@@ -142,7 +142,7 @@ fn edge_of(c: &[Point; 4], e: Edge) -> Segment {
 
 /// The same corners as [`ElementRect::corners`], by the same arithmetic, with one sine and cosine
 /// instead of four (the contact scan spends most of its time here otherwise).
-fn rect_corners(r: &ElementRect) -> [Point; 4] {
+pub(crate) fn rect_corners(r: &ElementRect) -> [Point; 4] {
     let f = r.pose.forward();
     let rt = f.right();
     let m = r.pose.front_mid();
@@ -547,16 +547,30 @@ pub fn overlap(
     enemy_is_psiloi_or_scythed_chariot: bool,
 ) -> Option<OverlapKind> {
     let c = classify_contact(element, enemy)?;
+    overlap_of_contact(
+        c,
+        || element_in_frontal_combat,
+        enemy_is_psiloi_or_scythed_chariot,
+    )
+}
+
+/// [`overlap`] of an element whose contact with the enemy (seen from the element) is known;
+/// whether it is in frontal combat is asked only when the answer depends on it.
+pub(crate) fn overlap_of_contact(
+    c: Contact,
+    element_in_frontal_combat: impl Fn() -> bool,
+    enemy_is_psiloi_or_scythed_chariot: bool,
+) -> Option<OverlapKind> {
     match (c.kind, c.a, c.b) {
         (ContactKind::SideToSide, _, _) => Some(OverlapKind::SideEdges),
         (
             ContactKind::CornerToCorner,
             Some(ContactPart::Corner(p)),
             Some(ContactPart::Corner(q)),
-        ) if !element_in_frontal_combat
-            && !enemy_is_psiloi_or_scythed_chariot
+        ) if !enemy_is_psiloi_or_scythed_chariot
             && p == q
-            && matches!(p, Corner::FrontLeft | Corner::FrontRight) =>
+            && matches!(p, Corner::FrontLeft | Corner::FrontRight)
+            && !element_in_frontal_combat() =>
         {
             Some(OverlapKind::FrontCorners)
         }
@@ -581,7 +595,7 @@ pub struct ContactReport {
 
 /// Every contact among `elements` (id, side, rectangle), ordered by the slice positions of the pair.
 ///
-/// Pairs are first filtered by bounding circles on a sweep along x (sort by the circles' left
+/// Pairs are first filtered by bounding boxes on a sweep along x (sort by the boxes' left
 /// ends), so a table of a few dozen elements costs little more than the touching pairs themselves.
 pub fn scan_contacts<S: PartialEq>(elements: &[(u32, S, ElementRect)]) -> Vec<ContactReport> {
     scan(elements, false)
@@ -598,48 +612,55 @@ fn scan<S: PartialEq>(
     elements: &[(u32, S, ElementRect)],
     enemies_only: bool,
 ) -> Vec<ContactReport> {
-    struct Circle {
-        idx: usize,
-        c: Point,
-        r: f64,
-    }
-    let mut circles: Vec<Circle> = elements
+    // Each rectangle's outline once (one sine and cosine, four square roots), and its bounding
+    // box from the outline's corners, widened by four tolerances: two rectangles within one
+    // tolerance of each other (the most a contact allows) always have overlapping widened boxes,
+    // so the sweep below only ever lets through pairs the exact test then refuses, never the
+    // reverse (#15). A rectangle with a non-finite corner is paired with every other.
+    let outlines: Vec<RectOutline> = elements.iter().map(|e| RectOutline::of(&e.2)).collect();
+    let reach = 2.0 * TOLERANCE;
+    let boxes: Vec<(f64, f64, f64, f64)> = outlines
         .iter()
-        .enumerate()
-        .map(|(idx, (_, _, rect))| Circle {
-            idx,
-            c: rect.centre(),
-            r: 0.5 * rect.width.hypot(rect.depth),
+        .map(|o| {
+            let c = &o.c;
+            if c.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
+                let (mut b0, mut b1, mut b2, mut b3) = (c[0].x, c[0].y, c[0].x, c[0].y);
+                for p in &c[1..] {
+                    b0 = b0.min(p.x);
+                    b1 = b1.min(p.y);
+                    b2 = b2.max(p.x);
+                    b3 = b3.max(p.y);
+                }
+                (b0 - reach, b1 - reach, b2 + reach, b3 + reach)
+            } else {
+                (
+                    f64::NEG_INFINITY,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                    f64::INFINITY,
+                )
+            }
         })
         .collect();
-    circles.sort_by(|p, q| {
-        (p.c.x - p.r)
-            .total_cmp(&(q.c.x - q.r))
-            .then(p.idx.cmp(&q.idx))
-    });
-    let outlines: Vec<RectOutline> = elements.iter().map(|e| RectOutline::of(&e.2)).collect();
+    // Sweep along x: sorted by the boxes' left ends (then by position), each box meets only
+    // those starting before its right end.
+    let mut order: Vec<usize> = (0..elements.len()).collect();
+    order.sort_unstable_by(|&p, &q| boxes[p].0.total_cmp(&boxes[q].0).then(p.cmp(&q)));
     let mut found: Vec<(usize, usize, Contact)> = Vec::new();
-    for (k, p) in circles.iter().enumerate() {
-        let reach = p.c.x + p.r + TOLERANCE;
-        for q in &circles[k + 1..] {
-            if q.c.x - q.r > reach {
+    for (k, &p) in order.iter().enumerate() {
+        let bp = boxes[p];
+        for &q in &order[k + 1..] {
+            let bq = boxes[q];
+            if bq.0 > bp.2 {
                 break;
             }
-            if enemies_only && elements[p.idx].1 == elements[q.idx].1 {
+            if bq.1 > bp.3 || bp.1 > bq.3 {
                 continue;
             }
-            // Squared distances, no square root: the reach is widened by one more tolerance, so
-            // this only ever lets through pairs the exact test then refuses, never the reverse.
-            let (dx, dy) = (p.c.x - q.c.x, p.c.y - q.c.y);
-            let reach = p.r + q.r + 2.0 * TOLERANCE;
-            if dx * dx + dy * dy > reach * reach {
+            if enemies_only && elements[p].1 == elements[q].1 {
                 continue;
             }
-            let (i, j) = if p.idx < q.idx {
-                (p.idx, q.idx)
-            } else {
-                (q.idx, p.idx)
-            };
+            let (i, j) = if p < q { (p, q) } else { (q, p) };
             if let Some(c) = classify_with_outlines(
                 (&elements[i].2, &outlines[i]),
                 (&elements[j].2, &outlines[j]),
@@ -800,6 +821,247 @@ mod pre_test_agreement {
             }
         }
         assert!(beyond > 1000, "the sample reaches the refusal ({beyond})");
+    }
+
+    /// The classification written plainly, as it stood before the outlines (#15): the same
+    /// decisions on `Segment` and `Point` arithmetic, the gap afresh from the corners.
+    fn classify_reference(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
+        if rect_cmp(a, b) == Ordering::Greater {
+            return classify_reference(b, a).map(|c| c.swapped());
+        }
+        let (oa, ob) = (RectOutline::of(a), RectOutline::of(b));
+        let (ca, cb) = (oa.c, ob.c);
+        // Only compared with the tolerance below, so the gap may stop at the first axis above it.
+        let gap = crate::geometry::convex_gap_up_to(&oa.c, &ob.c, TOLERANCE);
+        if gap > TOLERANCE {
+            return None;
+        }
+        if gap < -TOLERANCE {
+            return Some(Contact {
+                kind: ContactKind::Intersecting,
+                a: None,
+                b: None,
+                shared_length: 0.0,
+                lined_up: false,
+            });
+        }
+        // Edge to edge: the longest shared portion wins (two rectangles that do not interpenetrate
+        // can share only one edge pair; the maximum only settles near-degenerate ties).
+        let mut best: Option<(Edge, Edge, f64)> = None;
+        // Each edge's length once, not once per pair of edges (the outline's, the same numbers as
+        // `edge_of(..).length()`: a hypotenuse does not depend on the signs of its sides).
+        let (length_a, length_b) = (oa.len, ob.len);
+        for (i, ea) in EDGES.into_iter().enumerate() {
+            let sa = edge_of(&ca, ea);
+            for (j, eb) in EDGES.into_iter().enumerate() {
+                let sb = edge_of(&cb, eb);
+                // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
+                // too far apart for the edges to meet.
+                // (A distance is never below either of its sides, so midpoints further apart than
+                // the limit along an axis are refused without the square root.)
+                let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
+                let gap = sa.midpoint() - sb.midpoint();
+                if (sa.b - sa.a).dot(sb.b - sb.a) >= 0.0
+                    || gap.x.abs() > limit
+                    || gap.y.abs() > limit
+                    || sa.midpoint().distance(sb.midpoint()) > limit
+                {
+                    continue;
+                }
+                if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
+                    if best.is_none_or(|(_, _, l)| len > l) {
+                        best = Some((ea, eb, len));
+                    }
+                }
+            }
+        }
+        if let Some((ea, eb, len)) = best {
+            let near = |p: Corner, q: Corner| corner_of(&ca, p).near(corner_of(&cb, q));
+            let (kind, lined_up) = match (ea, eb) {
+                (Edge::Front, Edge::Front) => (
+                    ContactKind::FrontToFront,
+                    near(Corner::FrontLeft, Corner::FrontRight)
+                        && near(Corner::FrontRight, Corner::FrontLeft),
+                ),
+                (Edge::Front, Edge::Rear) => (
+                    ContactKind::FrontToRear,
+                    near(Corner::FrontLeft, Corner::RearLeft)
+                        && near(Corner::FrontRight, Corner::RearRight),
+                ),
+                (Edge::Rear, Edge::Front) => (
+                    ContactKind::RearToFront,
+                    near(Corner::RearLeft, Corner::FrontLeft)
+                        && near(Corner::RearRight, Corner::FrontRight),
+                ),
+                (Edge::Front, side) if is_side(side) => {
+                    let theirs = if side == Edge::Left {
+                        Corner::FrontLeft
+                    } else {
+                        Corner::FrontRight
+                    };
+                    (
+                        ContactKind::FrontToSide,
+                        near(Corner::FrontLeft, theirs) || near(Corner::FrontRight, theirs),
+                    )
+                }
+                (side, Edge::Front) if is_side(side) => {
+                    let mine = if side == Edge::Left {
+                        Corner::FrontLeft
+                    } else {
+                        Corner::FrontRight
+                    };
+                    (
+                        ContactKind::SideToFront,
+                        near(mine, Corner::FrontLeft) || near(mine, Corner::FrontRight),
+                    )
+                }
+                (x, y) if is_side(x) && is_side(y) => (ContactKind::SideToSide, false),
+                _ => (ContactKind::OtherEdges, false),
+            };
+            return Some(Contact {
+                kind,
+                a: Some(ContactPart::Edge(ea)),
+                b: Some(ContactPart::Edge(eb)),
+                shared_length: len,
+                lined_up,
+            });
+        }
+        // Corner to corner: the nearest pair within tolerance.
+        let mut best_c: Option<(Corner, Corner, f64)> = None;
+        for (i, p) in ca.iter().enumerate() {
+            for (j, q) in cb.iter().enumerate() {
+                // A distance is never below either of its sides: corners further apart than the
+                // tolerance along an axis are refused without the square root.
+                if (p.x - q.x).abs() > TOLERANCE || (p.y - q.y).abs() > TOLERANCE {
+                    continue;
+                }
+                let d = p.distance(*q);
+                if d <= TOLERANCE && best_c.is_none_or(|(_, _, bd)| d < bd) {
+                    best_c = Some((CORNERS[i], CORNERS[j], d));
+                }
+            }
+        }
+        if let Some((p, q, _)) = best_c {
+            return Some(Contact {
+                kind: ContactKind::CornerToCorner,
+                a: Some(ContactPart::Corner(p)),
+                b: Some(ContactPart::Corner(q)),
+                shared_length: 0.0,
+                lined_up: false,
+            });
+        }
+        // Corner to edge, either way round.
+        let mut best_e: Option<(ContactKind, ContactPart, ContactPart, f64)> = None;
+        for (i, p) in ca.iter().enumerate() {
+            for eb in EDGES {
+                if clearly_beyond(edge_of(&cb, eb), *p) {
+                    continue;
+                }
+                let d = edge_of(&cb, eb).distance_to_point(*p);
+                if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
+                    best_e = Some((
+                        ContactKind::CornerToEdge,
+                        ContactPart::Corner(CORNERS[i]),
+                        ContactPart::Edge(eb),
+                        d,
+                    ));
+                }
+            }
+        }
+        for (j, q) in cb.iter().enumerate() {
+            for ea in EDGES {
+                if clearly_beyond(edge_of(&ca, ea), *q) {
+                    continue;
+                }
+                let d = edge_of(&ca, ea).distance_to_point(*q);
+                if d <= TOLERANCE && best_e.as_ref().is_none_or(|x| d < x.3) {
+                    best_e = Some((
+                        ContactKind::EdgeToCorner,
+                        ContactPart::Edge(ea),
+                        ContactPart::Corner(CORNERS[j]),
+                        d,
+                    ));
+                }
+            }
+        }
+        best_e.map(|(kind, pa, pb, _)| Contact {
+            kind,
+            a: Some(pa),
+            b: Some(pb),
+            shared_length: 0.0,
+            lined_up: false,
+        })
+    }
+
+    fn same_bits(x: &Option<Contact>, y: &Option<Contact>) -> bool {
+        x == y
+            && x.as_ref().map(|c| c.shared_length.to_bits())
+                == y.as_ref().map(|c| c.shared_length.to_bits())
+    }
+
+    // DBA3.md §0.3, §8.2: the classification with the outline's kept numbers and the square
+    // roots skipped when clear (#15) gives every contact exactly as before, to the bit.
+    #[test]
+    fn classification_is_the_reference_to_the_bit() {
+        let mut touching = 0;
+        for (a, b) in pairs() {
+            let want = classify_reference(&a, &b);
+            touching += usize::from(want.is_some());
+            let got = classify_contact(&a, &b);
+            assert!(same_bits(&got, &want), "{a:?} {b:?}: {got:?} {want:?}");
+            let (oa, ob) = (RectOutline::of(&a), RectOutline::of(&b));
+            let got = classify_with_outlines((&a, &oa), (&b, &ob));
+            assert!(same_bits(&got, &want), "{a:?} {b:?}");
+        }
+        assert!(touching > 1000, "the sample reaches contacts ({touching})");
+    }
+
+    // DBA3.md §8.2: the box sweep of the scan (#15) finds exactly the contacts of every pair,
+    // in pair order, on crowded tables cut from the sample.
+    #[test]
+    fn scan_finds_every_pair_contact() {
+        let all = pairs();
+        let mut found = 0;
+        for (t, chunk) in all.chunks(12).enumerate() {
+            let table: Vec<(u32, u8, ElementRect)> = chunk
+                .iter()
+                .enumerate()
+                .flat_map(|(k, (a, b))| {
+                    // Pairs side by side, 1.5 BW apart, so that pairs meet pairs too.
+                    let dx = f64::from(k as u32 % 3) * 1.5;
+                    let at = |r: &ElementRect| {
+                        let p = Pose::new(r.pose.x + dx, r.pose.y, r.pose.facing);
+                        ElementRect::new(p, r.width, r.depth)
+                    };
+                    let k = k as u32;
+                    [
+                        (2 * k, (k % 2) as u8, at(a)),
+                        (2 * k + 1, ((k + t as u32) % 2) as u8, at(b)),
+                    ]
+                })
+                .collect();
+            for enemies_only in [false, true] {
+                let mut want = Vec::new();
+                for i in 0..table.len() {
+                    for j in i + 1..table.len() {
+                        if enemies_only && table[i].1 == table[j].1 {
+                            continue;
+                        }
+                        if let Some(c) = classify_reference(&table[i].2, &table[j].2) {
+                            want.push((table[i].0, table[j].0, c));
+                        }
+                    }
+                }
+                let got = scan(&table, enemies_only);
+                assert_eq!(got.len(), want.len(), "table {t}");
+                for (g, (a, b, c)) in got.iter().zip(&want) {
+                    assert_eq!((g.a, g.b), (*a, *b), "table {t}");
+                    assert!(same_bits(&Some(g.contact.clone()), &Some(c.clone())));
+                }
+                found += got.len();
+            }
+        }
+        assert!(found > 1000, "the tables have contacts ({found})");
     }
 
     #[test]

@@ -47,6 +47,7 @@
 //!   factor: we read that both fight as in the open (no walls, no assault rules).
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -55,8 +56,8 @@ use crate::combat::{
     Combatant, Going, Holding, ShooterSide, Shot, Situation, Stronghold, Supporter, Supporters,
 };
 use crate::contact::{
-    classify_contact, edge_contact_length, overlap, scan_enemy_contacts, ContactKind, ContactPart,
-    OverlapKind,
+    classify_contact, classify_with_outlines, edge_contact_length, overlap_of_contact,
+    scan_enemy_contacts, ContactKind, ContactPart, OverlapKind,
 };
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{Corner, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
@@ -64,6 +65,7 @@ use crate::terrain::{AreaKind, Going as TableGoing, GoingContext, RiverState};
 use crate::troops::{BaseKind, ElementKind, TroopType};
 use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone, ZoneRelation};
 
+use super::grid::ElementGrid;
 use super::movement::{in_close_combat, must_conform, MoveContext};
 use super::setup::ElementId;
 
@@ -366,15 +368,11 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
 fn close_combats_uncached(ctx: &MoveContext) -> Vec<CloseCombatPair> {
     let v = View::new(ctx);
     let n = ctx.elements.len();
-    let live: Vec<(u32, usize, ElementRect)> = (0..n)
-        .filter(|&i| ctx.elements[i].in_play())
-        .map(|i| (i as u32, ctx.elements[i].army, v.rects[i]))
-        .collect();
     let mut mutual: Vec<(usize, usize)> = Vec::new();
     let mut unlined: Vec<(usize, usize)> = Vec::new();
     // (contactor, contacted, which edge of the contacted)
     let mut flank: Vec<(usize, usize, CombatContact)> = Vec::new();
-    for r in scan_enemy_contacts(&live) {
+    for r in v.enemy_contacts() {
         if !r.same_side && must_conform(&r.contact) {
             unlined.push((r.a as usize, r.b as usize));
         }
@@ -674,7 +672,15 @@ pub fn shooting_targets(
     let artillery = me.kind.troop_type() == TroopType::Art;
     let tz = ThreatZone::of_element(&v.rects[i], all_round);
     let mut out = Vec::new();
-    for (t, e) in ctx.elements.iter().enumerate() {
+    // Only enemies within range of the shooter can be shot at (a shot's distance is at most its
+    // range plus a tolerance, and never below the gap of the two boxes); the list is sorted below.
+    let reach = ctx
+        .config
+        .shooting_range(me.kind)
+        .unwrap_or(UNLIMITED_RANGE)
+        + NEAR_CONTACT;
+    for t in v.within(i, reach) {
+        let e = &ctx.elements[t];
         if !e.in_play() || e.army == me.army {
             continue;
         }
@@ -841,16 +847,98 @@ fn denizens_shot(
     ))
 }
 
-/// The context with every element's rectangle worked out once.
+/// The context with every element's rectangle worked out once (lent by the per-state grid when
+/// the context has one, #15).
 struct View<'c, 'a> {
     ctx: &'c MoveContext<'a>,
-    rects: Vec<ElementRect>,
+    /// The per-state grid: neighbour look-ups and contact outlines worked out once per state.
+    grid: Option<&'a ElementGrid>,
+    rects: Cow<'a, [ElementRect]>,
 }
+
+/// How far off the grid looks for elements that may touch one (a contact is within one
+/// tolerance; the grid's boxes are a pre-test, the classification decides).
+const NEAR_CONTACT: f64 = 4.0 * TOLERANCE;
 
 impl<'c, 'a> View<'c, 'a> {
     fn new(ctx: &'c MoveContext<'a>) -> Self {
-        let rects = ctx.elements.iter().map(|e| e.rect(ctx.config)).collect();
-        View { ctx, rects }
+        let grid = ctx.grid();
+        let rects = match grid {
+            Some(g) => Cow::Borrowed(g.rects()),
+            None => Cow::Owned(ctx.elements.iter().map(|e| e.rect(ctx.config)).collect()),
+        };
+        View { ctx, grid, rects }
+    }
+
+    /// The contacts between enemies in play, as [`scan_enemy_contacts`] of them reports them (by
+    /// element index, in pair order): with the grid, each element meets only its neighbours and
+    /// the outlines are the grid's, worked out once per state (#15).
+    fn enemy_contacts(&self) -> Vec<crate::contact::ContactReport> {
+        let els = self.ctx.elements;
+        let Some(g) = self.grid else {
+            let live: Vec<(u32, usize, ElementRect)> = (0..els.len())
+                .filter(|&i| els[i].in_play())
+                .map(|i| (i as u32, els[i].army, self.rects[i]))
+                .collect();
+            return scan_enemy_contacts(&live);
+        };
+        let mut out = Vec::new();
+        for i in 0..els.len() {
+            if !els[i].in_play() {
+                continue;
+            }
+            for j in g.near(g.corners(i), NEAR_CONTACT) {
+                if j <= i || !els[j].in_play() || els[j].army == els[i].army {
+                    continue;
+                }
+                if let Some(contact) = self.contact(i, j) {
+                    out.push(crate::contact::ContactReport {
+                        a: i as u32,
+                        b: j as u32,
+                        same_side: false,
+                        contact,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Every element that may touch element `i` (itself included), ascending: its neighbours in
+    /// the grid, or every element without one. A superset of those [`View::contact`] finds.
+    fn touching(&self, i: usize) -> Vec<usize> {
+        self.within(i, NEAR_CONTACT)
+    }
+
+    /// Every element whose box may come within `margin` of element `i`'s (itself included),
+    /// ascending; every element without a grid.
+    fn within(&self, i: usize, margin: f64) -> Vec<usize> {
+        match self.grid {
+            Some(g) => g.near(g.corners(i), margin),
+            None => (0..self.ctx.elements.len()).collect(),
+        }
+    }
+
+    /// Every element that may reach into the box of both `s` and `t` (ascending): what can stand
+    /// between them.
+    fn between(&self, s: usize, t: usize) -> Vec<usize> {
+        match self.grid {
+            Some(g) => {
+                let (a, b) = (g.corners(s), g.corners(t));
+                let pts = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
+                g.near(&pts, NEAR_CONTACT)
+            }
+            None => (0..self.ctx.elements.len()).collect(),
+        }
+    }
+
+    /// [`classify_contact`] of elements `i` and `j`, from the grid's outlines when there is one
+    /// (the same answer to the bit).
+    fn contact(&self, i: usize, j: usize) -> Option<crate::contact::Contact> {
+        match self.grid {
+            Some(g) => classify_with_outlines((g.rect(i), g.outline(i)), (g.rect(j), g.outline(j))),
+            None => classify_contact(&self.rects[i], &self.rects[j]),
+        }
     }
 
     fn index(&self, id: ElementId) -> Result<usize, EngagementError> {
@@ -1018,9 +1106,9 @@ impl<'c, 'a> View<'c, 'a> {
 
     /// Element `i`'s front edge is lined up against an enemy (§8.2 a–c).
     fn front_engaged(&self, i: usize) -> bool {
-        (0..self.ctx.elements.len()).any(|j| {
+        self.touching(i).into_iter().any(|j| {
             self.enemies(i, j)
-                && classify_contact(&self.rects[i], &self.rects[j]).is_some_and(|c| {
+                && self.contact(i, j).is_some_and(|c| {
                     c.lined_up
                         && matches!(
                             c.kind,
@@ -1034,14 +1122,16 @@ impl<'c, 'a> View<'c, 'a> {
 
     /// Element `i` stands directly behind a friend that has a frontal opponent (§8.5).
     fn gives_rear_support(&self, i: usize, opponent: &[Option<usize>]) -> bool {
-        (0..self.ctx.elements.len())
+        self.touching(i)
+            .into_iter()
             .any(|j| self.friends(i, j) && opponent[j].is_some() && self.directly_behind(i, j))
     }
 
     /// Element `i`'s front edge is in full contact with friend `j`'s rear edge, facing the same way.
     fn directly_behind(&self, i: usize, j: usize) -> bool {
         same_facing(&self.rects[i], &self.rects[j])
-            && classify_contact(&self.rects[i], &self.rects[j])
+            && self
+                .contact(i, j)
                 .is_some_and(|c| c.kind == ContactKind::FrontToRear && c.lined_up)
     }
 
@@ -1049,14 +1139,18 @@ impl<'c, 'a> View<'c, 'a> {
     fn side_supporters(&self, i: usize) -> Result<Supporters, EngagementError> {
         let ri = &self.rects[i];
         let mut out = Supporters::new();
-        let mut ids: Vec<usize> = (0..self.ctx.elements.len())
+        let mut ids: Vec<usize> = self
+            .touching(i)
+            .into_iter()
             .filter(|&j| self.friends(i, j))
             .collect();
         ids.sort_by_key(|&j| self.ctx.elements[j].id);
         for j in ids {
             let rj = &self.rects[j];
             let beside = same_facing(ri, rj)
-                && classify_contact(ri, rj).is_some_and(|c| c.kind == ContactKind::SideToSide)
+                && self
+                    .contact(i, j)
+                    .is_some_and(|c| c.kind == ContactKind::SideToSide)
                 && (ri
                     .corner(Corner::FrontLeft)
                     .near(rj.corner(Corner::FrontRight))
@@ -1075,7 +1169,9 @@ impl<'c, 'a> View<'c, 'a> {
 
     /// A friend directly behind `i`, not itself in close combat (§10.3).
     fn rear_supporter(&self, i: usize) -> Result<Option<Supporter>, EngagementError> {
-        let mut ids: Vec<usize> = (0..self.ctx.elements.len())
+        let mut ids: Vec<usize> = self
+            .touching(i)
+            .into_iter()
             .filter(|&j| self.friends(i, j) && self.directly_behind(j, i))
             .filter(|&j| !in_close_combat(self.ctx, j))
             .collect();
@@ -1096,12 +1192,11 @@ impl<'c, 'a> View<'c, 'a> {
         let t = self.ctx.elements[i].kind.troop_type();
         let ps_or_sch = matches!(t, TroopType::Ps | TroopType::SCh);
         let mut edges: BTreeSet<Edge> = BTreeSet::new();
-        for j in 0..self.ctx.elements.len() {
+        for j in self.touching(i) {
             if j == opponent || !self.enemies(i, j) {
                 continue;
             }
-            let rj = &self.rects[j];
-            let Some(c) = classify_contact(ri, rj) else {
+            let Some(c) = self.contact(i, j) else {
                 continue;
             };
             match (c.kind, c.a) {
@@ -1113,7 +1208,9 @@ impl<'c, 'a> View<'c, 'a> {
                 }
                 _ => {}
             }
-            if let Some(k) = overlap(rj, self.front_engaged(j), ri, ps_or_sch) {
+            // The contact seen from `j` is this one swapped (`classify_contact`'s promise), so
+            // the overlap question does not classify the pair again.
+            if let Some(k) = overlap_of_contact(c.swapped(), || self.front_engaged(j), ps_or_sch) {
                 match (k, c.a) {
                     (OverlapKind::SideEdges, Some(ContactPart::Edge(e))) => {
                         edges.insert(e);
@@ -1129,8 +1226,7 @@ impl<'c, 'a> View<'c, 'a> {
             }
         }
         // §8.3: the contacted element of a pair that could not line up fights as if overlapped.
-        let not_lined_up =
-            classify_contact(ri, &self.rects[opponent]).is_some_and(|c| must_conform(&c));
+        let not_lined_up = self.contact(i, opponent).is_some_and(|c| must_conform(&c));
         let overlapped_as_contacted = not_lined_up && self.ctx.elements[i].army != self.ctx.army;
         if self.ctx.config.combat.battlefield_edge_overlaps
             && !ps_or_sch
@@ -1258,7 +1354,11 @@ impl<'c, 'a> View<'c, 'a> {
                 },
             });
         };
-        let others: Vec<usize> = (0..self.ctx.elements.len())
+        // Only an element reaching into the box of shooter and target can overlap the field of
+        // fire; the grid lists them in the same ascending order, so the first blocker is the same.
+        let others: Vec<usize> = self
+            .between(s, t)
+            .into_iter()
             .filter(|&k| k != s && k != t && self.ctx.elements[k].in_play())
             .collect();
         let blockers: Vec<ShotBlocker> = others

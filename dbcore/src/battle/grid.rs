@@ -17,7 +17,7 @@
 use std::sync::OnceLock;
 
 use crate::config::RulesConfig;
-use crate::contact::RectOutline;
+use crate::contact::{rect_corners, RectOutline};
 use crate::geometry::{ElementRect, Point};
 
 use super::state::ElementState;
@@ -49,7 +49,7 @@ fn bounds_of(pts: &[Point]) -> Option<Bounds> {
 pub(crate) struct ElementGrid {
     /// Every element's rectangle, by index of the elements (lost ones too).
     rects: Vec<ElementRect>,
-    /// Every element's corners, as [`ElementRect::corners`] gives them.
+    /// Every element's corners, as [`ElementRect::corners`] gives them (the same numbers).
     corners: Vec<[Point; 4]>,
     /// Every element's contact outline (corners, edge lengths, axes), worked out when first
     /// asked: the contact questions of a state meet each element many times.
@@ -63,15 +63,19 @@ pub(crate) struct ElementGrid {
     cell: f64,
     nx: usize,
     ny: usize,
-    /// The elements whose box reaches into each cell, ascending, row by row.
-    cells: Vec<Vec<u32>>,
+    /// The elements whose box reaches into each cell, ascending, cell after cell (row by row):
+    /// cell `k` holds `items[start[k]..start[k + 1]]`. Two allocations for the whole grid,
+    /// not one per cell.
+    start: Vec<u32>,
+    items: Vec<u32>,
 }
 
 impl ElementGrid {
     /// The grid of `elements`, measured by `cfg`.
     pub(crate) fn new(elements: &[ElementState], cfg: &RulesConfig) -> ElementGrid {
         let rects: Vec<ElementRect> = elements.iter().map(|e| e.rect(cfg)).collect();
-        let corners: Vec<[Point; 4]> = rects.iter().map(ElementRect::corners).collect();
+        // The corners of `ElementRect::corners` by the same arithmetic, one sine and cosine each.
+        let corners: Vec<[Point; 4]> = rects.iter().map(rect_corners).collect();
         let mut everywhere = Vec::new();
         let boxes: Vec<Option<Bounds>> = elements
             .iter()
@@ -107,18 +111,41 @@ impl ElementGrid {
             cell,
             nx,
             ny,
-            cells: vec![Vec::new(); nx * ny],
+            start: Vec::new(),
+            items: Vec::new(),
         };
-        for i in 0..grid.boxes.len() {
-            if let Some(b) = grid.boxes[i] {
-                let (cx0, cy0, cx1, cy1) = grid.cell_range(b);
+        // Count each cell's elements, then fill the cells in ascending element order.
+        let ranges: Vec<Option<(usize, usize, usize, usize)>> = grid
+            .boxes
+            .iter()
+            .map(|b| b.map(|b| grid.cell_range(b)))
+            .collect();
+        let mut start = vec![0u32; nx * ny + 1];
+        for &(cx0, cy0, cx1, cy1) in ranges.iter().flatten() {
+            for cy in cy0..=cy1 {
+                for cx in cx0..=cx1 {
+                    start[cy * nx + cx + 1] += 1;
+                }
+            }
+        }
+        for k in 0..nx * ny {
+            start[k + 1] += start[k];
+        }
+        let mut fill: Vec<u32> = start[..nx * ny].to_vec();
+        let mut items = vec![0u32; start[nx * ny] as usize];
+        for (i, r) in ranges.iter().enumerate() {
+            if let Some((cx0, cy0, cx1, cy1)) = *r {
                 for cy in cy0..=cy1 {
                     for cx in cx0..=cx1 {
-                        grid.cells[cy * nx + cx].push(i as u32);
+                        let at = &mut fill[cy * nx + cx];
+                        items[*at as usize] = i as u32;
+                        *at += 1;
                     }
                 }
             }
         }
+        grid.start = start;
+        grid.items = items;
         grid
     }
 
@@ -145,6 +172,11 @@ impl ElementGrid {
         self.rects.len()
     }
 
+    /// Every element's rectangle, by index (as [`ElementState::rect`] gives them).
+    pub(crate) fn rects(&self) -> &[ElementRect] {
+        &self.rects
+    }
+
     /// Element `i`'s rectangle.
     pub(crate) fn rect(&self, i: usize) -> &ElementRect {
         &self.rects[i]
@@ -152,7 +184,8 @@ impl ElementGrid {
 
     /// Element `i`'s contact outline, as [`RectOutline::of`] its rectangle.
     pub(crate) fn outline(&self, i: usize) -> &RectOutline {
-        self.outlines[i].get_or_init(|| RectOutline::of(&self.rects[i]))
+        // The corners kept are those `RectOutline::of` works out (`rect_corners`).
+        self.outlines[i].get_or_init(|| RectOutline::of_corners(self.corners[i]))
     }
 
     /// Element `i`'s corners.
@@ -173,7 +206,9 @@ impl ElementGrid {
         let mut out: Vec<usize> = self.everywhere.clone();
         for cy in cy0..=cy1 {
             for cx in cx0..=cx1 {
-                for &i in &self.cells[cy * self.nx + cx] {
+                let k = cy * self.nx + cx;
+                let cell = &self.items[self.start[k] as usize..self.start[k + 1] as usize];
+                for &i in cell {
                     let i = i as usize;
                     if let Some(b) = self.boxes[i] {
                         if !(b.2 < q.0 || q.2 < b.0 || b.3 < q.1 || q.3 < b.1) {
@@ -223,6 +258,14 @@ mod tests {
         els[5].status = Status::Afloat;
         els.push(element(200, f64::NAN, 1.0, 0.0));
         let g = ElementGrid::new(&els, &cfg);
+        // The corners kept are `ElementRect::corners`, to the bit.
+        for (i, e) in els.iter().enumerate() {
+            let want = e.rect(&cfg).corners();
+            for (got, want) in g.corners(i).iter().zip(want) {
+                assert_eq!(got.x.to_bits(), want.x.to_bits());
+                assert_eq!(got.y.to_bits(), want.y.to_bits());
+            }
+        }
         for q in 0..300u32 {
             let f = f64::from(q);
             let r = ElementRect::new(

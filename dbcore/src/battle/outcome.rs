@@ -548,6 +548,9 @@ struct World<'c, 'a> {
     last_move: Vec<Option<u32>>,
     log: Vec<(u32, Effect)>,
     clock: u32,
+    /// Every element this outcome has moved or turned so far (the per-state grid has them where
+    /// they stood), in the order first moved.
+    displaced: Vec<usize>,
 }
 
 impl<'c, 'a> World<'c, 'a> {
@@ -562,6 +565,32 @@ impl<'c, 'a> World<'c, 'a> {
             last_move: vec![None; n],
             log: Vec::new(),
             clock: 0,
+            displaced: Vec::new(),
+        }
+    }
+
+    /// Every element that may reach within `margin` of the box of `pts` where this outcome has
+    /// put them so far, ascending (#15): the per-state grid's neighbours, and every element this
+    /// outcome has moved; every element when the context has no grid. A pre-test only: callers
+    /// run the exact test on each, in the same order as over every element, so every answer is
+    /// the same.
+    fn near(&self, pts: &[Point], margin: f64) -> Vec<usize> {
+        let Some(g) = self.ctx.grid() else {
+            return (0..self.pose.len()).collect();
+        };
+        let mut v = g.near(pts, margin);
+        if !self.displaced.is_empty() {
+            v.extend_from_slice(&self.displaced);
+            v.sort_unstable();
+            v.dedup();
+        }
+        v
+    }
+
+    /// Mark element `i` as standing elsewhere than the state has it.
+    fn displace(&mut self, i: usize) {
+        if !self.displaced.contains(&i) {
+            self.displaced.push(i);
         }
     }
 
@@ -605,10 +634,12 @@ impl<'c, 'a> World<'c, 'a> {
         ));
         self.pose[i] = to;
         self.from[i] = to;
+        self.displace(i);
     }
 
     fn place(&mut self, i: usize, to: Pose) {
         self.pose[i] = to.snapped();
+        self.displace(i);
         let t = self.tick();
         self.last_move[i] = Some(t);
     }
@@ -694,9 +725,17 @@ impl<'c, 'a> World<'c, 'a> {
         }
     }
 
-    /// Every element in play other than `i` and `skip`, then the terrain.
-    fn obstacles(&self, i: usize, skip: &[usize], terrain: &[Obstacle]) -> Vec<Obstacle> {
-        let mut v: Vec<Obstacle> = (0..self.pose.len())
+    /// Every element in play among `candidates` (ascending) other than `i` and `skip`, then the
+    /// terrain.
+    fn obstacles(
+        &self,
+        i: usize,
+        candidates: Vec<usize>,
+        skip: &[usize],
+        terrain: &[Obstacle],
+    ) -> Vec<Obstacle> {
+        let mut v: Vec<Obstacle> = candidates
+            .into_iter()
             .filter(|&j| j != i && self.alive[j] && !skip.contains(&j))
             .map(|j| Obstacle {
                 id: j as u32,
@@ -716,8 +755,27 @@ impl<'c, 'a> World<'c, 'a> {
         skip: &[usize],
         terrain: &[Obstacle],
     ) -> PathOutcome {
-        let obs = self.obstacles(i, skip, terrain);
-        first_met(&self.rect(i), dir, max, &obs, &self.board())
+        let r = self.rect(i);
+        // Only an element reaching into the box swept by the rectangle (a tolerance further on)
+        // can be met within `max`; one met further off changes nothing ([`first_met`] reports
+        // only what it meets within the distance asked), so the answer is the same.
+        let c = r.corners();
+        let way = match dir {
+            MoveDirection::Forward => r.pose.forward(),
+            MoveDirection::Backward => -r.pose.forward(),
+        } * (max + TOLERANCE);
+        let swept = [
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[0] + way,
+            c[1] + way,
+            c[2] + way,
+            c[3] + way,
+        ];
+        let obs = self.obstacles(i, self.near(&swept, NEAR_CONTACT), skip, terrain);
+        first_met(&r, dir, max, &obs, &self.board())
     }
 
     /// Whether `r` (where element `i` would stand) is wholly on the table and overlaps no other
@@ -728,7 +786,7 @@ impl<'c, 'a> World<'c, 'a> {
             return false;
         }
         let mine = r.corners();
-        let hit_element = (0..self.pose.len()).any(|j| {
+        let hit_element = self.near(&mine, NEAR_CONTACT).into_iter().any(|j| {
             j != i
                 && self.alive[j]
                 && !skip.contains(&j)
@@ -972,7 +1030,7 @@ fn about_face(r: &ElementRect) -> Pose {
 /// rear corner) (§12.1, §12.4).
 fn enemy_front_on(w: &World, i: usize, corners: bool) -> bool {
     let me = w.rect(i);
-    (0..w.pose.len()).any(|j| {
+    w.near(&me.corners(), NEAR_CONTACT).into_iter().any(|j| {
         if j == i || !w.alive[j] || w.army(j) == w.army(i) {
             return false;
         }
@@ -987,6 +1045,10 @@ fn enemy_front_on(w: &World, i: usize, corners: bool) -> bool {
             }
     })
 }
+
+/// How far off the grid looks for elements that may touch or overlap one (a contact is within
+/// one tolerance; the grid's boxes are a pre-test, the exact tests decide).
+const NEAR_CONTACT: f64 = 4.0 * TOLERANCE;
 
 fn board_edge_met(m: &Met) -> Option<BoardEdge> {
     match m {
