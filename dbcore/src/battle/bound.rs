@@ -435,6 +435,41 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// Whether committing the event changes an element (its pose, kind, status or moves this
+    /// bound) or the list of elements; the battle's per-state memo is emptied then.
+    fn changes_elements(&self) -> bool {
+        match self {
+            Event::BoundStarted { .. }
+            | Event::Moved { .. }
+            | Event::CommandRemoved { .. }
+            | Event::Outcome { .. }
+            | Event::DenizensSallied { .. }
+            | Event::Landed { .. }
+            | Event::NotLanded { .. } => true,
+            Event::PipsRolled { .. }
+            | Event::PloughTurnedRough
+            | Event::RiverDiced { .. }
+            | Event::PipsSpent { .. }
+            | Event::CommandPipsRolled { .. }
+            | Event::CInCBonusUsed { .. }
+            | Event::Held { .. }
+            | Event::CommandDemoralised { .. }
+            | Event::PhaseStarted { .. }
+            | Event::Shot { .. }
+            | Event::Fought { .. }
+            | Event::CampSacked { .. }
+            | Event::CampFollowersDestroyed { .. }
+            | Event::CityCaptured { .. }
+            | Event::DenizensDestroyed { .. }
+            | Event::CitySurrendered { .. }
+            | Event::SackingEnded { .. }
+            | Event::BoundEnded { .. }
+            | Event::BattleWon { .. } => false,
+        }
+    }
+}
+
 /// A refused action: the rule that forbids it and what a user interface needs to show. It
 /// serialises for logs and user interfaces.
 #[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
@@ -1587,6 +1622,11 @@ impl Battle {
     }
 
     pub(super) fn commit(&mut self, e: &Event) {
+        // The per-state memo (cache.rs) describes the elements as they are: an event that
+        // changes one empties it, and the new state fills its own when first asked.
+        if e.changes_elements() {
+            self.cache = Default::default();
+        }
         match e {
             Event::BoundStarted { army, bound } => {
                 self.active = *army;

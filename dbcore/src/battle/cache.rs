@@ -3,17 +3,24 @@
 //! threat zone, for every candidate move a driver, an AI or a table tool tries).
 //!
 //! The cache is invisible: it is not serialised, not compared, not shown, and a clone starts
-//! without it. It is also self-checking: it keeps a copy of what its answers depend on (every
-//! element's army, kind, pose and status, and which rules configuration measured them) and is
-//! used only while the battle still matches that copy, so a state changed by any path gets fresh
-//! answers, never stale ones. [`super::Battle::apply`] starts every new state with an empty cache.
+//! without it. It belongs to one battle and describes that battle's elements as they are: the
+//! battle empties it whenever an event changes an element ([`super::Battle::commit`]), so a
+//! memo that exists is for the elements the battle has now. What a question could still bring
+//! from elsewhere is checked cheaply before a memo answers it: the address and length of the
+//! element list (a context built over another list, or over this battle's list after it
+//! changed, is told apart), the address of the rules configuration and of the battlefield, and
+//! the context's other parts by value (army, river, Plough, first bound, held strongholds).
+//! Debug builds also keep a full copy of the elements a memo was worked out from and assert,
+//! whenever a memo answers, that the elements are still those (and that its close combats are
+//! those a fresh computation gives), so a mutation path that forgot to empty the cache fails
+//! the tests instead of answering from a stale memo.
 //!
 //! Beside the flags, the same per-state memo keeps the list of close combats
 //! ([`super::engagement::close_combats`], asked when dice are awaited, when a Fight is checked
 //! and when the bound continues) and the enemy threat zones a move is checked against (built
-//! for every candidate move otherwise). Each is kept with a full copy of what it was worked out
-//! from and handed out only to a question about exactly that state. The uniform grid of the
-//! elements (`battle/grid.rs`) is kept with the flags, for the state they are for.
+//! for every candidate move otherwise). The uniform grid of the elements (`battle/grid.rs`) is
+//! kept with the flags, for the state they are for. Every intermediate state a Fight's check
+//! simulates (after each outcome move) gets a memo of its own, filled when first asked.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
@@ -34,18 +41,40 @@ pub(crate) enum Projector {
     Stronghold(usize),
 }
 
-/// Everything a move context says, copied, so that an answer worked out from one context is
-/// given only to a context equal to it in every part (elements compared in full).
+/// The element list a context reads, told apart by address and length: the battle empties its
+/// memo whenever an element changes, so while a memo exists the list at that address with that
+/// length is the one it was worked out from (debug builds check it against a full copy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ElementsAt {
+    addr: usize,
+    len: usize,
+}
+
+impl ElementsAt {
+    fn of(elements: &[ElementState]) -> ElementsAt {
+        ElementsAt {
+            addr: elements.as_ptr() as usize,
+            len: elements.len(),
+        }
+    }
+}
+
+/// Everything a move context says, kept so that an answer worked out from one context is given
+/// only to a context equal to it in every part (the elements by address and length, see
+/// [`ElementsAt`]; the strongholds by value).
 struct Inputs {
     /// The addresses of the rules configuration and of the battlefield (compared only).
     config: usize,
     battlefield: usize,
-    elements: Vec<ElementState>,
+    elements: ElementsAt,
     army: usize,
     river: Option<RiverState>,
     plough_rough: bool,
     first_bound_of_army: bool,
     strongholds: Vec<HeldStronghold>,
+    /// Debug builds: the elements themselves, to assert that the memo is still theirs.
+    #[cfg(debug_assertions)]
+    copy: Vec<ElementState>,
 }
 
 impl Inputs {
@@ -53,25 +82,33 @@ impl Inputs {
         Inputs {
             config: address(ctx.config),
             battlefield: ctx.battlefield as *const crate::battlefield::Battlefield as usize,
-            elements: ctx.elements.to_vec(),
+            elements: ElementsAt::of(ctx.elements),
             army: ctx.army,
             river: ctx.river,
             plough_rough: ctx.plough_rough,
             first_bound_of_army: ctx.first_bound_of_army,
             strongholds: ctx.strongholds.to_vec(),
+            #[cfg(debug_assertions)]
+            copy: ctx.elements.to_vec(),
         }
     }
 
     fn describe(&self, ctx: &MoveContext) -> bool {
-        self.config == address(ctx.config)
+        let same = self.config == address(ctx.config)
             && self.battlefield
                 == ctx.battlefield as *const crate::battlefield::Battlefield as usize
             && self.army == ctx.army
             && self.river == ctx.river
             && self.plough_rough == ctx.plough_rough
             && self.first_bound_of_army == ctx.first_bound_of_army
-            && self.elements.as_slice() == ctx.elements
-            && self.strongholds.as_slice() == ctx.strongholds
+            && self.elements == ElementsAt::of(ctx.elements)
+            && self.strongholds.as_slice() == ctx.strongholds;
+        #[cfg(debug_assertions)]
+        debug_assert!(
+            !same || self.copy.as_slice() == ctx.elements,
+            "a memo claimed valid was worked out from other elements"
+        );
+        same
     }
 }
 
@@ -129,7 +166,12 @@ impl CloseCombatFlags {
         work: impl Fn() -> Vec<CloseCombatPair>,
     ) -> Option<&[CloseCombatPair]> {
         let (inputs, pairs) = self.pairs.get_or_init(|| (Inputs::of(ctx), work()));
-        inputs.describe(ctx).then_some(pairs.as_slice())
+        let valid = inputs.describe(ctx);
+        debug_assert!(
+            !valid || *pairs == work(),
+            "memoised close combats differ from a fresh computation"
+        );
+        valid.then_some(pairs.as_slice())
     }
 
     /// The enemy threat zones of the state `ctx` describes, as [`Self::close_combats`] keeps
@@ -156,7 +198,10 @@ impl std::fmt::Debug for CloseCombatFlags {
 struct CloseCombat {
     /// The address of the rules configuration that measured the elements (compared only).
     config: usize,
-    elements: Vec<ElementState>,
+    elements: ElementsAt,
+    /// Debug builds: the elements themselves, to assert that the memo is still theirs.
+    #[cfg(debug_assertions)]
+    copy: Vec<ElementState>,
     flags: CloseCombatFlags,
 }
 
@@ -164,20 +209,16 @@ fn address(cfg: &RulesConfig) -> usize {
     cfg as *const RulesConfig as usize
 }
 
-/// Whether two elements agree in everything close combat depends on.
-fn same_for_contact(a: &ElementState, b: &ElementState) -> bool {
-    a.id == b.id && a.army == b.army && a.kind == b.kind && a.pose == b.pose && a.status == b.status
-}
-
 impl CloseCombat {
     fn describes(&self, ctx: &MoveContext) -> bool {
-        self.config == address(ctx.config)
-            && self.elements.len() == ctx.elements.len()
-            && self
-                .elements
-                .iter()
-                .zip(ctx.elements)
-                .all(|(a, b)| same_for_contact(a, b))
+        let same =
+            self.config == address(ctx.config) && self.elements == ElementsAt::of(ctx.elements);
+        #[cfg(debug_assertions)]
+        debug_assert!(
+            !same || self.copy.as_slice() == ctx.elements,
+            "a close-combat memo claimed valid was worked out from other elements"
+        );
+        same
     }
 }
 
@@ -199,7 +240,9 @@ impl StateCache {
     pub(super) fn close_combat<'a>(&'a self, ctx: &MoveContext) -> Option<&'a CloseCombatFlags> {
         let memo = self.close_combat.get_or_init(|| CloseCombat {
             config: address(ctx.config),
-            elements: ctx.elements.to_vec(),
+            elements: ElementsAt::of(ctx.elements),
+            #[cfg(debug_assertions)]
+            copy: ctx.elements.to_vec(),
             flags: CloseCombatFlags {
                 flags: ctx.elements.iter().map(|_| AtomicU8::new(0)).collect(),
                 pairs: OnceLock::new(),
