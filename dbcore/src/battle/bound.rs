@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::battlefield::COMMAND_DISTANCE_SCREENED;
 use crate::combat::{CombatError, CombatResult};
 use crate::dice::{DiceError, DieScore};
 use crate::error::{ErrorCode, ErrorInfo};
-use crate::geometry::{ElementRect, Polygon};
+use crate::geometry::{ElementRect, Polygon, TOLERANCE};
 use crate::terrain::{AreaKind, RiverState, TerrainFeature};
 use crate::troops::{ElementKind, TroopType};
 
@@ -1623,10 +1624,20 @@ impl Battle {
 
     pub(super) fn commit(&mut self, e: &Event) {
         // The per-state memo (cache.rs) describes the elements as they are: an event that
-        // changes one empties it, and the new state fills its own when first asked.
-        if e.changes_elements() {
-            self.cache = Default::default();
+        // changes one empties it, and the new state fills its own when first asked, but for
+        // the close-combat flags of elements standing well clear of every element the event
+        // moved, which no contact can have changed.
+        if !e.changes_elements() {
+            self.commit_event(e);
+            return;
         }
+        let cfg = &self.setup.config;
+        let carry = std::mem::take(&mut self.cache).carry(e, &self.elements, cfg);
+        self.commit_event(e);
+        self.cache = carry.after(&self.elements, &self.setup.config);
+    }
+
+    fn commit_event(&mut self, e: &Event) {
         match e {
             Event::BoundStarted { army, bound } => {
                 self.active = *army;
@@ -1898,14 +1909,25 @@ impl Battle {
                         } else {
                             let rects: Vec<ElementRect> =
                                 movers.iter().map(|e| e.rect(cfg)).collect();
-                            let camps = self.camps();
-                            let all_lh =
-                                movers.iter().all(|e| e.kind.troop_type() == TroopType::LH);
-                            let bf = &self.setup.battlefield;
-                            if !bf.within_command(&grect, &rects, &camps, all_lh) {
-                                extras.push(PipExtra::BeyondCommand {
-                                    limit: bf.command_distance(&grect, &rects, &camps, all_lh),
-                                });
+                            // §6.4 as `Battlefield::within_command` measures it: the nearest
+                            // mover against the command distance. Every command distance is at
+                            // least the screened one, so a mover that near is within command
+                            // without asking whether it is screened (the costly part).
+                            let gp = grect.polygon();
+                            let nearest = rects
+                                .iter()
+                                .map(|m| gp.distance_to_polygon(&m.polygon()))
+                                .fold(f64::INFINITY, f64::min);
+                            let within = |limit: f64| nearest <= limit + TOLERANCE;
+                            if !within(COMMAND_DISTANCE_SCREENED) {
+                                let camps = self.camps();
+                                let all_lh =
+                                    movers.iter().all(|e| e.kind.troop_type() == TroopType::LH);
+                                let bf = &self.setup.battlefield;
+                                let limit = bf.command_distance(&grect, &rects, &camps, all_lh);
+                                if !within(limit) {
+                                    extras.push(PipExtra::BeyondCommand { limit });
+                                }
                             }
                         }
                     }

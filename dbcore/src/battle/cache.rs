@@ -30,6 +30,7 @@ use super::grid::ElementGrid;
 use super::movement::{HeldStronghold, MoveContext};
 use super::state::ElementState;
 use crate::config::RulesConfig;
+use crate::contact::ContactReport;
 use crate::terrain::RiverState;
 use crate::zones::ThreatZone;
 
@@ -129,6 +130,9 @@ pub struct CloseCombatFlags {
     zones: OnceLock<(Inputs, Vec<(Projector, ThreatZone)>)>,
     /// The uniform grid of the elements ([`super::grid`]), built when first asked.
     grid: OnceLock<ElementGrid>,
+    /// Every contact between enemies in play ([`crate::contact::scan_enemy_contacts`]), shared
+    /// by the close combats and the conforming of §8.3/§12.6, and the elements it is for.
+    enemy_contacts: OnceLock<(ElementsAt, Vec<ContactReport>)>,
 }
 
 impl CloseCombatFlags {
@@ -172,6 +176,24 @@ impl CloseCombatFlags {
             "memoised close combats differ from a fresh computation"
         );
         valid.then_some(pairs.as_slice())
+    }
+
+    /// The contacts between enemies in play of the state `ctx` describes, kept from the first
+    /// question, worked out by `work` then; `None` when `ctx` reads another element list.
+    pub(crate) fn enemy_contacts(
+        &self,
+        ctx: &MoveContext,
+        work: impl Fn() -> Vec<ContactReport>,
+    ) -> Option<&[ContactReport]> {
+        let (at, contacts) = self
+            .enemy_contacts
+            .get_or_init(|| (ElementsAt::of(ctx.elements), work()));
+        let valid = *at == ElementsAt::of(ctx.elements);
+        debug_assert!(
+            !valid || *contacts == work(),
+            "memoised enemy contacts differ from a fresh scan"
+        );
+        valid.then_some(contacts.as_slice())
     }
 
     /// The enemy threat zones of the state `ctx` describes, as [`Self::close_combats`] keeps
@@ -248,9 +270,138 @@ impl StateCache {
                 pairs: OnceLock::new(),
                 zones: OnceLock::new(),
                 grid: OnceLock::new(),
+                enemy_contacts: OnceLock::new(),
             },
         });
         memo.describes(ctx).then_some(&memo.flags)
+    }
+}
+
+/// How far apart (BW, between axis-aligned bounding boxes) an element must stand from every
+/// element an event moved, before and after the move, for its close-combat flag to be carried to
+/// the next state: far beyond any contact's reach (one tolerance, looked for within four).
+const CARRY_MARGIN: f64 = 0.25;
+
+/// The axis-aligned bounding box of an element's corners: min x, min y, max x, max y.
+type BoxOf = (f64, f64, f64, f64);
+
+fn box_of(e: &ElementState, cfg: &RulesConfig) -> BoxOf {
+    let c = e.rect(cfg).corners();
+    c.iter().fold(
+        (
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ),
+        |b, p| (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y)),
+    )
+}
+
+/// Whether two boxes are more than [`CARRY_MARGIN`] apart along x or y (never for a box with a
+/// coordinate that is not a number: the comparisons are false).
+fn clear_of(a: &BoxOf, b: &BoxOf) -> bool {
+    b.0 - a.2 > CARRY_MARGIN
+        || a.0 - b.2 > CARRY_MARGIN
+        || b.1 - a.3 > CARRY_MARGIN
+        || a.1 - b.3 > CARRY_MARGIN
+}
+
+/// What a memo passes on across one event that changes elements ([`StateCache::carry`]).
+pub(super) struct Carry {
+    /// The close-combat flags known before the event (0 not asked, 1 no, 2 yes), by index.
+    flags: Vec<u8>,
+    /// The elements the event moves, by index, with their boxes before it.
+    changed: Vec<(usize, BoxOf)>,
+}
+
+impl StateCache {
+    /// Before `event` is committed to `elements` (the elements this memo is for): the
+    /// close-combat flags it knows, when the event only moves elements already on the table (a
+    /// tactical move or an outcome); nothing for any other event.
+    pub(super) fn carry(
+        self,
+        event: &super::Event,
+        elements: &[ElementState],
+        cfg: &RulesConfig,
+    ) -> Carry {
+        let nothing = Carry {
+            flags: Vec::new(),
+            changed: Vec::new(),
+        };
+        let Some(memo) = self.close_combat.into_inner() else {
+            return nothing;
+        };
+        if memo.config != address(cfg) || memo.elements != ElementsAt::of(elements) {
+            return nothing;
+        }
+        let mut ids: Vec<super::ElementId> = match event {
+            super::Event::Moved { moves, .. } => moves.iter().map(|m| m.id).collect(),
+            super::Event::Outcome { effect } => vec![effect.id()],
+            _ => return nothing,
+        };
+        ids.sort_unstable();
+        ids.dedup();
+        let mut changed = Vec::with_capacity(ids.len());
+        for id in ids {
+            match elements.iter().position(|e| e.id == id) {
+                Some(i) => changed.push((i, box_of(&elements[i], cfg))),
+                None => return nothing,
+            }
+        }
+        let flags = memo
+            .flags
+            .flags
+            .iter()
+            .map(|f| f.load(Ordering::Relaxed))
+            .collect();
+        Carry { flags, changed }
+    }
+}
+
+impl Carry {
+    /// The memo of the state after the event, `elements` being its elements: empty but for the
+    /// close-combat flags of the elements that did not move and stand more than
+    /// [`CARRY_MARGIN`] clear of every moved element, before and after its move (nothing that
+    /// could touch them has changed, so their answers are those a fresh question gives; debug
+    /// builds check each one when it answers).
+    pub(super) fn after(self, elements: &[ElementState], cfg: &RulesConfig) -> StateCache {
+        let cache = StateCache::default();
+        if self.flags.len() != elements.len() || self.flags.iter().all(|&f| f == 0) {
+            return cache;
+        }
+        let moved: Vec<BoxOf> = self
+            .changed
+            .iter()
+            .flat_map(|&(i, before)| [before, box_of(&elements[i], cfg)])
+            .collect();
+        let memo = CloseCombat {
+            config: address(cfg),
+            elements: ElementsAt::of(elements),
+            #[cfg(debug_assertions)]
+            copy: elements.to_vec(),
+            flags: CloseCombatFlags {
+                flags: self
+                    .flags
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &f)| {
+                        let keep = f != 0
+                            && !self.changed.iter().any(|&(c, _)| c == i)
+                            && moved
+                                .iter()
+                                .all(|m| clear_of(&box_of(&elements[i], cfg), m));
+                        AtomicU8::new(if keep { f } else { 0 })
+                    })
+                    .collect(),
+                pairs: OnceLock::new(),
+                zones: OnceLock::new(),
+                grid: OnceLock::new(),
+                enemy_contacts: OnceLock::new(),
+            },
+        };
+        let _ = cache.close_combat.set(memo);
+        cache
     }
 }
 
