@@ -1575,10 +1575,10 @@ impl Battle {
         match sim {
             Some(sim) => self.adopt(*sim, events),
             None => {
+                // Each commit keeps the memo for the state it leaves (see `commit`).
                 for e in events {
                     self.commit(e);
                 }
-                self.cache = Default::default();
             }
         }
         Arc::make_mut(&mut self.actions).push(action);
