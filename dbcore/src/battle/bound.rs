@@ -1913,11 +1913,23 @@ impl Battle {
                             // mover against the command distance. Every command distance is at
                             // least the screened one, so a mover that near is within command
                             // without asking whether it is screened (the costly part).
-                            let gp = grect.polygon();
-                            let nearest = rects
-                                .iter()
-                                .map(|m| gp.distance_to_polygon(&m.polygon()))
-                                .fold(f64::INFINITY, f64::min);
+                            // The gap between two bases is at most the distance between
+                            // their centres, so a mover whose centre is that near (with room
+                            // for rounding) needs no exact measure either.
+                            let gc = grect.centre();
+                            let near = |m: &ElementRect| {
+                                gc.distance(m.centre())
+                                    <= COMMAND_DISTANCE_SCREENED + TOLERANCE - CENTRE_ROUNDING
+                            };
+                            let nearest = if rects.iter().any(near) {
+                                0.0
+                            } else {
+                                let gp = grect.polygon();
+                                rects
+                                    .iter()
+                                    .map(|m| gp.distance_to_polygon(&m.polygon()))
+                                    .fold(f64::INFINITY, f64::min)
+                            };
                             let within = |limit: f64| nearest <= limit + TOLERANCE;
                             if !within(COMMAND_DISTANCE_SCREENED) {
                                 let camps = self.camps();
@@ -1996,6 +2008,11 @@ impl Battle {
             .collect()
     }
 }
+
+/// How much nearer than the screened command distance a mover's centre must be to its general's
+/// for [`Battle::pip_cost`] to take it as within command without measuring the gap between the
+/// bases: far more than the rounding of either measure, far less than any real distance.
+const CENTRE_ROUNDING: f64 = 1e-6;
 
 /// Wholly inside `p`.
 fn wholly_in(r: &ElementRect, p: &Polygon) -> bool {
