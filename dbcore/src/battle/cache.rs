@@ -4,8 +4,9 @@
 //!
 //! The cache is invisible: it is not serialised, not compared, not shown, and a clone starts
 //! without it. It belongs to one battle and describes that battle's elements as they are: the
-//! battle empties it whenever an event changes an element ([`super::Battle::commit`]), so a
-//! memo that exists is for the elements the battle has now. What a question could still bring
+//! battle empties it whenever it commits an event that changes an element (keeping, across a
+//! tactical move or an outcome, only the close-combat flags of the elements standing well clear
+//! of every element that moved), so a memo that exists is for the elements the battle has now. What a question could still bring
 //! from elsewhere is checked cheaply before a memo answers it: the address and length of the
 //! element list (a context built over another list, or over this battle's list after it
 //! changed, is told apart), the address of the rules configuration and of the battlefield, and
