@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::battlefield::COMMAND_DISTANCE_SCREENED;
 use crate::combat::{CombatError, CombatResult};
 use crate::dice::{DiceError, DieScore};
 use crate::error::{ErrorCode, ErrorInfo};
-use crate::geometry::{ElementRect, Polygon};
+use crate::geometry::{ElementRect, Polygon, TOLERANCE};
 use crate::terrain::{AreaKind, RiverState, TerrainFeature};
 use crate::troops::{ElementKind, TroopType};
 
@@ -433,6 +434,41 @@ pub enum Event {
         /// Who lost, who won, and the losses that decided it.
         verdict: Verdict,
     },
+}
+
+impl Event {
+    /// Whether committing the event changes an element (its pose, kind, status or moves this
+    /// bound) or the list of elements; the battle's per-state memo is emptied then.
+    fn changes_elements(&self) -> bool {
+        match self {
+            Event::BoundStarted { .. }
+            | Event::Moved { .. }
+            | Event::CommandRemoved { .. }
+            | Event::Outcome { .. }
+            | Event::DenizensSallied { .. }
+            | Event::Landed { .. }
+            | Event::NotLanded { .. } => true,
+            Event::PipsRolled { .. }
+            | Event::PloughTurnedRough
+            | Event::RiverDiced { .. }
+            | Event::PipsSpent { .. }
+            | Event::CommandPipsRolled { .. }
+            | Event::CInCBonusUsed { .. }
+            | Event::Held { .. }
+            | Event::CommandDemoralised { .. }
+            | Event::PhaseStarted { .. }
+            | Event::Shot { .. }
+            | Event::Fought { .. }
+            | Event::CampSacked { .. }
+            | Event::CampFollowersDestroyed { .. }
+            | Event::CityCaptured { .. }
+            | Event::DenizensDestroyed { .. }
+            | Event::CitySurrendered { .. }
+            | Event::SackingEnded { .. }
+            | Event::BoundEnded { .. }
+            | Event::BattleWon { .. } => false,
+        }
+    }
 }
 
 /// A refused action: the rule that forbids it and what a user interface needs to show. It
@@ -1539,10 +1575,10 @@ impl Battle {
         match sim {
             Some(sim) => self.adopt(*sim, events),
             None => {
+                // Each commit keeps the memo for the state it leaves (see `commit`).
                 for e in events {
                     self.commit(e);
                 }
-                self.cache = Default::default();
             }
         }
         Arc::make_mut(&mut self.actions).push(action);
@@ -1587,6 +1623,21 @@ impl Battle {
     }
 
     pub(super) fn commit(&mut self, e: &Event) {
+        // The per-state memo (cache.rs) describes the elements as they are: an event that
+        // changes one empties it, and the new state fills its own when first asked, but for
+        // the close-combat flags of elements standing well clear of every element the event
+        // moved, which no contact can have changed.
+        if !e.changes_elements() {
+            self.commit_event(e);
+            return;
+        }
+        let cfg = &self.setup.config;
+        let carry = std::mem::take(&mut self.cache).carry(e, &self.elements, cfg);
+        self.commit_event(e);
+        self.cache = carry.after(&self.elements, &self.setup.config);
+    }
+
+    fn commit_event(&mut self, e: &Event) {
         match e {
             Event::BoundStarted { army, bound } => {
                 self.active = *army;
@@ -1858,14 +1909,37 @@ impl Battle {
                         } else {
                             let rects: Vec<ElementRect> =
                                 movers.iter().map(|e| e.rect(cfg)).collect();
-                            let camps = self.camps();
-                            let all_lh =
-                                movers.iter().all(|e| e.kind.troop_type() == TroopType::LH);
-                            let bf = &self.setup.battlefield;
-                            if !bf.within_command(&grect, &rects, &camps, all_lh) {
-                                extras.push(PipExtra::BeyondCommand {
-                                    limit: bf.command_distance(&grect, &rects, &camps, all_lh),
-                                });
+                            // §6.4 as `Battlefield::within_command` measures it: the nearest
+                            // mover against the command distance. Every command distance is at
+                            // least the screened one, so a mover that near is within command
+                            // without asking whether it is screened (the costly part).
+                            // The gap between two bases is at most the distance between
+                            // their centres, so a mover whose centre is that near (with room
+                            // for rounding) needs no exact measure either.
+                            let gc = grect.centre();
+                            let near = |m: &ElementRect| {
+                                gc.distance(m.centre())
+                                    <= COMMAND_DISTANCE_SCREENED + TOLERANCE - CENTRE_ROUNDING
+                            };
+                            let nearest = if rects.iter().any(near) {
+                                0.0
+                            } else {
+                                let gp = grect.polygon();
+                                rects
+                                    .iter()
+                                    .map(|m| gp.distance_to_polygon(&m.polygon()))
+                                    .fold(f64::INFINITY, f64::min)
+                            };
+                            let within = |limit: f64| nearest <= limit + TOLERANCE;
+                            if !within(COMMAND_DISTANCE_SCREENED) {
+                                let camps = self.camps();
+                                let all_lh =
+                                    movers.iter().all(|e| e.kind.troop_type() == TroopType::LH);
+                                let bf = &self.setup.battlefield;
+                                let limit = bf.command_distance(&grect, &rects, &camps, all_lh);
+                                if !within(limit) {
+                                    extras.push(PipExtra::BeyondCommand { limit });
+                                }
                             }
                         }
                     }
@@ -1934,6 +2008,11 @@ impl Battle {
             .collect()
     }
 }
+
+/// How much nearer than the screened command distance a mover's centre must be to its general's
+/// for [`Battle::pip_cost`] to take it as within command without measuring the gap between the
+/// bases: far more than the rounding of either measure, far less than any real distance.
+const CENTRE_ROUNDING: f64 = 1e-6;
 
 /// Wholly inside `p`.
 fn wholly_in(r: &ElementRect, p: &Polygon) -> bool {

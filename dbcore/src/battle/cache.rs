@@ -3,17 +3,25 @@
 //! threat zone, for every candidate move a driver, an AI or a table tool tries).
 //!
 //! The cache is invisible: it is not serialised, not compared, not shown, and a clone starts
-//! without it. It is also self-checking: it keeps a copy of what its answers depend on (every
-//! element's army, kind, pose and status, and which rules configuration measured them) and is
-//! used only while the battle still matches that copy, so a state changed by any path gets fresh
-//! answers, never stale ones. [`super::Battle::apply`] starts every new state with an empty cache.
+//! without it. It belongs to one battle and describes that battle's elements as they are: the
+//! battle empties it whenever it commits an event that changes an element (keeping, across a
+//! tactical move or an outcome, only the close-combat flags of the elements standing well clear
+//! of every element that moved), so a memo that exists is for the elements the battle has now. What a question could still bring
+//! from elsewhere is checked cheaply before a memo answers it: the address and length of the
+//! element list (a context built over another list, or over this battle's list after it
+//! changed, is told apart), the address of the rules configuration and of the battlefield, and
+//! the context's other parts by value (army, river, Plough, first bound, held strongholds).
+//! Debug builds also keep a full copy of the elements a memo was worked out from and assert,
+//! whenever a memo answers, that the elements are still those (and that its close combats are
+//! those a fresh computation gives), so a mutation path that forgot to empty the cache fails
+//! the tests instead of answering from a stale memo.
 //!
 //! Beside the flags, the same per-state memo keeps the list of close combats
 //! ([`super::engagement::close_combats`], asked when dice are awaited, when a Fight is checked
 //! and when the bound continues) and the enemy threat zones a move is checked against (built
-//! for every candidate move otherwise). Each is kept with a full copy of what it was worked out
-//! from and handed out only to a question about exactly that state. The uniform grid of the
-//! elements (`battle/grid.rs`) is kept with the flags, for the state they are for.
+//! for every candidate move otherwise). The uniform grid of the elements (`battle/grid.rs`) is
+//! kept with the flags, for the state they are for. Every intermediate state a Fight's check
+//! simulates (after each outcome move) gets a memo of its own, filled when first asked.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
@@ -23,6 +31,7 @@ use super::grid::ElementGrid;
 use super::movement::{HeldStronghold, MoveContext};
 use super::state::ElementState;
 use crate::config::RulesConfig;
+use crate::contact::ContactReport;
 use crate::terrain::RiverState;
 use crate::zones::ThreatZone;
 
@@ -34,18 +43,40 @@ pub(crate) enum Projector {
     Stronghold(usize),
 }
 
-/// Everything a move context says, copied, so that an answer worked out from one context is
-/// given only to a context equal to it in every part (elements compared in full).
+/// The element list a context reads, told apart by address and length: the battle empties its
+/// memo whenever an element changes, so while a memo exists the list at that address with that
+/// length is the one it was worked out from (debug builds check it against a full copy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ElementsAt {
+    addr: usize,
+    len: usize,
+}
+
+impl ElementsAt {
+    fn of(elements: &[ElementState]) -> ElementsAt {
+        ElementsAt {
+            addr: elements.as_ptr() as usize,
+            len: elements.len(),
+        }
+    }
+}
+
+/// Everything a move context says, kept so that an answer worked out from one context is given
+/// only to a context equal to it in every part (the elements by address and length, see
+/// [`ElementsAt`]; the strongholds by value).
 struct Inputs {
     /// The addresses of the rules configuration and of the battlefield (compared only).
     config: usize,
     battlefield: usize,
-    elements: Vec<ElementState>,
+    elements: ElementsAt,
     army: usize,
     river: Option<RiverState>,
     plough_rough: bool,
     first_bound_of_army: bool,
     strongholds: Vec<HeldStronghold>,
+    /// Debug builds: the elements themselves, to assert that the memo is still theirs.
+    #[cfg(debug_assertions)]
+    copy: Vec<ElementState>,
 }
 
 impl Inputs {
@@ -53,25 +84,33 @@ impl Inputs {
         Inputs {
             config: address(ctx.config),
             battlefield: ctx.battlefield as *const crate::battlefield::Battlefield as usize,
-            elements: ctx.elements.to_vec(),
+            elements: ElementsAt::of(ctx.elements),
             army: ctx.army,
             river: ctx.river,
             plough_rough: ctx.plough_rough,
             first_bound_of_army: ctx.first_bound_of_army,
             strongholds: ctx.strongholds.to_vec(),
+            #[cfg(debug_assertions)]
+            copy: ctx.elements.to_vec(),
         }
     }
 
     fn describe(&self, ctx: &MoveContext) -> bool {
-        self.config == address(ctx.config)
+        let same = self.config == address(ctx.config)
             && self.battlefield
                 == ctx.battlefield as *const crate::battlefield::Battlefield as usize
             && self.army == ctx.army
             && self.river == ctx.river
             && self.plough_rough == ctx.plough_rough
             && self.first_bound_of_army == ctx.first_bound_of_army
-            && self.elements.as_slice() == ctx.elements
-            && self.strongholds.as_slice() == ctx.strongholds
+            && self.elements == ElementsAt::of(ctx.elements)
+            && self.strongholds.as_slice() == ctx.strongholds;
+        #[cfg(debug_assertions)]
+        debug_assert!(
+            !same || self.copy.as_slice() == ctx.elements,
+            "a memo claimed valid was worked out from other elements"
+        );
+        same
     }
 }
 
@@ -92,6 +131,9 @@ pub struct CloseCombatFlags {
     zones: OnceLock<(Inputs, Vec<(Projector, ThreatZone)>)>,
     /// The uniform grid of the elements ([`super::grid`]), built when first asked.
     grid: OnceLock<ElementGrid>,
+    /// Every contact between enemies in play ([`crate::contact::scan_enemy_contacts`]), shared
+    /// by the close combats and the conforming of §8.3/§12.6, and the elements it is for.
+    enemy_contacts: OnceLock<(ElementsAt, Vec<ContactReport>)>,
 }
 
 impl CloseCombatFlags {
@@ -129,7 +171,30 @@ impl CloseCombatFlags {
         work: impl Fn() -> Vec<CloseCombatPair>,
     ) -> Option<&[CloseCombatPair]> {
         let (inputs, pairs) = self.pairs.get_or_init(|| (Inputs::of(ctx), work()));
-        inputs.describe(ctx).then_some(pairs.as_slice())
+        let valid = inputs.describe(ctx);
+        debug_assert!(
+            !valid || *pairs == work(),
+            "memoised close combats differ from a fresh computation"
+        );
+        valid.then_some(pairs.as_slice())
+    }
+
+    /// The contacts between enemies in play of the state `ctx` describes, kept from the first
+    /// question, worked out by `work` then; `None` when `ctx` reads another element list.
+    pub(crate) fn enemy_contacts(
+        &self,
+        ctx: &MoveContext,
+        work: impl Fn() -> Vec<ContactReport>,
+    ) -> Option<&[ContactReport]> {
+        let (at, contacts) = self
+            .enemy_contacts
+            .get_or_init(|| (ElementsAt::of(ctx.elements), work()));
+        let valid = *at == ElementsAt::of(ctx.elements);
+        debug_assert!(
+            !valid || *contacts == work(),
+            "memoised enemy contacts differ from a fresh scan"
+        );
+        valid.then_some(contacts.as_slice())
     }
 
     /// The enemy threat zones of the state `ctx` describes, as [`Self::close_combats`] keeps
@@ -156,7 +221,10 @@ impl std::fmt::Debug for CloseCombatFlags {
 struct CloseCombat {
     /// The address of the rules configuration that measured the elements (compared only).
     config: usize,
-    elements: Vec<ElementState>,
+    elements: ElementsAt,
+    /// Debug builds: the elements themselves, to assert that the memo is still theirs.
+    #[cfg(debug_assertions)]
+    copy: Vec<ElementState>,
     flags: CloseCombatFlags,
 }
 
@@ -164,20 +232,16 @@ fn address(cfg: &RulesConfig) -> usize {
     cfg as *const RulesConfig as usize
 }
 
-/// Whether two elements agree in everything close combat depends on.
-fn same_for_contact(a: &ElementState, b: &ElementState) -> bool {
-    a.id == b.id && a.army == b.army && a.kind == b.kind && a.pose == b.pose && a.status == b.status
-}
-
 impl CloseCombat {
     fn describes(&self, ctx: &MoveContext) -> bool {
-        self.config == address(ctx.config)
-            && self.elements.len() == ctx.elements.len()
-            && self
-                .elements
-                .iter()
-                .zip(ctx.elements)
-                .all(|(a, b)| same_for_contact(a, b))
+        let same =
+            self.config == address(ctx.config) && self.elements == ElementsAt::of(ctx.elements);
+        #[cfg(debug_assertions)]
+        debug_assert!(
+            !same || self.copy.as_slice() == ctx.elements,
+            "a close-combat memo claimed valid was worked out from other elements"
+        );
+        same
     }
 }
 
@@ -199,15 +263,146 @@ impl StateCache {
     pub(super) fn close_combat<'a>(&'a self, ctx: &MoveContext) -> Option<&'a CloseCombatFlags> {
         let memo = self.close_combat.get_or_init(|| CloseCombat {
             config: address(ctx.config),
-            elements: ctx.elements.to_vec(),
+            elements: ElementsAt::of(ctx.elements),
+            #[cfg(debug_assertions)]
+            copy: ctx.elements.to_vec(),
             flags: CloseCombatFlags {
                 flags: ctx.elements.iter().map(|_| AtomicU8::new(0)).collect(),
                 pairs: OnceLock::new(),
                 zones: OnceLock::new(),
                 grid: OnceLock::new(),
+                enemy_contacts: OnceLock::new(),
             },
         });
         memo.describes(ctx).then_some(&memo.flags)
+    }
+}
+
+/// How far apart (BW, between axis-aligned bounding boxes) an element must stand from every
+/// element an event moved, before and after the move, for its close-combat flag to be carried to
+/// the next state: far beyond any contact's reach (one tolerance, looked for within four).
+const CARRY_MARGIN: f64 = 0.25;
+
+/// The axis-aligned bounding box of an element's corners: min x, min y, max x, max y.
+type BoxOf = (f64, f64, f64, f64);
+
+fn box_of(e: &ElementState, cfg: &RulesConfig) -> BoxOf {
+    let c = e.rect(cfg).corners();
+    c.iter().fold(
+        (
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ),
+        |b, p| (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y)),
+    )
+}
+
+/// Whether two boxes are more than [`CARRY_MARGIN`] apart along x or y (never for a box with a
+/// coordinate that is not a number: the comparisons are false).
+fn clear_of(a: &BoxOf, b: &BoxOf) -> bool {
+    b.0 - a.2 > CARRY_MARGIN
+        || a.0 - b.2 > CARRY_MARGIN
+        || b.1 - a.3 > CARRY_MARGIN
+        || a.1 - b.3 > CARRY_MARGIN
+}
+
+/// What a memo passes on across one event that changes elements ([`StateCache::carry`]).
+pub(super) struct Carry {
+    /// The close-combat flags known before the event (0 not asked, 1 no, 2 yes), by index.
+    flags: Vec<u8>,
+    /// The elements the event moves, by index, with their boxes before it.
+    changed: Vec<(usize, BoxOf)>,
+}
+
+impl StateCache {
+    /// Before `event` is committed to `elements` (the elements this memo is for): the
+    /// close-combat flags it knows, when the event only moves elements already on the table (a
+    /// tactical move or an outcome); nothing for any other event.
+    pub(super) fn carry(
+        self,
+        event: &super::Event,
+        elements: &[ElementState],
+        cfg: &RulesConfig,
+    ) -> Carry {
+        let nothing = Carry {
+            flags: Vec::new(),
+            changed: Vec::new(),
+        };
+        let Some(memo) = self.close_combat.into_inner() else {
+            return nothing;
+        };
+        if memo.config != address(cfg) || memo.elements != ElementsAt::of(elements) {
+            return nothing;
+        }
+        let mut ids: Vec<super::ElementId> = match event {
+            super::Event::Moved { moves, .. } => moves.iter().map(|m| m.id).collect(),
+            super::Event::Outcome { effect } => vec![effect.id()],
+            _ => return nothing,
+        };
+        ids.sort_unstable();
+        ids.dedup();
+        let mut changed = Vec::with_capacity(ids.len());
+        for id in ids {
+            match elements.iter().position(|e| e.id == id) {
+                Some(i) => changed.push((i, box_of(&elements[i], cfg))),
+                None => return nothing,
+            }
+        }
+        let flags = memo
+            .flags
+            .flags
+            .iter()
+            .map(|f| f.load(Ordering::Relaxed))
+            .collect();
+        Carry { flags, changed }
+    }
+}
+
+impl Carry {
+    /// The memo of the state after the event, `elements` being its elements: empty but for the
+    /// close-combat flags of the elements that did not move and stand more than
+    /// [`CARRY_MARGIN`] clear of every moved element, before and after its move (nothing that
+    /// could touch them has changed, so their answers are those a fresh question gives; debug
+    /// builds check each one when it answers).
+    pub(super) fn after(self, elements: &[ElementState], cfg: &RulesConfig) -> StateCache {
+        let cache = StateCache::default();
+        if self.flags.len() != elements.len() || self.flags.iter().all(|&f| f == 0) {
+            return cache;
+        }
+        let moved: Vec<BoxOf> = self
+            .changed
+            .iter()
+            .flat_map(|&(i, before)| [before, box_of(&elements[i], cfg)])
+            .collect();
+        let memo = CloseCombat {
+            config: address(cfg),
+            elements: ElementsAt::of(elements),
+            #[cfg(debug_assertions)]
+            copy: elements.to_vec(),
+            flags: CloseCombatFlags {
+                flags: self
+                    .flags
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &f)| {
+                        let keep = f != 0
+                            && !self.changed.iter().any(|&(c, _)| c == i)
+                            && moved
+                                .iter()
+                                .all(|m| clear_of(&box_of(&elements[i], cfg), m));
+                        AtomicU8::new(if keep { f } else { 0 })
+                    })
+                    .collect(),
+                pairs: OnceLock::new(),
+                zones: OnceLock::new(),
+                grid: OnceLock::new(),
+                enemy_contacts: OnceLock::new(),
+            },
+        };
+        let _ = cache.close_combat.set(memo);
+        cache
     }
 }
 

@@ -57,7 +57,7 @@ use crate::combat::{
 };
 use crate::contact::{
     classify_contact, classify_with_outlines, edge_contact_length, overlap_of_contact,
-    scan_enemy_contacts, ContactKind, ContactPart, OverlapKind,
+    scan_enemy_contacts, ContactKind, ContactPart, ContactReport, OverlapKind,
 };
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{Corner, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
@@ -366,13 +366,34 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
 
 /// [`close_combats`] worked out afresh.
 fn close_combats_uncached(ctx: &MoveContext) -> Vec<CloseCombatPair> {
+    with_enemy_contacts(ctx, |contacts| close_combats_from(ctx, contacts))
+}
+
+/// Every contact between enemies in play, each element named by its index in `ctx.elements`
+/// (as [`crate::contact::scan_enemy_contacts`] over the elements in play reports them), given to `f`: the
+/// per-state memo's when `ctx` carries it (worked out once per state, shared by the close
+/// combats and the conforming of §8.3 and §12.6), else scanned afresh.
+pub(crate) fn with_enemy_contacts<R>(
+    ctx: &MoveContext,
+    f: impl FnOnce(&[ContactReport]) -> R,
+) -> R {
+    // Through the grid's neighbours and outlines when the context has the state's grid.
+    let scan = || View::new(ctx).enemy_contacts();
+    match ctx.close_combat.and_then(|m| m.enemy_contacts(ctx, scan)) {
+        Some(known) => f(known),
+        None => f(&scan()),
+    }
+}
+
+/// [`close_combats`] from the contacts between enemies in play of `ctx`.
+fn close_combats_from(ctx: &MoveContext, contacts: &[ContactReport]) -> Vec<CloseCombatPair> {
     let v = View::new(ctx);
     let n = ctx.elements.len();
     let mut mutual: Vec<(usize, usize)> = Vec::new();
     let mut unlined: Vec<(usize, usize)> = Vec::new();
     // (contactor, contacted, which edge of the contacted)
     let mut flank: Vec<(usize, usize, CombatContact)> = Vec::new();
-    for r in v.enemy_contacts() {
+    for r in contacts {
         if !r.same_side && must_conform(&r.contact) {
             unlined.push((r.a as usize, r.b as usize));
         }

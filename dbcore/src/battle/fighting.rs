@@ -13,7 +13,7 @@ use crate::troops::TroopType;
 use super::bound::{Battle, BattleError, Event, Phase};
 use super::engagement::{
     close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
-    CloseCombatPair, CombatContact,
+    with_enemy_contacts, CloseCombatPair, CombatContact,
 };
 use super::movement::geom::angle_diff;
 use super::movement::HeldStronghold;
@@ -512,24 +512,21 @@ impl Battle {
         for _ in 0..self.elements.len() {
             let strongholds = self.held_strongholds();
             let ctx = self.move_context(&strongholds);
-            let cfg = &self.setup.config;
-            let live: Vec<(u32, usize, crate::geometry::ElementRect)> = (0..self.elements.len())
-                .filter(|&i| self.elements[i].in_play())
-                .map(|i| (i as u32, self.elements[i].army, self.elements[i].rect(cfg)))
-                .collect();
-            let mut pairs: Vec<(ElementId, ElementId)> = Vec::new();
-            for r in crate::contact::scan_enemy_contacts(&live) {
-                if r.same_side || !super::movement::must_conform(&r.contact) {
-                    continue;
-                }
-                let (a, b) = (&self.elements[r.a as usize], &self.elements[r.b as usize]);
-                let (x, y) = if a.army == self.active {
-                    (b, a)
-                } else {
-                    (a, b)
-                };
-                pairs.push((x.id, y.id));
-            }
+            // The state's contacts between enemies: the close combats asked next read the same.
+            let mut pairs: Vec<(ElementId, ElementId)> = with_enemy_contacts(&ctx, |contacts| {
+                contacts
+                    .iter()
+                    .filter(|r| !r.same_side && super::movement::must_conform(&r.contact))
+                    .map(|r| {
+                        let (a, b) = (&self.elements[r.a as usize], &self.elements[r.b as usize]);
+                        if a.army == self.active {
+                            (b.id, a.id)
+                        } else {
+                            (a.id, b.id)
+                        }
+                    })
+                    .collect()
+            });
             pairs.sort();
             let effect = pairs
                 .iter()

@@ -27,6 +27,17 @@ pub use passage::GATE_REACH;
 /// it. Lost elements are never in close combat and never hold anyone in it.
 pub fn in_close_combat(ctx: &MoveContext, idx: usize) -> bool {
     if let Some(known) = ctx.close_combat.and_then(|f| f.get(idx)) {
+        debug_assert_eq!(
+            known,
+            in_close_combat(
+                &MoveContext {
+                    close_combat: None,
+                    ..*ctx
+                },
+                idx
+            ),
+            "a memoised close-combat flag differs from a fresh computation"
+        );
         return known;
     }
     let me = &ctx.elements[idx];
