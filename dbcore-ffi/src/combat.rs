@@ -579,12 +579,21 @@ impl DbcoreSituation {
     }
 }
 
+#[inline]
 fn die(v: u8, what: &str) -> Result<DieScore, FfiError> {
-    DieScore::new(v).map_err(|e| {
-        let mut f = FfiError::from(e);
-        f.message = format!("{what}: {}", f.message);
-        f
-    })
+    match DieScore::new(v) {
+        Ok(d) => Ok(d),
+        Err(e) => Err(not_a_die(e, what)),
+    }
+}
+
+/// The refusal of a die score, out of the hot path.
+#[cold]
+#[inline(never)]
+fn not_a_die(e: dbcore::dice::DiceError, what: &str) -> FfiError {
+    let mut f = FfiError::from(e);
+    f.message = format!("{what}: {}", f.message);
+    f
 }
 
 // ---- Rust to C --------------------------------------------------------------------------------
@@ -827,9 +836,14 @@ pub unsafe extern "C" fn dbcore_resolve(
         // SAFETY: the caller's contract on `situation`.
         let sit = unsafe { arg(situation, "situation") }?.to_situation()?;
         let dice = [die(die_a, "die_a")?, die(die_b, "die_b")?];
-        let r = dbcore::resolve(&sit, dice, crate::default_rules())?;
+        // Read where `resolve` left it: `?` would move the result (320 bytes) out first.
+        let r = dbcore::resolve(&sit, dice, crate::default_rules());
+        let r = match &r {
+            Ok(r) => r,
+            Err(e) => return Err(e.clone().into()),
+        };
         // SAFETY: the caller's contract on `out`, checked non-NULL and aligned.
-        unsafe { write_combat_result(out.as_ptr(), &r) };
+        unsafe { write_combat_result(out.as_ptr(), r) };
         Ok(())
     })
 }

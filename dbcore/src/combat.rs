@@ -1796,6 +1796,7 @@ const OPEN_PAIRS: usize = BaseKind::ALL.len() * BaseKind::ALL.len();
 fn open_slot(band: Band, x_going: Going, w_good: bool) -> usize {
     let goings = 2 * x_going as usize + usize::from(w_good);
     match band {
+        // The same outcome in any going (§11, §11.1).
         Band::Higher => 0,
         Band::Equal => 1,
         Band::Beaten => 2 + goings,
@@ -1815,30 +1816,47 @@ impl OpenOutcomes {
         let mut rules = [""; OPEN_RULES];
         let mut known = 0usize;
         let mut entries = [[(Outcome::NoEffect, 0u8); OPEN_SLOTS]; OPEN_PAIRS];
+        // The index of a rule text, added if new: looked for by address first (the same text
+        // is one literal), so that working out the table once stays cheap.
+        let mut index_of = |rule: &'static str| {
+            let same = |r: &&str| std::ptr::eq(*r, rule);
+            let i = match rules[..known].iter().rposition(same) {
+                Some(i) => i,
+                None => match rules[..known].iter().position(|r| *r == rule) {
+                    Some(i) => i,
+                    None => {
+                        // More texts than room is a programming error the exhaustive test of
+                        // the table would catch.
+                        rules[known] = rule;
+                        known += 1;
+                        known - 1
+                    }
+                },
+            };
+            i as u8
+        };
+        let goings = [Going::Good, Going::Rough, Going::Bad];
         for (xi, xb) in BaseKind::ALL.into_iter().enumerate() {
             for (wi, wb) in BaseKind::ALL.into_iter().enumerate() {
                 let slots = &mut entries[xi * BaseKind::ALL.len() + wi];
-                for band in [Band::Higher, Band::Equal, Band::Beaten, Band::Doubled] {
-                    for x_going in [Going::Good, Going::Rough, Going::Bad] {
+                let x = |g| Combatant::new(ElementKind::new(xb)).in_going(g);
+                let w = |good| {
+                    Combatant::new(ElementKind::new(wb)).in_going(if good {
+                        Going::Good
+                    } else {
+                        Going::Rough
+                    })
+                };
+                // A higher total and a tie do not depend on the going (§11, §11.1).
+                for band in [Band::Higher, Band::Equal] {
+                    let (outcome, rule) = outcome_for(&x(Going::Good), &w(true), close, band);
+                    slots[open_slot(band, Going::Good, true)] = (outcome, index_of(rule));
+                }
+                for band in [Band::Beaten, Band::Doubled] {
+                    for x_going in goings {
                         for w_good in [false, true] {
-                            let x = Combatant::new(ElementKind::new(xb)).in_going(x_going);
-                            let w = Combatant::new(ElementKind::new(wb)).in_going(if w_good {
-                                Going::Good
-                            } else {
-                                Going::Rough
-                            });
-                            let (outcome, rule) = outcome_for(&x, &w, close, band);
-                            let index = match rules[..known].iter().position(|r| *r == rule) {
-                                Some(i) => i,
-                                None => {
-                                    // More texts than room is a programming error the
-                                    // exhaustive test of the table catches.
-                                    rules[known] = rule;
-                                    known += 1;
-                                    known - 1
-                                }
-                            };
-                            slots[open_slot(band, x_going, w_good)] = (outcome, index as u8);
+                            let (outcome, rule) = outcome_for(&x(x_going), &w(w_good), close, band);
+                            slots[open_slot(band, x_going, w_good)] = (outcome, index_of(rule));
                         }
                     }
                 }
