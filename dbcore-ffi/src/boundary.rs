@@ -454,6 +454,11 @@ impl<T> Out<T> {
         }
         Ok(Out(p))
     }
+    /// The pointer, checked non-NULL and aligned, for a caller that writes the value field by
+    /// field.
+    pub fn as_ptr(&self) -> *mut T {
+        self.0
+    }
     /// Write the value (without reading or dropping what was there).
     ///
     /// # Safety

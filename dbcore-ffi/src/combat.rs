@@ -8,6 +8,7 @@ use dbcore::combat::{
     Outcome, Prepared, Pursuit, ShooterSide, Shot, Side, SideResult, Situation, Stronghold,
     Supporter, Supporters,
 };
+use dbcore::troops::{BaseKind, ElementKind};
 use dbcore::DieScore;
 
 use crate::boundary::{arg, boundary, copy_out, flag, FfiError, Field, Out};
@@ -422,9 +423,129 @@ fn combatant(c: &DbcoreCombatant, what: Field<'_>) -> Result<Combatant, FfiError
     })
 }
 
+// The conversions of a struct whose every value is in range, the path every call takes: each
+// value is tested and taken without naming its field. Any value out of range gives `None`, and
+// the caller then converts the struct again the long way, which names the field refused.
+
+#[inline]
+fn kind_in_range(k: DbcoreElementKind) -> Option<ElementKind> {
+    let base = *BaseKind::ALL.get(k.base as usize)?;
+    match k.mounted_infantry {
+        0 => Some(ElementKind::new(base)),
+        1 => ElementKind::mounted_infantry(base).ok(),
+        _ => None,
+    }
+}
+
+#[inline]
+fn going_in_range(v: u32) -> Option<Going> {
+    match v {
+        0 => Some(Going::Good),
+        1 => Some(Going::Rough),
+        2 => Some(Going::Bad),
+        _ => None,
+    }
+}
+
+/// `Some(None)` for no supporter, `None` for a value out of range.
+#[inline]
+fn supporter_in_range(s: &DbcoreSupporter) -> Option<Option<Supporter>> {
+    match s.present {
+        0 => Some(None),
+        1 => Some(Some(Supporter {
+            kind: kind_in_range(s.kind)?,
+            going: going_in_range(s.going)?,
+        })),
+        _ => None,
+    }
+}
+
+#[inline]
+fn combatant_in_range(c: &DbcoreCombatant) -> Option<Combatant> {
+    if (c.general | c.cinc_bonus | c.uphill | c.defending_bank | c.demoralised) > 1 {
+        return None;
+    }
+    let place = |p: u32| match p {
+        1 => Some(Stronghold::City),
+        2 => Some(Stronghold::Fort),
+        3 => Some(Stronghold::Camp),
+        _ => None,
+    };
+    let holding = match c.holding {
+        0 if c.place == 0 && c.extra_assaulters == 0 => Holding::Field,
+        1 => Holding::Defending {
+            place: place(c.place)?,
+            extra_assaulters: u8::try_from(c.extra_assaulters).ok()?,
+        },
+        2 if c.extra_assaulters == 0 => Holding::Assaulting {
+            place: place(c.place)?,
+        },
+        _ => return None,
+    };
+    let mut side_supporters = Supporters::new();
+    for s in &c.side_supporters {
+        if let Some(s) = supporter_in_range(s)? {
+            side_supporters.push(s);
+        }
+    }
+    Some(Combatant {
+        kind: kind_in_range(c.kind)?,
+        general: c.general == 1,
+        cinc_bonus: c.cinc_bonus == 1,
+        going: going_in_range(c.going)?,
+        uphill: c.uphill == 1,
+        defending_bank: c.defending_bank == 1,
+        holding,
+        side_supporters,
+        rear_supporter: supporter_in_range(&c.rear_supporter)?,
+        flank_rear_contacts: u8::try_from(c.flank_rear_contacts).ok()?,
+        demoralised: c.demoralised == 1,
+    })
+}
+
 impl DbcoreSituation {
     /// The dbcore situation this describes, refusing values out of range.
+    #[inline]
     pub fn to_situation(&self) -> Result<Situation, FfiError> {
+        match self.in_range() {
+            Some(s) => Ok(s),
+            None => self.situation_named(),
+        }
+    }
+
+    /// [`Self::to_situation`] of a struct whose every value is in range, else `None`.
+    #[inline]
+    fn in_range(&self) -> Option<Situation> {
+        // The shooting fields must be in range even in close combat, as the header says.
+        if (self.shooter | self.target_shoots_back | self.from_behind) > 1 {
+            return None;
+        }
+        let support_shooters = u8::try_from(self.support_shooters).ok()?;
+        let engagement = match self.engagement {
+            0 => Engagement::CloseCombat,
+            1 => Engagement::Shooting(Shot {
+                shooter: if self.shooter == 0 {
+                    ShooterSide::A
+                } else {
+                    ShooterSide::B
+                },
+                support_shooters,
+                target_shoots_back: self.target_shoots_back == 1,
+                from_behind: self.from_behind == 1,
+            }),
+            _ => return None,
+        };
+        Some(Situation {
+            a: combatant_in_range(&self.a)?,
+            b: combatant_in_range(&self.b)?,
+            engagement,
+        })
+    }
+
+    /// [`Self::to_situation`] field by field, naming the first value out of range.
+    #[cold]
+    #[inline(never)]
+    fn situation_named(&self) -> Result<Situation, FfiError> {
         let sit = Field::root("situation");
         let shooter = match self.shooter {
             0 => ShooterSide::A,
@@ -458,12 +579,21 @@ impl DbcoreSituation {
     }
 }
 
+#[inline]
 fn die(v: u8, what: &str) -> Result<DieScore, FfiError> {
-    DieScore::new(v).map_err(|e| {
-        let mut f = FfiError::from(e);
-        f.message = format!("{what}: {}", f.message);
-        f
-    })
+    match DieScore::new(v) {
+        Ok(d) => Ok(d),
+        Err(e) => Err(not_a_die(e, what)),
+    }
+}
+
+/// The refusal of a die score, out of the hot path.
+#[cold]
+#[inline(never)]
+fn not_a_die(e: dbcore::dice::DiceError, what: &str) -> FfiError {
+    let mut f = FfiError::from(e);
+    f.message = format!("{what}: {}", f.message);
+    f
 }
 
 // ---- Rust to C --------------------------------------------------------------------------------
@@ -551,6 +681,61 @@ fn side_result(r: &SideResult) -> DbcoreSideResult {
         factors,
         rule_len: full as u32,
         rule,
+    }
+}
+
+/// Write the C form of one side's result into `*out`, field by field where it stands (building
+/// it first and then copying it, over 400 bytes, was most of the cost of `dbcore_resolve`).
+///
+/// # Safety
+/// `out` must be valid for writes of a `DbcoreSideResult`.
+#[inline]
+unsafe fn write_side_result(out: *mut DbcoreSideResult, r: &SideResult) {
+    use std::ptr::addr_of_mut;
+    let text = r.rule.as_bytes();
+    let part = crate::boundary::utf8_prefix(text, DBCORE_RULE_TEXT_SIZE - 1);
+    // SAFETY: every place written is a field of `*out`, which the caller vouches for; the rule
+    // text and its NUL fit the array (`part.len() < DBCORE_RULE_TEXT_SIZE`), and the bytes after
+    // the NUL are zeroed, as the whole array was before.
+    unsafe {
+        addr_of_mut!((*out).kind).write(DbcoreElementKind::from_kind(r.kind));
+        addr_of_mut!((*out).die).write(u32::from(r.die.get()));
+        addr_of_mut!((*out).total).write(r.total);
+        addr_of_mut!((*out).band).write(band(r.band));
+        addr_of_mut!((*out).outcome).write(outcome(r.outcome));
+        addr_of_mut!((*out).factor_count).write(r.factors.len() as u32);
+        let slots = addr_of_mut!((*out).factors).cast::<DbcoreFactor>();
+        let listed = r.factors.as_slice();
+        for i in 0..DBCORE_MAX_FACTORS {
+            let f = match listed.get(i) {
+                Some(f) => DbcoreFactor {
+                    name: factor_name(f.name),
+                    value: f.value,
+                },
+                None => NO_FACTOR,
+            };
+            slots.add(i).write(f);
+        }
+        addr_of_mut!((*out).rule_len).write(text.len() as u32);
+        let rule = addr_of_mut!((*out).rule).cast::<u8>();
+        std::ptr::copy_nonoverlapping(part.as_ptr(), rule, part.len());
+        std::ptr::write_bytes(rule.add(part.len()), 0, DBCORE_RULE_TEXT_SIZE - part.len());
+    }
+}
+
+/// Write the C form of a result into `*out` where it stands ([`combat_result`] without the
+/// copy).
+///
+/// # Safety
+/// `out` must be valid for writes of a `DbcoreCombatResult`.
+#[inline]
+pub unsafe fn write_combat_result(out: *mut DbcoreCombatResult, r: &CombatResult) {
+    use std::ptr::addr_of_mut;
+    // SAFETY: fields of `*out`, which the caller vouches for.
+    unsafe {
+        write_side_result(addr_of_mut!((*out).a), &r.a);
+        write_side_result(addr_of_mut!((*out).b), &r.b);
+        addr_of_mut!((*out).pursuit).write(pursuit(r.pursuit));
     }
 }
 
@@ -651,9 +836,14 @@ pub unsafe extern "C" fn dbcore_resolve(
         // SAFETY: the caller's contract on `situation`.
         let sit = unsafe { arg(situation, "situation") }?.to_situation()?;
         let dice = [die(die_a, "die_a")?, die(die_b, "die_b")?];
-        let r = dbcore::resolve(&sit, dice, crate::default_rules())?;
-        // SAFETY: the caller's contract on `out`.
-        unsafe { out.write(combat_result(&r)) };
+        // Read where `resolve` left it: `?` would move the result (320 bytes) out first.
+        let r = dbcore::resolve(&sit, dice, crate::default_rules());
+        let r = match &r {
+            Ok(r) => r,
+            Err(e) => return Err(e.clone().into()),
+        };
+        // SAFETY: the caller's contract on `out`, checked non-NULL and aligned.
+        unsafe { write_combat_result(out.as_ptr(), r) };
         Ok(())
     })
 }
@@ -837,5 +1027,116 @@ mod tests {
             s.to_situation().unwrap_err().code,
             dbcore::ErrorCode::InvalidArgument
         );
+    }
+
+    /// A spread of C situations: each field of a combatant (and of the situation) set in turn to
+    /// values in range and just out of it, on top of a few bases.
+    fn c_situations() -> Vec<DbcoreSituation> {
+        let mut base = DbcoreSituation::default();
+        base.a.kind = kind("4Bd");
+        base.b.kind = kind("3Kn");
+        let mut out = vec![base];
+        let values = [0u32, 1, 2, 3, 4, 255, 256, u32::MAX];
+        type Set = fn(&mut DbcoreSituation, u32);
+        let fields: [Set; 24] = [
+            |s, v| s.engagement = v,
+            |s, v| s.shooter = v,
+            |s, v| s.support_shooters = v,
+            |s, v| s.target_shoots_back = v,
+            |s, v| s.from_behind = v,
+            |s, v| s.a.kind.base = v,
+            |s, v| s.a.kind.mounted_infantry = v,
+            |s, v| s.a.general = v,
+            |s, v| s.a.cinc_bonus = v,
+            |s, v| s.a.going = v,
+            |s, v| s.a.uphill = v,
+            |s, v| s.a.defending_bank = v,
+            |s, v| s.a.holding = v,
+            |s, v| s.a.place = v,
+            |s, v| s.a.extra_assaulters = v,
+            |s, v| s.a.side_supporters[0].present = v,
+            |s, v| s.a.side_supporters[1].kind.base = v,
+            |s, v| s.a.side_supporters[1].going = v,
+            |s, v| s.a.rear_supporter.present = v,
+            |s, v| s.a.rear_supporter.kind.mounted_infantry = v,
+            |s, v| s.a.flank_rear_contacts = v,
+            |s, v| s.a.demoralised = v,
+            |s, v| s.b.holding = v,
+            |s, v| s.b.place = v,
+        ];
+        let mut bases = vec![base];
+        let mut held = base;
+        held.a.holding = DbcoreHolding::Defending as u32;
+        held.a.place = DbcoreStronghold::City as u32;
+        held.b.holding = DbcoreHolding::Assaulting as u32;
+        held.b.place = DbcoreStronghold::City as u32;
+        bases.push(held);
+        let mut supported = base;
+        supported.engagement = DbcoreEngagement::Shooting as u32;
+        supported.a.kind = kind("Mtd-4Bw");
+        supported.a.side_supporters[1].present = 1;
+        supported.a.rear_supporter.present = 1;
+        supported.a.rear_supporter.kind = kind("3Bw");
+        bases.push(supported);
+        for b in bases {
+            for set in fields {
+                for v in values {
+                    let mut s = b;
+                    set(&mut s, v);
+                    out.push(s);
+                    // And with a second field changed, so that two refusals meet.
+                    for set2 in [fields[1], fields[9], fields[14], fields[18]] {
+                        let mut t = s;
+                        set2(&mut t, v.wrapping_add(1));
+                        out.push(t);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_quick_conversion_is_the_named_one() {
+        // The conversion of an in-range struct gives exactly the situation the field-by-field
+        // one gives, and a struct with any value out of range is left to it (same refusal).
+        let mut quick = 0;
+        for s in c_situations() {
+            let named = s.situation_named();
+            assert_eq!(s.to_situation(), named, "{s:?}");
+            if let Some(q) = s.in_range() {
+                assert_eq!(Ok(q), named, "{s:?}");
+                quick += 1;
+            }
+        }
+        assert!(quick > 100, "{quick}");
+    }
+
+    #[test]
+    fn a_result_written_in_place_is_the_one_built_whole() {
+        // DBA3.md §11: every outcome and rule text, written field by field into a struct full
+        // of other bytes, reads back as the struct `combat_result` builds.
+        let cfg = dbcore::RulesConfig::default();
+        let mut seen = 0;
+        for s in c_situations() {
+            let Ok(sit) = s.to_situation() else { continue };
+            for (da, db) in [(1, 6), (3, 3), (6, 1), (4, 2)] {
+                let dice = [DieScore::new(da).unwrap(), DieScore::new(db).unwrap()];
+                let Ok(r) = dbcore::resolve(&sit, dice, &cfg) else {
+                    continue;
+                };
+                let want = combat_result(&r);
+                let mut got = std::mem::MaybeUninit::<DbcoreCombatResult>::uninit();
+                // SAFETY: fill every byte first, then write a result into the struct.
+                let got = unsafe {
+                    std::ptr::write_bytes(got.as_mut_ptr(), 0xA5, 1);
+                    write_combat_result(got.as_mut_ptr(), &r);
+                    got.assume_init()
+                };
+                assert_eq!(got, want, "{sit:?}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 100, "{seen}");
     }
 }

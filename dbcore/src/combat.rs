@@ -785,7 +785,10 @@ impl Factors {
 
     /// What they add up to.
     pub fn sum(&self) -> i32 {
-        self.as_slice().iter().map(|f| f.value).sum()
+        // Every slot past `len` holds `NO_FACTOR` (value 0): a list only grows by `try_push`,
+        // from `Factors::new`. So all the slots are added, a fixed-length loop the compiler
+        // unrolls, rather than a loop over `len` with its set-up (measured in #15).
+        self.items.iter().map(|f| f.value).sum()
     }
 
     /// Add a factor of `value` unless it is zero (a factor that counts nothing is not listed).
@@ -1374,15 +1377,24 @@ pub fn resolve(
     count_factors(&mut r.b.factors, b, a, rb, e, cfg);
     let ta = r.a.factors.sum() + i32::from(dice[0].get());
     let tb = r.b.factors.sum() + i32::from(dice[1].get());
-    for (s, x, w, role, band) in [
-        (&mut r.a, a, b, ra, Band::of(ta, tb)),
-        (&mut r.b, b, a, rb, Band::of(tb, ta)),
-    ] {
-        let (outcome, rule) = outcome_for(x, w, role, band);
-        s.band = band;
-        s.outcome = outcome;
-        s.rule = Cow::Borrowed(rule);
-    }
+    // Close combat in the open, the common case, reads its outcomes from a table. (Each side is
+    // written out: a loop over the two sides first built an array of their parts.)
+    let open = ra.close && a.holding.is_field() && b.holding.is_field();
+    let (band_a, band_b) = (Band::of(ta, tb), Band::of(tb, ta));
+    let (oa, rule_a) = match open {
+        true => open_outcome(a, b, band_a),
+        false => outcome_for(a, b, ra, band_a),
+    };
+    let (ob, rule_b) = match open {
+        true => open_outcome(b, a, band_b),
+        false => outcome_for(b, a, rb, band_b),
+    };
+    r.a.band = band_a;
+    r.a.outcome = oa;
+    r.a.rule = Cow::Borrowed(rule_a);
+    r.b.band = band_b;
+    r.b.outcome = ob;
+    r.b.rule = Cow::Borrowed(rule_b);
     r.a.total = ta;
     r.b.total = tb;
     r.pursuit = pursuit(situation, r.a.outcome, r.b.outcome);
@@ -1434,7 +1446,25 @@ pub struct OddsRequest {
     pub config: Option<RulesConfig>,
 }
 
+/// Check a situation against the rules: [`validate_fully`], after a quick test that passes the
+/// common case (close combat in the open, within every count), which has nothing more to check.
+#[inline]
 fn validate(s: &Situation, cfg: &RulesConfig) -> Result<(), CombatError> {
+    let plain = |c: &Combatant| {
+        c.flank_rear_contacts <= 3
+            && c.side_supporters.given() <= 2
+            && (c.general || !c.cinc_bonus)
+            && c.holding.is_field()
+    };
+    if matches!(s.engagement, Engagement::CloseCombat) && plain(&s.a) && plain(&s.b) {
+        return Ok(());
+    }
+    validate_fully(s, cfg)
+}
+
+/// Every check of [`validate`], one by one.
+#[inline(never)]
+fn validate_fully(s: &Situation, cfg: &RulesConfig) -> Result<(), CombatError> {
     for c in [&s.a, &s.b] {
         if c.flank_rear_contacts > 3 {
             return Err(CombatError::TooManyFlankContacts {
@@ -1572,7 +1602,11 @@ fn count_factors(
     e: &Engagement,
     cfg: &RulesConfig,
 ) {
-    let rules = cfg.kind(x.kind.base());
+    // `cfg.kind`, inline: only three of its numbers are read here.
+    let rules = match cfg.kinds.get(&x.kind.base()) {
+        Some(r) => *r,
+        None => crate::config::default_kind_rules(x.kind.base()),
+    };
     let assault = !x.holding.is_field() || !w.holding.is_field();
     let defending = x.holding.defending();
 
@@ -1725,6 +1759,135 @@ fn gives_side_support(x: ElementKind, friend: ElementKind) -> bool {
 
 fn is(t: TroopType, set: &[TroopType]) -> bool {
     set.contains(&t)
+}
+
+/// How many outcomes [`OpenOutcomes`] keeps for one ordered pair of base kinds: one for a higher
+/// total, one for a tie, and for beaten and for doubled one for each going of the element
+/// suffering it (good, rough, bad) and whether its opponent is in good going.
+const OPEN_SLOTS: usize = 2 + 2 * 3 * 2;
+
+/// The outcomes of close combat between two elements in the open (§11), for every ordered pair
+/// of base kinds, worked out once from [`outcome_for`] so that [`resolve`] looks them up.
+///
+/// In close combat with neither element holding or assaulting a city, fort or camp, the outcome
+/// of `x` against `w` depends only on the two base kinds, the band, the going of `x` and whether
+/// `w` is in good going; and on mounted infantry in bad going, which is why an `x` of mounted
+/// infantry is left to [`outcome_for`] ([`open_outcome`]). A test checks every pair, going and
+/// band against [`outcome_for`].
+///
+/// It is held inline (about 50 KB in the static), so that working it out allocates nothing:
+/// `resolve` allocates nothing even the first time.
+struct OpenOutcomes {
+    /// Every rule text of the table, each once: an entry names its rule by index. (The rows of
+    /// §11 in the open have about fifty texts.)
+    rules: [&'static str; OPEN_RULES],
+    /// By `x` base index × the number of base kinds + `w` base index, then by
+    /// [`open_slot`].
+    entries: [[(Outcome, u8); OPEN_SLOTS]; OPEN_PAIRS],
+}
+
+/// Room for the rule texts of [`OpenOutcomes`].
+const OPEN_RULES: usize = 128;
+/// The ordered pairs of base kinds.
+const OPEN_PAIRS: usize = BaseKind::ALL.len() * BaseKind::ALL.len();
+
+/// Where the outcome of a band is kept among the [`OPEN_SLOTS`] of a pair.
+#[inline]
+fn open_slot(band: Band, x_going: Going, w_good: bool) -> usize {
+    let goings = 2 * x_going as usize + usize::from(w_good);
+    match band {
+        // The same outcome in any going (§11, §11.1).
+        Band::Higher => 0,
+        Band::Equal => 1,
+        Band::Beaten => 2 + goings,
+        Band::Doubled => 8 + goings,
+    }
+}
+
+impl OpenOutcomes {
+    fn new() -> OpenOutcomes {
+        let close = Role {
+            close: true,
+            shot_at: false,
+            immune_shooter: false,
+            target: false,
+            from_behind: false,
+        };
+        let mut rules = [""; OPEN_RULES];
+        let mut known = 0usize;
+        let mut entries = [[(Outcome::NoEffect, 0u8); OPEN_SLOTS]; OPEN_PAIRS];
+        // The index of a rule text, added if new: looked for by address first (the same text
+        // is one literal), so that working out the table once stays cheap.
+        let mut index_of = |rule: &'static str| {
+            let same = |r: &&str| std::ptr::eq(*r, rule);
+            let i = match rules[..known].iter().rposition(same) {
+                Some(i) => i,
+                None => match rules[..known].iter().position(|r| *r == rule) {
+                    Some(i) => i,
+                    None => {
+                        // More texts than room is a programming error the exhaustive test of
+                        // the table would catch.
+                        rules[known] = rule;
+                        known += 1;
+                        known - 1
+                    }
+                },
+            };
+            i as u8
+        };
+        let goings = [Going::Good, Going::Rough, Going::Bad];
+        for (xi, xb) in BaseKind::ALL.into_iter().enumerate() {
+            for (wi, wb) in BaseKind::ALL.into_iter().enumerate() {
+                let slots = &mut entries[xi * BaseKind::ALL.len() + wi];
+                let x = |g| Combatant::new(ElementKind::new(xb)).in_going(g);
+                let w = |good| {
+                    Combatant::new(ElementKind::new(wb)).in_going(if good {
+                        Going::Good
+                    } else {
+                        Going::Rough
+                    })
+                };
+                // A higher total and a tie do not depend on the going (§11, §11.1).
+                for band in [Band::Higher, Band::Equal] {
+                    let (outcome, rule) = outcome_for(&x(Going::Good), &w(true), close, band);
+                    slots[open_slot(band, Going::Good, true)] = (outcome, index_of(rule));
+                }
+                for band in [Band::Beaten, Band::Doubled] {
+                    for x_going in goings {
+                        for w_good in [false, true] {
+                            let (outcome, rule) = outcome_for(&x(x_going), &w(w_good), close, band);
+                            slots[open_slot(band, x_going, w_good)] = (outcome, index_of(rule));
+                        }
+                    }
+                }
+            }
+        }
+        OpenOutcomes { rules, entries }
+    }
+}
+
+/// The table of [`OpenOutcomes`], worked out on first use and never changed.
+static OPEN_OUTCOMES: std::sync::LazyLock<OpenOutcomes> =
+    std::sync::LazyLock::new(OpenOutcomes::new);
+
+/// [`outcome_for`] of `x` in close combat against `w`, neither holding nor assaulting a city,
+/// fort or camp: read from [`OpenOutcomes`], or worked out for mounted infantry.
+#[inline]
+fn open_outcome(x: &Combatant, w: &Combatant, band: Band) -> (Outcome, &'static str) {
+    if x.kind.is_mounted_infantry() {
+        let close = Role {
+            close: true,
+            shot_at: false,
+            immune_shooter: false,
+            target: false,
+            from_behind: false,
+        };
+        return outcome_for(x, w, close, band);
+    }
+    let t = &*OPEN_OUTCOMES;
+    let pair = x.kind.base().index() * BaseKind::ALL.len() + w.kind.base().index();
+    let (outcome, rule) = t.entries[pair][open_slot(band, x.going, w.going == Going::Good)];
+    (outcome, t.rules[usize::from(rule)])
 }
 
 /// The outcome for `x` whose total stands in `band` against `w` (§11).
@@ -2094,4 +2257,68 @@ fn pursuit(s: &Situation, oa: Outcome, ob: Outcome) -> Option<Pursuit> {
         distance,
         into: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind an element can be: each base kind, and mounted infantry of those that ride.
+    fn every_kind() -> Vec<ElementKind> {
+        let mut v: Vec<ElementKind> = BaseKind::ALL.into_iter().map(ElementKind::new).collect();
+        v.extend(
+            BaseKind::ALL
+                .into_iter()
+                .filter_map(|b| ElementKind::mounted_infantry(b).ok()),
+        );
+        v
+    }
+
+    // DBA3.md §11: the table of outcomes in the open gives, for every ordered pair of kinds,
+    // every going of each side and every band, exactly the outcome and rule that the rows of
+    // §11.1-§11.3 (`outcome_for`) give.
+    #[test]
+    fn the_open_outcome_table_is_outcome_for_everywhere() {
+        let close = roles(&Engagement::CloseCombat).0;
+        let goings = [Going::Good, Going::Rough, Going::Bad];
+        let bands = [Band::Higher, Band::Equal, Band::Beaten, Band::Doubled];
+        let kinds = every_kind();
+        let mut checked = 0u32;
+        for &xk in &kinds {
+            for &wk in &kinds {
+                for xg in goings {
+                    for wg in goings {
+                        let x = Combatant::new(xk).in_going(xg);
+                        let w = Combatant::new(wk).in_going(wg);
+                        for band in bands {
+                            assert_eq!(
+                                open_outcome(&x, &w, band),
+                                outcome_for(&x, &w, close, band),
+                                "{xk} in {xg:?} against {wk} in {wg:?}, {band:?}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 42 * 42 * 36);
+    }
+
+    // The fixed-length sum of a factor list is the sum of the factors it lists.
+    #[test]
+    fn a_factor_sum_counts_only_the_listed_factors() {
+        let mut f = Factors::new();
+        assert_eq!(f.sum(), 0);
+        f.push(Factor {
+            name: FactorName::VsFoot,
+            value: 4,
+        });
+        f.push(Factor {
+            name: FactorName::FlankOrRear,
+            value: -2,
+        });
+        assert_eq!(f.sum(), 2);
+        assert_eq!(f.sum(), f.iter().map(|x| x.value).sum::<i32>());
+    }
 }
