@@ -16,8 +16,10 @@ use serde_json::ser::{CompactFormatter, Formatter};
 use crate::battle::bound::Action;
 use crate::battle::movement::{GroupStep, MoveOrder};
 use crate::battle::setup::{ArmySetup, ElementId, ElementSetup};
+use crate::battlefield::Battlefield;
 use crate::dice::DieScore;
-use crate::geometry::Pose;
+use crate::geometry::{Point, Polygon, Pose};
+use crate::terrain::TerrainFeature;
 
 use super::{SavedElement, SetupOut, StateOut};
 
@@ -124,6 +126,63 @@ impl Out {
             self.pose(p);
         }
         self.buf.push(b']');
+    }
+
+    fn point(&mut self, p: &Point) {
+        self.raw("{\"x\":");
+        self.f64(p.x);
+        self.raw(",\"y\":");
+        self.f64(p.y);
+        self.buf.push(b'}');
+    }
+
+    fn points(&mut self, points: &[Point]) {
+        self.buf.push(b'[');
+        for (i, p) in points.iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            self.point(p);
+        }
+        self.buf.push(b']');
+    }
+
+    fn polygon(&mut self, p: &Polygon) {
+        self.raw("{\"points\":");
+        self.points(&p.points);
+        self.buf.push(b'}');
+    }
+
+    /// The board and its terrain: area features (the many-pointed outlines) by hand, the
+    /// others through serde.
+    fn battlefield(&mut self, b: &Battlefield) {
+        self.raw("{\"board\":{\"width\":");
+        self.f64(b.board.width);
+        self.raw(",\"depth\":");
+        self.f64(b.board.depth);
+        self.raw("},\"features\":[");
+        for (i, f) in b.features.iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            match f {
+                TerrainFeature::Area(a) => {
+                    self.raw("{\"area\":{\"kind\":");
+                    self.serde(&a.kind);
+                    self.raw(",\"outline\":");
+                    self.polygon(&a.outline);
+                    self.raw(",\"straight_edged\":");
+                    self.bool(a.straight_edged);
+                    self.raw(",\"crest\":");
+                    self.points(&a.crest);
+                    self.raw(",\"gates\":");
+                    self.points(&a.gates);
+                    self.raw("}}");
+                }
+                other => self.serde(other),
+            }
+        }
+        self.raw("]}");
     }
 
     fn action(&mut self, a: &Action) {
@@ -325,7 +384,10 @@ impl Out {
             self.element_setup(e);
         }
         self.raw("],\"camp\":");
-        self.serde(&a.camp);
+        match &a.camp {
+            Some(p) => self.polygon(p),
+            None => self.raw("null"),
+        }
         if a.camp_followers {
             self.raw(",\"camp_followers\":true");
         }
@@ -352,7 +414,7 @@ impl Out {
             self.serde(c);
         }
         self.raw(",\"battlefield\":");
-        self.serde(s.battlefield);
+        self.battlefield(s.battlefield);
         self.raw(",\"armies\":[");
         for (i, a) in s.armies.iter().enumerate() {
             if i > 0 {
@@ -593,6 +655,44 @@ pub(super) mod tests {
             Action::Hold { ids: vec![] },
         ]);
         v
+    }
+
+    /// A battlefield with a City (gates, straight edges) and a hill (crest).
+    pub(in crate::battle::saved) fn some_terrain() -> Battlefield {
+        use crate::terrain::{AreaFeature, AreaKind};
+        let square = |x: f64| Polygon {
+            points: vec![
+                Point::new(x, 1.0),
+                Point::new(x + 2.0, 1.0),
+                Point::new(x + 2.0, 3.0),
+                Point::new(x, 3.0),
+            ],
+        };
+        let mut b = Battlefield::default();
+        b.features.push(TerrainFeature::Area(AreaFeature {
+            kind: AreaKind::City,
+            outline: square(1.0),
+            straight_edged: true,
+            crest: vec![],
+            gates: vec![Point::new(2.0, 1.0), Point::new(0.1 + 0.2, 3.0)],
+        }));
+        b.features.push(TerrainFeature::Area(AreaFeature {
+            kind: AreaKind::GentleHill,
+            outline: square(6.0),
+            straight_edged: false,
+            crest: vec![Point::new(6.5, 2.0), Point::new(7.5, 2.0)],
+            gates: vec![],
+        }));
+        b
+    }
+
+    #[test]
+    fn terrain_is_written_as_serde_writes_it() {
+        let b = some_terrain();
+        let mut out = Out::with_capacity(0);
+        out.battlefield(&b);
+        let serde = serde_json::to_string(&b).expect("serialises");
+        assert_eq!(String::from_utf8(out.buf).expect("UTF-8"), serde);
     }
 
     #[test]
