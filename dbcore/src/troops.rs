@@ -446,6 +446,17 @@ impl BaseKind {
     }
 
     fn parse(text: &str) -> Option<BaseKind> {
+        // A code as dbcore writes it (every saved set-up and configuration), by exact compare
+        // first: the same kind the spellings below find (`codes_are_found_exactly` in the tests).
+        BaseKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.code() == text)
+            .or_else(|| BaseKind::parse_spelling(text))
+    }
+
+    /// A kind by any spelling the parser takes: its code in any case, and a few others.
+    fn parse_spelling(text: &str) -> Option<BaseKind> {
         // "4Sp" is a common spelling of Spears.
         if text.eq_ignore_ascii_case("4Sp") {
             return Some(BaseKind::Sp);
@@ -868,5 +879,19 @@ impl<'de> Deserialize<'de> for BaseKind {
             }
         }
         d.deserialize_str(Code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_found_exactly() {
+        // The exact compare of `BaseKind::parse` finds the kind its other spellings find.
+        for k in BaseKind::ALL {
+            assert_eq!(BaseKind::parse_spelling(k.code()), Some(k), "{}", k.code());
+            assert_eq!(BaseKind::parse(k.code()), Some(k), "{}", k.code());
+        }
     }
 }
