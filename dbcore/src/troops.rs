@@ -446,13 +446,20 @@ impl BaseKind {
     }
 
     fn parse(text: &str) -> Option<BaseKind> {
-        // A code as dbcore writes it (every saved set-up and configuration), by exact compare
-        // first: the same kind the spellings below find (`codes_are_found_exactly` in the tests).
-        BaseKind::ALL
-            .iter()
-            .copied()
-            .find(|k| k.code() == text)
-            .or_else(|| BaseKind::parse_spelling(text))
+        // A code as dbcore writes it (every saved set-up and configuration) is looked up exactly
+        // first, in the codes sorted once: the same kind the other spellings find
+        // (`codes_are_found_exactly` in the tests).
+        static BY_CODE: std::sync::OnceLock<Vec<(&'static str, BaseKind)>> =
+            std::sync::OnceLock::new();
+        let by_code = BY_CODE.get_or_init(|| {
+            let mut v: Vec<_> = BaseKind::ALL.iter().map(|&k| (k.code(), k)).collect();
+            v.sort_unstable();
+            v
+        });
+        match by_code.binary_search_by(|(code, _)| (*code).cmp(text)) {
+            Ok(i) => Some(by_code[i].1),
+            Err(_) => BaseKind::parse_spelling(text),
+        }
     }
 
     /// A kind by any spelling the parser takes: its code in any case, and a few others.
