@@ -15,6 +15,12 @@
 //! Both keep the actions, so a battle read back has the same [`Battle::record`] and compares
 //! equal to the one written.
 //!
+//! The compact state is written straight into bytes, its hot parts (actions, elements, poses,
+//! outlines) by hand and the rest through serde, to the very bytes serde's writer gives; and a
+//! text in that one spelling is read back the same way. Any other spelling of the same JSON
+//! (spaces, another order of fields, escapes) is read by serde, which also names the field of
+//! any fault, so what is accepted and every error message are as serde's.
+//!
 //! The digest guards against edits and damage, not against a forger: it is no signature, and
 //! anyone can compute it (docs/json.md gives the algorithm). A compact state is trusted to have
 //! been written by dbcore from a valid battle, so the rules of its set-up (§3, §5) are not
