@@ -446,6 +446,24 @@ impl BaseKind {
     }
 
     fn parse(text: &str) -> Option<BaseKind> {
+        // A code as dbcore writes it (every saved set-up and configuration) is looked up exactly
+        // first, in the codes sorted once: the same kind the other spellings find
+        // (`codes_are_found_exactly` in the tests).
+        static BY_CODE: std::sync::OnceLock<Vec<(&'static str, BaseKind)>> =
+            std::sync::OnceLock::new();
+        let by_code = BY_CODE.get_or_init(|| {
+            let mut v: Vec<_> = BaseKind::ALL.iter().map(|&k| (k.code(), k)).collect();
+            v.sort_unstable();
+            v
+        });
+        match by_code.binary_search_by(|(code, _)| (*code).cmp(text)) {
+            Ok(i) => Some(by_code[i].1),
+            Err(_) => BaseKind::parse_spelling(text),
+        }
+    }
+
+    /// A kind by any spelling the parser takes: its code in any case, and a few others.
+    fn parse_spelling(text: &str) -> Option<BaseKind> {
         // "4Sp" is a common spelling of Spears.
         if text.eq_ignore_ascii_case("4Sp") {
             return Some(BaseKind::Sp);
@@ -868,5 +886,19 @@ impl<'de> Deserialize<'de> for BaseKind {
             }
         }
         d.deserialize_str(Code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_found_exactly() {
+        // The exact compare of `BaseKind::parse` finds the kind its other spellings find.
+        for k in BaseKind::ALL {
+            assert_eq!(BaseKind::parse_spelling(k.code()), Some(k), "{}", k.code());
+            assert_eq!(BaseKind::parse(k.code()), Some(k), "{}", k.code());
+        }
     }
 }

@@ -15,6 +15,12 @@
 //! Both keep the actions, so a battle read back has the same [`Battle::record`] and compares
 //! equal to the one written.
 //!
+//! The compact state is written straight into bytes, its hot parts (actions, elements, poses,
+//! outlines) by hand and the rest through serde, to the very bytes serde's writer gives; and a
+//! text in that one spelling is read back the same way. Any other spelling of the same JSON
+//! (spaces, another order of fields, escapes) is read by serde, which also names the field of
+//! any fault, so what is accepted and every error message are as serde's.
+//!
 //! The digest guards against edits and damage, not against a forger: it is no signature, and
 //! anyone can compute it (docs/json.md gives the algorithm). A compact state is trusted to have
 //! been written by dbcore from a valid battle, so the rules of its set-up (§3, §5) are not
@@ -54,6 +60,9 @@ use super::commands::CommandState;
 use super::setup::{ArmySetup, BattleSetup, ElementId, ElementSetup};
 use super::state::{CityState, ElementState, Status};
 use super::victory::Verdict;
+
+mod read;
+mod write;
 
 /// The `"format"` of a compact state.
 pub const STATE_FORMAT: &str = "dbcore-state";
@@ -469,10 +478,9 @@ impl Battle {
     pub fn state_digest(&self) -> String {
         let mut h = StateHasher::default();
         match self.state_out() {
-            Some(out) => serde_json::to_writer(&mut h, &out),
-            None => serde_json::to_writer(&mut h, self),
+            Some(out) => h.update(&write::state_bytes(&out)),
+            None => serde_json::to_writer(&mut h, self).expect("a battle state always serialises"),
         }
-        .expect("a battle state always serialises");
         h.finish_hex()
     }
 
@@ -483,7 +491,8 @@ impl Battle {
         let Some(out) = self.state_out() else {
             return serde_json::to_string(self).expect("a battle state always serialises");
         };
-        let mut text = serde_json::to_vec(&out).expect("a battle state always serialises");
+        // Written by hand, the same bytes as serde's writer of `StateOut` (see `write`).
+        let mut text = write::state_bytes(&out);
         let mut h = StateHasher::default();
         h.update(&text);
         let digest = h.finish_hex();
@@ -505,11 +514,15 @@ impl Battle {
     pub fn from_state_json(text: &str) -> Result<Battle, StateError> {
         let head = text.trim_start();
         if head.starts_with("{\"format\":\"dbcore-state\"") {
-            // The plain parser first: tracking the path of every field costs more than the parse,
-            // and is needed only to name the field of a fault.
-            let saved: StateIn = match serde_json::from_str(text) {
-                Ok(s) => s,
-                Err(_) => crate::json::from_str(text)?,
+            // The text as dbcore writes it is read straight from its bytes (see `read`); any
+            // other spelling by serde's plain parser; and only a fault by the parser that
+            // tracks the path of every field, which costs more than the parse, to name it.
+            let saved: StateIn = match read::state(text) {
+                Some(s) => s,
+                None => match serde_json::from_str(text) {
+                    Ok(s) => s,
+                    Err(_) => crate::json::from_str(text)?,
+                },
             };
             return Battle::from_saved(saved, text_digest(text));
         }
@@ -632,5 +645,111 @@ impl Battle {
             });
         }
         Ok(battle)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::BattleRecord;
+
+    /// States along every golden battle: every seventh action's, and the last.
+    fn golden_states() -> Vec<(String, Battle)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .expect("tests/golden exists")
+            .map(|e| e.expect("a directory entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        paths.sort();
+        let mut states = Vec::new();
+        for p in paths {
+            let text = std::fs::read_to_string(&p).expect("a golden trace");
+            let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+            let record: BattleRecord =
+                serde_json::from_value(value["record"].clone()).expect("a battle record");
+            let mut b = Battle::new(record.setup.clone()).expect("a valid set-up");
+            let name = p.display().to_string();
+            for (i, a) in record.actions.iter().enumerate() {
+                if i % 7 == 0 {
+                    states.push((format!("{name} before action {i}"), b.clone()));
+                }
+                b.apply(a.clone()).expect("the golden action applies");
+            }
+            states.push((format!("{name} at its end"), b));
+        }
+        assert!(states.len() > 50, "{} states", states.len());
+        states
+    }
+
+    /// `from_state_json` as it read a compact state before the hand reader: serde alone.
+    fn by_serde(text: &str) -> Result<Battle, StateError> {
+        let saved: StateIn = match serde_json::from_str(text) {
+            Ok(s) => s,
+            Err(_) => crate::json::from_str(text)?,
+        };
+        Battle::from_saved(saved, text_digest(text))
+    }
+
+    #[test]
+    fn the_hand_reader_reads_what_serde_reads_on_every_golden_state() {
+        for (name, battle) in golden_states() {
+            let text = battle.state_json();
+            let fast = read::state(&text).unwrap_or_else(|| panic!("{name}: not read by hand"));
+            let fast = Battle::from_saved(fast, text_digest(&text)).expect("reads back");
+            assert_eq!(fast, battle, "{name}");
+            assert_eq!(Ok(fast), by_serde(&text), "{name}");
+        }
+    }
+
+    #[test]
+    fn other_spellings_and_faults_are_left_to_serde() {
+        let (_, battle) = golden_states().pop().expect("a golden state");
+        let text = battle.state_json();
+        let digest_at = text.rfind(",\"digest\"").expect("a digest");
+        let mut variants = vec![
+            format!(" \n{text}\n "),
+            serde_json::to_string_pretty(&battle.state_value()).expect("serialises"),
+            text.replacen(
+                "{\"action\":\"roll_pips\",\"die\":",
+                "{\"action\":\"roll_pips\",\"die\":1",
+                1,
+            ),
+            text.replacen("\"die\":", "\"die\": ", 1),
+            text.replacen("\"die\":", "\"x\":1,\"die\":", 1),
+            text.replacen("\"pips\":", "\"pips\":-", 1),
+            text.replacen("\"pips\":", "\"pips\":9", 1),
+            text.replacen("\"bound\":", "\"bound\":1e", 1),
+            text.replacen("\"bound\":", "\"bound\":0", 1),
+            text.replacen("\"facing\":", "\"facing\":-0", 1),
+            text.replacen("\"facing\":", "\"facing\":1e999", 1),
+            text.replacen("\"facing\":", "\"facing\":.", 1),
+            text.replacen("\"kind\":\"", "\"kind\":\"X", 1),
+            text.replacen("\"name\":\"", "\"name\":\"\\u0041", 1),
+            text.replacen("\"phase\":{", "\"phase\":{\"x\":[1,{}],", 1),
+            text.replacen("\"type\":\"element\"", "\"type\":\"elephant\"", 1),
+            format!("{}}}", &text[..digest_at]),
+            text[..text.len() - 1].to_string(),
+            format!("{text}x"),
+        ];
+        // Every prefix of the start, cut anywhere.
+        variants.extend((0..400).step_by(7).map(|n| text[..n].to_string()));
+        for v in variants {
+            let fast = Battle::from_state_json(&v);
+            assert_eq!(fast, by_serde(&v), "{v:.300}");
+        }
+    }
+
+    #[test]
+    fn the_hand_writer_writes_what_serde_writes_on_every_golden_state() {
+        for (name, battle) in golden_states() {
+            let out = battle.state_out().expect("a compact state");
+            let serde = serde_json::to_vec(&out).expect("serialises");
+            assert_eq!(
+                String::from_utf8(write::state_bytes(&out)).expect("UTF-8"),
+                String::from_utf8(serde).expect("UTF-8"),
+                "{name}"
+            );
+        }
     }
 }
