@@ -1098,18 +1098,18 @@ struct Role {
     from_behind: bool,
 }
 
+/// The part each side plays in close combat: the same for both.
+const CLOSE_ROLE: Role = Role {
+    close: true,
+    shot_at: false,
+    immune_shooter: false,
+    target: false,
+    from_behind: false,
+};
+
 fn roles(e: &Engagement) -> (Role, Role) {
     match e {
-        Engagement::CloseCombat => {
-            let r = Role {
-                close: true,
-                shot_at: false,
-                immune_shooter: false,
-                target: false,
-                from_behind: false,
-            };
-            (r, r)
-        }
+        Engagement::CloseCombat => (CLOSE_ROLE, CLOSE_ROLE),
         Engagement::Shooting(s) => {
             let target = Role {
                 close: false,
@@ -1602,11 +1602,7 @@ fn count_factors(
     e: &Engagement,
     cfg: &RulesConfig,
 ) {
-    // `cfg.kind`, inline: only three of its numbers are read here.
-    let rules = match cfg.kinds.get(&x.kind.base()) {
-        Some(r) => *r,
-        None => crate::config::default_kind_rules(x.kind.base()),
-    };
+    let rules = cfg.kind(x.kind.base());
     let assault = !x.holding.is_field() || !w.holding.is_field();
     let defending = x.holding.defending();
 
@@ -1806,13 +1802,7 @@ fn open_slot(band: Band, x_going: Going, w_good: bool) -> usize {
 
 impl OpenOutcomes {
     fn new() -> OpenOutcomes {
-        let close = Role {
-            close: true,
-            shot_at: false,
-            immune_shooter: false,
-            target: false,
-            from_behind: false,
-        };
+        let close = CLOSE_ROLE;
         let mut rules = [""; OPEN_RULES];
         let mut known = 0usize;
         let mut entries = [[(Outcome::NoEffect, 0u8); OPEN_SLOTS]; OPEN_PAIRS];
@@ -1875,14 +1865,7 @@ static OPEN_OUTCOMES: std::sync::LazyLock<OpenOutcomes> =
 #[inline]
 fn open_outcome(x: &Combatant, w: &Combatant, band: Band) -> (Outcome, &'static str) {
     if x.kind.is_mounted_infantry() {
-        let close = Role {
-            close: true,
-            shot_at: false,
-            immune_shooter: false,
-            target: false,
-            from_behind: false,
-        };
-        return outcome_for(x, w, close, band);
+        return outcome_for(x, w, CLOSE_ROLE, band);
     }
     let t = &*OPEN_OUTCOMES;
     let pair = x.kind.base().index() * BaseKind::ALL.len() + w.kind.base().index();

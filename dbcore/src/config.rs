@@ -310,6 +310,7 @@ impl RulesConfig {
     }
 
     /// The numbers of a base kind, falling back to the default table if the entry is missing.
+    #[inline]
     pub fn kind(&self, b: BaseKind) -> KindRules {
         self.kinds
             .get(&b)
