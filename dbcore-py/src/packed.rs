@@ -150,6 +150,15 @@ fn pack_combatant(c: &Combatant, out: &mut [u8]) {
 /// Read a combatant's 16 bytes; `base` is their offset in the situation record (for errors).
 fn unpack_combatant(r: &[u8], base: usize) -> Result<Combatant, Bad> {
     let mut c = Combatant::new(kind_of(r[0], base)?);
+    // The common case first: in the open, no contacts, no supporters.
+    const PLAIN: [u8; 13] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NO_KIND, 0];
+    if r[3..] == PLAIN && r[1] & !(GENERAL | UPHILL | DEMORALISED) == 0 && r[2] <= 2 {
+        c.general = r[1] & GENERAL != 0;
+        c.uphill = r[1] & UPHILL != 0;
+        c.demoralised = r[1] & DEMORALISED != 0;
+        c.going = going_of(r[2], base + 2)?;
+        return Ok(c);
+    }
     if r[1] & !(GENERAL | CINC_BONUS | UPHILL | DEFENDING_BANK | DEMORALISED) != 0 {
         return Err((
             base + 1,
@@ -305,25 +314,39 @@ fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<std::borrow:
     )))
 }
 
-/// A quick hash for 36-byte records (the multiply-rotate of rustc's FxHasher): the map below is
-/// only looked up, never iterated, so its order reaches nothing.
+/// A situation record as a map key, hashed word by word (the multiply-rotate of rustc's
+/// FxHasher): the map is only looked up, never iterated, so its order reaches nothing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Record([u8; SITUATION_SIZE]);
+
+impl std::hash::Hash for Record {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let (words, tail) = self.0.split_at(32);
+        for w in words.chunks_exact(8) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            state.write_u64(u64::from_le_bytes(b));
+        }
+        let mut b = [0u8; 4];
+        b.copy_from_slice(tail);
+        state.write_u32(u32::from_le_bytes(b));
+    }
+}
+
 #[derive(Default)]
 struct RecordHasher(u64);
 
 impl Hasher for RecordHasher {
     fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        for &b in chunks.remainder() {
+        for &b in bytes {
             self.add(u64::from(b));
         }
     }
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
     }
     fn finish(&self) -> u64 {
         self.0
@@ -331,19 +354,16 @@ impl Hasher for RecordHasher {
 }
 
 impl RecordHasher {
+    #[inline]
     fn add(&mut self, w: u64) {
         self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 
-type Record = [u8; SITUATION_SIZE];
-
 /// The situation record of item `i`: one for every item, or one an item.
-fn record(situations: &[u8], i: usize, broadcast: bool) -> Record {
+fn record(situations: &[u8], i: usize, broadcast: bool) -> &[u8] {
     let at = if broadcast { 0 } else { i * SITUATION_SIZE };
-    let mut r = [0u8; SITUATION_SIZE];
-    r.copy_from_slice(&situations[at..at + SITUATION_SIZE]);
-    r
+    &situations[at..at + SITUATION_SIZE]
 }
 
 /// A situation the batch meets more than once, counted once, with the pursuit each pair of
@@ -390,6 +410,11 @@ fn pack_result(r: &CombatResult, out: &mut [u8]) -> Result<(), ItemError> {
     Ok(())
 }
 
+/// How many items must share a record before it is counted once through `dbcore::Prepared`
+/// rather than resolved item by item: preparing (every band of both sides) and the lookups
+/// after it cost about what four plain resolutions do (callgrind, #15).
+const PREPARE_FROM: u32 = 4;
+
 /// Resolve every item into `out` (`RESULT_SIZE` bytes an item), in item order; the first item
 /// that fails stops the batch.
 fn resolve_all(
@@ -400,9 +425,10 @@ fn resolve_all(
 ) -> Result<(), (usize, ItemError)> {
     let n = dice.len() / 2;
     let broadcast = situations.len() == SITUATION_SIZE;
-    // Which distinct record each item uses, and how many items use it: one met once is resolved
-    // directly, one met more often counted once (`dbcore::Prepared`).
-    let mut slot_of: HashMap<Record, u32, BuildHasherDefault<RecordHasher>> = HashMap::default();
+    // Which distinct record each item uses, and how many items use it: one met fewer than
+    // PREPARE_FROM times is resolved item by item, one met more often counted once.
+    let mut slot_of: HashMap<Record, u32, BuildHasherDefault<RecordHasher>> =
+        HashMap::with_capacity_and_hasher(if broadcast { 0 } else { n }, Default::default());
     let mut uses: Vec<u32> = Vec::new();
     let item_slot: Vec<u32> = if broadcast {
         uses.push(n as u32);
@@ -411,7 +437,9 @@ fn resolve_all(
         (0..n)
             .map(|i| {
                 let next = uses.len() as u32;
-                let s = *slot_of.entry(record(situations, i, false)).or_insert(next);
+                let mut key = [0u8; SITUATION_SIZE];
+                key.copy_from_slice(record(situations, i, false));
+                let s = *slot_of.entry(Record(key)).or_insert(next);
                 if s == next {
                     uses.push(0);
                 }
@@ -433,15 +461,18 @@ fn resolve_all(
         let die = |d: u8| DieScore::new(d).map_err(|e| fail(ItemError::Dice(e)));
         let dice = [die(pair[0])?, die(pair[1])?];
         let slot = item_slot[i] as usize;
-        if uses[slot] == 1 {
-            let s = unpack_situation(&record(situations, i, broadcast))
+        if uses[slot] < PREPARE_FROM {
+            let s = unpack_situation(record(situations, i, broadcast))
                 .map_err(|b| fail(ItemError::Record(b)))?;
-            let r = dbcore::resolve(&s, dice, cfg).map_err(|e| fail(ItemError::Rule(e)))?;
-            pack_result(&r, out).map_err(fail)?;
+            // Read where it stands: mapping the error first would move the whole result.
+            match &dbcore::resolve(&s, dice, cfg) {
+                Ok(r) => pack_result(r, out).map_err(fail)?,
+                Err(e) => return Err(fail(ItemError::Rule(e.clone()))),
+            }
             continue;
         }
         if repeated_of[slot] == NONE {
-            let s = unpack_situation(&record(situations, i, broadcast))
+            let s = unpack_situation(record(situations, i, broadcast))
                 .map_err(|b| fail(ItemError::Record(b)))?;
             let prepared = Prepared::new(&s, cfg).map_err(|e| fail(ItemError::Rule(e)))?;
             repeated_of[slot] = repeated.len() as u32;
@@ -517,9 +548,73 @@ pub fn resolve_packed<'py>(
     let cfg = config_of(config);
     let (situations, dice) = (&*situations, &*dice);
     let mut out = vec![0u8; n * RESULT_SIZE];
-    let done = errors::guard(|| Ok(py.detach(|| resolve_all(situations, dice, cfg, &mut out))))?;
+    let broadcast = records == 1;
+    let done = errors::guard(|| {
+        Ok(py.detach(|| {
+            let threads = threads_for(n, 4096);
+            if threads == 1 {
+                return resolve_all(situations, dice, cfg, &mut out);
+            }
+            // Contiguous chunks, one a thread, each with its own record counts; the earliest
+            // failing item is the one reported, as one thread would.
+            let chunk = n.div_ceil(threads);
+            std::thread::scope(|s| {
+                let parts: Vec<_> = dice
+                    .chunks(2 * chunk)
+                    .zip(out.chunks_mut(RESULT_SIZE * chunk))
+                    .enumerate()
+                    .map(|(c, (dice, out))| {
+                        let sits = match broadcast {
+                            true => situations,
+                            false => {
+                                let at = c * chunk * SITUATION_SIZE;
+                                &situations[at..at + dice.len() / 2 * SITUATION_SIZE]
+                            }
+                        };
+                        s.spawn(move || {
+                            resolve_all(sits, dice, cfg, out).map_err(|(i, e)| (c * chunk + i, e))
+                        })
+                    })
+                    .collect();
+                earliest(parts)
+            })
+        }))
+    })?;
     done.map_err(|(i, e)| item_error(i, e))?;
     Ok(PyBytes::new(py, &out))
+}
+
+/// How many threads a batch of `n` items is shared among: one below twice `per_thread` items
+/// (a thread costs tens of microseconds, and asking how many cores there are reads the cgroup
+/// files), else as many as there are cores with at least `per_thread` items each.
+fn threads_for(n: usize, per_thread: usize) -> usize {
+    if n < 2 * per_thread {
+        return 1;
+    }
+    std::thread::available_parallelism()
+        .map_or(1, |t| t.get())
+        .min(n / per_thread)
+        .max(1)
+}
+
+/// Wait for every part of a batch; the earliest failing item of any is the batch's failure
+/// (each part stops at its own first failure, and the parts are in item order).
+fn earliest(
+    parts: Vec<std::thread::ScopedJoinHandle<'_, Result<(), (usize, ItemError)>>>,
+) -> Result<(), (usize, ItemError)> {
+    let mut first: Option<(usize, ItemError)> = None;
+    for p in parts {
+        match p.join() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                if first.as_ref().is_none_or(|f| e.0 < f.0) {
+                    first = Some(e);
+                }
+            }
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    }
+    first.map_or(Ok(()), Err)
 }
 
 /// Write an odds record.
@@ -582,14 +677,7 @@ pub fn odds_packed<'py>(
     let done = errors::guard(|| {
         Ok(py.detach(|| {
             // As odds_many: below a few hundred situations a thread costs more than it saves.
-            let threads = if n < 512 {
-                1
-            } else {
-                std::thread::available_parallelism()
-                    .map_or(1, |t| t.get())
-                    .min(n / 256)
-                    .max(1)
-            };
+            let threads = threads_for(n, 256);
             if threads == 1 {
                 return odds_all(situations, 0, cfg, &mut out);
             }
@@ -601,21 +689,7 @@ pub fn odds_packed<'py>(
                     .enumerate()
                     .map(|(c, (sits, out))| s.spawn(move || odds_all(sits, c * chunk, cfg, out)))
                     .collect();
-                // Every part runs to its end or its first failure; the earliest failing item is
-                // the one reported, as one thread would.
-                let mut first: Option<(usize, ItemError)> = None;
-                for p in parts {
-                    match p.join() {
-                        Ok(Ok(())) => {}
-                        Ok(Err(e)) => {
-                            if first.as_ref().is_none_or(|f| e.0 < f.0) {
-                                first = Some(e);
-                            }
-                        }
-                        Err(panic) => std::panic::resume_unwind(panic),
-                    }
-                }
-                first.map_or(Ok(()), Err)
+                earliest(parts)
             })
         }))
     })?;

@@ -224,3 +224,26 @@ def test_a_bad_item_is_refused_by_its_number() -> None:
         dbcore.odds_packed(good[:-1])
     with pytest.raises(dbcore.ArgumentError):
         dbcore.pack_situations([Situation.close_combat("3Kn", "4Bd"), "3Kn"])  # type: ignore[list-item]
+
+
+def test_a_long_batch_shared_among_threads_is_the_same() -> None:
+    # DBA3.md §11: long batches are cut into chunks, one a thread; the values and the first
+    # refusal are those of one pass (§9.1: Spears do not shoot).
+    sits = varied_situations()
+    items = [(sits[(i * 7) % len(sits)], ALL_DICE[i % 36]) for i in range(20000)]
+    data = dbcore.pack_situations([s for s, _ in items])
+    raw = bytes(x for _, d in items for x in d)
+    got = unpack_results(dbcore.resolve_packed(data, raw))
+    assert got == [as_packed(r) for r in dbcore.resolve_many(*zip(*items))]  # type: ignore[arg-type]
+    one = unpack_results(dbcore.resolve_packed(data[:36], raw))
+    assert one == [as_packed(r) for r in dbcore.resolve_many(sits[0], [d for _, d in items])]
+    bad = dbcore.pack_situations([Situation.shooting("Sp", "4Bd")])
+    late = bytearray(data)
+    late[36 * 19000 : 36 * 19001] = bad
+    late[36 * 15000 : 36 * 15001] = bad
+    with pytest.raises(dbcore.RuleError, match="item 15000"):
+        dbcore.resolve_packed(bytes(late), raw)
+    dice = bytearray(raw)
+    dice[2 * 12345] = 9
+    with pytest.raises(dbcore.DiceError, match="item 12345"):
+        dbcore.resolve_packed(bytes(late), bytes(dice))
