@@ -131,6 +131,8 @@ def test_repeated_situations_are_counted_once_with_the_same_values() -> None:
     got = unpack_results(dbcore.resolve_packed(bytearray(data), bytearray(raw)))
     want = dbcore.resolve_many([s for s, _ in items], [d for _, d in items])
     assert got == [as_packed(r) for r in want]
+    # And one call at a time, which counts nothing once.
+    assert got == [as_packed(dbcore.resolve(s, d)) for s, d in items]
     # The bytes themselves, for the record layout.
     first = want[0]
     assert dbcore.resolve_packed(data, raw)[:9] == struct.pack(
