@@ -18,6 +18,7 @@ mod errors;
 mod kinds;
 mod logs;
 mod names;
+mod packed;
 mod prebattle;
 mod simulate;
 mod table;
@@ -55,6 +56,7 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(combat::odds, m)?)?;
     m.add_function(wrap_pyfunction!(combat::resolve_many, m)?)?;
     m.add_function(wrap_pyfunction!(combat::odds_many, m)?)?;
+    packed::register(m)?;
     m.add_function(wrap_pyfunction!(battle::play, m)?)?;
     m.add_function(wrap_pyfunction!(battle::demo_setup, m)?)?;
     m.add_function(wrap_pyfunction!(battle::narrate, m)?)?;

@@ -13,6 +13,10 @@ pairs of dice::
 
 Many at once, the loop in Rust with the GIL released: ``dbcore.resolve_many(sit, dice_pairs)``
 and ``dbcore.odds_many(situations)`` give the same results as one call each, in order.
+Packed, with no Python object an item: ``dbcore.resolve_packed(records, dice_bytes)`` and
+``dbcore.odds_packed(records)`` take situations as 36-byte records (``pack_situations``, or a
+numpy structured array of ``dbcore.packed.SITUATION_FIELDS``) and return bytes
+(``dbcore.packed`` reads them).
 
 Ask a table (a battlefield with elements on it) what touches what, who is in whose threat zone,
 who can shoot whom, and what the going is::
@@ -50,10 +54,14 @@ here), every class pickles through that JSON, and every error is a ``DbcoreError
 ``.code``, ``.rule`` and ``.detail``.
 """
 
-from . import actions, ai, armies
+from . import actions, ai, armies, packed
 from ._simulate import Simulation, simulate
 from ._dbcore import (
+    BANDS,
+    ODDS_SIZE,
     OUTCOMES,
+    RESULT_SIZE,
+    SITUATION_SIZE,
     ArgumentError,
     Battle,
     CombatResult,
@@ -87,6 +95,8 @@ from ._dbcore import (
     narrate,
     odds,
     odds_many,
+    odds_packed,
+    pack_situations,
     play,
     play_game,
     play_lists,
@@ -94,6 +104,8 @@ from ._dbcore import (
     replay_game,
     resolve,
     resolve_many,
+    resolve_packed,
+    unpack_situations,
     version,
 )
 from ._types import (
@@ -122,7 +134,11 @@ from ._types import (
 )
 
 __all__ = [
+    "BANDS",
+    "ODDS_SIZE",
     "OUTCOMES",
+    "RESULT_SIZE",
+    "SITUATION_SIZE",
     "Action",
     "ArgumentError",
     "Band",
@@ -182,6 +198,9 @@ __all__ = [
     "narrate",
     "odds",
     "odds_many",
+    "odds_packed",
+    "pack_situations",
+    "packed",
     "play",
     "play_game",
     "play_lists",
@@ -189,6 +208,8 @@ __all__ = [
     "replay_game",
     "resolve",
     "resolve_many",
+    "resolve_packed",
     "simulate",
+    "unpack_situations",
     "version",
 ]

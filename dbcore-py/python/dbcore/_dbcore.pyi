@@ -60,6 +60,14 @@ __all__ = [
     "resolve",
     "resolve_many",
     "odds_many",
+    "resolve_packed",
+    "odds_packed",
+    "pack_situations",
+    "unpack_situations",
+    "SITUATION_SIZE",
+    "RESULT_SIZE",
+    "ODDS_SIZE",
+    "BANDS",
     "demo_setup",
     "demo_armies",
     "odds",
@@ -507,6 +515,34 @@ def odds_many(
 ) -> list[Odds]:
     """The exact odds of each situation, the loop in Rust with the GIL released (and shared
     among the cores for long batches). The results ``odds`` gives, in order."""
+
+def resolve_packed(
+    situations: bytes | bytearray,
+    dice: bytes | bytearray,
+    config: RulesConfig | None = None,
+) -> bytes:
+    """Resolve many combats given packed, the loop in Rust with the GIL released:
+    ``situations`` holds one 36-byte record an item (or one for all), ``dice`` two scores an
+    item. Returns 9 bytes an item (``dbcore.packed.RESULT_FIELDS``): the totals, outcomes,
+    bands and pursuit ``resolve_many`` gives. The first item that fails raises, naming it."""
+
+def odds_packed(
+    situations: bytes | bytearray, config: RulesConfig | None = None
+) -> bytes:
+    """Exact odds of many situations given packed (36 bytes each), the loop in Rust with the
+    GIL released: 31 bytes a situation (``dbcore.packed.ODDS_FIELDS``), the counts
+    ``odds_many`` gives. The first situation that fails raises, naming its item."""
+
+def pack_situations(situations: Sequence[Situation]) -> bytes:
+    """The situations as packed records, 36 bytes each, in order."""
+
+def unpack_situations(data: bytes | bytearray) -> list[Situation]:
+    """The situations of packed records; a record that is not one raises ArgumentError."""
+
+SITUATION_SIZE: int
+RESULT_SIZE: int
+ODDS_SIZE: int
+BANDS: list[Band]
 
 # Dice -----------------------------------------------------------------------------------------
 
