@@ -704,29 +704,61 @@ pub fn shooting_targets(
         .shooting_range(me.kind)
         .unwrap_or(UNLIMITED_RANGE)
         + NEAR_CONTACT;
-    for t in v.within(i, reach) {
-        let e = &ctx.elements[t];
-        if !e.in_play() || e.army == me.army {
-            continue;
-        }
-        let Ok(distance) = v.assess_shot(i, t) else {
-            continue;
+    // Every shot needs a range (a shooter without one has no targets but the denizens below).
+    if let Some(range) = ctx.config.shooting_range(me.kind) {
+        let shooter = Shooter {
+            rect: &v.rects[i],
+            all_round,
+            artillery,
+            range,
+            zone: &tz,
         };
-        let in_threat_zone = tz.relation(&v.rects[t]) != ZoneRelation::Outside;
-        let priority = if artillery {
-            TargetPriority::Free
-        } else if in_threat_zone {
-            TargetPriority::InThreatZone
-        } else if shooting_at_it.contains(&e.id) {
-            TargetPriority::ShootingAtShooter
-        } else {
-            TargetPriority::Free
+        let candidates = v.within(i, reach).into_iter().filter_map(|t| {
+            let e = &ctx.elements[t];
+            (e.in_play() && e.army != me.army && !v.sacking(t)).then(|| (t, v.rects[t]))
+        });
+        let blockers = |t: usize| {
+            let others: Vec<usize> = v
+                .between(i, t)
+                .into_iter()
+                .filter(|&k| k != i && k != t && ctx.elements[k].in_play())
+                .collect();
+            let blockers = others
+                .iter()
+                .map(|&k| {
+                    let o = &ctx.elements[k];
+                    ShotBlocker {
+                        rect: v.rects[k],
+                        is_enemy_psiloi: o.army != me.army && o.kind.troop_type() == TroopType::Ps,
+                    }
+                })
+                .collect();
+            (others, blockers)
         };
-        out.push(ShotTarget {
-            target: e.id,
-            distance,
-            in_threat_zone,
-            priority,
+        scan_shots(&shooter, ctx.battlefield, candidates, blockers, |t, at| {
+            let ShotAt::Clear {
+                distance,
+                in_threat_zone,
+            } = at
+            else {
+                return;
+            };
+            let e = &ctx.elements[t];
+            let priority = if artillery {
+                TargetPriority::Free
+            } else if in_threat_zone {
+                TargetPriority::InThreatZone
+            } else if shooting_at_it.contains(&e.id) {
+                TargetPriority::ShootingAtShooter
+            } else {
+                TargetPriority::Free
+            };
+            out.push(ShotTarget {
+                target: e.id,
+                distance,
+                in_threat_zone,
+                priority,
+            });
         });
     }
     // §4.2: Artillery may shoot at the denizens defending an enemy City (our reading: only
@@ -750,6 +782,69 @@ pub fn shooting_targets(
             .then(p.target.cmp(&q.target))
     });
     Ok(out)
+}
+
+/// A shooter as the one target scan ([`scan_shots`]) sees it.
+pub(crate) struct Shooter<'a> {
+    /// Where it stands.
+    pub(crate) rect: &'a ElementRect,
+    /// War Wagons shoot from every edge (§9.2).
+    pub(crate) all_round: bool,
+    /// Artillery's field of fire is not blocked the way other shooters' is (§9.5).
+    pub(crate) artillery: bool,
+    /// Its range, BW (§9.2).
+    pub(crate) range: f64,
+    /// Its own threat zone (§8.1), which ranks targets (§9.3).
+    pub(crate) zone: &'a ThreatZone,
+}
+
+/// How [`scan_shots`] found one candidate target.
+pub(crate) enum ShotAt<B> {
+    /// It may be shot at, `distance` BW away; `in_threat_zone`: it is in the shooter's own
+    /// threat zone (§9.3).
+    Clear { distance: f64, in_threat_zone: bool },
+    /// Within reach and range, but the blocker named `B` stands in the way (§9.5).
+    Element(B),
+    /// Within reach and range, but terrain blocks sight (§9.5).
+    Terrain(SightBlock),
+}
+
+/// The one shooting-target scan (§9.2, §9.5) behind [`shooting_targets`] and
+/// [`crate::table::Table::shooting_targets`]: for each candidate (in the order given, each with
+/// its rectangle) the shot geometry within range (a candidate outside the zone or range is
+/// passed over silently), then the elements in the way (`blockers` of the candidate gives each
+/// blocker's name and shape, in the order the first one is to be named), then terrain, and
+/// `found` hears the answer. The callers choose the candidates (enemies in play, not sacking)
+/// and order the answers.
+pub(crate) fn scan_shots<T: Copy, B: Copy>(
+    shooter: &Shooter,
+    battlefield: &crate::battlefield::Battlefield,
+    candidates: impl IntoIterator<Item = (T, ElementRect)>,
+    mut blockers: impl FnMut(T) -> (Vec<B>, Vec<ShotBlocker>),
+    mut found: impl FnMut(T, ShotAt<B>),
+) {
+    for (t, rt) in candidates {
+        let Some(shot) = shot_geometry(shooter.rect, shooter.all_round, shooter.range, &rt) else {
+            continue;
+        };
+        let (names, shapes) = blockers(t);
+        if let Some(b) = line_of_sight_blocker(shooter.rect, &shot, &shapes, shooter.artillery) {
+            found(t, ShotAt::Element(names[b]));
+            continue;
+        }
+        if let Err(block) = battlefield.element_line_of_sight(shooter.rect, &rt) {
+            found(t, ShotAt::Terrain(block));
+            continue;
+        }
+        let in_threat_zone = shooter.zone.relation(&rt) != ZoneRelation::Outside;
+        found(
+            t,
+            ShotAt::Clear {
+                distance: shot.distance,
+                in_threat_zone,
+            },
+        );
+    }
 }
 
 /// The shot of `shooter` at `target` as the table shows it (§9.4–9.6): `shooter` becomes side A.
