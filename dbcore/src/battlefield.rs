@@ -507,6 +507,88 @@ fn rect_samples(r: &ElementRect, n: usize) -> Vec<Point> {
     v
 }
 
+/// The bounding box of `pts`: min x, min y, max x, max y.
+fn points_box(pts: &[Point]) -> [f64; 4] {
+    pts.iter().fold(
+        [
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ],
+        |b, p| [b[0].min(p.x), b[1].min(p.y), b[2].max(p.x), b[3].max(p.y)],
+    )
+}
+
+/// A hill with the box of its outline, widened by a slack far above any rounding: a point
+/// outside that box is outside the outline for [`Polygon::contains_strictly`] too (no edge
+/// crosses its horizontal line, or every crossing lies on one side of it, an even number), so
+/// its [`Battlefield::hill_height`] is exactly 0 and need not be worked out (#15).
+struct HillBox<'a> {
+    hill: &'a AreaFeature,
+    lo: Point,
+    hi: Point,
+}
+
+impl<'a> HillBox<'a> {
+    /// `None` for an outline with a non-finite point (every point is then measured).
+    fn of(hill: &'a AreaFeature) -> Option<HillBox<'a>> {
+        let [x0, y0, x1, y1] = points_box(&hill.outline.points);
+        if !(x0.is_finite() && y0.is_finite() && x1.is_finite() && y1.is_finite()) {
+            return None;
+        }
+        let slack = 1e-9 * (1.0 + x0.abs().max(x1.abs()).max(y0.abs()).max(y1.abs()));
+        Some(HillBox {
+            hill,
+            lo: Point::new(x0 - slack, y0 - slack),
+            hi: Point::new(x1 + slack, y1 + slack),
+        })
+    }
+
+    /// `p` lies outside the box (never for a non-finite point).
+    fn clear_of(&self, p: Point) -> bool {
+        p.x < self.lo.x || p.x > self.hi.x || p.y < self.lo.y || p.y > self.hi.y
+    }
+
+    /// The box meets `b` (min x, min y, max x, max y) widened by a tolerance, or `b` is not
+    /// finite.
+    fn meets(&self, b: &[f64; 4]) -> bool {
+        let m = TOLERANCE;
+        !(b[2] + m < self.lo.x
+            || b[0] - m > self.hi.x
+            || b[3] + m < self.lo.y
+            || b[1] - m > self.hi.y)
+    }
+}
+
+/// The hills [`Battlefield::is_uphill_of`] looks at, in feature order, without a heap block
+/// for the few a table has (a table with more spills to the heap).
+#[derive(Default)]
+struct HillsInReach<'a> {
+    few: [Option<HillBox<'a>>; 4],
+    more: Vec<HillBox<'a>>,
+}
+
+impl<'a> HillsInReach<'a> {
+    fn push(&mut self, h: HillBox<'a>) {
+        match self.few.iter_mut().find(|s| s.is_none()) {
+            Some(slot) if self.more.is_empty() => *slot = Some(h),
+            _ => self.more.push(h),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.few[0].is_none()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &HillBox<'a>> {
+        self.few
+            .iter()
+            .map_while(|s| s.as_ref())
+            .chain(self.more.iter())
+    }
+}
+
 /// `n` evenly spaced points along a segment, ends included.
 fn segment_samples(s: &Segment, n: usize) -> Vec<Point> {
     (0..n)
@@ -720,18 +802,57 @@ impl Battlefield {
     /// of one another. A hill under a City or Fort gives no uphill (§17.34).
     pub fn is_uphill_of(&self, a: &ElementRect, b: &ElementRect) -> bool {
         let front = a.edge(Edge::Front);
-        let top_a = segment_samples(&front, 33)
-            .into_iter()
-            .map(|p| self.height(p, true))
-            .fold(0.0, f64::max);
+        // Only the hills whose box meets the sampled parts can lift a sample (#15); every other
+        // hill gives each sample a height of exactly 0, which the maxima below never miss.
+        let [b0, b1, b2, b3] = b.corners();
+        let reach = points_box(&[front.a, front.b, b0, b1, b2, b3]);
+        let mut hills = HillsInReach::default();
+        for (_, h) in self.areas() {
+            if h.kind.is_hill() && !self.hill_is_fortified(h) {
+                if let Some(hb) = HillBox::of(h) {
+                    if hb.meets(&reach) {
+                        hills.push(hb);
+                    }
+                }
+            }
+        }
+        if hills.is_empty() {
+            // No hill in reach: the front edge stands nowhere above 0.
+            return false;
+        }
+        let height = |p: Point| {
+            hills
+                .iter()
+                .filter(|h| !h.clear_of(p))
+                .map(|h| Battlefield::hill_height(h.hill, p))
+                .fold(0.0, f64::max)
+        };
+        // The samples of `segment_samples(&front, 33)`, worked out in place.
+        let mut top_a: f64 = 0.0;
+        for i in 0..33 {
+            let p = front.a + (front.b - front.a) * (i as f64 / 32.0);
+            top_a = top_a.max(height(p));
+        }
         if top_a <= HEIGHT_EPS {
             return false;
         }
-        let top_b = rect_samples(b, 17)
-            .into_iter()
-            .filter(|&p| front.distance_to_point(p) > TOLERANCE)
-            .map(|p| self.height(p, true))
-            .fold(0.0, f64::max);
+        // The samples of `rect_samples(b, 17)`, in its order; the answer is settled as soon as
+        // some part of `b` stands as high as the front edge less the margin.
+        let (across, back) = (b1 - b0, b3 - b0);
+        let mut top_b: f64 = 0.0;
+        for i in 0..17 {
+            for j in 0..17 {
+                let (s, t) = (i as f64 / 16.0, j as f64 / 16.0);
+                let p = b0 + across * s + back * t;
+                if hills.iter().all(|h| h.clear_of(p)) || front.distance_to_point(p) <= TOLERANCE {
+                    continue;
+                }
+                top_b = top_b.max(height(p));
+                if top_a <= top_b + HEIGHT_EPS {
+                    return false;
+                }
+            }
+        }
         top_a > top_b + HEIGHT_EPS
     }
 
@@ -952,5 +1073,124 @@ impl Battlefield {
             .map(|m| gp.distance_to_polygon(&m.polygon()))
             .fold(f64::INFINITY, f64::min)
             <= limit + TOLERANCE
+    }
+}
+
+#[cfg(test)]
+mod uphill_agreement {
+    use super::*;
+    use crate::geometry::Pose;
+
+    /// [`Battlefield::is_uphill_of`] as it stood before the hill boxes (#15): every sample
+    /// measured against every hill.
+    fn uphill_reference(bf: &Battlefield, a: &ElementRect, b: &ElementRect) -> bool {
+        let front = a.edge(Edge::Front);
+        let top_a = segment_samples(&front, 33)
+            .into_iter()
+            .map(|p| bf.height(p, true))
+            .fold(0.0, f64::max);
+        if top_a <= HEIGHT_EPS {
+            return false;
+        }
+        let top_b = rect_samples(b, 17)
+            .into_iter()
+            .filter(|&p| front.distance_to_point(p) > TOLERANCE)
+            .map(|p| bf.height(p, true))
+            .fold(0.0, f64::max);
+        top_a > top_b + HEIGHT_EPS
+    }
+
+    fn ellipse(kind: AreaKind, cx: f64, cy: f64, rx: f64, ry: f64) -> AreaFeature {
+        let pts = (0..24)
+            .map(|k| {
+                let t = f64::from(k) * std::f64::consts::TAU / 24.0;
+                Point::new(cx + rx * t.cos(), cy + ry * t.sin())
+            })
+            .collect();
+        AreaFeature::new(kind, Polygon::new(pts))
+    }
+
+    /// Two hills (one with a crest, one rising to its middle), a hill under a Fort and a wood.
+    fn table() -> Battlefield {
+        let mut bf = Battlefield::new(Board::default());
+        let mut h = ellipse(AreaKind::GentleHill, 6.0, 6.0, 3.0, 2.0);
+        h.crest = vec![Point::new(4.5, 6.0), Point::new(7.5, 6.0)];
+        bf.features.push(TerrainFeature::Area(h));
+        bf.features.push(TerrainFeature::Area(ellipse(
+            AreaKind::DifficultHill,
+            12.0,
+            6.0,
+            2.0,
+            2.5,
+        )));
+        bf.features.push(TerrainFeature::Area(ellipse(
+            AreaKind::GentleHill,
+            6.0,
+            12.0,
+            2.5,
+            2.0,
+        )));
+        let fort = Polygon::new(vec![
+            Point::new(5.5, 11.5),
+            Point::new(6.5, 11.5),
+            Point::new(6.5, 12.5),
+            Point::new(5.5, 12.5),
+        ]);
+        bf.features
+            .push(TerrainFeature::Area(AreaFeature::new(AreaKind::Fort, fort)));
+        bf.features.push(TerrainFeature::Area(ellipse(
+            AreaKind::Wood,
+            12.0,
+            12.0,
+            2.0,
+            2.0,
+        )));
+        bf
+    }
+
+    // DBA3.md §3.3, §10.3: the hill boxes and the early answer (#15) never change whether an
+    // element fights uphill, on the slopes, across hill edges and crests, and off every hill.
+    #[test]
+    fn uphill_with_hill_boxes_is_the_reference() {
+        let bf = table();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let facings = [0.0, 90.0, 180.0, 270.0, 45.0, 137.5];
+        let (mut up, mut not) = (0, 0);
+        for _ in 0..6_000 {
+            let x = (next() % 4096) as f64 / 4096.0 * 17.0;
+            let y = (next() % 4096) as f64 / 4096.0 * 17.0;
+            let f = facings[(next() % 6) as usize];
+            let a = ElementRect::new(Pose::new(x, y, f), 1.0, 0.5);
+            // The opponent in front-to-front contact, or somewhere near.
+            let b = if next() % 2 == 0 {
+                let m = a.pose.front_mid();
+                ElementRect::new(Pose::new(m.x, m.y, f + 180.0), 1.0, 0.5)
+            } else {
+                let dx = (next() % 64) as f64 / 32.0 - 1.0;
+                let dy = (next() % 64) as f64 / 32.0 - 1.0;
+                ElementRect::new(
+                    Pose::new(x + dx, y + dy, facings[(next() % 6) as usize]),
+                    1.0,
+                    0.75,
+                )
+            };
+            let want = uphill_reference(&bf, &a, &b);
+            assert_eq!(bf.is_uphill_of(&a, &b), want, "{a:?} {b:?}");
+            if want {
+                up += 1;
+            } else {
+                not += 1;
+            }
+        }
+        assert!(
+            up > 300 && not > 300,
+            "both answers met ({up} uphill, {not} not)"
+        );
     }
 }

@@ -166,6 +166,9 @@ pub(crate) struct RectOutline {
     c: [Point; 4],
     len: [f64; 4],
     axis: [Point; 4],
+    /// The least and greatest projection of the rectangle's own corners on each of its axes, as
+    /// the gap projects them: half the gap's dot products are the same for every pair.
+    own: [(f64, f64); 4],
 }
 
 impl RectOutline {
@@ -181,7 +184,8 @@ impl RectOutline {
                 axis[i] = Point::new(-d.y / l, d.x / l);
             }
         }
-        RectOutline { c, len, axis }
+        let own = axis.map(|a| projection(&c, a));
+        RectOutline { c, len, axis, own }
     }
 
     /// The outline of `r`.
@@ -193,24 +197,20 @@ impl RectOutline {
 /// [`crate::geometry::convex_gap_up_to`] of two rectangles from their outlines: the same axes in the same order,
 /// the same projections and the same early stop, without working the axes out again.
 fn outline_gap_up_to(a: &RectOutline, b: &RectOutline, limit: f64) -> f64 {
-    fn axes_gap(src: &RectOutline, a: &[Point; 4], b: &[Point; 4], best: &mut f64, limit: f64) {
+    /// The gap along `src`'s axes; `src_is_a` says which side of the gap its own projections
+    /// (kept in the outline) stand for.
+    fn axes_gap(src: &RectOutline, other: &[Point; 4], src_is_a: bool, best: &mut f64, limit: f64) {
         for i in 0..4 {
             if src.len[i] == 0.0 {
                 continue;
             }
-            let axis = src.axis[i];
-            let (mut amin, mut amax) = (f64::INFINITY, f64::NEG_INFINITY);
-            for p in a {
-                let v = p.dot(axis);
-                amin = amin.min(v);
-                amax = amax.max(v);
-            }
-            let (mut bmin, mut bmax) = (f64::INFINITY, f64::NEG_INFINITY);
-            for p in b {
-                let v = p.dot(axis);
-                bmin = bmin.min(v);
-                bmax = bmax.max(v);
-            }
+            let mine = src.own[i];
+            let theirs = projection(other, src.axis[i]);
+            let ((amin, amax), (bmin, bmax)) = if src_is_a {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
             *best = best.max((bmin - amax).max(amin - bmax));
             if *best > limit {
                 return;
@@ -218,12 +218,24 @@ fn outline_gap_up_to(a: &RectOutline, b: &RectOutline, limit: f64) -> f64 {
         }
     }
     let mut best = f64::NEG_INFINITY;
-    axes_gap(a, &a.c, &b.c, &mut best, limit);
+    axes_gap(a, &b.c, true, &mut best, limit);
     if best > limit {
         return best;
     }
-    axes_gap(b, &a.c, &b.c, &mut best, limit);
+    axes_gap(b, &a.c, false, &mut best, limit);
     best
+}
+
+/// The least and greatest of `pts` projected on `axis`, in order (as the separating-axis gap
+/// folds them).
+fn projection(pts: &[Point; 4], axis: Point) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for p in pts {
+        let v = p.dot(axis);
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    (lo, hi)
 }
 
 fn corner_of(c: &[Point; 4], k: Corner) -> Point {
@@ -364,21 +376,29 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     // Each edge's length once, not once per pair of edges (the outline's, the same numbers as
     // `edge_of(..).length()`: a hypotenuse does not depend on the signs of its sides).
     let (length_a, length_b) = (oa.len, ob.len);
+    // Each edge's segment, direction and midpoint once, not once per pair of edges (the same
+    // arithmetic, so the same bits, #15).
+    let edges = |c: &[Point; 4]| {
+        EDGES.map(|e| {
+            let s = edge_of(c, e);
+            (s, s.b - s.a, s.midpoint())
+        })
+    };
+    let (edges_a, edges_b) = (edges(&ca), edges(&cb));
     for (i, ea) in EDGES.into_iter().enumerate() {
-        let sa = edge_of(&ca, ea);
+        let (sa, da, ma) = edges_a[i];
         for (j, eb) in EDGES.into_iter().enumerate() {
-            let sb = edge_of(&cb, eb);
+            let (sb, db, mb) = edges_b[j];
             // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
             // too far apart for the edges to meet.
             // (A distance is never below either of its sides, so midpoints further apart than
             // the limit along an axis are refused without the square root.)
+            if da.dot(db) >= 0.0 {
+                continue;
+            }
             let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
-            let gap = sa.midpoint() - sb.midpoint();
-            if (sa.b - sa.a).dot(sb.b - sb.a) >= 0.0
-                || gap.x.abs() > limit
-                || gap.y.abs() > limit
-                || sa.midpoint().distance(sb.midpoint()) > limit
-            {
+            let gap = ma - mb;
+            if gap.x.abs() > limit || gap.y.abs() > limit || !midpoints_within(gap, limit) {
                 continue;
             }
             if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
@@ -504,6 +524,18 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
         shared_length: 0.0,
         lined_up: false,
     })
+}
+
+/// `!(gap.length() > limit)`, without the square root when the squared length is clearly
+/// inside (a margin of a millionth of the limit, far above the rounding of either side); the
+/// hypotenuse decides the rest exactly as before (#15).
+fn midpoints_within(gap: Point, limit: f64) -> bool {
+    let inside = limit * (1.0 - 1e-6);
+    if limit.is_finite() && limit > 0.0 && gap.x * gap.x + gap.y * gap.y < inside * inside {
+        return true;
+    }
+    // Not `<=`: a NaN length is not refused here, as before.
+    !matches!(gap.length().partial_cmp(&limit), Some(Ordering::Greater))
 }
 
 /// Whether `p` lies further than [`TOLERANCE`] outside the bounding box of `seg`, with a slack

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::battle::engagement::{scan_shots, Shooter, ShotAt};
 use crate::battlefield::{Battlefield, SightBlock};
 use crate::config::RulesConfig;
 use crate::contact::{classify_contact, Contact, ContactKind};
@@ -14,9 +15,7 @@ use crate::geometry::{ElementRect, Point, Pose, TOLERANCE};
 use crate::svg::{battlefield_svg, SvgElement, SvgKey, SvgOptions, SvgTroopKind};
 use crate::terrain::{Going, GoingContext};
 use crate::troops::{ElementKind, TroopType};
-use crate::zones::{
-    line_of_sight_blocker, nearest_distance, shot_geometry, ShotBlocker, ThreatZone, ZoneRelation,
-};
+use crate::zones::{nearest_distance, ShotBlocker, ThreatZone, ZoneRelation};
 
 /// An element standing on the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -296,20 +295,24 @@ impl Table {
         let all_round = me.kind.troop_type() == TroopType::WWg;
         let artillery = me.kind.troop_type() == TroopType::Art;
         let own_tz = ThreatZone::of_element(&r, all_round);
+        let shooter = Shooter {
+            rect: &r,
+            all_round,
+            artillery,
+            range,
+            zone: &own_tz,
+        };
         // Only enemies within range can be targets, and only elements inside the box of the
         // shooter and its target can stand in the way.
-        for ti in near.around(i, range + CONTACT_REACH) {
+        let candidates = near
+            .around(i, range + CONTACT_REACH)
+            .into_iter()
+            .filter(|&ti| self.elements[ti].side != me.side)
+            .map(|ti| (ti, near.rects[ti]));
+        let blockers = |ti: usize| {
             let t = &self.elements[ti];
-            if t.side == me.side {
-                continue;
-            }
-            let tr = near.rects[ti];
-            let Some(shot) = shot_geometry(&r, all_round, range, &tr) else {
-                continue;
-            };
             let (lo, hi) = union_box(near.boxes[i], near.boxes[ti]);
-            let others: Vec<(u32, ShotBlocker)> = near
-                .in_box(lo, hi, CONTACT_REACH)
+            near.in_box(lo, hi, CONTACT_REACH)
                 .into_iter()
                 .map(|j| &self.elements[j])
                 .filter(|o| o.id != me.id && o.id != t.id)
@@ -323,22 +326,31 @@ impl Table {
                         },
                     )
                 })
-                .collect();
-            let blockers: Vec<ShotBlocker> = others.iter().map(|(_, b)| *b).collect();
-            if let Some(i) = line_of_sight_blocker(&r, &shot, &blockers, artillery) {
-                blocked.push((t.id, ShotBlocked::Element { id: others[i].0 }));
-                continue;
-            }
-            if let Err(block) = self.battlefield.element_line_of_sight(&r, &tr) {
-                blocked.push((t.id, ShotBlocked::Terrain { block }));
-                continue;
-            }
-            ok.push(ShootingTarget {
-                target: t.id,
-                distance: shot.distance,
-                in_threat_zone: own_tz.relation(&tr) != ZoneRelation::Outside,
-            });
-        }
+                .unzip()
+        };
+        scan_shots(
+            &shooter,
+            &self.battlefield,
+            candidates,
+            blockers,
+            |ti, at| {
+                let target = self.elements[ti].id;
+                match at {
+                    ShotAt::Clear {
+                        distance,
+                        in_threat_zone,
+                    } => ok.push(ShootingTarget {
+                        target,
+                        distance,
+                        in_threat_zone,
+                    }),
+                    ShotAt::Element(id) => blocked.push((target, ShotBlocked::Element { id })),
+                    ShotAt::Terrain(block) => {
+                        blocked.push((target, ShotBlocked::Terrain { block }))
+                    }
+                }
+            },
+        );
         ok.sort_by(|a, b| {
             a.distance
                 .total_cmp(&b.distance)

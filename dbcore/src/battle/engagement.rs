@@ -619,9 +619,13 @@ pub fn close_combat_situation(
         };
         holding[1 - d] = Holding::Assaulting { place };
     }
-    let ca = v.close_combatant(ia, ib, holding[0])?;
-    let cb = v.close_combatant(ib, ia, holding[1])?;
-    Ok(Situation::close_combat(ca, cb))
+    // The enemy contacts of the state (the memo's, already worked out for the close combats
+    // above) answer every question about enemies; only friends are classified here (#15).
+    with_enemy_contacts(ctx, |contacts| {
+        let ca = v.close_combatant(ia, ib, holding[0], contacts)?;
+        let cb = v.close_combatant(ib, ia, holding[1], contacts)?;
+        Ok(Situation::close_combat(ca, cb))
+    })
 }
 
 /// Every element of either army eligible to shoot this bound (§9.1), by id.
@@ -700,29 +704,61 @@ pub fn shooting_targets(
         .shooting_range(me.kind)
         .unwrap_or(UNLIMITED_RANGE)
         + NEAR_CONTACT;
-    for t in v.within(i, reach) {
-        let e = &ctx.elements[t];
-        if !e.in_play() || e.army == me.army {
-            continue;
-        }
-        let Ok(distance) = v.assess_shot(i, t) else {
-            continue;
+    // Every shot needs a range (a shooter without one has no targets but the denizens below).
+    if let Some(range) = ctx.config.shooting_range(me.kind) {
+        let shooter = Shooter {
+            rect: &v.rects[i],
+            all_round,
+            artillery,
+            range,
+            zone: &tz,
         };
-        let in_threat_zone = tz.relation(&v.rects[t]) != ZoneRelation::Outside;
-        let priority = if artillery {
-            TargetPriority::Free
-        } else if in_threat_zone {
-            TargetPriority::InThreatZone
-        } else if shooting_at_it.contains(&e.id) {
-            TargetPriority::ShootingAtShooter
-        } else {
-            TargetPriority::Free
+        let candidates = v.within(i, reach).into_iter().filter_map(|t| {
+            let e = &ctx.elements[t];
+            (e.in_play() && e.army != me.army && !v.sacking(t)).then(|| (t, v.rects[t]))
+        });
+        let blockers = |t: usize| {
+            let others: Vec<usize> = v
+                .between(i, t)
+                .into_iter()
+                .filter(|&k| k != i && k != t && ctx.elements[k].in_play())
+                .collect();
+            let blockers = others
+                .iter()
+                .map(|&k| {
+                    let o = &ctx.elements[k];
+                    ShotBlocker {
+                        rect: v.rects[k],
+                        is_enemy_psiloi: o.army != me.army && o.kind.troop_type() == TroopType::Ps,
+                    }
+                })
+                .collect();
+            (others, blockers)
         };
-        out.push(ShotTarget {
-            target: e.id,
-            distance,
-            in_threat_zone,
-            priority,
+        scan_shots(&shooter, ctx.battlefield, candidates, blockers, |t, at| {
+            let ShotAt::Clear {
+                distance,
+                in_threat_zone,
+            } = at
+            else {
+                return;
+            };
+            let e = &ctx.elements[t];
+            let priority = if artillery {
+                TargetPriority::Free
+            } else if in_threat_zone {
+                TargetPriority::InThreatZone
+            } else if shooting_at_it.contains(&e.id) {
+                TargetPriority::ShootingAtShooter
+            } else {
+                TargetPriority::Free
+            };
+            out.push(ShotTarget {
+                target: e.id,
+                distance,
+                in_threat_zone,
+                priority,
+            });
         });
     }
     // §4.2: Artillery may shoot at the denizens defending an enemy City (our reading: only
@@ -746,6 +782,69 @@ pub fn shooting_targets(
             .then(p.target.cmp(&q.target))
     });
     Ok(out)
+}
+
+/// A shooter as the one target scan ([`scan_shots`]) sees it.
+pub(crate) struct Shooter<'a> {
+    /// Where it stands.
+    pub(crate) rect: &'a ElementRect,
+    /// War Wagons shoot from every edge (§9.2).
+    pub(crate) all_round: bool,
+    /// Artillery's field of fire is not blocked the way other shooters' is (§9.5).
+    pub(crate) artillery: bool,
+    /// Its range, BW (§9.2).
+    pub(crate) range: f64,
+    /// Its own threat zone (§8.1), which ranks targets (§9.3).
+    pub(crate) zone: &'a ThreatZone,
+}
+
+/// How [`scan_shots`] found one candidate target.
+pub(crate) enum ShotAt<B> {
+    /// It may be shot at, `distance` BW away; `in_threat_zone`: it is in the shooter's own
+    /// threat zone (§9.3).
+    Clear { distance: f64, in_threat_zone: bool },
+    /// Within reach and range, but the blocker named `B` stands in the way (§9.5).
+    Element(B),
+    /// Within reach and range, but terrain blocks sight (§9.5).
+    Terrain(SightBlock),
+}
+
+/// The one shooting-target scan (§9.2, §9.5) behind [`shooting_targets`] and
+/// [`crate::table::Table::shooting_targets`]: for each candidate (in the order given, each with
+/// its rectangle) the shot geometry within range (a candidate outside the zone or range is
+/// passed over silently), then the elements in the way (`blockers` of the candidate gives each
+/// blocker's name and shape, in the order the first one is to be named), then terrain, and
+/// `found` hears the answer. The callers choose the candidates (enemies in play, not sacking)
+/// and order the answers.
+pub(crate) fn scan_shots<T: Copy, B: Copy>(
+    shooter: &Shooter,
+    battlefield: &crate::battlefield::Battlefield,
+    candidates: impl IntoIterator<Item = (T, ElementRect)>,
+    mut blockers: impl FnMut(T) -> (Vec<B>, Vec<ShotBlocker>),
+    mut found: impl FnMut(T, ShotAt<B>),
+) {
+    for (t, rt) in candidates {
+        let Some(shot) = shot_geometry(shooter.rect, shooter.all_round, shooter.range, &rt) else {
+            continue;
+        };
+        let (names, shapes) = blockers(t);
+        if let Some(b) = line_of_sight_blocker(shooter.rect, &shot, &shapes, shooter.artillery) {
+            found(t, ShotAt::Element(names[b]));
+            continue;
+        }
+        if let Err(block) = battlefield.element_line_of_sight(shooter.rect, &rt) {
+            found(t, ShotAt::Terrain(block));
+            continue;
+        }
+        let in_threat_zone = shooter.zone.relation(&rt) != ZoneRelation::Outside;
+        found(
+            t,
+            ShotAt::Clear {
+                distance: shot.distance,
+                in_threat_zone,
+            },
+        );
+    }
 }
 
 /// The shot of `shooter` at `target` as the table shows it (§9.4–9.6): `shooter` becomes side A.
@@ -985,10 +1084,6 @@ impl<'c, 'a> View<'c, 'a> {
             && self.ctx.elements[j].army == self.ctx.elements[i].army
     }
 
-    fn enemies(&self, i: usize, j: usize) -> bool {
-        self.ctx.elements[j].in_play() && self.ctx.elements[j].army != self.ctx.elements[i].army
-    }
-
     /// The going element `i` counts as in for combat (§3.1, §17.34).
     fn going(&self, i: usize) -> Result<Going, EngagementError> {
         let e = &self.ctx.elements[i];
@@ -1125,22 +1220,6 @@ impl<'c, 'a> View<'c, 'a> {
         v
     }
 
-    /// Element `i`'s front edge is lined up against an enemy (§8.2 a–c).
-    fn front_engaged(&self, i: usize) -> bool {
-        self.touching(i).into_iter().any(|j| {
-            self.enemies(i, j)
-                && self.contact(i, j).is_some_and(|c| {
-                    c.lined_up
-                        && matches!(
-                            c.kind,
-                            ContactKind::FrontToFront
-                                | ContactKind::FrontToSide
-                                | ContactKind::FrontToRear
-                        )
-                })
-        })
-    }
-
     /// Element `i` stands directly behind a friend that has a frontal opponent (§8.5).
     fn gives_rear_support(&self, i: usize, opponent: &[Option<usize>]) -> bool {
         self.touching(i)
@@ -1156,70 +1235,72 @@ impl<'c, 'a> View<'c, 'a> {
                 .is_some_and(|c| c.kind == ContactKind::FrontToRear && c.lined_up)
     }
 
-    /// Friends in mutual side-edge contact with `i`, same facing, front edges level (§10.3).
-    fn side_supporters(&self, i: usize) -> Result<Supporters, EngagementError> {
+    /// The friends supporting `i` (§10.3): those in mutual side-edge contact, same facing,
+    /// front edges level (by id), and the first by id of those directly behind it (front edge
+    /// in full contact with its rear edge, same facing) not themselves in close combat. Each
+    /// friend of the same facing is classified once for both questions (the contact seen from
+    /// the friend is this one swapped, `classify_contact`'s promise).
+    fn supporters(&self, i: usize) -> Result<(Supporters, Option<Supporter>), EngagementError> {
         let ri = &self.rects[i];
-        let mut out = Supporters::new();
-        let mut ids: Vec<usize> = self
-            .touching(i)
-            .into_iter()
-            .filter(|&j| self.friends(i, j))
-            .collect();
-        ids.sort_by_key(|&j| self.ctx.elements[j].id);
-        for j in ids {
-            let rj = &self.rects[j];
-            let beside = same_facing(ri, rj)
-                && self
-                    .contact(i, j)
-                    .is_some_and(|c| c.kind == ContactKind::SideToSide)
-                && (ri
-                    .corner(Corner::FrontLeft)
-                    .near(rj.corner(Corner::FrontRight))
-                    || ri
-                        .corner(Corner::FrontRight)
-                        .near(rj.corner(Corner::FrontLeft)));
-            if beside {
-                out.push(Supporter {
-                    kind: self.ctx.elements[j].kind,
-                    going: self.going(j)?,
-                });
-            }
-        }
-        Ok(out)
-    }
-
-    /// A friend directly behind `i`, not itself in close combat (§10.3).
-    fn rear_supporter(&self, i: usize) -> Result<Option<Supporter>, EngagementError> {
-        let mut ids: Vec<usize> = self
-            .touching(i)
-            .into_iter()
-            .filter(|&j| self.friends(i, j) && self.directly_behind(j, i))
-            .filter(|&j| !in_close_combat(self.ctx, j))
-            .collect();
-        ids.sort_by_key(|&j| self.ctx.elements[j].id);
-        match ids.first() {
-            Some(&j) => Ok(Some(Supporter {
-                kind: self.ctx.elements[j].kind,
-                going: self.going(j)?,
-            })),
-            None => Ok(None),
-        }
-    }
-
-    /// How many of `i`'s side and rear edges are overlapped by, or touched by the front edge of,
-    /// an enemy other than `opponent` (§10.3, §10.4, §17.21).
-    fn flank_rear_contacts(&self, i: usize, opponent: usize) -> u8 {
-        let ri = &self.rects[i];
-        let t = self.ctx.elements[i].kind.troop_type();
-        let ps_or_sch = matches!(t, TroopType::Ps | TroopType::SCh);
-        let mut edges: BTreeSet<Edge> = BTreeSet::new();
+        let mut beside: Vec<usize> = Vec::new();
+        let mut behind: Vec<usize> = Vec::new();
         for j in self.touching(i) {
-            if j == opponent || !self.enemies(i, j) {
+            if !self.friends(i, j) {
+                continue;
+            }
+            let rj = &self.rects[j];
+            if !same_facing(ri, rj) {
                 continue;
             }
             let Some(c) = self.contact(i, j) else {
                 continue;
             };
+            if c.kind == ContactKind::SideToSide
+                && (ri
+                    .corner(Corner::FrontLeft)
+                    .near(rj.corner(Corner::FrontRight))
+                    || ri
+                        .corner(Corner::FrontRight)
+                        .near(rj.corner(Corner::FrontLeft)))
+            {
+                beside.push(j);
+            }
+            // `j` directly behind `i`: its front edge against `i`'s rear edge, lined up.
+            if c.kind == ContactKind::RearToFront && c.lined_up && !in_close_combat(self.ctx, j) {
+                behind.push(j);
+            }
+        }
+        beside.sort_by_key(|&j| self.ctx.elements[j].id);
+        let mut side = Supporters::new();
+        for j in beside {
+            side.push(Supporter {
+                kind: self.ctx.elements[j].kind,
+                going: self.going(j)?,
+            });
+        }
+        let rear = match behind.iter().min_by_key(|&&j| self.ctx.elements[j].id) {
+            Some(&j) => Some(Supporter {
+                kind: self.ctx.elements[j].kind,
+                going: self.going(j)?,
+            }),
+            None => None,
+        };
+        Ok((side, rear))
+    }
+
+    /// How many of `i`'s side and rear edges are overlapped by, or touched by the front edge of,
+    /// an enemy other than `opponent` (§10.3, §10.4, §17.21).
+    fn flank_rear_contacts(&self, i: usize, opponent: usize, contacts: &[ContactReport]) -> u8 {
+        let ri = &self.rects[i];
+        let t = self.ctx.elements[i].kind.troop_type();
+        let ps_or_sch = matches!(t, TroopType::Ps | TroopType::SCh);
+        let mut edges: BTreeSet<Edge> = BTreeSet::new();
+        let mut with_opponent = None;
+        for (j, c) in contacts_of(contacts, i) {
+            if j == opponent {
+                with_opponent = Some(c);
+                continue;
+            }
             match (c.kind, c.a) {
                 (ContactKind::SideToFront, Some(ContactPart::Edge(e))) => {
                     edges.insert(e);
@@ -1231,7 +1312,9 @@ impl<'c, 'a> View<'c, 'a> {
             }
             // The contact seen from `j` is this one swapped (`classify_contact`'s promise), so
             // the overlap question does not classify the pair again.
-            if let Some(k) = overlap_of_contact(c.swapped(), || self.front_engaged(j), ps_or_sch) {
+            if let Some(k) =
+                overlap_of_contact(c.swapped(), || front_engaged(contacts, j), ps_or_sch)
+            {
                 match (k, c.a) {
                     (OverlapKind::SideEdges, Some(ContactPart::Edge(e))) => {
                         edges.insert(e);
@@ -1247,7 +1330,7 @@ impl<'c, 'a> View<'c, 'a> {
             }
         }
         // §8.3: the contacted element of a pair that could not line up fights as if overlapped.
-        let not_lined_up = self.contact(i, opponent).is_some_and(|c| must_conform(&c));
+        let not_lined_up = with_opponent.is_some_and(|c| must_conform(&c));
         let overlapped_as_contacted = not_lined_up && self.ctx.elements[i].army != self.ctx.army;
         if self.ctx.config.combat.battlefield_edge_overlaps
             && !ps_or_sch
@@ -1283,27 +1366,34 @@ impl<'c, 'a> View<'c, 'a> {
             && !bf.move_along_road(&[self.rects[o].pose.front_mid()])
     }
 
+    /// Element `i` fighting `o` in close combat, `contacts` being every contact between enemies
+    /// in play of the state ([`with_enemy_contacts`]).
     fn close_combatant(
         &self,
         i: usize,
         o: usize,
         holding: Holding,
+        contacts: &[ContactReport],
     ) -> Result<Combatant, EngagementError> {
         let e = &self.ctx.elements[i];
+        let going = self.going(i)?;
+        let uphill = self
+            .ctx
+            .battlefield
+            .is_uphill_of(&self.rects[i], &self.rects[o]);
+        let defending_bank = self.defends_bank(i, o);
+        let (side_supporters, rear_supporter) = self.supporters(i)?;
         Ok(Combatant {
             kind: e.kind,
             general: e.general,
             cinc_bonus: false,
-            going: self.going(i)?,
-            uphill: self
-                .ctx
-                .battlefield
-                .is_uphill_of(&self.rects[i], &self.rects[o]),
-            defending_bank: self.defends_bank(i, o),
+            going,
+            uphill,
+            defending_bank,
             holding,
-            side_supporters: self.side_supporters(i)?,
-            rear_supporter: self.rear_supporter(i)?,
-            flank_rear_contacts: self.flank_rear_contacts(i, o),
+            side_supporters,
+            rear_supporter,
+            flank_rear_contacts: self.flank_rear_contacts(i, o, contacts),
             demoralised: false,
         })
     }
@@ -1420,6 +1510,37 @@ pub fn may_defend_camp(e: &super::state::ElementState) -> bool {
 
 /// A range longer than any table, to tell "out of range" from "outside the target zone" (§9.2).
 const UNLIMITED_RANGE: f64 = 1.0e4;
+
+/// The contacts of element `i` among `contacts` (every contact between enemies in play, by
+/// element index, as [`with_enemy_contacts`] gives them), each with the other element and seen
+/// from `i`: the report's contact, or its swap when `i` is the report's second element (the same
+/// bits a classification from `i`'s side gives).
+fn contacts_of(
+    contacts: &[ContactReport],
+    i: usize,
+) -> impl Iterator<Item = (usize, crate::contact::Contact)> + '_ {
+    contacts.iter().filter_map(move |r| {
+        if r.a as usize == i {
+            Some((r.b as usize, r.contact.clone()))
+        } else if r.b as usize == i {
+            Some((r.a as usize, r.contact.swapped()))
+        } else {
+            None
+        }
+    })
+}
+
+/// Element `i`'s front edge is lined up against an enemy (§8.2 a–c), read from every contact
+/// between enemies in play (see [`contacts_of`]).
+fn front_engaged(contacts: &[ContactReport], i: usize) -> bool {
+    contacts_of(contacts, i).any(|(_, c)| {
+        c.lined_up
+            && matches!(
+                c.kind,
+                ContactKind::FrontToFront | ContactKind::FrontToSide | ContactKind::FrontToRear
+            )
+    })
+}
 
 /// Facing the same way (forward vectors within [`TOLERANCE`]).
 fn same_facing(a: &ElementRect, b: &ElementRect) -> bool {
