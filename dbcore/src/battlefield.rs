@@ -763,11 +763,35 @@ impl Battlefield {
         if !hill.kind.is_hill() || !hill.outline.contains_strictly(p) {
             return 0.0;
         }
-        let b = hill
+        // The least distance to an edge. Pure speed: the squared distances (no square root)
+        // pick out the edges that can be nearest (within a millionth of the least, far above
+        // rounding); only those are measured exactly, so the least is the very same number.
+        let square = |e: &crate::geometry::Segment| {
+            let d = e.closest_point(p) - p;
+            d.dot(d)
+        };
+        let nearest2 = hill
             .outline
             .edges()
-            .map(|e| e.distance_to_point(p))
+            .map(|e| square(&e))
             .fold(f64::INFINITY, f64::min);
+        let b = if nearest2.is_normal() {
+            let cut = nearest2 * (1.0 + 1e-6);
+            hill.outline
+                .edges()
+                .filter(|e| {
+                    // A distance that is not a number is kept (the least ignores it either way).
+                    let d2 = square(e);
+                    d2 <= cut || d2.is_nan()
+                })
+                .map(|e| e.distance_to_point(p))
+                .fold(f64::INFINITY, f64::min)
+        } else {
+            hill.outline
+                .edges()
+                .map(|e| e.distance_to_point(p))
+                .fold(f64::INFINITY, f64::min)
+        };
         let c = if hill.crest.is_empty() {
             crate::terrain::centroid(&hill.outline).distance(p)
         } else {

@@ -203,7 +203,21 @@ impl ElementGrid {
         };
         let q = (x0 - margin, y0 - margin, x1 + margin, y1 + margin);
         let (cx0, cy0, cx1, cy1) = self.cell_range(q);
-        let mut out: Vec<usize> = self.everywhere.clone();
+        // The elements found are marked in a bit set by index (on the stack for up to 512
+        // elements), then read out in ascending order: no sorting and one allocation, of the
+        // answer's own size. The same list as sorting and removing repeats would give.
+        let words = self.boxes.len().div_ceil(64);
+        let mut stack = [0u64; 8];
+        let mut heap = Vec::new();
+        let bits: &mut [u64] = if words <= stack.len() {
+            &mut stack[..words]
+        } else {
+            heap.resize(words, 0);
+            &mut heap
+        };
+        for &i in &self.everywhere {
+            bits[i / 64] |= 1 << (i % 64);
+        }
         for cy in cy0..=cy1 {
             for cx in cx0..=cx1 {
                 let k = cy * self.nx + cx;
@@ -212,14 +226,21 @@ impl ElementGrid {
                     let i = i as usize;
                     if let Some(b) = self.boxes[i] {
                         if !(b.2 < q.0 || q.2 < b.0 || b.3 < q.1 || q.3 < b.1) {
-                            out.push(i);
+                            bits[i / 64] |= 1 << (i % 64);
                         }
                     }
                 }
             }
         }
-        out.sort_unstable();
-        out.dedup();
+        let found: u32 = bits.iter().map(|w| w.count_ones()).sum();
+        let mut out = Vec::with_capacity(found as usize);
+        for (w, &word) in bits.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                out.push(w * 64 + word.trailing_zeros() as usize);
+                word &= word - 1;
+            }
+        }
         out
     }
 }
@@ -295,6 +316,41 @@ mod tests {
         }
         assert!(!g.near(&pts_nan(), 0.0).contains(&5));
         assert_eq!(g.near(&pts_nan(), 0.0).len(), els.len() - 1);
+    }
+
+    /// More elements than the bit set on the stack holds (512): the same answers as the brute
+    /// force, in ascending order.
+    #[test]
+    fn near_with_many_elements_lists_every_element_the_brute_force_finds() {
+        let cfg = RulesConfig::default();
+        let els: Vec<ElementState> = (0..700u32)
+            .map(|i| {
+                let f = f64::from(i);
+                element(i, (f * 7.31) % 60.0, (f * 3.77) % 45.0, (f * 37.0) % 360.0)
+            })
+            .collect();
+        let g = ElementGrid::new(&els, &cfg);
+        for q in 0..100u32 {
+            let f = f64::from(q);
+            let pts = ElementRect::new(
+                Pose::new((f * 1.7) % 62.0 - 1.0, (f * 2.3) % 47.0 - 1.0, f),
+                3.0,
+                1.0,
+            )
+            .corners();
+            let a = bounds_of(&pts).unwrap();
+            let margin = [0.0, 0.5][q as usize % 2];
+            let want: Vec<usize> = (0..els.len())
+                .filter(|&i| {
+                    let b = bounds_of(&els[i].rect(&cfg).corners()).unwrap();
+                    !(b.2 < a.0 - margin
+                        || a.2 + margin < b.0
+                        || b.3 < a.1 - margin
+                        || a.3 + margin < b.1)
+                })
+                .collect();
+            assert_eq!(g.near(&pts, margin), want, "query {q}");
+        }
     }
 
     fn pts_nan() -> [Point; 4] {

@@ -966,18 +966,22 @@ fn may_interpenetrate(ctx: &MoveContext, m: &MoverPath, j: usize) -> bool {
         || (squarely_behind(&fr, &start) && squarely_in_front(&fr, &end))
 }
 
-fn check_in_the_way(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
-    for m in &p.movers {
-        for leg in &m.legs {
-            for piece in leg.swept() {
-                for j in near_indices(ctx, &piece, 0.0) {
-                    let o = &ctx.elements[j];
-                    if p.is_mover(j) || !o.in_play() {
-                        continue;
-                    }
-                    if overlaps(&piece, &corners_of(ctx, j)) && !may_interpenetrate(ctx, m, j) {
-                        return Err(MoveError::Blocked { blocker: o.id });
-                    }
+/// `swept` holds, by mover, the pieces its legs sweep ([`Leg::swept`], leg after leg), worked
+/// out once by [`check_paths`] for all its checks.
+fn check_in_the_way(
+    ctx: &MoveContext,
+    p: &Proposal,
+    swept: &[Vec<Vec<Point>>],
+) -> Result<(), MoveError> {
+    for (m, pieces) in p.movers.iter().zip(swept) {
+        for piece in pieces {
+            for j in near_indices(ctx, piece, 0.0) {
+                let o = &ctx.elements[j];
+                if p.is_mover(j) || !o.in_play() {
+                    continue;
+                }
+                if overlaps(piece, &corners_of(ctx, j)) && !may_interpenetrate(ctx, m, j) {
+                    return Err(MoveError::Blocked { blocker: o.id });
                 }
             }
         }
@@ -985,7 +989,7 @@ fn check_in_the_way(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
     // Moving one after another, each meets the earlier movers where they ended and the later
     // ones where they still stand.
     if p.sequential {
-        for (k, m) in p.movers.iter().enumerate() {
+        for (k, pieces) in swept.iter().enumerate() {
             let others: Vec<(usize, ElementRect)> = p
                 .movers
                 .iter()
@@ -993,14 +997,12 @@ fn check_in_the_way(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
                 .filter(|&(n, _)| n != k)
                 .map(|(n, q)| (q.idx, if n < k { q.end() } else { q.start() }))
                 .collect();
-            for leg in &m.legs {
-                for piece in leg.swept() {
-                    for (j, r) in &others {
-                        if overlaps(&piece, &r.corners()) {
-                            return Err(MoveError::Blocked {
-                                blocker: ctx.elements[*j].id,
-                            });
-                        }
+            for piece in pieces {
+                for (j, r) in &others {
+                    if overlaps(piece, &r.corners()) {
+                        return Err(MoveError::Blocked {
+                            blocker: ctx.elements[*j].id,
+                        });
                     }
                 }
             }
@@ -1276,6 +1278,8 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     // What limits the move, put in words only when the move is refused as too far.
     let mut limit: Option<TooFarLimit> = None;
     let mut river_limits = false;
+    // Each mover's swept pieces, for the going here and for `check_in_the_way`.
+    let mut swept: Vec<Vec<Vec<Point>>> = Vec::with_capacity(p.movers.len());
     for m in &p.movers {
         let e = &ctx.elements[m.idx];
         let pieces: Vec<Vec<Point>> = m.legs.iter().flat_map(|l| l.swept()).collect();
@@ -1306,6 +1310,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
             });
             limit = Some((e.id, e.kind, own_going, area));
         }
+        swept.push(pieces);
     }
     let all_psiloi = p
         .movers
@@ -1362,7 +1367,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         along_road,
         if along_road { Going::Good } else { going },
     )?;
-    check_in_the_way(ctx, p)?;
+    check_in_the_way(ctx, p, &swept)?;
     check_walls(ctx, p)?;
     check_stronghold_contact(ctx, p)?;
     Ok(Checked {

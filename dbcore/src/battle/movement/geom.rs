@@ -93,10 +93,12 @@ impl Leg {
                     pivot + (fe.b - pivot).rotated_cw(q),
                 ]
             };
-            let mut v: Vec<Vec<Point>> = (0..n)
-                .map(|k| {
-                    let [a, b] = at(k);
-                    let [c, d] = at(k + 1);
+            // Each chord end worked out once (each is shared by two pieces).
+            let ends: Vec<[Point; 2]> = (0..=n).map(at).collect();
+            let mut v: Vec<Vec<Point>> = ends
+                .windows(2)
+                .map(|w| {
+                    let ([a, b], [c, d]) = (w[0], w[1]);
                     convex_hull(&[a, b, c, d]).points
                 })
                 .collect();
