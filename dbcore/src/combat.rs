@@ -787,8 +787,7 @@ impl Factors {
     pub fn sum(&self) -> i32 {
         // Every slot past `len` holds `NO_FACTOR` (value 0): a list only grows by `try_push`,
         // from `Factors::new`. So all the slots are added, a fixed-length loop the compiler
-        // unrolls, rather than a loop over `len` with its set-up (measured in #15; a running
-        // total kept by `try_push` was measured too, and cost more in counting than it saved).
+        // unrolls, rather than a loop over `len` with its set-up (measured in #15).
         self.items.iter().map(|f| f.value).sum()
     }
 
@@ -1349,77 +1348,29 @@ pub fn resolve(
     dice: [DieScore; 2],
     cfg: &RulesConfig,
 ) -> Result<CombatResult, CombatError> {
-    // One value is returned on every path and filled in where it stands: its factor lists are
-    // inline, so building the parts first and moving them in costs copies. (The compiler still
-    // builds it on this function's stack and copies it out, about 350 bytes; a thin inlined
-    // wrapper of `resolve_into` cost more, about 40 instructions, as the caller then zeroed a
-    // result for it to overwrite: measured in #15.)
-    let mut out = validate(situation, cfg).map(|()| CombatResult {
-        a: blank_side(situation.a.kind, dice[0]),
-        b: blank_side(situation.b.kind, dice[1]),
-        pursuit: None,
-    });
-    if let Ok(r) = &mut out {
-        fill(situation, dice, cfg, r);
-    }
-    out
-}
-
-/// A side's result before anything is counted.
-#[inline]
-fn blank_side(kind: ElementKind, die: DieScore) -> SideResult {
-    SideResult {
-        kind,
+    // The same steps as `Counted::new` then `Counted::result`, but only the two outcome rows the
+    // dice select are worked out (not all four bands for each side), and the result is filled in
+    // where it stands: its factor lists are inline, so moving it whole costs copies.
+    //
+    // One value is returned on every path and filled in where it stands. (The compiler still
+    // builds it on this function's stack and copies it out, about 350 bytes: measured in #15.)
+    let side = |c: &Combatant, die: DieScore| SideResult {
+        kind: c.kind,
         die,
         factors: Factors::new(),
         total: 0,
         band: Band::Equal,
         outcome: Outcome::NoEffect,
         rule: Cow::Borrowed(""),
-    }
-}
-
-/// [`resolve`], written into `out`: every field of `out` is set, whatever it held before, so a
-/// caller resolving many combats can keep one result and reuse it. A situation the rules refuse
-/// gives its [`CombatError`] and leaves `out` exactly as it was.
-///
-/// ```
-/// use dbcore::combat::{resolve, resolve_into};
-/// use dbcore::{Combatant, DieScore, RulesConfig, Situation};
-///
-/// let cfg = RulesConfig::default();
-/// let sit = Situation::close_combat(
-///     Combatant::new("4Bd".parse().unwrap()),
-///     Combatant::new("4Wb".parse().unwrap()),
-/// );
-/// let d = |n| DieScore::new(n).unwrap();
-/// let mut out = resolve(&sit, [d(1), d(1)], &cfg).unwrap();
-/// resolve_into(&sit, [d(4), d(3)], &cfg, &mut out).unwrap();
-/// assert_eq!(out, resolve(&sit, [d(4), d(3)], &cfg).unwrap());
-/// ```
-pub fn resolve_into(
-    situation: &Situation,
-    dice: [DieScore; 2],
-    cfg: &RulesConfig,
-    out: &mut CombatResult,
-) -> Result<(), CombatError> {
-    validate(situation, cfg)?;
-    out.a.kind = situation.a.kind;
-    out.b.kind = situation.b.kind;
-    out.a.die = dice[0];
-    out.b.die = dice[1];
-    out.a.factors = Factors::new();
-    out.b.factors = Factors::new();
-    fill(situation, dice, cfg, out);
-    Ok(())
-}
-
-/// The work of [`resolve`] once the situation is checked: counts the factors into the (empty)
-/// lists of `r` and sets its totals, bands, outcomes, rules and pursuit. Kinds and dice are set.
-#[inline(always)]
-fn fill(situation: &Situation, dice: [DieScore; 2], cfg: &RulesConfig, r: &mut CombatResult) {
-    // The same steps as `Counted::new` then `Counted::result`, but only the two outcome rows the
-    // dice select are worked out (not all four bands for each side).
+    };
+    let mut out = validate(situation, cfg).map(|()| CombatResult {
+        a: side(&situation.a, dice[0]),
+        b: side(&situation.b, dice[1]),
+        pursuit: None,
+    });
+    let Ok(r) = &mut out else {
+        return out;
+    };
     let (ra, rb) = roles(&situation.engagement);
     let (a, b, e) = (&situation.a, &situation.b, &situation.engagement);
     count_factors(&mut r.a.factors, a, b, ra, e, cfg);
@@ -1446,7 +1397,8 @@ fn fill(situation: &Situation, dice: [DieScore; 2], cfg: &RulesConfig, r: &mut C
     r.b.rule = Cow::Borrowed(rule_b);
     r.a.total = ta;
     r.b.total = tb;
-    r.pursuit = pursuit(situation, oa, ob);
+    r.pursuit = pursuit(situation, r.a.outcome, r.b.outcome);
+    out
 }
 
 /// Exact odds over all 36 pairs of scores.
