@@ -642,6 +642,41 @@ typedef struct DbcoreCombatResult {
 } DbcoreCombatResult;
 
 /**
+ * One side's part of a `DbcoreCompactResult`: what `DbcoreSideResult` says without the list of
+ * factors, and with the rule text pointed to rather than copied.
+ */
+typedef struct DbcoreCompactSide {
+    /**
+     * Die plus factors.
+     */
+    int32_t total;
+    /**
+     * The factors alone (the total without the die).
+     */
+    int32_t factor;
+    DbcoreBand band;
+    DbcoreOutcome outcome;
+    /**
+     * The rule (section and row) that gave the outcome: `rule_len` bytes of UTF-8, static (they
+     * live as long as the library; never free them) and NOT NUL-terminated. Print with
+     * `printf("%.*s", (int)r.a.rule_len, r.a.rule)`; it is the text of `DbcoreSideResult.rule`.
+     */
+    const char *rule;
+    uint32_t rule_len;
+} DbcoreCompactSide;
+
+/**
+ * The result of one close combat or shot as `dbcore_resolve_compact` gives it: the outcomes,
+ * totals, rules and pursuit of `DbcoreCombatResult`, without the factor lists and without
+ * copying the rule texts, for callers that resolve many combats.
+ */
+typedef struct DbcoreCompactResult {
+    struct DbcoreCompactSide a;
+    struct DbcoreCompactSide b;
+    struct DbcorePursuit pursuit;
+} DbcoreCompactResult;
+
+/**
  * The five margins of §11, counted out of 36.
  */
 typedef struct DbcoreMargins {
@@ -1382,6 +1417,34 @@ DbcoreStatus dbcore_resolve(const struct DbcoreSituation *situation,
                             uint8_t die_a,
                             uint8_t die_b,
                             struct DbcoreCombatResult *out);
+
+/**
+ * Resolve one close combat or shot as `dbcore_resolve` does, giving the compact result:
+ * outcomes, bands, totals, the factors' sum, the rules (pointed to, not copied) and pursuit,
+ * without the factor lists. The same values as `dbcore_resolve`, for less work per call; use
+ * `dbcore_resolve` (or `dbcore_odds`) for the factors one by one.
+ *
+ * # Safety
+ * `situation` must point to a valid `DbcoreSituation` and `out` must be valid for writes; either
+ * may be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`). `*out` is written only on success.
+ *
+ * # Errors
+ * As `dbcore_resolve`.
+ *
+ * # Example
+ * ```c
+ * DbcoreSituation sit = {0};
+ * DbcoreCompactResult res;
+ * dbcore_element_kind_parse("3Kn", &sit.a.kind);
+ * dbcore_element_kind_parse("4Bd", &sit.b.kind);
+ * if (dbcore_resolve_compact(&sit, 4, 4, &res) == DBCORE_STATUS_OK)
+ *     printf("%d-%d: %.*s\n", res.a.total, res.b.total, (int)res.a.rule_len, res.a.rule);
+ * ```
+ */
+DbcoreStatus dbcore_resolve_compact(const struct DbcoreSituation *situation,
+                                    uint8_t die_a,
+                                    uint8_t die_b,
+                                    struct DbcoreCompactResult *out);
 
 /**
  * Count the outcomes of a situation over all 36 pairs of dice, with the default rules.

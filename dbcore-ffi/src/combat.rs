@@ -287,6 +287,35 @@ pub struct DbcoreCombatResult {
     pub pursuit: DbcorePursuit,
 }
 
+/// One side's part of a `DbcoreCompactResult`: what `DbcoreSideResult` says without the list of
+/// factors, and with the rule text pointed to rather than copied.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub struct DbcoreCompactSide {
+    /// Die plus factors.
+    pub total: i32,
+    /// The factors alone (the total without the die).
+    pub factor: i32,
+    pub band: DbcoreBand,
+    pub outcome: DbcoreOutcome,
+    /// The rule (section and row) that gave the outcome: `rule_len` bytes of UTF-8, static (they
+    /// live as long as the library; never free them) and NOT NUL-terminated. Print with
+    /// `printf("%.*s", (int)r.a.rule_len, r.a.rule)`; it is the text of `DbcoreSideResult.rule`.
+    pub rule: *const c_char,
+    pub rule_len: u32,
+}
+
+/// The result of one close combat or shot as `dbcore_resolve_compact` gives it: the outcomes,
+/// totals, rules and pursuit of `DbcoreCombatResult`, without the factor lists and without
+/// copying the rule texts, for callers that resolve many combats.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub struct DbcoreCompactResult {
+    pub a: DbcoreCompactSide,
+    pub b: DbcoreCompactSide,
+    pub pursuit: DbcorePursuit,
+}
+
 /// The five margins of §11, counted out of 36.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(C)]
@@ -765,6 +794,46 @@ pub fn combat_result(r: &CombatResult) -> DbcoreCombatResult {
     }
 }
 
+/// The compact C form of one side's result, `None` if its rule text is not static (`resolve`
+/// always gives static texts; an owned one cannot be pointed to once the result is gone).
+#[inline]
+fn compact_side(r: &SideResult) -> Option<DbcoreCompactSide> {
+    let rule: &'static str = match r.rule {
+        std::borrow::Cow::Borrowed(text) => text,
+        std::borrow::Cow::Owned(_) => return None,
+    };
+    Some(DbcoreCompactSide {
+        total: r.total,
+        factor: r.total - i32::from(r.die.get()),
+        band: band(r.band),
+        outcome: outcome(r.outcome),
+        rule: rule.as_ptr().cast::<c_char>(),
+        rule_len: rule.len() as u32,
+    })
+}
+
+/// The compact C form of a result.
+pub fn compact_result(r: &CombatResult) -> Result<DbcoreCompactResult, FfiError> {
+    match (compact_side(&r.a), compact_side(&r.b)) {
+        (Some(a), Some(b)) => Ok(DbcoreCompactResult {
+            a,
+            b,
+            pursuit: pursuit(r.pursuit),
+        }),
+        _ => Err(not_static()),
+    }
+}
+
+/// The refusal of a result whose rule text is not static, out of the hot path (never met).
+#[cold]
+#[inline(never)]
+fn not_static() -> FfiError {
+    FfiError::new(
+        dbcore::ErrorCode::Internal,
+        "a rule text of the result is not static, so it cannot be pointed to",
+    )
+}
+
 /// The C form of the odds, with the factors of `prepared`.
 pub fn odds_result(o: &Odds, prepared: &Prepared) -> Result<DbcoreOdds, FfiError> {
     let mut counts = [[0u32; 4]; 4];
@@ -844,6 +913,50 @@ pub unsafe extern "C" fn dbcore_resolve(
         };
         // SAFETY: the caller's contract on `out`, checked non-NULL and aligned.
         unsafe { write_combat_result(out.as_ptr(), r) };
+        Ok(())
+    })
+}
+
+/// Resolve one close combat or shot as `dbcore_resolve` does, giving the compact result:
+/// outcomes, bands, totals, the factors' sum, the rules (pointed to, not copied) and pursuit,
+/// without the factor lists. The same values as `dbcore_resolve`, for less work per call; use
+/// `dbcore_resolve` (or `dbcore_odds`) for the factors one by one.
+///
+/// # Safety
+/// `situation` must point to a valid `DbcoreSituation` and `out` must be valid for writes; either
+/// may be NULL (then `DBCORE_STATUS_NULL_ARGUMENT`). `*out` is written only on success.
+///
+/// # Errors
+/// As `dbcore_resolve`.
+///
+/// # Example
+/// ```c
+/// DbcoreSituation sit = {0};
+/// DbcoreCompactResult res;
+/// dbcore_element_kind_parse("3Kn", &sit.a.kind);
+/// dbcore_element_kind_parse("4Bd", &sit.b.kind);
+/// if (dbcore_resolve_compact(&sit, 4, 4, &res) == DBCORE_STATUS_OK)
+///     printf("%d-%d: %.*s\n", res.a.total, res.b.total, (int)res.a.rule_len, res.a.rule);
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_resolve_compact(
+    situation: *const DbcoreSituation,
+    die_a: u8,
+    die_b: u8,
+    out: *mut DbcoreCompactResult,
+) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        // SAFETY: the caller's contract on `situation`.
+        let sit = unsafe { arg(situation, "situation") }?.to_situation()?;
+        let dice = [die(die_a, "die_a")?, die(die_b, "die_b")?];
+        let r = dbcore::resolve(&sit, dice, crate::default_rules());
+        let c = match &r {
+            Ok(r) => compact_result(r)?,
+            Err(e) => return Err(e.clone().into()),
+        };
+        // SAFETY: the caller's contract on `out`, checked non-NULL and aligned.
+        unsafe { out.write(c) };
         Ok(())
     })
 }

@@ -63,10 +63,11 @@ pub use battle::{
 };
 pub use boundary::DbcoreStatus;
 pub use combat::{
-    dbcore_factor_label, dbcore_odds, dbcore_resolve, DbcoreBand, DbcoreCombatResult,
-    DbcoreCombatant, DbcoreEngagement, DbcoreFactor, DbcoreFactorName, DbcoreGoing, DbcoreHolding,
-    DbcoreMargins, DbcoreOdds, DbcoreOutcome, DbcorePursuit, DbcoreSide, DbcoreSideResult,
-    DbcoreSituation, DbcoreStronghold, DbcoreSupporter, DBCORE_MAX_FACTORS, DBCORE_RULE_TEXT_SIZE,
+    dbcore_factor_label, dbcore_odds, dbcore_resolve, dbcore_resolve_compact, DbcoreBand,
+    DbcoreCombatResult, DbcoreCombatant, DbcoreCompactResult, DbcoreCompactSide, DbcoreEngagement,
+    DbcoreFactor, DbcoreFactorName, DbcoreGoing, DbcoreHolding, DbcoreMargins, DbcoreOdds,
+    DbcoreOutcome, DbcorePursuit, DbcoreSide, DbcoreSideResult, DbcoreSituation, DbcoreStronghold,
+    DbcoreSupporter, DBCORE_MAX_FACTORS, DBCORE_RULE_TEXT_SIZE,
 };
 pub use dice::{dbcore_dice_free, dbcore_dice_new, dbcore_dice_roll, DbcoreDice};
 pub use driver::{dbcore_demo_setup_json, dbcore_play_json};

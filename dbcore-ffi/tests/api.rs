@@ -250,3 +250,106 @@ fn s14_4_roll_pips_draws_one_die_per_command_and_the_state_has_the_commands() {
         dbcore_battle_free(battle);
     }
 }
+
+/// The situations the compact entry point is held to: each pair of kinds plain, with factors,
+/// in bad going, in and at a city (refused for some kinds), and shooting (refused for kinds that
+/// do not shoot).
+fn compact_variants() -> Vec<DbcoreSituation> {
+    let mut out = Vec::new();
+    for (a, b) in pairs() {
+        let mut s = DbcoreSituation::default();
+        s.a.kind = kind(a);
+        s.b.kind = kind(b);
+        out.push(s);
+        let mut f = s;
+        f.a.general = 1;
+        f.a.uphill = 1;
+        f.b.flank_rear_contacts = 1;
+        out.push(f);
+        let mut g = s;
+        g.a.going = DbcoreGoing::Bad as u32;
+        g.b.going = DbcoreGoing::Rough as u32;
+        out.push(g);
+        let mut c = s;
+        c.a.holding = DbcoreHolding::Defending as u32;
+        c.a.place = DbcoreStronghold::City as u32;
+        c.b.holding = DbcoreHolding::Assaulting as u32;
+        c.b.place = DbcoreStronghold::City as u32;
+        out.push(c);
+        let mut t = s;
+        t.engagement = DbcoreEngagement::Shooting as u32;
+        t.target_shoots_back = 1;
+        out.push(t);
+    }
+    out
+}
+
+// DBA3.md §11: `dbcore_resolve_compact` gives what `dbcore_resolve` gives (outcomes, bands,
+// totals, factor sums, the same rule text, pursuit) for every pair of dice, or the same refusal
+// with the output untouched.
+#[test]
+fn compact_resolve_matches_the_full_struct() {
+    let mut refused = 0;
+    for sit in compact_variants() {
+        for da in 1..=6u8 {
+            for db in 1..=6u8 {
+                let mut full = std::mem::MaybeUninit::<DbcoreCombatResult>::uninit();
+                let status = unsafe { dbcore_resolve(&sit, da, db, full.as_mut_ptr()) };
+                let mut compact = std::mem::MaybeUninit::<DbcoreCompactResult>::zeroed();
+                let got = unsafe { dbcore_resolve_compact(&sit, da, db, compact.as_mut_ptr()) };
+                assert_eq!(got, status, "{sit:?} {da} {db}");
+                let compact = unsafe { compact.assume_init() };
+                if status != DbcoreStatus::Ok {
+                    refused += 1;
+                    assert!(compact.a.rule.is_null(), "a refusal wrote the output");
+                    continue;
+                }
+                let full = unsafe { full.assume_init() };
+                for (c, f) in [(&compact.a, &full.a), (&compact.b, &full.b)] {
+                    assert_eq!(c.total, f.total);
+                    let sum: i32 = f.factors[..f.factor_count as usize]
+                        .iter()
+                        .map(|x| x.value)
+                        .sum();
+                    assert_eq!(c.factor, sum);
+                    assert_eq!(c.total, sum + f.die as i32);
+                    assert_eq!(c.band, f.band);
+                    assert_eq!(c.outcome, f.outcome);
+                    let text = unsafe {
+                        std::slice::from_raw_parts(c.rule.cast::<u8>(), c.rule_len as usize)
+                    };
+                    let rule = unsafe { CStr::from_ptr(f.rule.as_ptr()) }.to_bytes();
+                    assert_eq!(text, rule);
+                    assert_eq!(c.rule_len, f.rule_len);
+                }
+                assert_eq!(compact.pursuit, full.pursuit);
+            }
+        }
+    }
+    // Some of the variants are refusals (a city defended by Elephants, Knights shooting).
+    assert!(refused > 0);
+}
+
+#[test]
+fn compact_resolve_refuses_null_and_bad_dice() {
+    let mut sit = DbcoreSituation::default();
+    sit.a.kind = kind("4Bd");
+    sit.b.kind = kind("4Wb");
+    let mut out = std::mem::MaybeUninit::<DbcoreCompactResult>::uninit();
+    assert_eq!(
+        unsafe { dbcore_resolve_compact(ptr::null(), 1, 1, out.as_mut_ptr()) },
+        DbcoreStatus::NullArgument
+    );
+    assert_eq!(
+        unsafe { dbcore_resolve_compact(&sit, 1, 1, ptr::null_mut()) },
+        DbcoreStatus::NullArgument
+    );
+    assert_eq!(
+        unsafe { dbcore_resolve_compact(&sit, 0, 1, out.as_mut_ptr()) },
+        DbcoreStatus::InvalidDie
+    );
+    assert_eq!(
+        unsafe { dbcore_resolve_compact(&sit, 1, 7, out.as_mut_ptr()) },
+        DbcoreStatus::InvalidDie
+    );
+}

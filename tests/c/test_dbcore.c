@@ -347,6 +347,40 @@ static void test_resolve_known_answers(void) {
     CHECK(has_factor(res.a.factors, res.a.factor_count, DBCORE_FACTOR_NAME_FLANK_OR_REAR, -1));
 }
 
+static void test_resolve_compact(void) {
+    DbcoreSituation sit = close_combat("3Kn", "4Bd");
+    DbcoreCompactResult c;
+    DbcoreCombatResult full;
+
+    /* DBA3.md §11.1: Knights tied in close combat by Blades are destroyed; the compact result
+     * says what the full one says, the rule text pointed to rather than copied. */
+    CHECK_STATUS(dbcore_resolve_compact(&sit, 4, 4, &c), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_resolve(&sit, 4, 4, &full), DBCORE_STATUS_OK);
+    CHECK(c.a.total == 7 && c.b.total == 7 && c.a.factor == 3 && c.b.factor == 3);
+    CHECK(c.a.band == DBCORE_BAND_EQUAL && c.b.band == DBCORE_BAND_EQUAL);
+    CHECK(c.a.outcome == DBCORE_OUTCOME_DESTROYED && c.b.outcome == DBCORE_OUTCOME_NO_EFFECT);
+    CHECK(c.a.rule_len == full.a.rule_len && c.b.rule_len == full.b.rule_len);
+    CHECK(memcmp(c.a.rule, full.a.rule, c.a.rule_len) == 0);
+    CHECK(memcmp(c.b.rule, full.b.rule, c.b.rule_len) == 0);
+    CHECK(strncmp(c.a.rule, "\xc2\xa7" "11.1", 6) == 0);
+    CHECK(c.pursuit.present == 0);
+
+    /* DBA3.md §11.2, §12.5: Blades beaten by Warband are destroyed; the Warband pursue ½ BW. */
+    sit = close_combat("4Bd", "4Wb");
+    CHECK_STATUS(dbcore_resolve_compact(&sit, 1, 4, &c), DBCORE_STATUS_OK);
+    CHECK(c.a.total == 6 && c.b.total == 7 && c.a.outcome == DBCORE_OUTCOME_DESTROYED);
+    CHECK(c.pursuit.present == 1 && c.pursuit.side == DBCORE_SIDE_B && c.pursuit.distance == 0.5);
+
+    /* Refusals as dbcore_resolve's, the output untouched. */
+    memset(&c, 0, sizeof c);
+    CHECK_STATUS(dbcore_resolve_compact(&sit, 0, 4, &c), DBCORE_STATUS_INVALID_DIE);
+    CHECK_STATUS(dbcore_resolve_compact(NULL, 1, 1, &c), DBCORE_STATUS_NULL_ARGUMENT);
+    CHECK_STATUS(dbcore_resolve_compact(&sit, 1, 1, NULL), DBCORE_STATUS_NULL_ARGUMENT);
+    sit.a.going = 3;
+    CHECK_STATUS(dbcore_resolve_compact(&sit, 1, 1, &c), DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK(c.a.rule == NULL && c.a.total == 0);
+}
+
 static void test_illegal_situations(void) {
     DbcoreSituation sit = close_combat("4Bd", "4Wb");
     DbcoreCombatResult res;
@@ -2108,6 +2142,7 @@ int main(int argc, char **argv) {
     test_element_codes();
     test_kind_info();
     test_resolve_known_answers();
+    test_resolve_compact();
     test_illegal_situations();
     test_odds();
     test_json();

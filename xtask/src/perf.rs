@@ -38,7 +38,7 @@ struct Row {
     target_instr: Option<f64>,
 }
 
-const ROWS: [Row; 19] = [
+const ROWS: [Row; 20] = [
     Row {
         name: "driven_battle",
         target_ns: Some(1_000_000.0),
@@ -63,6 +63,12 @@ const ROWS: [Row; 19] = [
     // printed after the table (target: at most 1.2).
     Row {
         name: "ffi_resolve",
+        target_ns: None,
+        target_instr: None,
+    },
+    // The same combat through the compact C entry point (no factor lists, rule texts pointed to).
+    Row {
+        name: "ffi_resolve_compact",
         target_ns: None,
         target_instr: None,
     },
@@ -158,6 +164,7 @@ fn describe(name: &str) -> &'static str {
         "replay_validated" => "the same from its validated set-up (replay_validated)",
         "resolve" => "resolve of one combat, inputs given",
         "ffi_resolve" => "the same resolve through the C ABI (dbcore_resolve)",
+        "ffi_resolve_compact" => "the same resolve through dbcore_resolve_compact",
         "table_combat" => "combat derived from the table (situation + resolve)",
         "fight_check" => "check of a Fight action (the whole transition)",
         "contact_scan_24" => "contact scan of 24 elements",
@@ -339,6 +346,20 @@ impl Fixture {
                     // SAFETY: the situation is a valid struct and `out` is writable.
                     let status = unsafe {
                         dbcore_ffi::dbcore_resolve(
+                            black_box(&self.c_situation),
+                            black_box(4),
+                            black_box(3),
+                            out.as_mut_ptr(),
+                        )
+                    };
+                    black_box((status, &out));
+                }
+                "ffi_resolve_compact" => {
+                    let mut out =
+                        std::mem::MaybeUninit::<dbcore_ffi::DbcoreCompactResult>::uninit();
+                    // SAFETY: the situation is a valid struct and `out` is writable.
+                    let status = unsafe {
+                        dbcore_ffi::dbcore_resolve_compact(
                             black_box(&self.c_situation),
                             black_box(4),
                             black_box(3),
@@ -730,13 +751,16 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     }
     // The C ABI against the same Rust call (target: at most 1.2).
     let at = |name: &str| ROWS.iter().position(|r| r.name == name);
-    if let (Some(f), Some(r)) = (at("ffi_resolve"), at("resolve")) {
+    for row in ["ffi_resolve", "ffi_resolve_compact"] {
+        let (Some(f), Some(r)) = (at(row), at("resolve")) else {
+            continue;
+        };
         let instr = match (counted[f], counted[r]) {
             (Some(cf), Some(cr)) if cr > 0.0 => format!(", x{:.2} in instructions", cf / cr),
             _ => String::new(),
         };
         println!(
-            "C ABI against the same Rust call (resolve): x{:.2} in time{instr} (target <= 1.2)",
+            "C ABI ({row}) against the same Rust call (resolve): x{:.2} in time{instr} (target <= 1.2)",
             best[f] / best[r]
         );
     }
