@@ -484,8 +484,7 @@ fn resolve_all(
         let rep = &mut repeated[repeated_of[slot] as usize];
         let p = &rep.prepared;
         let (oa, ob) = p.outcomes(dice);
-        let ta = p.a_factor() + i32::from(dice[0].get());
-        let tb = p.b_factor() + i32::from(dice[1].get());
+        let (ta, tb) = p.totals(dice);
         out[0] = total_byte(ta).map_err(fail)?;
         out[1] = total_byte(tb).map_err(fail)?;
         out[2] = oa as u8;

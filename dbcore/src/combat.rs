@@ -1260,10 +1260,18 @@ impl Prepared {
         &self.counted.b_factors
     }
 
+    /// Both totals for the two scores (`dice[0]` is `a`'s die): each side's factors plus its die.
+    #[inline]
+    pub fn totals(&self, dice: [DieScore; 2]) -> (i32, i32) {
+        (
+            self.counted.a_sum + i32::from(dice[0].get()),
+            self.counted.b_sum + i32::from(dice[1].get()),
+        )
+    }
+
     /// Outcomes only, for the two scores: the fast path used by [`Prepared::odds`].
     pub fn outcomes(&self, dice: [DieScore; 2]) -> (Outcome, Outcome) {
-        let ta = self.counted.a_sum + i32::from(dice[0].get());
-        let tb = self.counted.b_sum + i32::from(dice[1].get());
+        let (ta, tb) = self.totals(dice);
         (
             self.counted.a_by_band[Band::of(ta, tb) as usize].0,
             self.counted.b_by_band[Band::of(tb, ta) as usize].0,

@@ -74,7 +74,7 @@ fn variants(x: ElementKind, w: ElementKind) -> Vec<Situation> {
 // DBA3.md §10, §11: for every ordered pair of kinds (mounted infantry included) and each way of
 // dressing it, `resolve` gives what `Prepared` gives, for every pair of dice of the plain combat
 // and six pairs of the others: the same totals, factors, bands, outcomes, rules and pursuit, or
-// the same refusal.
+// the same refusal; and `Prepared::totals` gives the same totals.
 #[test]
 fn resolve_gives_what_the_long_count_gives_for_every_kind_pair() {
     let cfg = RulesConfig::default();
@@ -104,6 +104,8 @@ fn resolve_gives_what_the_long_count_gives_for_every_kind_pair() {
                                 panic!("{sit:?} refused by resolve ({e}) but not by Prepared")
                             });
                             assert_eq!(got, &want, "{sit:?} with {d:?}");
+                            // The totals the packed batches read without a full result.
+                            assert_eq!(p.totals(d), (want.a.total, want.b.total), "{sit:?}");
                             assert_eq!(
                                 serde_json::to_string(got).expect("json"),
                                 serde_json::to_string(&want).expect("json")
