@@ -1193,9 +1193,14 @@ impl<'a> Sections<'a> {
                 continue;
             }
             let w = a - s.a;
-            let t = w.cross(f) / den;
+            // `u` (where along the edge) first: it refuses most edges, and `t` is then not
+            // needed; both are worked out as `length_inside` works them out.
             let u = w.cross(d) / den;
-            if (0.0..=1.0).contains(&t) && (-1e-12..=1.0 + 1e-12).contains(&u) {
+            if !(-1e-12..=1.0 + 1e-12).contains(&u) {
+                continue;
+            }
+            let t = w.cross(f) / den;
+            if (0.0..=1.0).contains(&t) {
                 self.ts.push(t);
             }
         }
