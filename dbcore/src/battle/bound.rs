@@ -1606,7 +1606,7 @@ impl Battle {
         };
         let strongholds = sim.held_strongholds();
         if !sim.cache.all_for(&sim.move_context(&strongholds)) {
-            sim.cache = Default::default();
+            sim.cache = sim.cache.emptied();
         }
         // The old state goes first, so that the history both share has one owner again and the
         // next push does not copy it.

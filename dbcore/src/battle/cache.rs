@@ -20,11 +20,14 @@
 //! ([`super::engagement::close_combats`], asked when dice are awaited, when a Fight is checked
 //! and when the bound continues) and the enemy threat zones a move is checked against (built
 //! for every candidate move otherwise). The uniform grid of the elements (`battle/grid.rs`) is
-//! kept with the flags, for the state they are for. Every intermediate state a Fight's check
+//! kept with the flags, for the state they are for; a state's grid starts from the grid of the
+//! state it came from (its clone's source, the state before an event), which
+//! [`ElementGrid::refreshed`] brings up to date by comparing every element, so it is never
+//! stale whatever that state was. Every intermediate state a Fight's check
 //! simulates (after each outcome move) gets a memo of its own, filled when first asked.
 
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::engagement::CloseCombatPair;
 use super::grid::ElementGrid;
@@ -118,6 +121,9 @@ impl Inputs {
 #[derive(Default)]
 pub(super) struct StateCache {
     close_combat: OnceLock<CloseCombat>,
+    /// The grid of the state this one came from, if it had one: where this state's grid starts
+    /// ([`ElementGrid::refreshed`]).
+    seed: Option<Arc<ElementGrid>>,
 }
 
 /// Who is in close combat, each element worked out when first asked, by index of the elements
@@ -129,8 +135,11 @@ pub struct CloseCombatFlags {
     pairs: OnceLock<(Inputs, Vec<CloseCombatPair>)>,
     /// The enemy threat zones against the moving army, and what they were worked out from.
     zones: OnceLock<(Inputs, Vec<(Projector, ThreatZone)>)>,
-    /// The uniform grid of the elements ([`super::grid`]), built when first asked.
-    grid: OnceLock<ElementGrid>,
+    /// The uniform grid of the elements ([`super::grid`]), built when first asked (from `seed`
+    /// when there is one).
+    grid: OnceLock<Arc<ElementGrid>>,
+    /// The grid of the state this one came from ([`StateCache::seed`]).
+    seed: Option<Arc<ElementGrid>>,
     /// Every contact between enemies in play ([`crate::contact::scan_enemy_contacts`]), shared
     /// by the close combats and the conforming of §8.3/§12.6, and the elements it is for.
     enemy_contacts: OnceLock<(ElementsAt, Vec<ContactReport>)>,
@@ -157,10 +166,16 @@ impl CloseCombatFlags {
     /// which [`StateCache::close_combat`] made sure of); `None` if `ctx` has another number of
     /// elements.
     pub(crate) fn grid(&self, ctx: &MoveContext) -> Option<&ElementGrid> {
-        let g = self
-            .grid
-            .get_or_init(|| ElementGrid::new(ctx.elements, ctx.config));
-        (g.len() == ctx.elements.len()).then_some(g)
+        let g = self.grid.get_or_init(|| match &self.seed {
+            Some(seed) => {
+                let g = seed.refreshed(ctx.elements, ctx.config);
+                #[cfg(debug_assertions)]
+                g.assert_answers_as(&ElementGrid::new(ctx.elements, ctx.config));
+                g
+            }
+            None => Arc::new(ElementGrid::new(ctx.elements, ctx.config)),
+        });
+        (g.len() == ctx.elements.len()).then_some(g.as_ref())
     }
 
     /// The close combats of the state `ctx` describes: kept from the first question, worked out
@@ -246,6 +261,23 @@ impl CloseCombat {
 }
 
 impl StateCache {
+    /// The grid this memo holds or starts from, if any: where the grid of a state made from
+    /// this one starts.
+    fn grid_now(&self) -> Option<Arc<ElementGrid>> {
+        self.close_combat
+            .get()
+            .and_then(|m| m.flags.grid.get().cloned())
+            .or_else(|| self.seed.clone())
+    }
+
+    /// An empty memo but for where its grid starts (this memo's grid).
+    pub(super) fn emptied(&self) -> StateCache {
+        StateCache {
+            close_combat: OnceLock::new(),
+            seed: self.grid_now(),
+        }
+    }
+
     /// Whether every answer kept is for the state `ctx` describes (an empty cache's none are):
     /// a state adopting another's memo ([`super::Battle::apply`] of a simulated action) keeps
     /// it only then, since a memo kept for another state would never be filled for this one.
@@ -271,6 +303,7 @@ impl StateCache {
                 pairs: OnceLock::new(),
                 zones: OnceLock::new(),
                 grid: OnceLock::new(),
+                seed: self.seed.clone(),
                 enemy_contacts: OnceLock::new(),
             },
         });
@@ -314,6 +347,8 @@ pub(super) struct Carry {
     flags: Vec<u8>,
     /// The elements the event moves, by index, with their boxes before it.
     changed: Vec<(usize, BoxOf)>,
+    /// The grid before the event, where the next state's starts.
+    grid: Option<Arc<ElementGrid>>,
 }
 
 impl StateCache {
@@ -326,9 +361,11 @@ impl StateCache {
         elements: &[ElementState],
         cfg: &RulesConfig,
     ) -> Carry {
+        let grid = self.grid_now();
         let nothing = Carry {
             flags: Vec::new(),
             changed: Vec::new(),
+            grid,
         };
         let Some(memo) = self.close_combat.into_inner() else {
             return nothing;
@@ -356,7 +393,11 @@ impl StateCache {
             .iter()
             .map(|f| f.load(Ordering::Relaxed))
             .collect();
-        Carry { flags, changed }
+        Carry {
+            flags,
+            changed,
+            grid: nothing.grid,
+        }
     }
 }
 
@@ -367,7 +408,10 @@ impl Carry {
     /// could touch them has changed, so their answers are those a fresh question gives; debug
     /// builds check each one when it answers).
     pub(super) fn after(self, elements: &[ElementState], cfg: &RulesConfig) -> StateCache {
-        let cache = StateCache::default();
+        let cache = StateCache {
+            close_combat: OnceLock::new(),
+            seed: self.grid.clone(),
+        };
         if self.flags.len() != elements.len() || self.flags.iter().all(|&f| f == 0) {
             return cache;
         }
@@ -398,6 +442,7 @@ impl Carry {
                 pairs: OnceLock::new(),
                 zones: OnceLock::new(),
                 grid: OnceLock::new(),
+                seed: self.grid,
                 enemy_contacts: OnceLock::new(),
             },
         };
@@ -406,10 +451,11 @@ impl Carry {
     }
 }
 
-/// A clone is another state (it will usually change at once): it starts empty.
+/// A clone is another state (it will usually change at once): it starts empty, but for where its
+/// grid starts (this state's grid, shared, not copied).
 impl Clone for StateCache {
     fn clone(&self) -> StateCache {
-        StateCache::default()
+        self.emptied()
     }
 }
 

@@ -7,6 +7,12 @@
 //! the very state it was built from. It keeps every element's rectangle and corners too, so the
 //! questions it answers do no trigonometry for the elements they look at.
 //!
+//! A state's grid starts from the grid of the state it came from (a clone's source, the state
+//! before an event) when there is one: [`ElementGrid::refreshed`] compares every element's
+//! rectangle and status, bit for bit, with those the grid holds and works out again only the
+//! elements that differ, so what it answers is what a fresh grid of the state answers whatever
+//! happened in between (tests compare the two after random moves).
+//!
 //! Its answers are a pre-test and never change a result: [`ElementGrid::near`] lists, in
 //! ascending index order, every element in play whose bounding box comes within the margin asked
 //! of the query's box; the exact tests the callers then run refuse every element further off
@@ -14,7 +20,7 @@
 //! position are listed for every query, and a non-finite query lists every element, so such
 //! values reach the exact tests as before.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::config::RulesConfig;
 use crate::contact::{rect_corners, RectOutline};
@@ -31,6 +37,31 @@ const MAX_CELLS: usize = 64;
 
 /// An axis-aligned box: min x, min y, max x, max y.
 type Bounds = (f64, f64, f64, f64);
+
+/// A block of cells, inclusive: first x, first y, last x, last y.
+type Cells = (usize, usize, usize, usize);
+
+/// Whether two rectangles are the same to the bit (so that everything worked out from them is).
+fn same_rect(a: &ElementRect, b: &ElementRect) -> bool {
+    let bits = |r: &ElementRect| {
+        [
+            r.pose.x.to_bits(),
+            r.pose.y.to_bits(),
+            r.pose.facing.to_bits(),
+            r.width.to_bits(),
+            r.depth.to_bits(),
+        ]
+    };
+    bits(a) == bits(b)
+}
+
+/// The elements by cell: cell `k` holds `items[start[k]..start[k + 1]]`, ascending. Shared by a
+/// grid and the grids refreshed from it, which change only the elements' own entries.
+#[derive(Debug)]
+struct CellIndex {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
 
 fn bounds_of(pts: &[Point]) -> Option<Bounds> {
     let first = pts.first()?;
@@ -64,10 +95,14 @@ pub(crate) struct ElementGrid {
     nx: usize,
     ny: usize,
     /// The elements whose box reaches into each cell, ascending, cell after cell (row by row):
-    /// cell `k` holds `items[start[k]..start[k + 1]]`. Two allocations for the whole grid,
-    /// not one per cell.
-    start: Vec<u32>,
-    items: Vec<u32>,
+    /// two allocations for the whole grid, not one per cell. An entry whose element has moved
+    /// since is harmless: every candidate is tested against its box as it is now.
+    cells: Arc<CellIndex>,
+    /// The cells each element is listed in, by index (`None`: in none).
+    listed: Vec<Option<Cells>>,
+    /// Elements in play whose box has left the cells they are listed in (moved since the cell
+    /// index was built): tested against every query.
+    moved: Vec<usize>,
 }
 
 impl ElementGrid {
@@ -111,11 +146,15 @@ impl ElementGrid {
             cell,
             nx,
             ny,
-            start: Vec::new(),
-            items: Vec::new(),
+            cells: Arc::new(CellIndex {
+                start: Vec::new(),
+                items: Vec::new(),
+            }),
+            listed: Vec::new(),
+            moved: Vec::new(),
         };
         // Count each cell's elements, then fill the cells in ascending element order.
-        let ranges: Vec<Option<(usize, usize, usize, usize)>> = grid
+        let ranges: Vec<Option<Cells>> = grid
             .boxes
             .iter()
             .map(|b| b.map(|b| grid.cell_range(b)))
@@ -144,9 +183,121 @@ impl ElementGrid {
                 }
             }
         }
-        grid.start = start;
-        grid.items = items;
+        grid.cells = Arc::new(CellIndex { start, items });
+        grid.listed = ranges;
         grid
+    }
+
+    /// The grid of `elements`, from this grid of (perhaps) other elements: this very grid when
+    /// every element's rectangle (to the bit) and whether it is in play are those it holds; else
+    /// a grid sharing this one's cell index with the elements that differ worked out again (their
+    /// rectangle, corners and box; their outline when next asked), an element whose box left
+    /// the cells it is listed in being tested against every query; a fresh grid when the number
+    /// of elements differs or more than a quarter of them would be so tested.
+    ///
+    /// Its answers are those of `ElementGrid::new(elements, cfg)`: the rectangles, corners and
+    /// outlines are those of the elements' rectangles, by the same functions; and [`Self::near`]
+    /// lists exactly the elements the module documentation says, since every element in play
+    /// with a box is either listed in every cell its box reaches into or tested directly (the
+    /// proof is at [`Self::near`]).
+    pub(crate) fn refreshed(
+        self: &Arc<Self>,
+        elements: &[ElementState],
+        cfg: &RulesConfig,
+    ) -> Arc<ElementGrid> {
+        if elements.len() != self.len() {
+            return Arc::new(ElementGrid::new(elements, cfg));
+        }
+        let changed: Vec<(usize, ElementRect)> = elements
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let r = e.rect(cfg);
+                let was_in_play = self.boxes[i].is_some() || self.everywhere.contains(&i);
+                (!same_rect(&r, &self.rects[i]) || e.in_play() != was_in_play).then_some((i, r))
+            })
+            .collect();
+        if changed.is_empty() {
+            return Arc::clone(self);
+        }
+        if 4 * (self.moved.len() + changed.len()) > elements.len() {
+            return Arc::new(ElementGrid::new(elements, cfg));
+        }
+        let mut g = ElementGrid {
+            rects: self.rects.clone(),
+            corners: self.corners.clone(),
+            outlines: self.outlines.clone(),
+            boxes: self.boxes.clone(),
+            everywhere: self.everywhere.clone(),
+            origin: self.origin,
+            cell: self.cell,
+            nx: self.nx,
+            ny: self.ny,
+            cells: Arc::clone(&self.cells),
+            listed: self.listed.clone(),
+            moved: self.moved.clone(),
+        };
+        for (i, r) in changed {
+            g.rects[i] = r;
+            g.corners[i] = rect_corners(&r);
+            g.outlines[i] = OnceLock::new();
+            g.everywhere.retain(|&k| k != i);
+            g.moved.retain(|&k| k != i);
+            g.boxes[i] = if elements[i].in_play() {
+                let b = bounds_of(&g.corners[i]);
+                if b.is_none() {
+                    g.everywhere.push(i);
+                }
+                b
+            } else {
+                None
+            };
+            if let Some(b) = g.boxes[i] {
+                let (cx0, cy0, cx1, cy1) = g.cell_range(b);
+                let listed = g.listed[i].is_some_and(|(lx0, ly0, lx1, ly1)| {
+                    lx0 <= cx0 && ly0 <= cy0 && cx1 <= lx1 && cy1 <= ly1
+                });
+                if !listed {
+                    g.moved.push(i);
+                }
+            }
+        }
+        Arc::new(g)
+    }
+
+    /// Debug builds: assert that this grid answers as `fresh` does (a grid built afresh from
+    /// the same elements): the same rectangles, corners and boxes, to the bit, and the same
+    /// neighbours of every element and of a query that is not a number.
+    #[cfg(debug_assertions)]
+    pub(crate) fn assert_answers_as(&self, fresh: &ElementGrid) {
+        assert_eq!(
+            self.len(),
+            fresh.len(),
+            "a refreshed grid has other elements"
+        );
+        let bits = |p: &Point| (p.x.to_bits(), p.y.to_bits());
+        for i in 0..self.len() {
+            assert!(same_rect(&self.rects[i], &fresh.rects[i]), "rectangle {i}");
+            assert!(self.corners[i]
+                .iter()
+                .map(bits)
+                .eq(fresh.corners[i].iter().map(bits)));
+            assert_eq!(self.boxes[i], fresh.boxes[i], "box {i}");
+            assert_eq!(
+                self.everywhere.contains(&i),
+                fresh.everywhere.contains(&i),
+                "element {i} everywhere"
+            );
+            for margin in [0.0, 0.5] {
+                assert_eq!(
+                    self.near(&self.corners[i], margin),
+                    fresh.near(&fresh.corners[i], margin),
+                    "neighbours of element {i}"
+                );
+            }
+        }
+        let nan = [Point::new(f64::NAN, 0.0); 4];
+        assert_eq!(self.near(&nan, 0.0), fresh.near(&nan, 0.0));
     }
 
     /// The cells a box reaches into, clamped to the grid: (x0, y0, x1, y1), inclusive.
@@ -195,6 +346,14 @@ impl ElementGrid {
 
     /// Every element in play whose bounding box comes within `margin` of the box of `pts`, in
     /// ascending index order (see the module documentation).
+    ///
+    /// Why the cells find every such element: an element in play with a box `b` is either in
+    /// `moved` (tested directly) or listed in every cell of `cell_range(b)`. If `b` meets the
+    /// query's box `q`, take a point `v` in both: `cell_range` maps each coordinate by a floor
+    /// clamped to the grid, which never decreases as the coordinate grows, so `v`'s cell lies
+    /// in `cell_range(b)` and in `cell_range(q)`, the cells scanned. Every candidate is then
+    /// tested against its box as it is now, so an entry left by an element that has moved
+    /// lists it only when its present box meets the query.
     pub(crate) fn near(&self, pts: &[Point], margin: f64) -> Vec<usize> {
         let Some((x0, y0, x1, y1)) = bounds_of(pts) else {
             return (0..self.boxes.len())
@@ -218,18 +377,24 @@ impl ElementGrid {
         for &i in &self.everywhere {
             bits[i / 64] |= 1 << (i % 64);
         }
+        let meets = |i: usize| {
+            self.boxes[i].is_some_and(|b| !(b.2 < q.0 || q.2 < b.0 || b.3 < q.1 || q.3 < b.1))
+        };
+        let (start, items) = (&self.cells.start, &self.cells.items);
         for cy in cy0..=cy1 {
             for cx in cx0..=cx1 {
                 let k = cy * self.nx + cx;
-                let cell = &self.items[self.start[k] as usize..self.start[k + 1] as usize];
-                for &i in cell {
+                for &i in &items[start[k] as usize..start[k + 1] as usize] {
                     let i = i as usize;
-                    if let Some(b) = self.boxes[i] {
-                        if !(b.2 < q.0 || q.2 < b.0 || b.3 < q.1 || q.3 < b.1) {
-                            bits[i / 64] |= 1 << (i % 64);
-                        }
+                    if meets(i) {
+                        bits[i / 64] |= 1 << (i % 64);
                     }
                 }
+            }
+        }
+        for &i in &self.moved {
+            if meets(i) {
+                bits[i / 64] |= 1 << (i % 64);
             }
         }
         let found: u32 = bits.iter().map(|w| w.count_ones()).sum();
@@ -351,6 +516,77 @@ mod tests {
                 .collect();
             assert_eq!(g.near(&pts, margin), want, "query {q}");
         }
+    }
+
+    /// A grid refreshed after random moves (small and large, a loss, a return to play, a
+    /// position that is not a number), step after step, answers as a fresh grid of the same
+    /// elements does: rectangles, corners, outlines and neighbours of many queries.
+    #[test]
+    fn refreshed_grid_answers_as_a_fresh_one_after_random_moves() {
+        let cfg = RulesConfig::default();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for n in [3usize, 24, 96] {
+            let mut els: Vec<ElementState> = (0..n as u32)
+                .map(|i| element(i, next() * 30.0, next() * 24.0, next() * 360.0))
+                .collect();
+            let mut g = Arc::new(ElementGrid::new(&els, &cfg));
+            for step in 0..60 {
+                let moves = 1 + (next() * 3.0) as usize;
+                for _ in 0..moves {
+                    let i = (next() * n as f64) as usize % n;
+                    let e = &mut els[i];
+                    match (next() * 10.0) as u32 {
+                        0 => e.status = Status::Afloat,
+                        1 => e.status = Status::InPlay,
+                        2 => e.pose.x = f64::NAN,
+                        3 => e.pose = Pose::new(next() * 50.0 - 10.0, next() * 40.0 - 8.0, 90.0),
+                        _ => {
+                            let x = if e.pose.x.is_finite() { e.pose.x } else { 5.0 };
+                            e.pose = Pose::new(
+                                x + next() * 0.6 - 0.3,
+                                e.pose.y + next() * 0.6 - 0.3,
+                                e.pose.facing + next() * 20.0 - 10.0,
+                            );
+                        }
+                    }
+                }
+                g = g.refreshed(&els, &cfg);
+                let fresh = ElementGrid::new(&els, &cfg);
+                g.assert_answers_as(&fresh);
+                for i in 0..n {
+                    let (a, b) = (g.outline(i), fresh.outline(i));
+                    assert_eq!(format!("{a:?}"), format!("{b:?}"), "outline {i}");
+                }
+                for q in 0..40 {
+                    let pts = ElementRect::new(
+                        Pose::new(next() * 44.0 - 4.0, next() * 34.0 - 4.0, next() * 360.0),
+                        0.5 + next() * 3.0,
+                        0.5 + next(),
+                    )
+                    .corners();
+                    let margin = [0.0, 0.01, 1.0][q % 3];
+                    assert_eq!(
+                        g.near(&pts, margin),
+                        fresh.near(&pts, margin),
+                        "{n} elements, step {step}, query {q}"
+                    );
+                }
+            }
+        }
+        // Another number of elements: a fresh grid.
+        let els: Vec<ElementState> = (0..5).map(|i| element(i, 2.0, 2.0, 0.0)).collect();
+        let g = Arc::new(ElementGrid::new(&els[..4], &cfg)).refreshed(&els, &cfg);
+        assert_eq!(g.len(), 5);
+        g.assert_answers_as(&ElementGrid::new(&els, &cfg));
+        // Nothing changed: the very same grid.
+        let again = g.refreshed(&els, &cfg);
+        assert!(Arc::ptr_eq(&g, &again));
     }
 
     fn pts_nan() -> [Point; 4] {
