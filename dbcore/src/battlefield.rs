@@ -659,22 +659,33 @@ impl Battlefield {
     }
 
     fn going_impl(&self, rect: &ElementRect, ctx: GoingContext, combat: bool) -> Going {
-        let poly = inset_rect(rect);
+        // Pure speed (#15): the shrunk rectangle is worked out only when some feature is tested
+        // against it (a table of gentle hills and plough needs it never), and of an area's three
+        // conditions the cheapest come first. The conditions are pure and only their conjunction
+        // counts (a fortified hill in combat was skipped, which changes nothing, exactly as a
+        // failed condition does), so the going found is the same as testing them in any order.
+        let mut poly: Option<Polygon> = None;
         let mut going = Going::Good;
         for f in &self.features {
             match f {
                 TerrainFeature::Area(a) => {
-                    if combat && a.kind.is_hill() && self.hill_is_fortified(a) {
-                        continue;
-                    }
                     if let Some(g) = a.going(ctx) {
-                        if g > going && polygons_intersect(&poly, &a.outline) {
+                        if g > going
+                            && !(combat && a.kind.is_hill() && self.hill_is_fortified(a))
+                            && polygons_intersect(
+                                poly.get_or_insert_with(|| inset_rect(rect)),
+                                &a.outline,
+                            )
+                        {
                             going = g;
                         }
                     }
                 }
                 TerrainFeature::Waterway(w) => {
-                    if polygons_intersect(&poly, &w.water_polygon(&self.board)) {
+                    if polygons_intersect(
+                        poly.get_or_insert_with(|| inset_rect(rect)),
+                        &w.water_polygon(&self.board),
+                    ) {
                         going = Going::Impassable;
                     }
                 }
@@ -1216,5 +1227,120 @@ mod uphill_agreement {
             up > 300 && not > 300,
             "both answers met ({up} uphill, {not} not)"
         );
+    }
+}
+
+#[cfg(test)]
+mod going_agreement {
+    use super::*;
+    use crate::geometry::Pose;
+    use crate::terrain::Waterway;
+
+    /// [`Battlefield::going_impl`] as it stood before the shrunk rectangle was made lazy and the
+    /// cheap conditions put first (#15).
+    fn going_reference(
+        bf: &Battlefield,
+        rect: &ElementRect,
+        ctx: GoingContext,
+        combat: bool,
+    ) -> Going {
+        let poly = inset_rect(rect);
+        let mut going = Going::Good;
+        for f in &bf.features {
+            match f {
+                TerrainFeature::Area(a) => {
+                    if combat && a.kind.is_hill() && bf.hill_is_fortified(a) {
+                        continue;
+                    }
+                    if let Some(g) = a.going(ctx) {
+                        if g > going && polygons_intersect(&poly, &a.outline) {
+                            going = g;
+                        }
+                    }
+                }
+                TerrainFeature::Waterway(w) => {
+                    if polygons_intersect(&poly, &w.water_polygon(&bf.board)) {
+                        going = Going::Impassable;
+                    }
+                }
+                TerrainFeature::River(_) | TerrainFeature::Road(_) => {}
+            }
+        }
+        going
+    }
+
+    fn ellipse(kind: AreaKind, cx: f64, cy: f64, rx: f64, ry: f64) -> AreaFeature {
+        let pts = (0..20)
+            .map(|k| {
+                let t = f64::from(k) * std::f64::consts::TAU / 20.0;
+                Point::new(cx + rx * t.cos(), cy + ry * t.sin())
+            })
+            .collect();
+        AreaFeature::new(kind, Polygon::new(pts))
+    }
+
+    /// A difficult hill under a Fort, a gentle hill, a wood, dunes, plough, rocky ground and a
+    /// waterway, some of them overlapping so that the worst going decides.
+    fn table() -> Battlefield {
+        let mut bf = Battlefield::new(Board::default());
+        let areas = [
+            ellipse(AreaKind::DifficultHill, 4.0, 4.0, 2.5, 2.0),
+            ellipse(AreaKind::GentleHill, 11.0, 5.0, 2.5, 2.0),
+            ellipse(AreaKind::Wood, 6.0, 10.0, 2.0, 2.0),
+            ellipse(AreaKind::Dunes, 12.0, 11.0, 2.0, 1.5),
+            AreaFeature::rectangle(
+                AreaKind::Plough,
+                Point::new(7.0, 6.0),
+                Point::new(10.0, 9.0),
+            ),
+            ellipse(AreaKind::Rocky, 9.0, 9.0, 1.5, 1.5),
+            AreaFeature::rectangle(AreaKind::Fort, Point::new(3.5, 3.5), Point::new(4.5, 4.5)),
+        ];
+        for a in areas {
+            bf.features.push(TerrainFeature::Area(a));
+        }
+        bf.features.push(TerrainFeature::Waterway(Waterway::uniform(
+            BoardEdge::South,
+            1.5,
+            0.5,
+        )));
+        bf
+    }
+
+    // DBA3.md §3.1, §17.34: the lazy shrunk rectangle and the reordered conditions (#15) never
+    // change the going an element stands or fights in, for every context, on and off features.
+    #[test]
+    fn going_is_the_reference() {
+        let bf = table();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let facings = [0.0, 90.0, 180.0, 270.0, 30.0, 212.5];
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..4_000 {
+            let x = (next() % 4096) as f64 / 4096.0 * 16.0;
+            let y = (next() % 4096) as f64 / 4096.0 * 16.0;
+            let f = facings[(next() % 6) as usize];
+            let rect = ElementRect::new(Pose::new(x, y, f), 1.0, 0.5);
+            for (camel_mounted, plough_is_rough, combat) in [
+                (false, false, false),
+                (true, false, true),
+                (false, true, true),
+                (true, true, false),
+            ] {
+                let ctx = GoingContext {
+                    camel_mounted,
+                    plough_is_rough,
+                };
+                let want = going_reference(&bf, &rect, ctx, combat);
+                assert_eq!(bf.going_impl(&rect, ctx, combat), want, "{rect:?} {ctx:?}");
+                seen.insert(want);
+            }
+        }
+        assert_eq!(seen.len(), 4, "every going met: {seen:?}");
     }
 }
