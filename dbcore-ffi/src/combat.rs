@@ -4,9 +4,9 @@
 use std::ffi::c_char;
 
 use dbcore::combat::{
-    Band, CombatResult, Combatant, Engagement, Factor, FactorName, Factors, Going, Holding, Odds,
-    Outcome, Prepared, Pursuit, ShooterSide, Shot, Side, SideResult, Situation, Stronghold,
-    Supporter, Supporters,
+    Band, BriefResult, BriefSide, CombatResult, Combatant, Engagement, Factor, FactorName, Factors,
+    Going, Holding, Odds, Outcome, Prepared, Pursuit, ShooterSide, Shot, Side, SideResult,
+    Situation, Stronghold, Supporter, Supporters,
 };
 use dbcore::troops::{BaseKind, ElementKind};
 use dbcore::DieScore;
@@ -824,6 +824,29 @@ pub fn compact_result(r: &CombatResult) -> Result<DbcoreCompactResult, FfiError>
     }
 }
 
+/// The compact C form of one side of a brief result.
+#[inline]
+fn compact_brief_side(r: &BriefSide) -> DbcoreCompactSide {
+    DbcoreCompactSide {
+        total: r.total,
+        factor: r.factor,
+        band: band(r.band),
+        outcome: outcome(r.outcome),
+        rule: r.rule.as_ptr().cast::<c_char>(),
+        rule_len: r.rule.len() as u32,
+    }
+}
+
+/// The compact C form of a brief result: the same as [`compact_result`] of the full result of
+/// the same call (its rule texts are static by type, so it cannot fail).
+pub fn compact_brief(r: &BriefResult) -> DbcoreCompactResult {
+    DbcoreCompactResult {
+        a: compact_brief_side(&r.a),
+        b: compact_brief_side(&r.b),
+        pursuit: pursuit(r.pursuit),
+    }
+}
+
 /// The refusal of a result whose rule text is not static, out of the hot path (never met).
 #[cold]
 #[inline(never)]
@@ -950,10 +973,10 @@ pub unsafe extern "C" fn dbcore_resolve_compact(
         // SAFETY: the caller's contract on `situation`.
         let sit = unsafe { arg(situation, "situation") }?.to_situation()?;
         let dice = [die(die_a, "die_a")?, die(die_b, "die_b")?];
-        let r = dbcore::resolve(&sit, dice, crate::default_rules());
-        let c = match &r {
-            Ok(r) => compact_result(r)?,
-            Err(e) => return Err(e.clone().into()),
+        // The brief result: the same values as `resolve`'s, without the factor lists.
+        let c = match dbcore::combat::resolve_brief(&sit, dice, crate::default_rules()) {
+            Ok(r) => compact_brief(&r),
+            Err(e) => return Err(e.into()),
         };
         // SAFETY: the caller's contract on `out`, checked non-NULL and aligned.
         unsafe { out.write(c) };
@@ -1251,5 +1274,35 @@ mod tests {
             }
         }
         assert!(seen > 100, "{seen}");
+    }
+
+    #[test]
+    fn the_compact_result_of_the_brief_path_is_that_of_the_full_result() {
+        // DBA3.md §10, §11: what `dbcore_resolve_compact` writes (from `resolve_brief`) is what
+        // the compact form of `resolve`'s full result was, every field and rule pointer alike,
+        // for every C situation and pair of dice; a refused situation is refused the same way.
+        let cfg = dbcore::RulesConfig::default();
+        let mut seen = 0;
+        for s in c_situations() {
+            let Ok(sit) = s.to_situation() else { continue };
+            for da in DieScore::ALL {
+                for db in DieScore::ALL {
+                    let dice = [da, db];
+                    match (
+                        dbcore::resolve(&sit, dice, &cfg),
+                        dbcore::combat::resolve_brief(&sit, dice, &cfg),
+                    ) {
+                        (Ok(full), Ok(brief)) => {
+                            let want = compact_result(&full).expect("static rule texts");
+                            assert_eq!(compact_brief(&brief), want, "{sit:?}");
+                            seen += 1;
+                        }
+                        (Err(e), Err(f)) => assert_eq!(e, f, "{sit:?}"),
+                        (full, brief) => panic!("{sit:?}: {full:?} against {brief:?}"),
+                    }
+                }
+            }
+        }
+        assert!(seen > 1000, "{seen}");
     }
 }

@@ -1385,6 +1385,30 @@ pub fn resolve(
     count_factors(&mut r.b.factors, b, a, rb, e, cfg);
     let ta = r.a.factors.sum() + i32::from(dice[0].get());
     let tb = r.b.factors.sum() + i32::from(dice[1].get());
+    let [(band_a, oa, rule_a), (band_b, ob, rule_b)] = bands_and_outcomes(a, b, ra, rb, ta, tb);
+    r.a.band = band_a;
+    r.a.outcome = oa;
+    r.a.rule = Cow::Borrowed(rule_a);
+    r.b.band = band_b;
+    r.b.outcome = ob;
+    r.b.rule = Cow::Borrowed(rule_b);
+    r.a.total = ta;
+    r.b.total = tb;
+    r.pursuit = pursuit(situation, r.a.outcome, r.b.outcome);
+    out
+}
+
+/// Each side's band, outcome and rule for the totals `ta` of `a` and `tb` of `b`: the last step
+/// of [`resolve`] and [`resolve_brief`], one body for both.
+#[inline(always)]
+fn bands_and_outcomes(
+    a: &Combatant,
+    b: &Combatant,
+    ra: Role,
+    rb: Role,
+    ta: i32,
+    tb: i32,
+) -> [(Band, Outcome, &'static str); 2] {
     // Close combat in the open, the common case, reads its outcomes from a table. (Each side is
     // written out: a loop over the two sides first built an array of their parts.)
     let open = ra.close && a.holding.is_field() && b.holding.is_field();
@@ -1397,16 +1421,90 @@ pub fn resolve(
         true => open_outcome(b, a, band_b),
         false => outcome_for(b, a, rb, band_b),
     };
-    r.a.band = band_a;
-    r.a.outcome = oa;
-    r.a.rule = Cow::Borrowed(rule_a);
-    r.b.band = band_b;
-    r.b.outcome = ob;
-    r.b.rule = Cow::Borrowed(rule_b);
-    r.a.total = ta;
-    r.b.total = tb;
-    r.pursuit = pursuit(situation, r.a.outcome, r.b.outcome);
-    out
+    [(band_a, oa, rule_a), (band_b, ob, rule_b)]
+}
+
+/// One side's part of a [`BriefResult`]: a [`SideResult`] without the kind, the die and the
+/// factor list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BriefSide {
+    /// Die plus factors, as [`SideResult::total`].
+    pub total: i32,
+    /// The sum of the factors, without the die.
+    pub factor: i32,
+    /// How its total compares with its opponent's (§11), as [`SideResult::band`].
+    pub band: Band,
+    /// What happens to it, as [`SideResult::outcome`].
+    pub outcome: Outcome,
+    /// The rule (section and row) that gave the outcome, as [`SideResult::rule`].
+    pub rule: &'static str,
+}
+
+/// The result of [`resolve_brief`]: what [`resolve`] gives but the factor lists (and the kinds
+/// and dice the caller passed in).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BriefResult {
+    /// The first combatant's part (`a` of the situation).
+    pub a: BriefSide,
+    /// The second combatant's part.
+    pub b: BriefSide,
+    /// Who follows up and how far, if anyone, as [`CombatResult::pursuit`].
+    pub pursuit: Option<Pursuit>,
+}
+
+/// [`resolve`] without the itemised factors: the same totals, bands, outcomes, rules and pursuit,
+/// and the same refusal of a situation the rules do not allow, for callers that need only those
+/// (it counts each side's factors into a sum rather than a list).
+///
+/// ```
+/// use dbcore::combat::{resolve, resolve_brief, Combatant, Situation};
+/// use dbcore::{DieScore, RulesConfig};
+///
+/// let sit = Situation::close_combat(
+///     Combatant::new("3Kn".parse().unwrap()),
+///     Combatant::new("4Bd".parse().unwrap()),
+/// );
+/// let dice = [DieScore::new(4).unwrap(), DieScore::new(4).unwrap()];
+/// let cfg = RulesConfig::default();
+/// let brief = resolve_brief(&sit, dice, &cfg).unwrap();
+/// let full = resolve(&sit, dice, &cfg).unwrap();
+/// assert_eq!((brief.a.total, brief.a.factor), (full.a.total, 3));
+/// assert_eq!((brief.a.outcome, brief.a.rule), (full.a.outcome, &*full.a.rule));
+/// ```
+pub fn resolve_brief(
+    situation: &Situation,
+    dice: [DieScore; 2],
+    cfg: &RulesConfig,
+) -> Result<BriefResult, CombatError> {
+    // The steps of `resolve`, one by one, with a sum for each factor list: `FactorSum` is exactly
+    // the list's `Factors::sum` (see its doc), so every total, and so every band, outcome, rule
+    // and pursuit, is the one `resolve` gives. The same `validate` refuses the same situations.
+    validate(situation, cfg)?;
+    let (ra, rb) = roles(&situation.engagement);
+    let (a, b, e) = (&situation.a, &situation.b, &situation.engagement);
+    let (mut fa, mut fb) = (FactorSum::default(), FactorSum::default());
+    count_factors(&mut fa, a, b, ra, e, cfg);
+    count_factors(&mut fb, b, a, rb, e, cfg);
+    let ta = fa.0 + i32::from(dice[0].get());
+    let tb = fb.0 + i32::from(dice[1].get());
+    let [(band_a, oa, rule_a), (band_b, ob, rule_b)] = bands_and_outcomes(a, b, ra, rb, ta, tb);
+    Ok(BriefResult {
+        a: BriefSide {
+            total: ta,
+            factor: fa.0,
+            band: band_a,
+            outcome: oa,
+            rule: rule_a,
+        },
+        b: BriefSide {
+            total: tb,
+            factor: fb.0,
+            band: band_b,
+            outcome: ob,
+            rule: rule_b,
+        },
+        pursuit: pursuit(situation, oa, ob),
+    })
 }
 
 /// Exact odds over all 36 pairs of scores.
@@ -1601,9 +1699,46 @@ fn factors(x: &Combatant, w: &Combatant, role: Role, e: &Engagement, cfg: &Rules
     v
 }
 
+/// Where [`count_factors`] puts what it counts: a list of every factor ([`Factors`]), or only
+/// their sum ([`FactorSum`]), for callers that need the total alone.
+trait FactorSink {
+    /// Count a factor.
+    fn push(&mut self, f: Factor);
+    /// Count a factor of `value` unless it is zero.
+    fn push_nonzero(&mut self, name: FactorName, value: i32);
+}
+
+impl FactorSink for Factors {
+    #[inline(always)]
+    fn push(&mut self, f: Factor) {
+        Factors::push(self, f)
+    }
+    #[inline(always)]
+    fn push_nonzero(&mut self, name: FactorName, value: i32) {
+        Factors::push_nonzero(self, name, value)
+    }
+}
+
+/// The sum of the factors counted, without the list. It is exactly [`Factors::sum`] of the list
+/// the same calls build: a list adds each pushed value once (a `push_nonzero` of zero adds
+/// nothing to either), and its unused slots hold 0 (see [`Factors::sum`]).
+#[derive(Default)]
+struct FactorSum(i32);
+
+impl FactorSink for FactorSum {
+    #[inline(always)]
+    fn push(&mut self, f: Factor) {
+        self.0 += f.value;
+    }
+    #[inline(always)]
+    fn push_nonzero(&mut self, _name: FactorName, value: i32) {
+        self.0 += value;
+    }
+}
+
 /// Every factor of `x` fighting or shooting `w`, added to `v` (empty on entry).
 fn count_factors(
-    v: &mut Factors,
+    v: &mut impl FactorSink,
     x: &Combatant,
     w: &Combatant,
     role: Role,

@@ -4,7 +4,8 @@
 //! for byte in JSON, for every pair of kinds and a spread of factors, and to the same refusal.
 
 use dbcore::combat::{
-    resolve, Combatant, Engagement, Going, Prepared, ShooterSide, Shot, Situation, Stronghold,
+    resolve, resolve_brief, BriefResult, BriefSide, CombatResult, Combatant, Engagement, Going,
+    Prepared, ShooterSide, Shot, Situation, Stronghold,
 };
 use dbcore::troops::{BaseKind, ElementKind};
 use dbcore::{DieScore, RulesConfig};
@@ -119,4 +120,62 @@ fn resolve_gives_what_the_long_count_gives_for_every_kind_pair() {
         }
     }
     assert!(compared > 100_000, "{compared}");
+}
+
+/// What `resolve_brief` must give: `resolve`'s result without the factor lists.
+fn brief_of(r: &CombatResult) -> BriefResult {
+    let side = |s: &dbcore::combat::SideResult| BriefSide {
+        total: s.total,
+        factor: s.factors.iter().map(|f| f.value).sum(),
+        band: s.band,
+        outcome: s.outcome,
+        rule: match s.rule {
+            std::borrow::Cow::Borrowed(text) => text,
+            std::borrow::Cow::Owned(_) => panic!("resolve gave an owned rule text"),
+        },
+    };
+    BriefResult {
+        a: side(&r.a),
+        b: side(&r.b),
+        pursuit: r.pursuit,
+    }
+}
+
+// DBA3.md §10, §11: `resolve_brief` counts each side's factors into a sum instead of a list; for
+// every ordered pair of kinds, each way of dressing it and every pair of dice, it gives exactly
+// `resolve`'s totals, factor sums, bands, outcomes, rules (the same static text) and pursuit, or
+// the same refusal.
+#[test]
+fn resolve_brief_is_resolve_without_the_factor_lists() {
+    let cfg = RulesConfig::default();
+    let kinds = every_kind();
+    let mut compared = 0u64;
+    let mut refused = 0u64;
+    for &x in &kinds {
+        for &w in &kinds {
+            for sit in variants(x, w) {
+                for da in DieScore::ALL {
+                    for db in DieScore::ALL {
+                        let d = [da, db];
+                        match (resolve(&sit, d, &cfg), resolve_brief(&sit, d, &cfg)) {
+                            (Ok(full), Ok(brief)) => {
+                                assert_eq!(brief, brief_of(&full), "{sit:?} with {d:?}");
+                                assert_eq!(brief.a.total - brief.a.factor, i32::from(da.get()));
+                                assert!(std::ptr::eq(brief.a.rule, &*full.a.rule));
+                                assert!(std::ptr::eq(brief.b.rule, &*full.b.rule));
+                            }
+                            (Err(e), Err(f)) => {
+                                assert_eq!(e, f, "{sit:?}");
+                                refused += 1;
+                            }
+                            (full, brief) => panic!("{sit:?}: resolve {full:?}, brief {brief:?}"),
+                        }
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 500_000, "{compared}");
+    assert!(refused > 0 && refused < compared, "{refused} of {compared}");
 }
