@@ -22,7 +22,7 @@
 //! for every candidate move otherwise). The uniform grid of the elements (`battle/grid.rs`) is
 //! kept with the flags, for the state they are for; a state's grid starts from the grid of the
 //! state it came from (its clone's source, the state before an event), which
-//! [`ElementGrid::refreshed`] brings up to date by comparing every element, so it is never
+//! `ElementGrid::refreshed` brings up to date by comparing every element, so it is never
 //! stale whatever that state was. Every intermediate state a Fight's check
 //! simulates (after each outcome move) gets a memo of its own, filled when first asked.
 
