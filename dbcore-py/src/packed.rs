@@ -9,17 +9,18 @@
 //! `unpack_situations(data)` gives `data` back.
 //!
 //! The rules are dbcore's alone: a record is decoded into a `dbcore::Situation` and resolved by
-//! `dbcore::resolve` (or counted once by `dbcore::Prepared` when the batch repeats it), exactly
-//! as `resolve_many` resolves it; the tests hold the two paths to each other value for value.
+//! `dbcore::combat::resolve_brief` (`resolve` without the factor lists, which a result record
+//! does not hold), or counted once by `dbcore::Prepared` when the batch repeats it, exactly as
+//! `resolve_many` resolves it; the tests hold the two paths to each other value for value.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-use dbcore::combat::{ShooterSide, Supporter};
+use dbcore::combat::{resolve_brief, BriefResult, ShooterSide, Supporter};
 use dbcore::{
-    Band, CombatError, CombatResult, Combatant, DieScore, ElementKind, Engagement, Going, Holding,
-    Odds, Outcome, Prepared, Pursuit, Shot, Side, Situation, Stronghold,
+    Band, CombatError, Combatant, DieScore, ElementKind, Engagement, Going, Holding, Odds, Outcome,
+    Prepared, Pursuit, Shot, Side, Situation, Stronghold,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
@@ -399,7 +400,7 @@ fn total_byte(t: i32) -> Result<u8, ItemError> {
 }
 
 /// Write a result's record from a full result.
-fn pack_result(r: &CombatResult, out: &mut [u8]) -> Result<(), ItemError> {
+fn pack_result(r: &BriefResult, out: &mut [u8]) -> Result<(), ItemError> {
     out[0] = total_byte(r.a.total)?;
     out[1] = total_byte(r.b.total)?;
     out[2] = r.a.outcome as u8;
@@ -465,7 +466,9 @@ fn resolve_all(
             let s = unpack_situation(record(situations, i, broadcast))
                 .map_err(|b| fail(ItemError::Record(b)))?;
             // Read where it stands: mapping the error first would move the whole result.
-            match &dbcore::resolve(&s, dice, cfg) {
+            // `resolve_brief`: `resolve`'s totals, bands, outcomes and pursuit, without the
+            // itemised factors a record has no room for.
+            match &resolve_brief(&s, dice, cfg) {
                 Ok(r) => pack_result(r, out).map_err(fail)?,
                 Err(e) => return Err(fail(ItemError::Rule(e.clone()))),
             }
