@@ -1034,14 +1034,29 @@ pub fn length_inside(s: &Segment, poly: &Polygon) -> f64 {
             ts.push(t);
         }
     }
-    ts.sort_by(|a, b| a.total_cmp(b));
+    inside_between(&mut ts, s.a, d, len, |p| poly.contains_strictly(p))
+}
+
+/// The length inside a polygon of the segment from `a` along `d` (of length `len`), given where
+/// along it (`ts`, 0 to 1, its ends included) it crosses the polygon's edges: each stretch
+/// between two crossings is inside or out as its midpoint is (`contains`). Sorts `ts`.
+/// [`length_inside`] and the tabled sections of [`measure`] share it, so both add the same
+/// stretches in the same order.
+fn inside_between(
+    ts: &mut [f64],
+    a: Point,
+    d: Point,
+    len: f64,
+    contains: impl Fn(Point) -> bool,
+) -> f64 {
+    ts.sort_by(|x, y| x.total_cmp(y));
     let mut inside = 0.0;
     for w in ts.windows(2) {
         if w[1] - w[0] <= 0.0 {
             continue;
         }
-        let mid = s.a + d * ((w[0] + w[1]) * 0.5);
-        if poly.contains_strictly(mid) {
+        let mid = a + d * ((w[0] + w[1]) * 0.5);
+        if contains(mid) {
             inside += (w[1] - w[0]) * len;
         }
     }
@@ -1204,17 +1219,9 @@ impl<'a> Sections<'a> {
                 self.ts.push(t);
             }
         }
-        self.ts.sort_by(|a, b| a.total_cmp(b));
-        let mut inside = 0.0;
-        for w in self.ts.windows(2) {
-            if w[1] - w[0] <= 0.0 {
-                continue;
-            }
-            let mid = s.a + d * ((w[0] + w[1]) * 0.5);
-            if self.contains_strictly(mid) {
-                inside += (w[1] - w[0]) * len;
-            }
-        }
+        let mut ts = std::mem::take(&mut self.ts);
+        let inside = inside_between(&mut ts, s.a, d, len, |p| self.contains_strictly(p));
+        self.ts = ts;
         inside
     }
 
