@@ -120,7 +120,10 @@ step "batch simulation tests under ASan + UBSan, then valgrind"
     -o "$build/test_simulate_asan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$build/test_simulate_asan"
 "$CC" "${CFLAGS[@]}" -O1 "$root/tests/c/test_simulate.c" "$lib" "${LIBS[@]}" -o "$build/test_simulate"
-valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
+# --fair-sched=yes: valgrind runs one thread at a time, and without a fair lock the test's
+# polling thread can keep the workers from running for many minutes (seen once: ten minutes,
+# against about a minute with it).
+valgrind --fair-sched=yes --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
     --suppressions="$root/tests/c/valgrind-rust-std.supp" "$build/test_simulate"
 
 step "narration tests under ASan + UBSan, then valgrind"
