@@ -472,12 +472,7 @@ mod tests {
     #[test]
     fn near_lists_every_element_the_brute_force_finds() {
         let cfg = RulesConfig::default();
-        let mut els: Vec<ElementState> = (0..200u32)
-            .map(|i| {
-                let f = f64::from(i);
-                element(i, (f * 7.31) % 40.0, (f * 3.77) % 30.0, (f * 37.0) % 360.0)
-            })
-            .collect();
+        let mut els = scattered(200, 40.0, 30.0);
         els[5].status = Status::Afloat;
         els.push(element(200, f64::NAN, 1.0, 0.0));
         let g = ElementGrid::new(&els, &cfg);
@@ -546,6 +541,16 @@ mod tests {
         assert_eq!(g.near(&pts_nan(), 0.0).len(), els.len() - 1);
     }
 
+    /// `n` elements strewn over a `w` by `h` table at many facings.
+    fn scattered(n: u32, w: f64, h: f64) -> Vec<ElementState> {
+        (0..n)
+            .map(|i| {
+                let f = f64::from(i);
+                element(i, (f * 7.31) % w, (f * 3.77) % h, (f * 37.0) % 360.0)
+            })
+            .collect()
+    }
+
     /// `cell_range` as it was before #15 dropped the call to `floor`: the reference.
     fn cell_range_reference(g: &ElementGrid, (x0, y0, x1, y1): Bounds) -> Cells {
         let at = |v: f64, o: f64, n: usize| -> usize {
@@ -568,12 +573,7 @@ mod tests {
     fn cell_range_equals_the_floor_of_the_cell_number() {
         use rand_core::{RngCore, SeedableRng};
         let cfg = RulesConfig::default();
-        let els: Vec<ElementState> = (0..50u32)
-            .map(|i| {
-                let f = f64::from(i);
-                element(i, (f * 7.31) % 40.0, (f * 3.77) % 30.0, (f * 37.0) % 360.0)
-            })
-            .collect();
+        let els = scattered(50, 40.0, 30.0);
         let g = ElementGrid::new(&els, &cfg);
         let mut rng = rand_pcg::Pcg64::seed_from_u64(15);
         // Cell boundaries exactly, a bit either side, far off both ends, and odd values.
@@ -604,12 +604,7 @@ mod tests {
     #[test]
     fn near_with_many_elements_lists_every_element_the_brute_force_finds() {
         let cfg = RulesConfig::default();
-        let els: Vec<ElementState> = (0..700u32)
-            .map(|i| {
-                let f = f64::from(i);
-                element(i, (f * 7.31) % 60.0, (f * 3.77) % 45.0, (f * 37.0) % 360.0)
-            })
-            .collect();
+        let els = scattered(700, 60.0, 45.0);
         let g = ElementGrid::new(&els, &cfg);
         for q in 0..100u32 {
             let f = f64::from(q);
