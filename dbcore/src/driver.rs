@@ -426,14 +426,57 @@ pub fn drive_with(
     (events, verdict)
 }
 
-/// The nearest enemy in play to `id`, with the distance between front-edge midpoints.
-fn nearest_enemy(b: &Battle, id: ElementId) -> Option<(ElementId, f64)> {
-    let me = b.element(id)?;
-    b.elements()
-        .iter()
-        .filter(|e| e.army != me.army && e.in_play())
-        .map(|e| (e.id, e.pose.front_mid().distance(me.pose.front_mid())))
-        .min_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)))
+/// Every element of the moving army in play that has not moved this bound, with the nearest
+/// enemy in play to it and the distance between their front-edge midpoints (the first enemy by
+/// id among equally near ones), in the order of the elements.
+fn movers_and_nearest_enemies(b: &Battle) -> Vec<(ElementId, ElementId, f64)> {
+    let els = b.elements();
+    // Each element's front-edge midpoint once, not once per pair (#15: the sines and cosines of
+    // every enemy for every mover were a tenth of a driven battle). The same numbers.
+    let mids: Vec<Point> = els.iter().map(|e| e.pose.front_mid()).collect();
+    els.iter()
+        .zip(&mids)
+        .filter(|(e, _)| e.army == b.active_army() && e.in_play() && e.moves_this_bound == 0)
+        .filter_map(|(me, &at)| {
+            let enemies = els
+                .iter()
+                .zip(&mids)
+                .filter(|(e, _)| e.army != me.army && e.in_play());
+            nearest(enemies.map(|(e, &mid)| (e.id, mid, at))).map(|(t, d)| (me.id, t, d))
+        })
+        .collect()
+}
+
+/// Of `(id, p, q)`, the id with the least `p.distance(q)` (by `total_cmp`, then the lower id),
+/// with that distance: `min_by` of the distances. A candidate whose squared distance is clearly
+/// above the square of the least distance so far is passed over without its `hypot` (#15: the
+/// driver measured every enemy from every mover). It cannot be the least: its squared distance
+/// is worked out within a few units in the last place, as is the square of the distance so far,
+/// and `hypot` is within one, so with a margin of 1e-9 its distance is above the least so far,
+/// and the least only shrinks. Only finite numbers are passed over, so a NaN or an infinity is
+/// compared as before.
+fn nearest(
+    candidates: impl Iterator<Item = (ElementId, Point, Point)>,
+) -> Option<(ElementId, f64)> {
+    let mut best: Option<(ElementId, f64)> = None;
+    for (id, p, q) in candidates {
+        if let Some((_, least)) = best {
+            let (dx, dy) = (p.x - q.x, p.y - q.y);
+            let square = dx * dx + dy * dy;
+            let bound = least * least * (1.0 + 1e-9);
+            if least.is_finite() && least > 1e-100 && square.is_finite() && square > bound {
+                continue;
+            }
+        }
+        let d = p.distance(q);
+        best = match best {
+            Some(b) if b.1.total_cmp(&d).then(b.0.cmp(&id)) != std::cmp::Ordering::Greater => {
+                Some(b)
+            }
+            _ => Some((id, d)),
+        };
+    }
+    best
 }
 
 /// The first legal move, trying elements nearest the enemy first: contact if possible, else the
@@ -443,12 +486,7 @@ fn best_move(b: &Battle) -> Option<CheckedAction> {
     if b.pips() == 0 {
         return None;
     }
-    let mut mine: Vec<(ElementId, ElementId, f64)> = b
-        .elements()
-        .iter()
-        .filter(|e| e.army == b.active_army() && e.in_play() && e.moves_this_bound == 0)
-        .filter_map(|e| nearest_enemy(b, e.id).map(|(t, d)| (e.id, t, d)))
-        .collect();
+    let mut mine = movers_and_nearest_enemies(b);
     mine.sort_by(|x, y| x.2.total_cmp(&y.2).then(x.0.cmp(&y.0)));
     for (id, target, dist) in mine {
         let contact = Action::Move {
@@ -468,12 +506,20 @@ fn best_move(b: &Battle) -> Option<CheckedAction> {
         let facing = to.x.atan2(to.y).to_degrees();
         // Stop 1.2 BW short of the enemy's front edge: the contact move does the rest.
         let reach = (dist - 1.2).max(0.0);
+        // The steps tried, to the bit: many products of a fraction and an allowance are the same
+        // number (0.75 x 4 and 1 x 3, or every allowance above a short reach), hence the same
+        // move of the same battle, refused again. Trying each step once gives the same first
+        // legal move (#15: about half the candidates were repeats).
+        let mut tried = [0u64; 16];
+        let mut tries = 0;
         for fraction in [1.0, 0.75, 0.5, 0.25] {
             for allowance in [4.0, 3.0, 2.0, 1.0] {
-                let d = reach.min(allowance) * fraction;
-                if d < 0.2 {
+                let d: f64 = reach.min(allowance) * fraction;
+                if d < 0.2 || tried[..tries].contains(&d.to_bits()) {
                     continue;
                 }
+                tried[tries] = d.to_bits();
+                tries += 1;
                 let dir = Point::from_bearing(facing);
                 let dest = here + dir * d;
                 let action = Action::Move {
@@ -497,14 +543,15 @@ fn next_fire_or_fight(b: &Battle, roll: [DieScore; 2]) -> Option<Choice> {
     match b.awaiting()? {
         DiceRequest::Shot { shooters } => {
             for shooter in shooters {
+                // The shooter looked up once, not once per element (#15).
+                let from = b.element(shooter);
+                let (army, at) = (from.map(|s| s.army), from.map(|s| s.pose.front_mid()));
                 let mut targets: Vec<(ElementId, f64)> = b
                     .elements()
                     .iter()
-                    .filter(|e| e.in_play() && Some(e.army) != b.element(shooter).map(|s| s.army))
+                    .filter(|e| e.in_play() && Some(e.army) != army)
                     .map(|e| {
-                        let d = b.element(shooter).map_or(f64::INFINITY, |s| {
-                            s.pose.front_mid().distance(e.pose.front_mid())
-                        });
+                        let d = at.map_or(f64::INFINITY, |m| m.distance(e.pose.front_mid()));
                         (e.id, d)
                     })
                     .collect();
@@ -654,4 +701,61 @@ pub fn demo_armies() -> PrebattleSetup {
         entry("Romans", 3, HomeTerrain::Arable, &s.armies[0]),
         entry("Britons", 1, HomeTerrain::Forest, &s.armies[1]),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::{RngCore, SeedableRng};
+
+    /// The nearest enemy as the driver found it before #15 passed far ones over: `min_by` of
+    /// every distance. The reference `nearest` must equal.
+    fn nearest_reference(candidates: &[(ElementId, Point, Point)]) -> Option<(ElementId, f64)> {
+        candidates
+            .iter()
+            .map(|&(id, p, q)| (id, p.distance(q)))
+            .min_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)))
+    }
+
+    fn coordinate(rng: &mut rand_pcg::Pcg64) -> f64 {
+        match rng.next_u32() % 50 {
+            0 => f64::NAN,
+            1 => -f64::NAN,
+            2 => f64::INFINITY,
+            3 => f64::NEG_INFINITY,
+            4 => 1e160,
+            5 => 1e-160,
+            6 => 0.0,
+            7 => 5.0,
+            _ => f64::from(rng.next_u32() % 2_000) / 100.0,
+        }
+    }
+
+    #[test]
+    fn nearest_equals_the_least_of_every_distance() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(15);
+        for case in 0..20_000 {
+            let n = (rng.next_u32() % 14) as usize;
+            let q = Point::new(coordinate(&mut rng), coordinate(&mut rng));
+            let candidates: Vec<(ElementId, Point, Point)> = (0..n)
+                .map(|k| {
+                    // Ids out of order and repeated distances, so that ties are met.
+                    let id = ElementId(rng.next_u32() % 8 + 10 * k as u32);
+                    let p = if rng.next_u32() % 4 == 0 {
+                        Point::new(q.x + 3.0, q.y - 4.0)
+                    } else {
+                        Point::new(coordinate(&mut rng), coordinate(&mut rng))
+                    };
+                    (id, p, q)
+                })
+                .collect();
+            let got = nearest(candidates.iter().copied());
+            let want = nearest_reference(&candidates);
+            assert_eq!(
+                got.map(|(id, d)| (id, d.to_bits())),
+                want.map(|(id, d)| (id, d.to_bits())),
+                "case {case}: {candidates:?}"
+            );
+        }
+    }
 }

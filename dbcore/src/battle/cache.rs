@@ -431,11 +431,11 @@ impl Carry {
                     .iter()
                     .enumerate()
                     .map(|(i, &f)| {
-                        let keep = f != 0
-                            && !self.changed.iter().any(|&(c, _)| c == i)
-                            && moved
-                                .iter()
-                                .all(|m| clear_of(&box_of(&elements[i], cfg), m));
+                        // The element's box worked out once, not once per moved box (#15).
+                        let keep = f != 0 && !self.changed.iter().any(|&(c, _)| c == i) && {
+                            let b = box_of(&elements[i], cfg);
+                            moved.iter().all(|m| clear_of(&b, m))
+                        };
                         AtomicU8::new(if keep { f } else { 0 })
                     })
                     .collect(),

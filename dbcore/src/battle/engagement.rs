@@ -1007,9 +1007,10 @@ impl<'c, 'a> View<'c, 'a> {
             if !els[i].in_play() {
                 continue;
             }
-            for j in g.near(g.corners(i), NEAR_CONTACT) {
+            // Visited in place, not listed (#15: a list for every element of every state).
+            g.find_near(g.corners(i), NEAR_CONTACT, |j| {
                 if j <= i || !els[j].in_play() || els[j].army == els[i].army {
-                    continue;
+                    return None::<()>;
                 }
                 if let Some(contact) = self.contact(i, j) {
                     out.push(crate::contact::ContactReport {
@@ -1019,7 +1020,8 @@ impl<'c, 'a> View<'c, 'a> {
                         contact,
                     });
                 }
-            }
+                None
+            });
         }
         out
     }

@@ -302,9 +302,12 @@ impl ElementGrid {
 
     /// The cells a box reaches into, clamped to the grid: (x0, y0, x1, y1), inclusive.
     fn cell_range(&self, (x0, y0, x1, y1): Bounds) -> (usize, usize, usize, usize) {
+        // The floor of the cell number, clamped: below 1 (or not a number) is cell 0, else the
+        // conversion's truncation is the floor. The same cells as `floor` then clamping gives,
+        // without the call to `floor` (#15: four calls per query).
         let at = |v: f64, o: f64, n: usize| -> usize {
-            let k = ((v - o) / self.cell).floor();
-            if k <= 0.0 {
+            let k = (v - o) / self.cell;
+            if k < 1.0 {
                 0
             } else {
                 (k as usize).min(n - 1)
@@ -355,16 +358,34 @@ impl ElementGrid {
     /// tested against its box as it is now, so an entry left by an element that has moved
     /// lists it only when its present box meets the query.
     pub(crate) fn near(&self, pts: &[Point], margin: f64) -> Vec<usize> {
-        let Some((x0, y0, x1, y1)) = bounds_of(pts) else {
-            return (0..self.boxes.len())
-                .filter(|&i| self.boxes[i].is_some() || self.everywhere.contains(&i))
-                .collect();
-        };
-        let q = (x0 - margin, y0 - margin, x1 + margin, y1 + margin);
-        let (cx0, cy0, cx1, cy1) = self.cell_range(q);
-        // The elements found are marked in a bit set by index (on the stack for up to 512
-        // elements), then read out in ascending order: no sorting and one allocation, of the
-        // answer's own size. The same list as sorting and removing repeats would give.
+        self.marked(pts, margin, |bits| {
+            let found: u32 = bits.iter().map(|w| w.count_ones()).sum();
+            let mut out = Vec::with_capacity(found as usize);
+            for_each_marked(bits, |i| {
+                out.push(i);
+                None::<()>
+            });
+            out
+        })
+    }
+
+    /// The first `Some` that `f` gives for the elements [`Self::near`] lists, taken in its
+    /// order, stopping there: `near(pts, margin).into_iter().find_map(f)` without the list
+    /// (#15: the contact questions ask this of every element of a state, and the list was an
+    /// allocation each).
+    pub(crate) fn find_near<T>(
+        &self,
+        pts: &[Point],
+        margin: f64,
+        f: impl FnMut(usize) -> Option<T>,
+    ) -> Option<T> {
+        self.marked(pts, margin, |bits| for_each_marked(bits, f))
+    }
+
+    /// `read` of a bit set by index marking the elements [`Self::near`] lists. The elements are
+    /// marked by index (on the stack for up to 512 elements), then read out in ascending order:
+    /// no sorting, and the same list as sorting and removing repeats would give.
+    fn marked<R>(&self, pts: &[Point], margin: f64, read: impl FnOnce(&[u64]) -> R) -> R {
         let words = self.boxes.len().div_ceil(64);
         let mut stack = [0u64; 8];
         let mut heap = Vec::new();
@@ -374,8 +395,19 @@ impl ElementGrid {
             heap.resize(words, 0);
             &mut heap
         };
+        let mark = |bits: &mut [u64], i: usize| bits[i / 64] |= 1 << (i % 64);
+        let Some((x0, y0, x1, y1)) = bounds_of(pts) else {
+            for i in 0..self.boxes.len() {
+                if self.boxes[i].is_some() || self.everywhere.contains(&i) {
+                    mark(bits, i);
+                }
+            }
+            return read(bits);
+        };
+        let q = (x0 - margin, y0 - margin, x1 + margin, y1 + margin);
+        let (cx0, cy0, cx1, cy1) = self.cell_range(q);
         for &i in &self.everywhere {
-            bits[i / 64] |= 1 << (i % 64);
+            mark(bits, i);
         }
         let meets = |i: usize| {
             self.boxes[i].is_some_and(|b| !(b.2 < q.0 || q.2 < b.0 || b.3 < q.1 || q.3 < b.1))
@@ -387,27 +419,32 @@ impl ElementGrid {
                 for &i in &items[start[k] as usize..start[k + 1] as usize] {
                     let i = i as usize;
                     if meets(i) {
-                        bits[i / 64] |= 1 << (i % 64);
+                        mark(bits, i);
                     }
                 }
             }
         }
         for &i in &self.moved {
             if meets(i) {
-                bits[i / 64] |= 1 << (i % 64);
+                mark(bits, i);
             }
         }
-        let found: u32 = bits.iter().map(|w| w.count_ones()).sum();
-        let mut out = Vec::with_capacity(found as usize);
-        for (w, &word) in bits.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                out.push(w * 64 + word.trailing_zeros() as usize);
-                word &= word - 1;
-            }
-        }
-        out
+        read(bits)
     }
+}
+
+/// The first `Some` of `f` over the indices marked in `bits`, ascending.
+fn for_each_marked<T>(bits: &[u64], mut f: impl FnMut(usize) -> Option<T>) -> Option<T> {
+    for (w, &word) in bits.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            if let Some(t) = f(w * 64 + word.trailing_zeros() as usize) {
+                return Some(t);
+            }
+            word &= word - 1;
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -435,12 +472,7 @@ mod tests {
     #[test]
     fn near_lists_every_element_the_brute_force_finds() {
         let cfg = RulesConfig::default();
-        let mut els: Vec<ElementState> = (0..200u32)
-            .map(|i| {
-                let f = f64::from(i);
-                element(i, (f * 7.31) % 40.0, (f * 3.77) % 30.0, (f * 37.0) % 360.0)
-            })
-            .collect();
+        let mut els = scattered(200, 40.0, 30.0);
         els[5].status = Status::Afloat;
         els.push(element(200, f64::NAN, 1.0, 0.0));
         let g = ElementGrid::new(&els, &cfg);
@@ -478,9 +510,93 @@ mod tests {
                 })
                 .collect();
             assert_eq!(got, want, "query {q}");
+            // `find_near` visits the same elements in the same order, and stops at the first
+            // `Some`.
+            let mut seen = Vec::new();
+            assert_eq!(
+                g.find_near(&pts, margin, |i| {
+                    seen.push(i);
+                    None::<()>
+                }),
+                None
+            );
+            assert_eq!(seen, want, "query {q} visited");
+            if let Some(&k) = want.get(want.len() / 2) {
+                let mut visited = 0;
+                let first = g.find_near(&pts, margin, |i| {
+                    visited += 1;
+                    (i >= k).then_some(i)
+                });
+                assert_eq!(first, Some(k));
+                assert_eq!(visited, want.len() / 2 + 1);
+            }
         }
+        let mut seen = Vec::new();
+        g.find_near(&pts_nan(), 0.0, |i| {
+            seen.push(i);
+            None::<()>
+        });
+        assert_eq!(seen, g.near(&pts_nan(), 0.0));
         assert!(!g.near(&pts_nan(), 0.0).contains(&5));
         assert_eq!(g.near(&pts_nan(), 0.0).len(), els.len() - 1);
+    }
+
+    /// `n` elements strewn over a `w` by `h` table at many facings.
+    fn scattered(n: u32, w: f64, h: f64) -> Vec<ElementState> {
+        (0..n)
+            .map(|i| {
+                let f = f64::from(i);
+                element(i, (f * 7.31) % w, (f * 3.77) % h, (f * 37.0) % 360.0)
+            })
+            .collect()
+    }
+
+    /// `cell_range` as it was before #15 dropped the call to `floor`: the reference.
+    fn cell_range_reference(g: &ElementGrid, (x0, y0, x1, y1): Bounds) -> Cells {
+        let at = |v: f64, o: f64, n: usize| -> usize {
+            let k = ((v - o) / g.cell).floor();
+            if k <= 0.0 {
+                0
+            } else {
+                (k as usize).min(n - 1)
+            }
+        };
+        (
+            at(x0, g.origin.x, g.nx),
+            at(y0, g.origin.y, g.ny),
+            at(x1, g.origin.x, g.nx),
+            at(y1, g.origin.y, g.ny),
+        )
+    }
+
+    #[test]
+    fn cell_range_equals_the_floor_of_the_cell_number() {
+        use rand_core::{RngCore, SeedableRng};
+        let cfg = RulesConfig::default();
+        let els = scattered(50, 40.0, 30.0);
+        let g = ElementGrid::new(&els, &cfg);
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(15);
+        // Cell boundaries exactly, a bit either side, far off both ends, and odd values.
+        let mut values = vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0, 1e300];
+        for k in -3..70 {
+            for o in [g.origin.x, g.origin.y] {
+                let v = o + f64::from(k) * g.cell;
+                let bits = v.to_bits();
+                values.extend([
+                    v,
+                    f64::from_bits(bits.wrapping_add(1)),
+                    f64::from_bits(bits.wrapping_sub(1)),
+                ]);
+            }
+        }
+        for _ in 0..2_000 {
+            values.push((rng.next_u32() as f64 / u32::MAX as f64) * 200.0 - 50.0);
+        }
+        for (n, &a) in values.iter().enumerate() {
+            let b = values[(n * 7 + 3) % values.len()];
+            let q = (a, b, b, a);
+            assert_eq!(g.cell_range(q), cell_range_reference(&g, q), "{q:?}");
+        }
     }
 
     /// More elements than the bit set on the stack holds (512): the same answers as the brute
@@ -488,12 +604,7 @@ mod tests {
     #[test]
     fn near_with_many_elements_lists_every_element_the_brute_force_finds() {
         let cfg = RulesConfig::default();
-        let els: Vec<ElementState> = (0..700u32)
-            .map(|i| {
-                let f = f64::from(i);
-                element(i, (f * 7.31) % 60.0, (f * 3.77) % 45.0, (f * 37.0) % 360.0)
-            })
-            .collect();
+        let els = scattered(700, 60.0, 45.0);
         let g = ElementGrid::new(&els, &cfg);
         for q in 0..100u32 {
             let f = f64::from(q);
@@ -515,6 +626,12 @@ mod tests {
                 })
                 .collect();
             assert_eq!(g.near(&pts, margin), want, "query {q}");
+            let mut seen = Vec::new();
+            g.find_near(&pts, margin, |i| {
+                seen.push(i);
+                None::<()>
+            });
+            assert_eq!(seen, want, "query {q} visited");
         }
     }
 

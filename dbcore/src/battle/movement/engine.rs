@@ -56,13 +56,19 @@ pub fn in_close_combat(ctx: &MoveContext, idx: usize) -> bool {
     // With the grid, each element's contact outline is worked out once for the state, not once
     // per pair: the same classification ([`crate::contact::classify_with_outlines`]).
     let v = match ctx.grid() {
-        Some(g) => g.near(g.corners(idx), NEAR_CONTACT).into_iter().any(|j| {
-            let o = &ctx.elements[j];
-            o.in_play()
-                && o.army != me.army
-                && classify_with_outlines((g.rect(idx), g.outline(idx)), (g.rect(j), g.outline(j)))
-                    .is_some_and(|c| (c.lined_up && is_combat_contact(c.kind)) || must_conform(&c))
-        }),
+        Some(g) => g
+            .find_near(g.corners(idx), NEAR_CONTACT, |j| {
+                let o = &ctx.elements[j];
+                (o.in_play()
+                    && o.army != me.army
+                    && classify_with_outlines(
+                        (g.rect(idx), g.outline(idx)),
+                        (g.rect(j), g.outline(j)),
+                    )
+                    .is_some_and(|c| (c.lined_up && is_combat_contact(c.kind)) || must_conform(&c)))
+                .then_some(())
+            })
+            .is_some(),
         None => ctx.elements.iter().any(|o| holds(o, &o.rect(ctx.config))),
     };
     if let Some(f) = ctx.close_combat {
@@ -81,6 +87,20 @@ fn near_indices(ctx: &MoveContext, pts: &[Point], margin: f64) -> Vec<usize> {
     match ctx.grid() {
         Some(g) => g.near(pts, margin),
         None => (0..ctx.elements.len()).collect(),
+    }
+}
+
+/// The first `Some` that `f` gives for the elements [`near_indices`] lists, in its order: the
+/// same answer without the list (#15).
+fn find_near<T>(
+    ctx: &MoveContext,
+    pts: &[Point],
+    margin: f64,
+    f: impl FnMut(usize) -> Option<T>,
+) -> Option<T> {
+    match ctx.grid() {
+        Some(g) => g.find_near(pts, margin, f),
+        None => (0..ctx.elements.len()).find_map(f),
     }
 }
 
@@ -975,14 +995,16 @@ fn check_in_the_way(
 ) -> Result<(), MoveError> {
     for (m, pieces) in p.movers.iter().zip(swept) {
         for piece in pieces {
-            for j in near_indices(ctx, piece, 0.0) {
+            let blocker = find_near(ctx, piece, 0.0, |j| {
                 let o = &ctx.elements[j];
-                if p.is_mover(j) || !o.in_play() {
-                    continue;
-                }
-                if overlaps(piece, &corners_of(ctx, j)) && !may_interpenetrate(ctx, m, j) {
-                    return Err(MoveError::Blocked { blocker: o.id });
-                }
+                (!p.is_mover(j)
+                    && o.in_play()
+                    && overlaps(piece, &corners_of(ctx, j))
+                    && !may_interpenetrate(ctx, m, j))
+                .then_some(o.id)
+            });
+            if let Some(blocker) = blocker {
+                return Err(MoveError::Blocked { blocker });
             }
         }
     }
