@@ -257,7 +257,13 @@ impl<'a> Bytes<'a> {
         let int = self.i;
         // The digits as one integer while it is exact, for the quick cases below.
         let mut mantissa: u64 = 0;
-        let int_digits = self.digits(&mut mantissa);
+        // The integer part one digit at a time: dbcore's numbers have one to three there,
+        // fewer than a word's step costs.
+        while let Some(c @ b'0'..=b'9') = self.peek() {
+            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+            self.i += 1;
+        }
+        let int_digits = self.i - int;
         if int_digits == 0 || (int_digits > 1 && self.b[int] == b'0') {
             return None;
         }

@@ -52,6 +52,8 @@ pub(super) const STATUSES: [(&str, Status); 5] = [
 /// A buffer the compact state is written into.
 pub(super) struct Out {
     pub(super) buf: Vec<u8>,
+    /// The last element kind written, and where its text is in `buf` ([`Out::kind`]).
+    last_kind: Option<(crate::troops::ElementKind, std::ops::Range<usize>)>,
 }
 
 impl Out {
@@ -59,6 +61,7 @@ impl Out {
     pub(super) fn with_capacity(bytes: usize) -> Out {
         Out {
             buf: Vec::with_capacity(bytes),
+            last_kind: None,
         }
     }
 
@@ -104,6 +107,19 @@ impl Out {
         } else {
             self.serde(s);
         }
+    }
+
+    /// `[item,item,...]`, each written by `item` (#15: the short per-army lists by hand, not
+    /// through serde).
+    fn list<T>(&mut self, items: &[T], mut item: impl FnMut(&mut Self, &T)) {
+        self.buf.push(b'[');
+        for (i, t) in items.iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            item(self, t);
+        }
+        self.buf.push(b']');
     }
 
     fn id(&mut self, id: ElementId) {
@@ -368,11 +384,22 @@ impl Out {
     }
 
     /// An element kind by its code, escaped as serde_json would escape it (codes need none).
+    /// The last kind written is kept with where its text is in the buffer, and the next
+    /// element of that kind copies it (#15: formatting a code goes through `fmt` into a string
+    /// of its own; the same kind always gives the same text).
     fn kind(&mut self, k: &crate::troops::ElementKind) {
         use std::fmt::Write as _;
+        if let Some((last, at)) = &self.last_kind {
+            if last == k {
+                self.buf.extend_from_within(at.clone());
+                return;
+            }
+        }
+        let start = self.buf.len();
         let mut code = String::new();
         write!(code, "{k}").expect("writing to memory");
         self.str(&code);
+        self.last_kind = Some((*k, start..self.buf.len()));
     }
 
     fn element_setup(&mut self, e: &ElementSetup) {
@@ -530,7 +557,7 @@ impl Out {
             self.raw(",\"plough_rough\":true");
         }
         self.raw(",\"bounds_begun\":");
-        self.serde(s.bounds_begun);
+        self.list(s.bounds_begun, |o, n| o.u64(u64::from(*n)));
         self.raw(",\"elements\":[");
         for (i, e) in s.elements.iter().enumerate() {
             if i > 0 {
@@ -570,9 +597,9 @@ impl Out {
             self.ids(s.pursued);
         }
         self.raw(",\"camp_sacked\":");
-        self.serde(s.camp_sacked);
+        self.list(s.camp_sacked, |o, b| o.bool(*b));
         self.raw(",\"camp_followers\":");
-        self.serde(s.camp_followers);
+        self.list(s.camp_followers, |o, b| o.bool(*b));
         if !s.cities.is_empty() {
             self.raw(",\"cities\":");
             self.serde(s.cities);
@@ -789,5 +816,22 @@ pub(super) mod tests {
                 "{code}"
             );
         }
+        // Runs of one kind and changes between, in one buffer, as serde writes the list.
+        let kinds: Vec<crate::troops::ElementKind> = [
+            "4Bd", "4Bd", "3Kn", "4Bd", "Ps", "Ps", "Ps", "Mtd-3Bw", "4Bd", "4Bd",
+        ]
+        .iter()
+        .map(|c| c.parse().expect("a kind code"))
+        .collect();
+        let mut out = Out::with_capacity(0);
+        out.buf.push(b'[');
+        for (i, k) in kinds.iter().enumerate() {
+            if i > 0 {
+                out.buf.push(b',');
+            }
+            out.kind(k);
+        }
+        out.buf.push(b']');
+        assert_eq!(out.buf, serde_json::to_vec(&kinds).expect("serialises"));
     }
 }
