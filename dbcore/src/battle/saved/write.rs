@@ -824,14 +824,7 @@ pub(super) mod tests {
         .map(|c| c.parse().expect("a kind code"))
         .collect();
         let mut out = Out::with_capacity(0);
-        out.buf.push(b'[');
-        for (i, k) in kinds.iter().enumerate() {
-            if i > 0 {
-                out.buf.push(b',');
-            }
-            out.kind(k);
-        }
-        out.buf.push(b']');
+        out.list(&kinds, |o, k| o.kind(k));
         assert_eq!(out.buf, serde_json::to_vec(&kinds).expect("serialises"));
     }
 }
