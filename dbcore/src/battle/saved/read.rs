@@ -250,7 +250,10 @@ impl<'a> Bytes<'a> {
         i - start
     }
 
-    /// A JSON number as an `f64`, finite, correctly rounded.
+    /// A JSON number as an `f64`, finite, correctly rounded. Always inlined (#15): most of the
+    /// numbers are the three of a pose, and a call each cost about twenty instructions of
+    /// saving and restoring registers.
+    #[inline(always)]
     fn f64(&mut self) -> Option<f64> {
         let start = self.i;
         let negative = self.eat("-");
