@@ -762,6 +762,79 @@ mod tests {
         }
     }
 
+    #[test]
+    fn numbers_statuses_and_kinds_spelt_or_changed_otherwise_are_read_or_refused_as_by_serde() {
+        // A state with a lost element, whose text has statuses, kinds and 17-digit numbers.
+        let (name, battle) = golden_states()
+            .into_iter()
+            .rev()
+            .find(|(_, b)| b.state_json().contains("\"cause\":\"destroyed\""))
+            .expect("a golden state with a destroyed element");
+        let text = battle.state_json();
+        let lost = "{\"status\":\"lost\",\"cause\":\"destroyed\"}";
+        // The first number of 17 significant digits, and where it starts.
+        let long = text
+            .split([':', ',', '[', '{'])
+            .find(|t| t.len() >= 18 && t.bytes().all(|c| c.is_ascii_digit() || c == b'.'))
+            .expect("a long number");
+        let at = text.find(long).expect("there");
+        // A digit changed where it changes the number (the last of 17 may not: it can spell
+        // the same float).
+        let mut changed_digit = text.clone().into_bytes();
+        let digit = at + long.find('.').expect("a fraction") + 1;
+        changed_digit[digit] = if changed_digit[digit] == b'9' {
+            b'8'
+        } else {
+            b'9'
+        };
+        // The same state spelt otherwise: read by serde, and accepted, its digest being that
+        // of the canonical text written again.
+        let spellings = vec![
+            text.replacen(lost, "{\"cause\":\"destroyed\",\"status\":\"lost\"}", 1),
+            // serde's reader of a status passes over a field it does not know.
+            text.replacen(
+                lost,
+                "{\"status\":\"lost\",\"cause\":\"destroyed\",\"x\":1}",
+                1,
+            ),
+            text.replacen(long, &format!("{long}0000"), 1),
+            text.replacen(long, &format!("{long}e0"), 1),
+            text.replacen("\"kind\":\"4Bd\"", "\"kind\":\"\\u0034Bd\"", 1),
+        ];
+        for v in spellings {
+            assert_ne!(v, text, "{name}: a variant that changes nothing");
+            assert_eq!(
+                Battle::from_state_json(&v),
+                Ok(battle.clone()),
+                "{name}: {v:.300}"
+            );
+            assert_eq!(by_serde(&v), Ok(battle.clone()), "{name}: {v:.300}");
+        }
+        // Changed or broken states: refused, with serde's error.
+        let mut changes = vec![
+            text.replacen(lost, "{\"status\":\"lost\",\"cause\":\"drowned\"}", 1),
+            text.replacen(lost, "{\"status\":\"lost\"}", 1),
+            text.replacen(lost, "{\"status\":\"in_play\"}", 1),
+            text.replacen(lost, "{\"status\":\"afloat\"}", 1),
+            text.replacen(lost, "{\"status\":\"lost\",\"cause\":\"off_table\"}", 1),
+            String::from_utf8(changed_digit).expect("ASCII"),
+            text.replacen(long, "\"NaN\"", 1),
+            text.replacen(long, "NaN", 1),
+            text.replacen(long, &format!("-{long}"), 1),
+            text.replacen(long, &format!("0{long}"), 1),
+            text.replacen("\"kind\":\"4Bd\"", "\"kind\":\"3Bd\"", 1),
+            text.replacen("\"kind\":\"4Bd\"", "\"kind\":\"4Bx\"", 1),
+        ];
+        // Cut anywhere in and around the long number.
+        changes.extend((at.saturating_sub(3)..at + long.len() + 3).map(|n| text[..n].to_string()));
+        for v in changes {
+            assert_ne!(v, text, "{name}: a variant that changes nothing");
+            let fast = Battle::from_state_json(&v);
+            assert_eq!(fast, by_serde(&v), "{name}: {v:.300}");
+            assert!(fast.is_err(), "{name}: a changed state accepted: {v:.300}");
+        }
+    }
+
     /// `from_state_json` of a full state as it was before its text was compared: the value
     /// read by the path-tracking parser, and compared with the replayed battle as values.
     fn full_by_value(text: &str) -> Result<Battle, StateError> {

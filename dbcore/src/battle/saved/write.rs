@@ -16,6 +16,7 @@ use serde_json::ser::{CompactFormatter, Formatter};
 use crate::battle::bound::Action;
 use crate::battle::movement::{GroupStep, MoveOrder};
 use crate::battle::setup::{ArmySetup, ElementId, ElementSetup};
+use crate::battle::state::{LossCause, Status};
 use crate::battlefield::Battlefield;
 use crate::dice::DieScore;
 use crate::geometry::{Point, Polygon, Pose};
@@ -23,9 +24,36 @@ use crate::terrain::TerrainFeature;
 
 use super::{SavedElement, SetupOut, StateOut};
 
+/// Every status with its text as serde writes it (the test below holds the table to serde's
+/// writer, and the match in it to the variants), for writing and reading it by hand.
+pub(super) const STATUSES: [(&str, Status); 5] = [
+    (
+        "{\"status\":\"lost\",\"cause\":\"destroyed\"}",
+        Status::Lost {
+            cause: LossCause::Destroyed,
+        },
+    ),
+    (
+        "{\"status\":\"lost\",\"cause\":\"off_table\"}",
+        Status::Lost {
+            cause: LossCause::OffTable,
+        },
+    ),
+    (
+        "{\"status\":\"lost\",\"cause\":\"removed\"}",
+        Status::Lost {
+            cause: LossCause::Removed,
+        },
+    ),
+    ("{\"status\":\"afloat\"}", Status::Afloat),
+    ("{\"status\":\"in_play\"}", Status::InPlay),
+];
+
 /// A buffer the compact state is written into.
 pub(super) struct Out {
     pub(super) buf: Vec<u8>,
+    /// The last element kind written, and where its text is in `buf` ([`Out::kind`]).
+    last_kind: Option<(crate::troops::ElementKind, std::ops::Range<usize>)>,
 }
 
 impl Out {
@@ -33,9 +61,13 @@ impl Out {
     pub(super) fn with_capacity(bytes: usize) -> Out {
         Out {
             buf: Vec::with_capacity(bytes),
+            last_kind: None,
         }
     }
 
+    /// Always inlined, so that each literal's length is known where it is copied and the copy
+    /// is a few stores rather than a call of `memcpy` (#15).
+    #[inline(always)]
     fn raw(&mut self, s: &str) {
         self.buf.extend_from_slice(s.as_bytes());
     }
@@ -75,6 +107,19 @@ impl Out {
         } else {
             self.serde(s);
         }
+    }
+
+    /// `[item,item,...]`, each written by `item` (#15: the short per-army lists by hand, not
+    /// through serde).
+    fn list<T>(&mut self, items: &[T], mut item: impl FnMut(&mut Self, &T)) {
+        self.buf.push(b'[');
+        for (i, t) in items.iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            item(self, t);
+        }
+        self.buf.push(b']');
     }
 
     fn id(&mut self, id: ElementId) {
@@ -339,11 +384,22 @@ impl Out {
     }
 
     /// An element kind by its code, escaped as serde_json would escape it (codes need none).
+    /// The last kind written is kept with where its text is in the buffer, and the next
+    /// element of that kind copies it (#15: formatting a code goes through `fmt` into a string
+    /// of its own; the same kind always gives the same text).
     fn kind(&mut self, k: &crate::troops::ElementKind) {
         use std::fmt::Write as _;
+        if let Some((last, at)) = &self.last_kind {
+            if last == k {
+                self.buf.extend_from_within(at.clone());
+                return;
+            }
+        }
+        let start = self.buf.len();
         let mut code = String::new();
         write!(code, "{k}").expect("writing to memory");
         self.str(&code);
+        self.last_kind = Some((*k, start..self.buf.len()));
     }
 
     fn element_setup(&mut self, e: &ElementSetup) {
@@ -437,6 +493,17 @@ impl Out {
         self.buf.push(b'}');
     }
 
+    /// A status as serde writes it, from the table below (#15: serde's writer of an internally
+    /// tagged enum goes through a map).
+    fn status(&mut self, s: Status) {
+        let text = STATUSES
+            .iter()
+            .find(|(_, t)| *t == s)
+            .map(|(text, _)| *text)
+            .expect("every status is in the table");
+        self.raw(text);
+    }
+
     fn saved_element(&mut self, e: &SavedElement) {
         self.raw("{\"pose\":");
         self.pose(&e.pose);
@@ -444,9 +511,9 @@ impl Out {
             self.raw(",\"kind\":");
             self.kind(k);
         }
-        if let Some(s) = &e.status {
+        if let Some(s) = e.status {
             self.raw(",\"status\":");
-            self.serde(s);
+            self.status(s);
         }
         if e.moves_this_bound != 0 {
             self.raw(",\"moves_this_bound\":");
@@ -490,7 +557,7 @@ impl Out {
             self.raw(",\"plough_rough\":true");
         }
         self.raw(",\"bounds_begun\":");
-        self.serde(s.bounds_begun);
+        self.list(s.bounds_begun, |o, n| o.u64(u64::from(*n)));
         self.raw(",\"elements\":[");
         for (i, e) in s.elements.iter().enumerate() {
             if i > 0 {
@@ -530,9 +597,9 @@ impl Out {
             self.ids(s.pursued);
         }
         self.raw(",\"camp_sacked\":");
-        self.serde(s.camp_sacked);
+        self.list(s.camp_sacked, |o, b| o.bool(*b));
         self.raw(",\"camp_followers\":");
-        self.serde(s.camp_followers);
+        self.list(s.camp_followers, |o, b| o.bool(*b));
         if !s.cities.is_empty() {
             self.raw(",\"cities\":");
             self.serde(s.cities);
@@ -687,6 +754,27 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn statuses_are_written_as_serde_writes_them() {
+        for (text, status) in STATUSES {
+            // Every variant is in the table: a new one fails to compile here.
+            match status {
+                Status::InPlay
+                | Status::Afloat
+                | Status::Lost {
+                    cause: LossCause::Destroyed | LossCause::OffTable | LossCause::Removed,
+                } => {}
+            }
+            let mut out = Out::with_capacity(0);
+            out.status(status);
+            let serde = serde_json::to_string(&status).expect("serialises");
+            assert_eq!(String::from_utf8(out.buf).expect("UTF-8"), serde);
+            assert_eq!(text, serde);
+        }
+        let distinct: std::collections::HashSet<_> = STATUSES.iter().map(|(t, _)| *t).collect();
+        assert_eq!(distinct.len(), STATUSES.len());
+    }
+
+    #[test]
     fn terrain_is_written_as_serde_writes_it() {
         let b = some_terrain();
         let mut out = Out::with_capacity(0);
@@ -728,5 +816,15 @@ pub(super) mod tests {
                 "{code}"
             );
         }
+        // Runs of one kind and changes between, in one buffer, as serde writes the list.
+        let kinds: Vec<crate::troops::ElementKind> = [
+            "4Bd", "4Bd", "3Kn", "4Bd", "Ps", "Ps", "Ps", "Mtd-3Bw", "4Bd", "4Bd",
+        ]
+        .iter()
+        .map(|c| c.parse().expect("a kind code"))
+        .collect();
+        let mut out = Out::with_capacity(0);
+        out.list(&kinds, |o, k| o.kind(k));
+        assert_eq!(out.buf, serde_json::to_vec(&kinds).expect("serialises"));
     }
 }
