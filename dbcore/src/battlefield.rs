@@ -32,9 +32,10 @@
 
 use crate::geometry::{Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
 use crate::terrain::{
-    fort_on_hill, inset_rect, length_inside, polygons_intersect, polyline_distance_to_point,
-    polyline_distance_to_polygon, polyline_distance_to_segment, segment_crosses_polyline,
-    AreaFeature, AreaKind, Going, GoingContext, TerrainFeature,
+    fort_on_hill, inset_rect, length_inside, points_bounds, polygons_intersect,
+    polyline_distance_to_point, polyline_distance_to_polygon, polyline_distance_to_segment,
+    segment_crosses_polyline, AreaFeature, AreaKind, Going, GoingContext, InsetRect,
+    TerrainFeature,
 };
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -507,17 +508,12 @@ fn rect_samples(r: &ElementRect, n: usize) -> Vec<Point> {
     v
 }
 
-/// The bounding box of `pts`: min x, min y, max x, max y.
+/// The bounding box of `pts`: min x, min y, max x, max y (the box of [`points_bounds`], whose
+/// bounds may differ from `f64::min`'s only in a zero's sign, which the comparisons and the
+/// slack of [`HillBox`] never see).
 fn points_box(pts: &[Point]) -> [f64; 4] {
-    pts.iter().fold(
-        [
-            f64::INFINITY,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NEG_INFINITY,
-        ],
-        |b, p| [b[0].min(p.x), b[1].min(p.y), b[2].max(p.x), b[3].max(p.y)],
-    )
+    let (lo, hi) = points_bounds(pts);
+    [lo.x, lo.y, hi.x, hi.y]
 }
 
 /// A hill with the box of its outline, widened by a slack far above any rounding: a point
@@ -664,7 +660,9 @@ impl Battlefield {
         // conditions the cheapest come first. The conditions are pure and only their conjunction
         // counts (a fortified hill in combat was skipped, which changes nothing, exactly as a
         // failed condition does), so the going found is the same as testing them in any order.
-        let mut poly: Option<Polygon> = None;
+        // The shrunk rectangle keeps its box, and builds its polygon only for a feature whose
+        // box comes near; `InsetRect::meets` is `polygons_intersect` against `inset_rect` (#15).
+        let mut poly: Option<InsetRect> = None;
         let mut going = Going::Good;
         for f in &self.features {
             match f {
@@ -672,20 +670,19 @@ impl Battlefield {
                     if let Some(g) = a.going(ctx) {
                         if g > going
                             && !(combat && a.kind.is_hill() && self.hill_is_fortified(a))
-                            && polygons_intersect(
-                                poly.get_or_insert_with(|| inset_rect(rect)),
-                                &a.outline,
-                            )
+                            && poly
+                                .get_or_insert_with(|| InsetRect::new(rect))
+                                .meets(&a.outline)
                         {
                             going = g;
                         }
                     }
                 }
                 TerrainFeature::Waterway(w) => {
-                    if polygons_intersect(
-                        poly.get_or_insert_with(|| inset_rect(rect)),
-                        &w.water_polygon(&self.board),
-                    ) {
+                    if poly
+                        .get_or_insert_with(|| InsetRect::new(rect))
+                        .meets(&w.water_polygon(&self.board))
+                    {
                         going = Going::Impassable;
                     }
                 }
