@@ -949,15 +949,25 @@ pub fn polyline_distance_to_polygon(pts: &[Point], poly: &Polygon) -> f64 {
 /// most of a 20-gon's box; the two differ at most in the sign of a zero bound, and every caller
 /// only compares the bounds or adds to them, where a zero's sign changes nothing.
 pub(crate) fn points_bounds(pts: &[Point]) -> (Point, Point) {
+    bounds_and_finite(pts).0
+}
+
+/// [`points_bounds`], and whether every coordinate of `pts` is finite, in the same pass (#15:
+/// the separate pass over a 20-gon cost twice its box). `p · 0` is a zero for a finite
+/// coordinate and a NaN for an infinite or NaN one, and a NaN stays in the sum, so the sum is 0
+/// exactly when every coordinate is finite.
+fn bounds_and_finite(pts: &[Point]) -> ((Point, Point), bool) {
     let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
     let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for p in pts {
+    let mut zero = Point::new(0.0, 0.0);
+    for &p in pts {
         lo.x = lesser(lo.x, p.x);
         lo.y = lesser(lo.y, p.y);
         hi.x = greater(hi.x, p.x);
         hi.y = greater(hi.y, p.y);
+        zero = zero + p * 0.0;
     }
-    (lo, hi)
+    ((lo, hi), zero.x == 0.0 && zero.y == 0.0)
 }
 
 /// `a.min(b)` for an `a` that is not a NaN, by one comparison (#15): `a` for a NaN `b`, as
@@ -981,11 +991,6 @@ fn greater(a: f64, b: f64) -> f64 {
     }
 }
 
-/// Every coordinate of `pts` is finite.
-fn all_finite(pts: &[Point]) -> bool {
-    pts.iter().all(|q| q.x.is_finite() && q.y.is_finite())
-}
-
 /// Bounding boxes apart by more than any rounding of the exact tests of
 /// [`polygons_intersect`]: no point of one is strictly inside the other and no edges cross.
 fn boxes_apart((alo, ahi): (Point, Point), (blo, bhi): (Point, Point)) -> bool {
@@ -1001,26 +1006,29 @@ pub fn polygons_intersect(a: &Polygon, b: &Polygon) -> bool {
     // Bounding boxes apart: the answer is already known. Pure speed (swept paths against 20-gon
     // woods and hills, most of them far away). Only finite outlines are pre-tested (a NaN is
     // skipped by the box), so others are decided by the exact tests as before.
-    let (ab, bb) = (points_bounds(&a.points), points_bounds(&b.points));
-    if boxes_apart(ab, bb) && all_finite(&a.points) && all_finite(&b.points) {
+    let ((ab, a_finite), (bb, b_finite)) =
+        (bounds_and_finite(&a.points), bounds_and_finite(&b.points));
+    if boxes_apart(ab, bb) && a_finite && b_finite {
         return false;
     }
-    polygons_intersect_near(a, b, ab, bb)
+    polygons_intersect_near(a, b, ab, bb, a_finite && b_finite)
 }
 
-/// The exact tests of [`polygons_intersect`] for two outlines with points, given their boxes.
+/// The exact tests of [`polygons_intersect`] for two outlines with points, given their boxes and
+/// whether both are finite.
 fn polygons_intersect_near(
     a: &Polygon,
     b: &Polygon,
     (alo, ahi): (Point, Point),
     (blo, bhi): (Point, Point),
+    finite: bool,
 ) -> bool {
     let inside = a.points.iter().any(|&p| b.contains_strictly(p))
         || b.points.iter().any(|&p| a.contains_strictly(p));
     if inside {
         return true;
     }
-    if !(all_finite(&a.points) && all_finite(&b.points)) {
+    if !finite {
         return a.edges().any(|e| b.edges().any(|f| e.intersects(&f)));
     }
     // Pure speed: two edges whose boxes are apart by more than `margin` do not cross, and
@@ -1056,15 +1064,18 @@ fn polygons_intersect_near(
 pub(crate) struct InsetRect {
     corners: [Point; 4],
     bounds: (Point, Point),
+    finite: bool,
     polygon: Option<Polygon>,
 }
 
 impl InsetRect {
     pub(crate) fn new(r: &ElementRect) -> InsetRect {
         let corners = inset_corners(r);
+        let (bounds, finite) = bounds_and_finite(&corners);
         InsetRect {
             corners,
-            bounds: points_bounds(&corners),
+            bounds,
+            finite,
             polygon: None,
         }
     }
@@ -1074,16 +1085,16 @@ impl InsetRect {
         if outline.points.is_empty() {
             return false;
         }
-        let ob = points_bounds(&outline.points);
-        if boxes_apart(self.bounds, ob) && all_finite(&self.corners) && all_finite(&outline.points)
-        {
+        let (ob, finite) = bounds_and_finite(&outline.points);
+        let finite = finite && self.finite;
+        if boxes_apart(self.bounds, ob) && finite {
             return false;
         }
         let corners = self.corners;
         let poly = self
             .polygon
             .get_or_insert_with(|| Polygon::new(corners.to_vec()));
-        polygons_intersect_near(poly, outline, self.bounds, ob)
+        polygons_intersect_near(poly, outline, self.bounds, ob, finite)
     }
 }
 
@@ -2630,7 +2641,8 @@ mod intersect_agreement {
         );
     }
 
-    // The box by comparisons is `Polygon::bounds`, but for a zero's sign.
+    // The box by comparisons is `Polygon::bounds`, but for a zero's sign, and its finiteness is
+    // that of every coordinate.
     #[test]
     fn points_bounds_is_the_polygon_box() {
         let mut rng = Rng(0x1405_7b7e_f767_814f);
@@ -2639,10 +2651,13 @@ mod intersect_agreement {
             shapes.push(r.polygon());
         }
         for s in &shapes {
-            let ((lo, hi), (rlo, rhi)) = (points_bounds(&s.points), s.bounds());
+            let (((lo, hi), finite), (rlo, rhi)) = (bounds_and_finite(&s.points), s.bounds());
+            assert_eq!(points_bounds(&s.points), (lo, hi));
             for (x, y) in [(lo.x, rlo.x), (lo.y, rlo.y), (hi.x, rhi.x), (hi.y, rhi.y)] {
                 assert!(x == y || (x.is_nan() && y.is_nan()), "{s:?}: {x} {y}");
             }
+            let want = s.points.iter().all(|q| q.x.is_finite() && q.y.is_finite());
+            assert_eq!(finite, want, "{s:?}");
         }
     }
 }
