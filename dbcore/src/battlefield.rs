@@ -32,9 +32,10 @@
 
 use crate::geometry::{Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
 use crate::terrain::{
-    fort_on_hill, inset_rect, length_inside, polygons_intersect, polyline_distance_to_point,
-    polyline_distance_to_polygon, polyline_distance_to_segment, segment_crosses_polyline,
-    AreaFeature, AreaKind, Going, GoingContext, TerrainFeature,
+    fort_on_hill, inset_rect, length_inside, points_bounds, polygons_intersect,
+    polyline_distance_to_point, polyline_distance_to_polygon, polyline_distance_to_segment,
+    segment_crosses_polyline, AreaFeature, AreaKind, Going, GoingContext, InsetRect,
+    TerrainFeature,
 };
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -507,23 +508,19 @@ fn rect_samples(r: &ElementRect, n: usize) -> Vec<Point> {
     v
 }
 
-/// The bounding box of `pts`: min x, min y, max x, max y.
+/// The bounding box of `pts`: min x, min y, max x, max y (the box of [`points_bounds`], whose
+/// bounds may differ from `f64::min`'s only in a zero's sign, which the comparisons and the
+/// slack of [`HillBox`] never see).
 fn points_box(pts: &[Point]) -> [f64; 4] {
-    pts.iter().fold(
-        [
-            f64::INFINITY,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NEG_INFINITY,
-        ],
-        |b, p| [b[0].min(p.x), b[1].min(p.y), b[2].max(p.x), b[3].max(p.y)],
-    )
+    let (lo, hi) = points_bounds(pts);
+    [lo.x, lo.y, hi.x, hi.y]
 }
 
 /// A hill with the box of its outline, widened by a slack far above any rounding: a point
 /// outside that box is outside the outline for [`Polygon::contains_strictly`] too (no edge
 /// crosses its horizontal line, or every crossing lies on one side of it, an even number), so
 /// its [`Battlefield::hill_height`] is exactly 0 and need not be worked out (#15).
+#[derive(Clone)]
 struct HillBox<'a> {
     hill: &'a AreaFeature,
     lo: Point,
@@ -559,6 +556,40 @@ impl<'a> HillBox<'a> {
             || b[3] + m < self.lo.y
             || b[1] - m > self.hi.y)
     }
+}
+
+/// A box (min x, min y, max x, max y) holding the front edge of `a` and every corner of `b`,
+/// worked out from the poses alone, without a sine or cosine (#15). A corner is
+/// `m ± r·(w/2) − f·d` (or `m ± r·(w/2)` on the front edge) for the front-edge midpoint `m` and
+/// unit vectors `r` and `f` whose coordinates are at most 1 in size, so each coordinate lies
+/// within `|w/2| + |d|` of `m`'s, and rounding (monotone) keeps it inside the rounded bound too;
+/// the box is widened by a slack besides. A non-finite pose or size gives a box that is not
+/// finite, which [`HillBox::meets`] always meets.
+fn loose_reach(a: &ElementRect, b: &ElementRect) -> [f64; 4] {
+    let around = |m: Point, r: f64| {
+        let slack = 1e-9 * (1.0 + m.x.abs() + m.y.abs() + r);
+        [
+            m.x - r - slack,
+            m.y - r - slack,
+            m.x + r + slack,
+            m.y + r + slack,
+        ]
+    };
+    let ra = (a.width * 0.5).abs();
+    let rb = (b.width * 0.5).abs() + b.depth.abs();
+    let (ba, bb) = (
+        around(a.pose.front_mid(), ra),
+        around(b.pose.front_mid(), rb),
+    );
+    // A NaN bound stays a NaN (never `f64::min`, which would pass over it).
+    let lesser = |x: f64, y: f64| if x < y || x.is_nan() { x } else { y };
+    let greater = |x: f64, y: f64| if x > y || x.is_nan() { x } else { y };
+    [
+        lesser(ba[0], bb[0]),
+        lesser(ba[1], bb[1]),
+        greater(ba[2], bb[2]),
+        greater(ba[3], bb[3]),
+    ]
 }
 
 /// The hills [`Battlefield::is_uphill_of`] looks at, in feature order, without a heap block
@@ -664,7 +695,9 @@ impl Battlefield {
         // conditions the cheapest come first. The conditions are pure and only their conjunction
         // counts (a fortified hill in combat was skipped, which changes nothing, exactly as a
         // failed condition does), so the going found is the same as testing them in any order.
-        let mut poly: Option<Polygon> = None;
+        // The shrunk rectangle keeps its box, and builds its polygon only for a feature whose
+        // box comes near; `InsetRect::meets` is `polygons_intersect` against `inset_rect` (#15).
+        let mut poly: Option<InsetRect> = None;
         let mut going = Going::Good;
         for f in &self.features {
             match f {
@@ -672,20 +705,19 @@ impl Battlefield {
                     if let Some(g) = a.going(ctx) {
                         if g > going
                             && !(combat && a.kind.is_hill() && self.hill_is_fortified(a))
-                            && polygons_intersect(
-                                poly.get_or_insert_with(|| inset_rect(rect)),
-                                &a.outline,
-                            )
+                            && poly
+                                .get_or_insert_with(|| InsetRect::new(rect))
+                                .meets(&a.outline)
                         {
                             going = g;
                         }
                     }
                 }
                 TerrainFeature::Waterway(w) => {
-                    if polygons_intersect(
-                        poly.get_or_insert_with(|| inset_rect(rect)),
-                        &w.water_polygon(&self.board),
-                    ) {
+                    if poly
+                        .get_or_insert_with(|| InsetRect::new(rect))
+                        .meets(&w.water_polygon(&self.board))
+                    {
                         going = Going::Impassable;
                     }
                 }
@@ -836,19 +868,32 @@ impl Battlefield {
     /// counting them would mean that two elements in full frontal contact could never be uphill
     /// of one another. A hill under a City or Fort gives no uphill (§17.34).
     pub fn is_uphill_of(&self, a: &ElementRect, b: &ElementRect) -> bool {
+        // Before any sine or cosine (#15): the hills whose box meets `loose_reach` of the two
+        // poses, a box holding every corner below whichever way the elements face. A hill it
+        // misses misses the corners' own box too, so with no hill near the answer is no.
+        let loose = loose_reach(a, b);
+        let mut near = HillsInReach::default();
+        for (_, h) in self.areas() {
+            if h.kind.is_hill() && !self.hill_is_fortified(h) {
+                if let Some(hb) = HillBox::of(h) {
+                    if hb.meets(&loose) {
+                        near.push(hb);
+                    }
+                }
+            }
+        }
+        if near.is_empty() {
+            return false;
+        }
         let front = a.edge(Edge::Front);
         // Only the hills whose box meets the sampled parts can lift a sample (#15); every other
         // hill gives each sample a height of exactly 0, which the maxima below never miss.
         let [b0, b1, b2, b3] = b.corners();
         let reach = points_box(&[front.a, front.b, b0, b1, b2, b3]);
         let mut hills = HillsInReach::default();
-        for (_, h) in self.areas() {
-            if h.kind.is_hill() && !self.hill_is_fortified(h) {
-                if let Some(hb) = HillBox::of(h) {
-                    if hb.meets(&reach) {
-                        hills.push(hb);
-                    }
-                }
+        for hb in near.iter() {
+            if hb.meets(&reach) {
+                hills.push(hb.clone());
             }
         }
         if hills.is_empty() {
@@ -1221,6 +1266,128 @@ mod uphill_agreement {
                 up += 1;
             } else {
                 not += 1;
+            }
+        }
+        assert!(
+            up > 300 && not > 300,
+            "both answers met ({up} uphill, {not} not)"
+        );
+    }
+}
+
+#[cfg(test)]
+mod uphill_reach_agreement {
+    use super::*;
+    use crate::geometry::Pose;
+
+    /// [`Battlefield::is_uphill_of`] as it stood before the box of the poses (#15).
+    fn uphill_before_loose_reach(bf: &Battlefield, a: &ElementRect, b: &ElementRect) -> bool {
+        let front = a.edge(Edge::Front);
+        let [b0, b1, b2, b3] = b.corners();
+        let reach = points_box(&[front.a, front.b, b0, b1, b2, b3]);
+        let mut hills = HillsInReach::default();
+        for (_, h) in bf.areas() {
+            if h.kind.is_hill() && !bf.hill_is_fortified(h) {
+                if let Some(hb) = HillBox::of(h) {
+                    if hb.meets(&reach) {
+                        hills.push(hb);
+                    }
+                }
+            }
+        }
+        if hills.is_empty() {
+            return false;
+        }
+        let height = |p: Point| {
+            hills
+                .iter()
+                .filter(|h| !h.clear_of(p))
+                .map(|h| Battlefield::hill_height(h.hill, p))
+                .fold(0.0, f64::max)
+        };
+        let top_a = segment_samples(&front, 33)
+            .into_iter()
+            .map(height)
+            .fold(0.0, f64::max);
+        if top_a <= HEIGHT_EPS {
+            return false;
+        }
+        let top_b = rect_samples(b, 17)
+            .into_iter()
+            .filter(|&p| front.distance_to_point(p) > TOLERANCE)
+            .map(height)
+            .fold(0.0, f64::max);
+        top_a > top_b + HEIGHT_EPS
+    }
+
+    /// A crested hill, a hill rising to its middle, and a hill with a non-finite point.
+    fn table() -> Battlefield {
+        let mut bf = Battlefield::new(Board::default());
+        let ellipse = |cx: f64, cy: f64, rx: f64, ry: f64| {
+            let pts = (0..20)
+                .map(|k| {
+                    let t = f64::from(k) * std::f64::consts::TAU / 20.0;
+                    Point::new(cx + rx * t.cos(), cy + ry * t.sin())
+                })
+                .collect();
+            AreaFeature::new(AreaKind::GentleHill, Polygon::new(pts))
+        };
+        let mut h = ellipse(5.0, 5.0, 2.5, 1.5);
+        h.crest = vec![Point::new(3.5, 5.0), Point::new(6.5, 5.0)];
+        bf.features.push(TerrainFeature::Area(h));
+        bf.features
+            .push(TerrainFeature::Area(ellipse(11.0, 10.0, 1.5, 2.0)));
+        let mut odd = ellipse(4.0, 12.0, 1.0, 1.0);
+        odd.outline.points[3] = Point::new(f64::NAN, 12.0);
+        bf.features.push(TerrainFeature::Area(odd));
+        bf
+    }
+
+    // DBA3.md §3.3, §10.3: the early no of the poses' box (#15) never changes whether an element
+    // fights uphill: elements of every size and facing, on, beside and far from the hills, and
+    // poses that are not finite.
+    #[test]
+    fn uphill_with_the_poses_box_is_the_reference() {
+        let bf = table();
+        let mut state = 0x6a09_e667_f3bc_c909u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut unit = move || (next() % 4097) as f64 / 4096.0;
+        let mut rects = Vec::new();
+        for _ in 0..8_000 {
+            let pose = Pose::new(unit() * 16.0 - 0.5, unit() * 16.0 - 0.5, unit() * 360.0);
+            let (w, d) = match (unit() * 4.0) as u32 {
+                0 => (0.0, unit()),
+                1 => (unit() * 3.0, 0.0),
+                _ => (1.0, 0.5),
+            };
+            rects.push(ElementRect::new(pose, w, d));
+        }
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            rects.push(ElementRect::new(Pose::new(bad, 5.0, 0.0), 1.0, 0.5));
+            rects.push(ElementRect::new(Pose::new(5.0, bad, 90.0), 1.0, 0.5));
+            rects.push(ElementRect::new(Pose::new(5.0, 5.0, bad), 1.0, 0.5));
+            rects.push(ElementRect::new(Pose::new(5.0, 5.0, 0.0), bad, 0.5));
+            rects.push(ElementRect::new(Pose::new(5.0, 5.0, 0.0), 1.0, bad));
+        }
+        let (mut up, mut not) = (0, 0);
+        for pair in rects.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            // The second of each pair in front-to-front contact with the first, or anywhere.
+            let m = a.pose.front_mid();
+            let facing = ElementRect::new(Pose::new(m.x, m.y, a.pose.facing + 180.0), 1.0, 0.5);
+            for b in [b, &facing] {
+                let want = uphill_before_loose_reach(&bf, a, b);
+                assert_eq!(bf.is_uphill_of(a, b), want, "{a:?} {b:?}");
+                if want {
+                    up += 1;
+                } else {
+                    not += 1;
+                }
             }
         }
         assert!(
