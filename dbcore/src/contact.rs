@@ -32,7 +32,9 @@
 //! assert_eq!(overlap(&spear2, false, &warband, false), Some(OverlapKind::FrontCorners));
 //! ```
 
-use crate::geometry::{Corner, Edge, ElementRect, Point, Segment, TOLERANCE};
+use crate::geometry::{
+    beyond_tolerance, within_tolerance, Corner, Edge, ElementRect, Point, Segment, TOLERANCE,
+};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -174,7 +176,8 @@ pub(crate) struct RectOutline {
     /// float. Then each edge's axis, `(-d.y / l, d.x / l)` with `l = |d|`, is `(±0, ±1)` or
     /// `(±1, ±0)` exactly, every projection on it is a corner's coordinate or its negation
     /// exactly, and the gap along it is one of the two differences of boxes [`box_gap`] takes.
-    aligned: bool,
+    /// 0 when not; 1 when its front and rear edges run along x, 2 when they run along y.
+    aligned: u8,
 }
 
 impl RectOutline {
@@ -198,9 +201,12 @@ impl RectOutline {
         // Edges along x and y in turn, each of a length that is neither zero nor beyond the
         // largest float (so every corner is finite too: a difference with an infinite or NaN end
         // is not finite).
-        let aligned = ((along_x == 0b0101 && along_y == 0b1010)
-            || (along_x == 0b1010 && along_y == 0b0101))
-            && len.iter().all(|&l| l != 0.0 && l.is_finite());
+        let aligned = match (along_x, along_y) {
+            _ if !len.iter().all(|&l| l != 0.0 && l.is_finite()) => 0,
+            (0b0101, 0b1010) => 1,
+            (0b1010, 0b0101) => 2,
+            _ => 0,
+        };
         RectOutline {
             c,
             len,
@@ -264,8 +270,11 @@ fn edge_length(d: Point) -> f64 {
 /// The box of an aligned rectangle ([`RectOutline::aligned`]): least and greatest x, then least
 /// and greatest y. Opposite corners differ in both coordinates, so two of them give the box.
 fn aligned_box(c: &[Point; 4]) -> (f64, f64, f64, f64) {
+    // Finite and different in both coordinates (its edges have lengths), so plain comparisons.
     let (p, q) = (c[0], c[2]);
-    (p.x.min(q.x), p.x.max(q.x), p.y.min(q.y), p.y.max(q.y))
+    let (x0, x1) = if p.x < q.x { (p.x, q.x) } else { (q.x, p.x) };
+    let (y0, y1) = if p.y < q.y { (p.y, q.y) } else { (q.y, p.y) };
+    (x0, x1, y0, y1)
 }
 
 /// [`outline_gap_up_to`] of two aligned rectangles, as far as anyone compares it with a limit:
@@ -276,9 +285,10 @@ fn aligned_box(c: &[Point; 4]) -> (f64, f64, f64, f64) {
 fn box_gap(a: &RectOutline, b: &RectOutline) -> f64 {
     let (ax0, ax1, ay0, ay1) = aligned_box(&a.c);
     let (bx0, bx1, by0, by1) = aligned_box(&b.c);
-    let x = (bx0 - ax1).max(ax0 - bx1);
-    let y = (by0 - ay1).max(ay0 - by1);
-    x.max(y)
+    // Differences of finite numbers are never NaN, so plain comparisons pick the greatest (the
+    // sign of a zero, which only a comparison with a limit sees, does not matter).
+    let greater = |u: f64, v: f64| if u < v { v } else { u };
+    greater(greater(bx0 - ax1, ax0 - bx1), greater(by0 - ay1, ay0 - by1))
 }
 
 /// The least and greatest of `pts` projected on `axis`, in order (as the separating-axis gap
@@ -416,7 +426,7 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     let (ca, cb) = (oa.c, ob.c);
     // Only compared with the tolerance below, so the gap may stop at the first axis above it;
     // two rectangles along the board's axes (most of a battle line) take it from their boxes.
-    let gap = if oa.aligned && ob.aligned {
+    let gap = if oa.aligned != 0 && ob.aligned != 0 {
         box_gap(oa, ob)
     } else {
         outline_gap_up_to(oa, ob, TOLERANCE)
@@ -444,26 +454,41 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     // `midpoint()`, so the same bits, #15).
     let dirs = |c: &[Point; 4]| [c[1] - c[0], c[2] - c[1], c[3] - c[2], c[0] - c[3]];
     let (dirs_a, dirs_b) = (dirs(&ca), dirs(&cb));
-    for (i, ea) in EDGES.into_iter().enumerate() {
-        let da = dirs_a[i];
-        for (j, eb) in EDGES.into_iter().enumerate() {
-            // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
-            // too far apart for the edges to meet.
-            // (A distance is never below either of its sides, so midpoints further apart than
-            // the limit along an axis are refused without the square root.)
-            if da.dot(dirs_b[j]) >= 0.0 {
-                continue;
+    let mut try_pair = |i: usize, j: usize| {
+        // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
+        // too far apart for the edges to meet.
+        // (A distance is never below either of its sides, so midpoints further apart than
+        // the limit along an axis are refused without the square root.)
+        if dirs_a[i].dot(dirs_b[j]) >= 0.0 {
+            return;
+        }
+        let (ea, eb) = (EDGES[i], EDGES[j]);
+        let (sa, sb) = (edge_of(&ca, ea), edge_of(&cb, eb));
+        let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
+        let gap = sa.midpoint() - sb.midpoint();
+        if gap.x.abs() > limit || gap.y.abs() > limit || !midpoints_within(gap, limit) {
+            return;
+        }
+        if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
+            if best.is_none_or(|(_, _, l)| len > l) {
+                best = Some((ea, eb, len));
             }
-            let (sa, sb) = (edge_of(&ca, ea), edge_of(&cb, eb));
-            let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
-            let gap = sa.midpoint() - sb.midpoint();
-            if gap.x.abs() > limit || gap.y.abs() > limit || !midpoints_within(gap, limit) {
-                continue;
-            }
-            if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
-                if best.is_none_or(|(_, _, l)| len > l) {
-                    best = Some((ea, eb, len));
-                }
+        }
+    };
+    if oa.aligned != 0 && ob.aligned != 0 {
+        // Two aligned rectangles: an edge of one along x and one of the other along y have the
+        // dot product ±0 (each has a zero side), which the test above refuses; so only the
+        // edges of B along A's edge's axis are tried, in the same order.
+        let shift = usize::from(oa.aligned != ob.aligned);
+        for i in 0..4 {
+            let j = (i + shift) % 2;
+            try_pair(i, j);
+            try_pair(i, j + 2);
+        }
+    } else {
+        for i in 0..4 {
+            for j in 0..4 {
+                try_pair(i, j);
             }
         }
     }
@@ -584,40 +609,6 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
         shared_length: 0.0,
         lined_up: false,
     })
-}
-
-/// The squares of [`TOLERANCE`] less and more a millionth of it: a squared length below the
-/// first (or above the second) is that of a length below (above) the tolerance, whatever the
-/// rounding of the squares (a few parts in 10¹⁶) and of the hypotenuse (one part in 10¹⁶).
-const TOLERANCE_SQUARED_IN: f64 = (TOLERANCE * (1.0 - 1e-6)) * (TOLERANCE * (1.0 - 1e-6));
-const TOLERANCE_SQUARED_OUT: f64 = (TOLERANCE * (1.0 + 1e-6)) * (TOLERANCE * (1.0 + 1e-6));
-
-/// `Some(v.length() > TOLERANCE)` when the squared length decides it (see
-/// [`TOLERANCE_SQUARED_IN`]); `None` for a close call or a NaN. A square that overflows is
-/// above, one that underflows below, as the length is.
-fn tolerance_side(v: Point) -> Option<bool> {
-    let s = v.x * v.x + v.y * v.y;
-    if s < TOLERANCE_SQUARED_IN {
-        Some(false)
-    } else if s > TOLERANCE_SQUARED_OUT {
-        Some(true)
-    } else {
-        None
-    }
-}
-
-/// `v.length() > TOLERANCE`, to the same answer, without the square root when clear.
-fn beyond_tolerance(v: Point) -> bool {
-    tolerance_side(v).unwrap_or_else(|| v.length() > TOLERANCE)
-}
-
-/// `v.length() <= TOLERANCE` (false for a NaN), to the same answer, without the square root
-/// when clear.
-fn within_tolerance(v: Point) -> bool {
-    match tolerance_side(v) {
-        Some(beyond) => !beyond,
-        None => v.length() <= TOLERANCE,
-    }
 }
 
 /// `!(gap.length() > limit)`, without the square root when the squared length is clearly
@@ -771,7 +762,9 @@ fn scan<S: PartialEq>(
     // Sweep along x: sorted by the boxes' left ends (then by position), each box meets only
     // those starting before its right end.
     let mut order: Vec<usize> = (0..elements.len()).collect();
-    order.sort_unstable_by(|&p, &q| boxes[p].0.total_cmp(&boxes[q].0).then(p.cmp(&q)));
+    sort_by(&mut order, |&p, &q| {
+        boxes[p].0.total_cmp(&boxes[q].0).then(p.cmp(&q))
+    });
     // Room for a contact an element at once: a battle line's count, without regrowing.
     let mut found: Vec<(usize, usize, Contact)> = Vec::with_capacity(elements.len());
     for (k, &p) in order.iter().enumerate() {
@@ -796,7 +789,7 @@ fn scan<S: PartialEq>(
             }
         }
     }
-    found.sort_by_key(|x| (x.0, x.1));
+    sort_by(&mut found, |x, y| (x.0, x.1).cmp(&(y.0, y.1)));
     found
         .into_iter()
         .map(|(i, j, contact)| ContactReport {
@@ -806,6 +799,23 @@ fn scan<S: PartialEq>(
             contact,
         })
         .collect()
+}
+
+/// Sort `v` by `cmp`, a total order under which no two items are equal (so every sort gives the
+/// same order): by insertion for the few dozen items of a table, which the sweep meets nearly in
+/// order, and by the library's sort beyond (#15).
+fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
+    if v.len() > 32 {
+        v.sort_unstable_by(cmp);
+        return;
+    }
+    for k in 1..v.len() {
+        let mut m = k;
+        while m > 0 && cmp(&v[m], &v[m - 1]) == Ordering::Less {
+            v.swap(m, m - 1);
+            m -= 1;
+        }
+    }
 }
 
 /// Signed distance of `p` beyond the line of `edge` of `rect` (positive outside the element).
@@ -862,7 +872,7 @@ pub fn may_contact_edge(mover: &ElementRect, target: &ElementRect, edge: Edge) -
 #[cfg(test)]
 mod pre_test_agreement {
     use super::*;
-    use crate::geometry::{boxes_apart, convex_gap, Pose};
+    use crate::geometry::{boxes_apart, convex_gap, tolerance_side, Pose};
 
     /// A small xorshift generator, so the random cases are the same on every run.
     fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
@@ -1152,7 +1162,9 @@ mod pre_test_agreement {
     fn scan_finds_every_pair_contact() {
         let all = pairs();
         let mut found = 0;
-        for (t, chunk) in all.chunks(12).enumerate() {
+        // Tables of 24 (sorted by insertion) and of 80 (by the library's sort).
+        let tables = all.chunks(12).chain(all.chunks(40).take(100));
+        for (t, chunk) in tables.enumerate() {
             let table: Vec<(u32, u8, ElementRect)> = chunk
                 .iter()
                 .enumerate()
@@ -1368,7 +1380,7 @@ mod pre_test_agreement {
                 let (oa, ob) = (RectOutline::of(&a), RectOutline::of(&b));
                 let got = classify_with_outlines((&a, &oa), (&b, &ob));
                 assert!(same_bits(&got, &want), "{a:?} {b:?}: {got:?} {want:?}");
-                aligned += usize::from(oa.aligned && ob.aligned);
+                aligned += usize::from(oa.aligned != 0 && ob.aligned != 0);
                 match want.map(|c| c.kind) {
                     None => apart += 1,
                     Some(ContactKind::Intersecting) => crossing += 1,
@@ -1405,7 +1417,7 @@ mod pre_test_agreement {
                     assert_eq!(o.len[k].to_bits(), edge_of(&o.c, e).length().to_bits());
                 }
             }
-            if !(oa.aligned && ob.aligned) {
+            if oa.aligned == 0 || ob.aligned == 0 {
                 continue;
             }
             boxed += 1;
