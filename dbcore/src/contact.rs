@@ -454,7 +454,18 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     // `midpoint()`, so the same bits, #15).
     let dirs = |c: &[Point; 4]| [c[1] - c[0], c[2] - c[1], c[3] - c[2], c[0] - c[3]];
     let (dirs_a, dirs_b) = (dirs(&ca), dirs(&cb));
-    let mut try_pair = |i: usize, j: usize| {
+    /// One pair of edges, `i` of A and `j` of B, kept in `best` if it is the longest contact
+    /// so far; inlined, so that the few pairs an aligned pair tries cost no calls.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn try_pair(
+        (ca, cb): (&[Point; 4], &[Point; 4]),
+        (dirs_a, dirs_b): (&[Point; 4], &[Point; 4]),
+        (length_a, length_b): (&[f64; 4], &[f64; 4]),
+        best: &mut Option<(Edge, Edge, f64)>,
+        i: usize,
+        j: usize,
+    ) {
         // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
         // too far apart for the edges to meet.
         // (A distance is never below either of its sides, so midpoints further apart than
@@ -463,7 +474,7 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
             return;
         }
         let (ea, eb) = (EDGES[i], EDGES[j]);
-        let (sa, sb) = (edge_of(&ca, ea), edge_of(&cb, eb));
+        let (sa, sb) = (edge_of(ca, ea), edge_of(cb, eb));
         let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
         let gap = sa.midpoint() - sb.midpoint();
         if gap.x.abs() > limit || gap.y.abs() > limit || !midpoints_within(gap, limit) {
@@ -471,9 +482,19 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
         }
         if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
             if best.is_none_or(|(_, _, l)| len > l) {
-                best = Some((ea, eb, len));
+                *best = Some((ea, eb, len));
             }
         }
+    }
+    let mut try_pair = |i: usize, j: usize| {
+        try_pair(
+            (&ca, &cb),
+            (&dirs_a, &dirs_b),
+            (&length_a, &length_b),
+            &mut best,
+            i,
+            j,
+        )
     };
     if oa.aligned != 0 && ob.aligned != 0 {
         // Two aligned rectangles: an edge of one along x and one of the other along y have the
