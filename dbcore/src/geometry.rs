@@ -321,6 +321,12 @@ impl Polygon {
         let mut best = f64::INFINITY;
         for e in self.edges() {
             for f in o.edges() {
+                // Pure speed (#15): two edges whose boxes are apart (along x or y) by more than
+                // the least distance so far, with a slack far above any rounding of either, are
+                // further apart than it, and the least distance stays what it is.
+                if best.is_finite() && segment_boxes_gap(&e, &f) > best + rounding_slack(&e, &f) {
+                    continue;
+                }
                 best = best.min(e.distance_to_segment(&f));
             }
         }
@@ -338,6 +344,24 @@ impl Polygon {
         }
         (lo, hi)
     }
+}
+
+/// The greater of the gaps along x and along y between the boxes of two segments (at most their
+/// distance, up to a rounding; negative where the boxes overlap; NaN with a NaN end).
+fn segment_boxes_gap(e: &Segment, f: &Segment) -> f64 {
+    let span = |u: f64, v: f64| if u < v { (u, v) } else { (v, u) };
+    let ((ex0, ex1), (ey0, ey1)) = (span(e.a.x, e.b.x), span(e.a.y, e.b.y));
+    let ((fx0, fx1), (fy0, fy1)) = (span(f.a.x, f.b.x), span(f.a.y, f.b.y));
+    let gx = (fx0 - ex1).max(ex0 - fx1);
+    let gy = (fy0 - ey1).max(ey0 - fy1);
+    gx.max(gy)
+}
+
+/// A slack far above the rounding of any distance between two segments: a billionth of one plus
+/// the sizes of their coordinates (infinite or NaN with such a coordinate, so never exceeded).
+fn rounding_slack(e: &Segment, f: &Segment) -> f64 {
+    let size = |p: Point| p.x.abs() + p.y.abs();
+    1e-9 * (1.0 + size(e.a) + size(e.b) + size(f.a) + size(f.b))
 }
 
 /// Where an element stands: the **midpoint of its front edge** and the compass bearing it faces.
@@ -754,5 +778,55 @@ mod tests {
                 (want.x.to_bits(), want.y.to_bits())
             );
         }
+    }
+    // DBA3.md §0.3: the least distance between polygons with far edge pairs skipped (#15) is
+    // the distance over every pair, to the bit: rectangles and hulls near, touching, crossing
+    // and far, turned every way, with huge coordinates and NaN.
+    #[test]
+    fn polygon_distance_skips_only_far_edges() {
+        let reference = |a: &Polygon, b: &Polygon| {
+            if a.points.iter().any(|&p| b.contains_strictly(p))
+                || b.points.iter().any(|&p| a.contains_strictly(p))
+            {
+                return 0.0;
+            }
+            let mut best = f64::INFINITY;
+            for e in a.edges() {
+                for f in b.edges() {
+                    best = best.min(e.distance_to_segment(&f));
+                }
+            }
+            best
+        };
+        let mut unit = xorshift(0x00d1_57a9_ce00_0001);
+        let mut apart = 0;
+        for k in 0..20_000 {
+            let scale = [1.0, 1.0, 1.0, 1e12, 1e-12][k % 5];
+            let rect = |x: f64, y: f64, f: f64, d: f64| {
+                ElementRect::new(Pose::new(x * scale, y * scale, f), scale, d * scale).polygon()
+            };
+            let a = rect(unit() * 4.0, unit() * 4.0, unit() * 360.0, 0.5);
+            let mut b = match k % 3 {
+                0 => rect(unit() * 6.0, unit() * 6.0, [0.0, 90.0, 180.0][k % 3], 1.0),
+                1 => convex_hull(&[
+                    Point::new(unit() * 8.0, unit() * 8.0) * scale,
+                    Point::new(unit() * 8.0, unit() * 8.0) * scale,
+                    Point::new(unit() * 8.0, unit() * 8.0) * scale,
+                    Point::new(unit() * 8.0, unit() * 8.0) * scale,
+                ]),
+                _ => {
+                    // Touching: an edge of `a` moved out by about a tolerance.
+                    let off = Point::new(unit() - 0.5, unit() - 0.5) * (4.0 * TOLERANCE * scale);
+                    Polygon::new(a.points.iter().map(|&p| p + off + off).collect())
+                }
+            };
+            if k % 101 == 0 {
+                b.points[0].y = f64::NAN;
+            }
+            let (got, want) = (a.distance_to_polygon(&b), reference(&a, &b));
+            assert_eq!(got.to_bits(), want.to_bits(), "{a:?} {b:?}");
+            apart += usize::from(want > 0.0);
+        }
+        assert!(apart > 5000, "the sample reaches apart pairs ({apart})");
     }
 }
