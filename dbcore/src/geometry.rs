@@ -712,7 +712,7 @@ mod tests {
         let contains_reference = |poly: &Polygon, p: Point| {
             poly.edges().any(|e| e.distance_to_point(p) <= TOLERANCE) || poly.contains_strictly(p)
         };
-        let mut unit = xorshift(0x5eed_0f_c0ff_ee42);
+        let mut unit = xorshift(0x005e_ed0f_c0ff_ee42);
         let (mut inside, mut outside) = (0, 0);
         for k in 0..40_000 {
             let pose = Pose::new(
