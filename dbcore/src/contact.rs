@@ -1255,6 +1255,17 @@ mod pre_test_agreement {
         ((unit(next) * k as f64) as usize).min(k - 1)
     }
 
+    /// A width (most often 1) and a depth, zero and tiny among them.
+    fn size(next: &mut impl FnMut() -> u64) -> (f64, f64) {
+        let sizes = [1.0, 0.5, 0.75, 1.5, 2.0, 0.0, 1e-300, 3.0];
+        let width = if pick(next, 6) == 0 {
+            sizes[pick(next, 8)]
+        } else {
+            1.0
+        };
+        (width, sizes[pick(next, 8)])
+    }
+
     /// Pairs of rectangles placed every way a contact can come about (#15): touching along any
     /// edge pair at an offset, square or a little turned, corner to corner, apart by about a
     /// tolerance, overlapping, along the board's axes on the storage grid, rotated at random,
@@ -1270,23 +1281,8 @@ mod pre_test_agreement {
                 2 => (unit(next) * 360.0 * 4096.0).round() / 4096.0,
                 _ => unit(next) * 360.0,
             };
-            let sizes = [1.0, 0.5, 0.75, 1.5, 2.0, 0.0, 1e-300, 3.0];
-            let (wa, da) = (
-                if pick(next, 6) == 0 {
-                    sizes[pick(next, 8)]
-                } else {
-                    1.0
-                },
-                sizes[pick(next, 8)],
-            );
-            let (wb, db) = (
-                if pick(next, 6) == 0 {
-                    sizes[pick(next, 8)]
-                } else {
-                    1.0
-                },
-                sizes[pick(next, 8)],
-            );
+            let (wa, da) = size(next);
+            let (wb, db) = size(next);
             let grid = |v: f64| (v * 4096.0).round() / 4096.0;
             let (xa, ya) = match pick(next, 3) {
                 0 => (0.0, 0.0),
