@@ -32,7 +32,9 @@
 //! assert_eq!(overlap(&spear2, false, &warband, false), Some(OverlapKind::FrontCorners));
 //! ```
 
-use crate::geometry::{Corner, Edge, ElementRect, Point, Segment, TOLERANCE};
+use crate::geometry::{
+    beyond_tolerance, within_tolerance, Corner, Edge, ElementRect, Point, Segment, TOLERANCE,
+};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -169,6 +171,13 @@ pub(crate) struct RectOutline {
     /// The least and greatest projection of the rectangle's own corners on each of its axes, as
     /// the gap projects them: half the gap's dot products are the same for every pair.
     own: [(f64, f64); 4],
+    /// Whether the rectangle is aligned: its edges run along x and y in turn (each edge's two
+    /// ends share their y or their x to the bit), none of length zero or beyond the largest
+    /// float. Then each edge's axis, `(-d.y / l, d.x / l)` with `l = |d|`, is `(±0, ±1)` or
+    /// `(±1, ±0)` exactly, every projection on it is a corner's coordinate or its negation
+    /// exactly, and the gap along it is one of the two differences of boxes [`box_gap`] takes.
+    /// 0 when not; 1 when its front and rear edges run along x, 2 when they run along y.
+    aligned: u8,
 }
 
 impl RectOutline {
@@ -176,16 +185,35 @@ impl RectOutline {
     pub(crate) fn of_corners(c: [Point; 4]) -> RectOutline {
         let mut len = [0.0; 4];
         let mut axis = [Point::new(0.0, 0.0); 4];
+        // Which edges run along x (their ends share y) and which along y, as bits 0 to 3.
+        let (mut along_x, mut along_y) = (0u8, 0u8);
         for i in 0..4 {
             let d = c[(i + 1) % 4] - c[i];
-            let l = d.length();
+            along_x |= u8::from(d.y == 0.0) << i;
+            along_y |= u8::from(d.x == 0.0) << i;
+            let l = edge_length(d);
             len[i] = l;
             if l != 0.0 {
                 axis[i] = Point::new(-d.y / l, d.x / l);
             }
         }
         let own = axis.map(|a| projection(&c, a));
-        RectOutline { c, len, axis, own }
+        // Edges along x and y in turn, each of a length that is neither zero nor beyond the
+        // largest float (so every corner is finite too: a difference with an infinite or NaN end
+        // is not finite).
+        let aligned = match (along_x, along_y) {
+            _ if !len.iter().all(|&l| l != 0.0 && l.is_finite()) => 0,
+            (0b0101, 0b1010) => 1,
+            (0b1010, 0b0101) => 2,
+            _ => 0,
+        };
+        RectOutline {
+            c,
+            len,
+            axis,
+            own,
+            aligned,
+        }
     }
 
     /// The outline of `r`.
@@ -224,6 +252,43 @@ fn outline_gap_up_to(a: &RectOutline, b: &RectOutline, limit: f64) -> f64 {
     }
     axes_gap(b, &a.c, false, &mut best, limit);
     best
+}
+
+/// `d.length()` to the bit: a hypotenuse with one side zero is the other side's magnitude
+/// (`hypot(x, ±0)` is `|x|`, infinities included), so a side along a board axis needs no
+/// square root. A NaN goes to the hypotenuse, which gives it as it always has.
+fn edge_length(d: Point) -> f64 {
+    if d.y == 0.0 && !d.x.is_nan() {
+        d.x.abs()
+    } else if d.x == 0.0 && !d.y.is_nan() {
+        d.y.abs()
+    } else {
+        d.length()
+    }
+}
+
+/// The box of an aligned rectangle ([`RectOutline::aligned`]): least and greatest x, then least
+/// and greatest y. Opposite corners differ in both coordinates, so two of them give the box.
+fn aligned_box(c: &[Point; 4]) -> (f64, f64, f64, f64) {
+    // Finite and different in both coordinates (its edges have lengths), so plain comparisons.
+    let (p, q) = (c[0], c[2]);
+    let (x0, x1) = if p.x < q.x { (p.x, q.x) } else { (q.x, p.x) };
+    let (y0, y1) = if p.y < q.y { (p.y, q.y) } else { (q.y, p.y) };
+    (x0, x1, y0, y1)
+}
+
+/// [`outline_gap_up_to`] of two aligned rectangles, as far as anyone compares it with a limit:
+/// every axis of either is a board axis, and the gap along a board axis is the same difference of
+/// the two boxes (projections on a negated axis are the negated coordinates, and
+/// `(-a) - (-b)` is `b - a` to the bit), so the greatest over the axes is the greatest of the two
+/// differences, and the early stop at a limit is above the limit exactly when this is.
+fn box_gap(a: &RectOutline, b: &RectOutline) -> f64 {
+    let (ax0, ax1, ay0, ay1) = aligned_box(&a.c);
+    let (bx0, bx1, by0, by1) = aligned_box(&b.c);
+    // Differences of finite numbers are never NaN, so plain comparisons pick the greatest (the
+    // sign of a zero, which only a comparison with a limit sees, does not matter).
+    let greater = |u: f64, v: f64| if u < v { v } else { u };
+    greater(greater(bx0 - ax1, ax0 - bx1), greater(by0 - ay1, ay0 - by1))
 }
 
 /// The least and greatest of `pts` projected on `axis`, in order (as the separating-axis gap
@@ -284,7 +349,10 @@ fn edge_contact_length_of(ea: Segment, eb: Segment, la: f64, lb: f64) -> Option<
     for s in [lo, hi] {
         let pa = ea.a + ua * s;
         let pb = eb.a + db * ((s - s0) / span);
-        if eb.distance_to_point(pa) > TOLERANCE || ea.distance_to_point(pb) > TOLERANCE {
+        // `distance_to_point(..) > TOLERANCE` of each, decided on squares when clear (#15).
+        if beyond_tolerance(eb.closest_point(pa) - pa)
+            || beyond_tolerance(ea.closest_point(pb) - pb)
+        {
             return None;
         }
     }
@@ -356,8 +424,13 @@ fn classify_ordered(a: &ElementRect, b: &ElementRect) -> Option<Contact> {
 /// scan works each rectangle's corners, edge lengths and axes out once, not once per pair.
 fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     let (ca, cb) = (oa.c, ob.c);
-    // Only compared with the tolerance below, so the gap may stop at the first axis above it.
-    let gap = outline_gap_up_to(oa, ob, TOLERANCE);
+    // Only compared with the tolerance below, so the gap may stop at the first axis above it;
+    // two rectangles along the board's axes (most of a battle line) take it from their boxes.
+    let gap = if oa.aligned != 0 && ob.aligned != 0 {
+        box_gap(oa, ob)
+    } else {
+        outline_gap_up_to(oa, ob, TOLERANCE)
+    };
     if gap > TOLERANCE {
         return None;
     }
@@ -376,40 +449,73 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     // Each edge's length once, not once per pair of edges (the outline's, the same numbers as
     // `edge_of(..).length()`: a hypotenuse does not depend on the signs of its sides).
     let (length_a, length_b) = (oa.len, ob.len);
-    // Each edge's segment, direction and midpoint once, not once per pair of edges (the same
-    // arithmetic, so the same bits, #15).
-    let edges = |c: &[Point; 4]| {
-        EDGES.map(|e| {
-            let s = edge_of(c, e);
-            (s, s.b - s.a, s.midpoint())
-        })
+    // Each edge's direction once, not once per pair of edges; segments and midpoints only for
+    // the pairs that run opposite ways (the same arithmetic as `edge_of(..)`'s `b - a` and
+    // `midpoint()`, so the same bits, #15).
+    let dirs = |c: &[Point; 4]| [c[1] - c[0], c[2] - c[1], c[3] - c[2], c[0] - c[3]];
+    let (dirs_a, dirs_b) = (dirs(&ca), dirs(&cb));
+    /// One pair of edges, `i` of A and `j` of B, kept in `best` if it is the longest contact
+    /// so far; inlined, so that the few pairs an aligned pair tries cost no calls.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn try_pair(
+        (ca, cb): (&[Point; 4], &[Point; 4]),
+        (dirs_a, dirs_b): (&[Point; 4], &[Point; 4]),
+        (length_a, length_b): (&[f64; 4], &[f64; 4]),
+        best: &mut Option<(Edge, Edge, f64)>,
+        i: usize,
+        j: usize,
+    ) {
+        // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
+        // too far apart for the edges to meet.
+        // (A distance is never below either of its sides, so midpoints further apart than
+        // the limit along an axis are refused without the square root.)
+        if dirs_a[i].dot(dirs_b[j]) >= 0.0 {
+            return;
+        }
+        let (ea, eb) = (EDGES[i], EDGES[j]);
+        let (sa, sb) = (edge_of(ca, ea), edge_of(cb, eb));
+        let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
+        let gap = sa.midpoint() - sb.midpoint();
+        if gap.x.abs() > limit || gap.y.abs() > limit || !midpoints_within(gap, limit) {
+            return;
+        }
+        if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
+            if best.is_none_or(|(_, _, l)| len > l) {
+                *best = Some((ea, eb, len));
+            }
+        }
+    }
+    let mut try_pair = |i: usize, j: usize| {
+        try_pair(
+            (&ca, &cb),
+            (&dirs_a, &dirs_b),
+            (&length_a, &length_b),
+            &mut best,
+            i,
+            j,
+        )
     };
-    let (edges_a, edges_b) = (edges(&ca), edges(&cb));
-    for (i, ea) in EDGES.into_iter().enumerate() {
-        let (sa, da, ma) = edges_a[i];
-        for (j, eb) in EDGES.into_iter().enumerate() {
-            let (sb, db, mb) = edges_b[j];
-            // Cheap rejections first: edges that do not run opposite ways, or whose midpoints are
-            // too far apart for the edges to meet.
-            // (A distance is never below either of its sides, so midpoints further apart than
-            // the limit along an axis are refused without the square root.)
-            if da.dot(db) >= 0.0 {
-                continue;
-            }
-            let limit = 0.5 * (length_a[i] + length_b[j]) + TOLERANCE;
-            let gap = ma - mb;
-            if gap.x.abs() > limit || gap.y.abs() > limit || !midpoints_within(gap, limit) {
-                continue;
-            }
-            if let Some(len) = edge_contact_length_of(sa, sb, length_a[i], length_b[j]) {
-                if best.is_none_or(|(_, _, l)| len > l) {
-                    best = Some((ea, eb, len));
-                }
+    if oa.aligned != 0 && ob.aligned != 0 {
+        // Two aligned rectangles: an edge of one along x and one of the other along y have the
+        // dot product ±0 (each has a zero side), which the test above refuses; so only the
+        // edges of B along A's edge's axis are tried, in the same order.
+        let shift = usize::from(oa.aligned != ob.aligned);
+        for i in 0..4 {
+            let j = (i + shift) % 2;
+            try_pair(i, j);
+            try_pair(i, j + 2);
+        }
+    } else {
+        for i in 0..4 {
+            for j in 0..4 {
+                try_pair(i, j);
             }
         }
     }
     if let Some((ea, eb, len)) = best {
-        let near = |p: Corner, q: Corner| corner_of(&ca, p).near(corner_of(&cb, q));
+        // `Point::near` of the two corners, decided on squares when clear (#15).
+        let near = |p: Corner, q: Corner| within_tolerance(corner_of(&ca, p) - corner_of(&cb, q));
         let (kind, lined_up) = match (ea, eb) {
             (Edge::Front, Edge::Front) => (
                 ContactKind::FrontToFront,
@@ -677,8 +783,11 @@ fn scan<S: PartialEq>(
     // Sweep along x: sorted by the boxes' left ends (then by position), each box meets only
     // those starting before its right end.
     let mut order: Vec<usize> = (0..elements.len()).collect();
-    order.sort_unstable_by(|&p, &q| boxes[p].0.total_cmp(&boxes[q].0).then(p.cmp(&q)));
-    let mut found: Vec<(usize, usize, Contact)> = Vec::new();
+    sort_by(&mut order, |&p, &q| {
+        boxes[p].0.total_cmp(&boxes[q].0).then(p.cmp(&q))
+    });
+    // Room for a contact an element at once: a battle line's count, without regrowing.
+    let mut found: Vec<(usize, usize, Contact)> = Vec::with_capacity(elements.len());
     for (k, &p) in order.iter().enumerate() {
         let bp = boxes[p];
         for &q in &order[k + 1..] {
@@ -701,7 +810,7 @@ fn scan<S: PartialEq>(
             }
         }
     }
-    found.sort_by_key(|x| (x.0, x.1));
+    sort_by(&mut found, |x, y| (x.0, x.1).cmp(&(y.0, y.1)));
     found
         .into_iter()
         .map(|(i, j, contact)| ContactReport {
@@ -711,6 +820,23 @@ fn scan<S: PartialEq>(
             contact,
         })
         .collect()
+}
+
+/// Sort `v` by `cmp`, a total order under which no two items are equal (so every sort gives the
+/// same order): by insertion for the few dozen items of a table, which the sweep meets nearly in
+/// order, and by the library's sort beyond (#15).
+fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
+    if v.len() > 32 {
+        v.sort_unstable_by(cmp);
+        return;
+    }
+    for k in 1..v.len() {
+        let mut m = k;
+        while m > 0 && cmp(&v[m], &v[m - 1]) == Ordering::Less {
+            v.swap(m, m - 1);
+            m -= 1;
+        }
+    }
 }
 
 /// Signed distance of `p` beyond the line of `edge` of `rect` (positive outside the element).
@@ -767,18 +893,22 @@ pub fn may_contact_edge(mover: &ElementRect, target: &ElementRect, edge: Edge) -
 #[cfg(test)]
 mod pre_test_agreement {
     use super::*;
-    use crate::geometry::{boxes_apart, convex_gap, Pose};
+    use crate::geometry::{boxes_apart, convex_gap, tolerance_side, Pose};
 
-    /// Pairs of rectangles around the reach of the pre-tests: grid positions (the 2^-12 BW storage
-    /// grid makes exact touches common), a spread of bearings and the base depths of §1.3.
-    fn pairs() -> Vec<(ElementRect, ElementRect)> {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
+    /// A small xorshift generator, so the random cases are the same on every run.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
-        };
+        }
+    }
+
+    /// Pairs of rectangles around the reach of the pre-tests: grid positions (the 2^-12 BW storage
+    /// grid makes exact touches common), a spread of bearings and the base depths of §1.3.
+    fn pairs() -> Vec<(ElementRect, ElementRect)> {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let depths = [0.5, 0.75, 1.0, 1.5, 2.0];
         let facings = [0.0, 90.0, 180.0, 270.0, 45.0, 30.0, 137.5];
         (0..20_000)
@@ -861,10 +991,9 @@ mod pre_test_agreement {
         if rect_cmp(a, b) == Ordering::Greater {
             return classify_reference(b, a).map(|c| c.swapped());
         }
-        let (oa, ob) = (RectOutline::of(a), RectOutline::of(b));
-        let (ca, cb) = (oa.c, ob.c);
+        let (ca, cb) = (rect_corners(a), rect_corners(b));
         // Only compared with the tolerance below, so the gap may stop at the first axis above it.
-        let gap = crate::geometry::convex_gap_up_to(&oa.c, &ob.c, TOLERANCE);
+        let gap = crate::geometry::convex_gap_up_to(&ca, &cb, TOLERANCE);
         if gap > TOLERANCE {
             return None;
         }
@@ -880,9 +1009,9 @@ mod pre_test_agreement {
         // Edge to edge: the longest shared portion wins (two rectangles that do not interpenetrate
         // can share only one edge pair; the maximum only settles near-degenerate ties).
         let mut best: Option<(Edge, Edge, f64)> = None;
-        // Each edge's length once, not once per pair of edges (the outline's, the same numbers as
-        // `edge_of(..).length()`: a hypotenuse does not depend on the signs of its sides).
-        let (length_a, length_b) = (oa.len, ob.len);
+        // Each edge's length once, not once per pair of edges.
+        let lengths = |c: &[Point; 4]| EDGES.map(|e| edge_of(c, e).length());
+        let (length_a, length_b) = (lengths(&ca), lengths(&cb));
         for (i, ea) in EDGES.into_iter().enumerate() {
             let sa = edge_of(&ca, ea);
             for (j, eb) in EDGES.into_iter().enumerate() {
@@ -1054,7 +1183,9 @@ mod pre_test_agreement {
     fn scan_finds_every_pair_contact() {
         let all = pairs();
         let mut found = 0;
-        for (t, chunk) in all.chunks(12).enumerate() {
+        // Tables of 24 (sorted by insertion) and of 80 (by the library's sort).
+        let tables = all.chunks(12).chain(all.chunks(40).take(100));
+        for (t, chunk) in tables.enumerate() {
             let table: Vec<(u32, u8, ElementRect)> = chunk
                 .iter()
                 .enumerate()
@@ -1113,5 +1244,254 @@ mod pre_test_agreement {
             refused > 1000,
             "the sample reaches the pre-test ({refused})"
         );
+    }
+    /// A number in [0, 1) from the generator.
+    fn unit(next: &mut impl FnMut() -> u64) -> f64 {
+        (next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// One of `k` choices from the generator.
+    fn pick(next: &mut impl FnMut() -> u64, k: usize) -> usize {
+        ((unit(next) * k as f64) as usize).min(k - 1)
+    }
+
+    /// A width (most often 1) and a depth, zero and tiny among them.
+    fn size(next: &mut impl FnMut() -> u64) -> (f64, f64) {
+        let sizes = [1.0, 0.5, 0.75, 1.5, 2.0, 0.0, 1e-300, 3.0];
+        let width = if pick(next, 6) == 0 {
+            sizes[pick(next, 8)]
+        } else {
+            1.0
+        };
+        (width, sizes[pick(next, 8)])
+    }
+
+    /// Pairs of rectangles placed every way a contact can come about (#15): touching along any
+    /// edge pair at an offset, square or a little turned, corner to corner, apart by about a
+    /// tolerance, overlapping, along the board's axes on the storage grid, rotated at random,
+    /// degenerate (width or depth zero), and with huge, tiny, infinite and NaN numbers.
+    fn placed_pairs(n: usize, seed: u64) -> Vec<(ElementRect, ElementRect)> {
+        let mut next = xorshift(seed);
+        let next = &mut next;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let square = [0.0, 90.0, 180.0, 270.0];
+            let facing_a = match pick(next, 4) {
+                0 | 1 => square[pick(next, 4)],
+                2 => (unit(next) * 360.0 * 4096.0).round() / 4096.0,
+                _ => unit(next) * 360.0,
+            };
+            let (wa, da) = size(next);
+            let (wb, db) = size(next);
+            let grid = |v: f64| (v * 4096.0).round() / 4096.0;
+            let (xa, ya) = match pick(next, 3) {
+                0 => (0.0, 0.0),
+                1 => (grid(unit(next) * 30.0), grid(unit(next) * 20.0)),
+                _ => (unit(next) * 30.0 - 15.0, unit(next) * 20.0 - 10.0),
+            };
+            let a = ElementRect::new(Pose::new(xa, ya, facing_a), wa, da);
+            let ca = rect_corners(&a);
+            let offsets = [0.0, 1e-12, -1e-12, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0];
+            let off =
+                offsets[pick(next, 10)] * TOLERANCE + if pick(next, 4) == 0 { 1e-15 } else { 0.0 };
+            let turn = [0.0, 0.0, 0.0, 1e-9, -1e-9, 0.01, 1.0, 90.0, 180.0, 270.0][pick(next, 10)];
+            let mut b = match pick(next, 6) {
+                // Near at random, any facing.
+                0 => ElementRect::new(
+                    Pose::new(
+                        xa + unit(next) * 4.0 - 2.0,
+                        ya + unit(next) * 4.0 - 2.0,
+                        unit(next) * 360.0,
+                    ),
+                    wb,
+                    db,
+                ),
+                // An edge of B against an edge of A, moved along it and out by `off`.
+                1 | 2 => {
+                    let (k, m) = (pick(next, 4), pick(next, 4));
+                    let (sa, along) = (edge_of(&ca, EDGES[k]), unit(next) * 2.0 - 0.5);
+                    let d = sa.b - sa.a;
+                    let l = d.length().max(1e-300);
+                    let normal = Point::new(d.y / l, -d.x / l);
+                    let target = sa.a + d * along + normal * off;
+                    // B facing so that its edge `m` faces A's edge `k`, then turned a little.
+                    let inward = facing_a + [180.0, 0.0, 90.0, 270.0][k];
+                    let face = inward + [0.0, 270.0, 180.0, 90.0][m] + turn;
+                    let trial = ElementRect::new(Pose::new(0.0, 0.0, face), wb, db);
+                    let mid = edge_of(&rect_corners(&trial), EDGES[m]).midpoint();
+                    let at = target - mid;
+                    ElementRect::new(Pose::new(at.x, at.y, face), wb, db)
+                }
+                // A corner of B on a corner of A, give or take `off`.
+                3 => {
+                    let face = facing_a + turn + [0.0, 90.0, 180.0, 270.0, 45.0][pick(next, 5)];
+                    let trial = ElementRect::new(Pose::new(0.0, 0.0, face), wb, db);
+                    let at = ca[pick(next, 4)] - rect_corners(&trial)[pick(next, 4)]
+                        + Point::new(off, -off);
+                    ElementRect::new(Pose::new(at.x, at.y, face), wb, db)
+                }
+                // On the storage grid, square to the board (exact touches are common).
+                4 => ElementRect::new(
+                    Pose::new(
+                        xa + grid(unit(next) * 4.0 - 2.0),
+                        ya + grid(unit(next) * 4.0 - 2.0),
+                        square[pick(next, 4)],
+                    ),
+                    wb,
+                    db,
+                ),
+                // Overlapping or inside.
+                _ => ElementRect::new(
+                    Pose::new(
+                        xa + unit(next) - 0.5,
+                        ya + unit(next) - 0.5,
+                        facing_a + turn,
+                    ),
+                    wb,
+                    db,
+                ),
+            };
+            let mut a = a;
+            match pick(next, 24) {
+                0 => a.pose.x = f64::NAN,
+                1 => b.pose.y = f64::INFINITY,
+                2 => b.depth = f64::NAN,
+                3 => b.pose.facing = f64::NEG_INFINITY,
+                4 => a.width = f64::INFINITY,
+                5 | 6 => {
+                    // Huge or tiny: the same pair scaled.
+                    let k = [1e300, 1e-300][pick(next, 2)];
+                    for r in [&mut a, &mut b] {
+                        r.pose.x *= k;
+                        r.pose.y *= k;
+                        r.width *= k;
+                        r.depth *= k;
+                    }
+                }
+                7 => b.pose.x = -0.0,
+                _ => {}
+            }
+            out.push((a, b));
+        }
+        out
+    }
+
+    // DBA3.md §0.3, §8.2: the classifier with the box gap of aligned rectangles, the lengths
+    // along the board's axes without a square root and the distance tests on squares (#15)
+    // gives every contact exactly as the plain classifier, to the bit, on pairs placed every
+    // way, either way round.
+    #[test]
+    fn classification_of_placed_pairs_is_the_reference_to_the_bit() {
+        let (mut aligned, mut edges, mut corners, mut crossing, mut apart) = (0, 0, 0, 0, 0);
+        for (a, b) in placed_pairs(120_000, 0x9e37_79b9_7f4a_7c15) {
+            for (a, b) in [(a, b), (b, a)] {
+                // The classifier as it stood: the pose pre-test, then the plain classification
+                // (the pre-test refuses some degenerate pairs the plain gap calls intersecting).
+                let want = if clearly_apart(&a, &b) {
+                    None
+                } else {
+                    classify_reference(&a, &b)
+                };
+                let got = classify_contact(&a, &b);
+                assert!(same_bits(&got, &want), "{a:?} {b:?}: {got:?} {want:?}");
+                let (oa, ob) = (RectOutline::of(&a), RectOutline::of(&b));
+                let got = classify_with_outlines((&a, &oa), (&b, &ob));
+                assert!(same_bits(&got, &want), "{a:?} {b:?}: {got:?} {want:?}");
+                aligned += usize::from(oa.aligned != 0 && ob.aligned != 0);
+                match want.map(|c| c.kind) {
+                    None => apart += 1,
+                    Some(ContactKind::Intersecting) => crossing += 1,
+                    Some(ContactKind::CornerToCorner)
+                    | Some(ContactKind::CornerToEdge)
+                    | Some(ContactKind::EdgeToCorner) => corners += 1,
+                    Some(_) => edges += 1,
+                }
+            }
+        }
+        // The sample reaches every branch.
+        for (what, n) in [
+            ("aligned pairs", aligned),
+            ("edge contacts", edges),
+            ("corner contacts", corners),
+            ("intersecting pairs", crossing),
+            ("pairs apart", apart),
+        ] {
+            assert!(n > 2000, "{what}: {n}");
+        }
+    }
+
+    // DBA3.md §0.3: an aligned outline's lengths and the box gap are what the outline's axes
+    // give: each length `Point::length`'s to the bit, and the gap on the same side of the
+    // tolerance as the separating-axis gap (and equal to it when not above), with grid, random,
+    // huge and tiny pairs.
+    #[test]
+    fn box_gap_and_lengths_agree_with_the_axes() {
+        let mut boxed = 0;
+        for (a, b) in placed_pairs(60_000, 0x1234_5678_9abc_def1) {
+            let (oa, ob) = (RectOutline::of(&a), RectOutline::of(&b));
+            for o in [&oa, &ob] {
+                for (k, e) in EDGES.into_iter().enumerate() {
+                    assert_eq!(o.len[k].to_bits(), edge_of(&o.c, e).length().to_bits());
+                }
+            }
+            if oa.aligned == 0 || ob.aligned == 0 {
+                continue;
+            }
+            boxed += 1;
+            let full = convex_gap(&oa.c, &ob.c);
+            let (got, early) = (box_gap(&oa, &ob), outline_gap_up_to(&oa, &ob, TOLERANCE));
+            assert_eq!(got > TOLERANCE, early > TOLERANCE, "{a:?} {b:?}");
+            if got <= TOLERANCE {
+                assert_eq!(got, full, "{a:?} {b:?}");
+                assert_eq!(got, early, "{a:?} {b:?}");
+            }
+        }
+        assert!(boxed > 1000, "the sample reaches aligned pairs ({boxed})");
+    }
+
+    // DBA3.md §0.3: a length is within the tolerance, or beyond it, on squares exactly when the
+    // hypotenuse says so: lengths a hair either side of it in every direction, along the axes,
+    // zeros of both signs, tiny, huge, infinite and NaN sides.
+    #[test]
+    fn squared_tolerance_tests_agree_with_the_hypotenuse() {
+        let mut next = xorshift(0x0bad_5eed_1234_4321);
+        let next = &mut next;
+        let special = [
+            0.0,
+            -0.0,
+            TOLERANCE,
+            -TOLERANCE,
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e300,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        let mut checked = 0;
+        for k in 0..200_000 {
+            let v = match k % 4 {
+                0 => {
+                    let angle = unit(next) * std::f64::consts::TAU;
+                    let scale = 1.0 + (unit(next) * 2.0 - 1.0) * [1e-5, 1e-6, 1e-9, 1e-15][k % 3];
+                    Point::new(angle.cos(), angle.sin()) * (TOLERANCE * scale)
+                }
+                1 => {
+                    let l = TOLERANCE * (1.0 + (unit(next) - 0.5) * 1e-5);
+                    [Point::new(l, 0.0), Point::new(-0.0, -l)][k % 2]
+                }
+                2 => Point::new(
+                    special[(unit(next) * 11.0) as usize % 11],
+                    special[(unit(next) * 11.0) as usize % 11],
+                ),
+                _ => Point::new(unit(next) * 0.01 - 0.005, unit(next) * 0.01 - 0.005),
+            };
+            assert_eq!(beyond_tolerance(v), v.length() > TOLERANCE, "{v:?}");
+            assert_eq!(within_tolerance(v), v.length() <= TOLERANCE, "{v:?}");
+            assert_eq!(edge_length(v).to_bits(), v.length().to_bits(), "{v:?}");
+            checked += usize::from(tolerance_side(v).is_none());
+        }
+        assert!(checked > 100, "the sample reaches close calls ({checked})");
     }
 }

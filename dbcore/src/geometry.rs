@@ -47,6 +47,40 @@ pub fn near(a: f64, b: f64) -> bool {
     (a - b).abs() <= TOLERANCE
 }
 
+/// The squares of [`TOLERANCE`] less and more a millionth of it: a squared length below the
+/// first (or above the second) is that of a length below (above) the tolerance, whatever the
+/// rounding of the squares (a few parts in 10¹⁶) and of the hypotenuse (one part in 10¹⁶).
+const TOLERANCE_SQUARED_IN: f64 = (TOLERANCE * (1.0 - 1e-6)) * (TOLERANCE * (1.0 - 1e-6));
+const TOLERANCE_SQUARED_OUT: f64 = (TOLERANCE * (1.0 + 1e-6)) * (TOLERANCE * (1.0 + 1e-6));
+
+/// `Some(v.length() > TOLERANCE)` when the squared length decides it (see
+/// [`TOLERANCE_SQUARED_IN`]); `None` for a close call or a NaN. A square that overflows is
+/// above, one that underflows below, as the length is.
+pub(crate) fn tolerance_side(v: Point) -> Option<bool> {
+    let s = v.x * v.x + v.y * v.y;
+    if s < TOLERANCE_SQUARED_IN {
+        Some(false)
+    } else if s > TOLERANCE_SQUARED_OUT {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// `v.length() > TOLERANCE`, to the same answer, without the square root when clear.
+pub(crate) fn beyond_tolerance(v: Point) -> bool {
+    tolerance_side(v).unwrap_or_else(|| v.length() > TOLERANCE)
+}
+
+/// `v.length() <= TOLERANCE` (false for a NaN), to the same answer, without the square root
+/// when clear.
+pub(crate) fn within_tolerance(v: Point) -> bool {
+    match tolerance_side(v) {
+        Some(beyond) => !beyond,
+        None => v.length() <= TOLERANCE,
+    }
+}
+
 /// A point (or a displacement) on the table, in BW.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -64,6 +98,11 @@ impl Point {
     }
     /// The unit vector of a compass bearing (0 = +y, 90 = +x).
     pub fn from_bearing(deg: f64) -> Self {
+        // Due north, the commonest facing, needs no trigonometry: the sine of ±0 is ±0 and its
+        // cosine 1, exactly (#15).
+        if deg == 0.0 {
+            return Point::new(deg, 1.0);
+        }
         let r = deg.to_radians();
         Point::new(r.sin(), r.cos())
     }
@@ -99,7 +138,8 @@ impl Point {
     }
     /// Equal within [`TOLERANCE`] in distance.
     pub fn near(self, o: Point) -> bool {
-        self.distance(o) <= TOLERANCE
+        // `self.distance(o) <= TOLERANCE`, on squares when clear (#15).
+        within_tolerance(self - o)
     }
 }
 
@@ -239,7 +279,11 @@ impl Polygon {
     /// Strictly inside or on the boundary (by even-odd ray casting plus a boundary check with
     /// [`TOLERANCE`]).
     pub fn contains(&self, p: Point) -> bool {
-        if self.edges().any(|e| e.distance_to_point(p) <= TOLERANCE) {
+        // `e.distance_to_point(p) <= TOLERANCE`, on squares when clear (#15).
+        if self
+            .edges()
+            .any(|e| within_tolerance(e.closest_point(p) - p))
+        {
             return true;
         }
         self.contains_strictly(p)
@@ -277,6 +321,12 @@ impl Polygon {
         let mut best = f64::INFINITY;
         for e in self.edges() {
             for f in o.edges() {
+                // Pure speed (#15): two edges whose boxes are apart (along x or y) by more than
+                // the least distance so far, with a slack far above any rounding of either, are
+                // further apart than it, and the least distance stays what it is.
+                if best.is_finite() && segment_boxes_gap(&e, &f) > best + rounding_slack(&e, &f) {
+                    continue;
+                }
                 best = best.min(e.distance_to_segment(&f));
             }
         }
@@ -294,6 +344,24 @@ impl Polygon {
         }
         (lo, hi)
     }
+}
+
+/// The greater of the gaps along x and along y between the boxes of two segments (at most their
+/// distance, up to a rounding; negative where the boxes overlap; NaN with a NaN end).
+fn segment_boxes_gap(e: &Segment, f: &Segment) -> f64 {
+    let span = |u: f64, v: f64| if u < v { (u, v) } else { (v, u) };
+    let ((ex0, ex1), (ey0, ey1)) = (span(e.a.x, e.b.x), span(e.a.y, e.b.y));
+    let ((fx0, fx1), (fy0, fy1)) = (span(f.a.x, f.b.x), span(f.a.y, f.b.y));
+    let gx = (fx0 - ex1).max(ex0 - fx1);
+    let gy = (fy0 - ey1).max(ey0 - fy1);
+    gx.max(gy)
+}
+
+/// A slack far above the rounding of any distance between two segments: a billionth of one plus
+/// the sizes of their coordinates (infinite or NaN with such a coordinate, so never exceeded).
+fn rounding_slack(e: &Segment, f: &Segment) -> f64 {
+    let size = |p: Point| p.x.abs() + p.y.abs();
+    1e-9 * (1.0 + size(e.a) + size(e.b) + size(f.a) + size(f.b))
 }
 
 /// Where an element stands: the **midpoint of its front edge** and the compass bearing it faces.
@@ -625,5 +693,140 @@ mod tests {
         assert!(a.contains(Point::new(0.0, -0.5)));
         assert!(!a.contains(Point::new(0.0, 0.5)));
         assert!(near(a.area(), 1.0));
+    }
+    /// A small xorshift generator, so the random cases are the same on every run.
+    fn xorshift(mut state: u64) -> impl FnMut() -> f64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    // DBA3.md §0.3: "within" the tolerance on squares (#15) answers exactly as the distance did,
+    // for points on, a hair inside and a hair outside polygons' edges and corners, far off,
+    // with NaN and infinite points, and for degenerate polygons.
+    #[test]
+    fn containment_and_nearness_on_squares_agree_with_the_distances() {
+        let contains_reference = |poly: &Polygon, p: Point| {
+            poly.edges().any(|e| e.distance_to_point(p) <= TOLERANCE) || poly.contains_strictly(p)
+        };
+        let mut unit = xorshift(0x005e_ed0f_c0ff_ee42);
+        let (mut inside, mut outside) = (0, 0);
+        for k in 0..40_000 {
+            let pose = Pose::new(
+                unit() * 20.0,
+                unit() * 20.0,
+                [0.0, 90.0, unit() * 360.0][k % 3],
+            );
+            let rect = ElementRect::new(pose, 1.0, [0.5, 0.0, 1.5][k % 3]);
+            let mut poly = match k % 5 {
+                0 => Polygon::new(vec![pose.front_mid()]),
+                1 => convex_hull(&[
+                    rect.corners()[0],
+                    rect.corners()[2],
+                    pose.front_mid() + Point::new(unit(), unit()),
+                ]),
+                _ => rect.polygon(),
+            };
+            if k % 97 == 0 {
+                poly.points[0].x = [f64::NAN, f64::INFINITY][k % 2];
+            }
+            // A point on an edge, moved out or in by about a tolerance, or anywhere near.
+            let n = poly.points.len();
+            let e = Segment::new(poly.points[k % n], poly.points[(k + 1) % n]);
+            let along = e.a + (e.b - e.a) * (unit() * 1.4 - 0.2);
+            let scale = 1.0 + [0.0, 1e-7, -1e-7, 1e-12, -1e-12, 0.5, -0.5][k % 7];
+            let dir = Point::from_bearing(unit() * 360.0);
+            let p = match k % 4 {
+                0 | 1 => along + dir * (TOLERANCE * scale),
+                2 => e.a + dir * (TOLERANCE * scale),
+                _ => Point::new(unit() * 22.0 - 1.0, unit() * 22.0 - 1.0),
+            };
+            let want = contains_reference(&poly, p);
+            assert_eq!(poly.contains(p), want, "{poly:?} {p:?}");
+            assert_eq!(p.near(e.a), p.distance(e.a) <= TOLERANCE, "{p:?} {:?}", e.a);
+            inside += usize::from(want);
+            outside += usize::from(!want);
+        }
+        for (x, y) in [
+            (f64::NAN, 0.0),
+            (0.0, f64::INFINITY),
+            (-0.0, -0.0),
+            (1e-300, 0.0),
+        ] {
+            let p = Point::new(x, y);
+            assert_eq!(
+                p.near(Point::new(0.0, 0.0)),
+                p.length() <= TOLERANCE,
+                "{p:?}"
+            );
+        }
+        assert!(inside > 5000 && outside > 5000, "{inside} {outside}");
+    }
+
+    // DBA3.md §0.3: due north without trigonometry (#15) is the sine and cosine of ±0 to the
+    // bit; every other bearing is worked out as before.
+    #[test]
+    fn due_north_is_the_trigonometry_of_zero() {
+        for deg in [0.0, -0.0, 1e-300, -5e-324, 90.0, 180.0, 359.999, f64::NAN] {
+            let r = f64::to_radians(deg);
+            let (got, want) = (Point::from_bearing(deg), Point::new(r.sin(), r.cos()));
+            assert_eq!(
+                (got.x.to_bits(), got.y.to_bits()),
+                (want.x.to_bits(), want.y.to_bits())
+            );
+        }
+    }
+    // DBA3.md §0.3: the least distance between polygons with far edge pairs skipped (#15) is
+    // the distance over every pair, to the bit: rectangles and hulls near, touching, crossing
+    // and far, turned every way, with huge coordinates and NaN.
+    #[test]
+    fn polygon_distance_skips_only_far_edges() {
+        let reference = |a: &Polygon, b: &Polygon| {
+            if a.points.iter().any(|&p| b.contains_strictly(p))
+                || b.points.iter().any(|&p| a.contains_strictly(p))
+            {
+                return 0.0;
+            }
+            let mut best = f64::INFINITY;
+            for e in a.edges() {
+                for f in b.edges() {
+                    best = best.min(e.distance_to_segment(&f));
+                }
+            }
+            best
+        };
+        let mut unit = xorshift(0x00d1_57a9_ce00_0001);
+        let mut apart = 0;
+        for k in 0..20_000 {
+            let scale = [1.0, 1.0, 1.0, 1e12, 1e-12][k % 5];
+            let rect = |x: f64, y: f64, f: f64, d: f64| {
+                ElementRect::new(Pose::new(x * scale, y * scale, f), scale, d * scale).polygon()
+            };
+            let a = rect(unit() * 4.0, unit() * 4.0, unit() * 360.0, 0.5);
+            let mut b = match k % 3 {
+                0 => rect(unit() * 6.0, unit() * 6.0, [0.0, 90.0, 180.0][k % 3], 1.0),
+                1 => convex_hull(&[
+                    Point::new(unit() * 8.0, unit() * 8.0) * scale,
+                    Point::new(unit() * 8.0, unit() * 8.0) * scale,
+                    Point::new(unit() * 8.0, unit() * 8.0) * scale,
+                    Point::new(unit() * 8.0, unit() * 8.0) * scale,
+                ]),
+                _ => {
+                    // Touching: an edge of `a` moved out by about a tolerance.
+                    let off = Point::new(unit() - 0.5, unit() - 0.5) * (4.0 * TOLERANCE * scale);
+                    Polygon::new(a.points.iter().map(|&p| p + off + off).collect())
+                }
+            };
+            if k % 101 == 0 {
+                b.points[0].y = f64::NAN;
+            }
+            let (got, want) = (a.distance_to_polygon(&b), reference(&a, &b));
+            assert_eq!(got.to_bits(), want.to_bits(), "{a:?} {b:?}");
+            apart += usize::from(want > 0.0);
+        }
+        assert!(apart > 5000, "the sample reaches apart pairs ({apart})");
     }
 }
