@@ -2145,6 +2145,46 @@ impl<'a> CommandGap<'a> {
     }
 }
 
+/// Wholly inside `p`.
+fn wholly_in(r: &ElementRect, p: &Polygon) -> bool {
+    r.corners().iter().all(|c| p.contains(*c))
+}
+
+/// Each City's owner at set-up: the army of an element garrisoning it, else
+/// [`BattleSetup::city_owner`] (§4.2, §5.4).
+fn initial_cities(setup: &BattleSetup, elements: &[ElementState]) -> Vec<CityState> {
+    setup
+        .battlefield
+        .areas()
+        .filter(|(_, a)| a.kind == AreaKind::City)
+        .map(|(feature, a)| {
+            let owner = elements
+                .iter()
+                .find(|e| wholly_in(&e.rect(&setup.config), &a.outline))
+                .map(|e| e.army)
+                .or(setup.city_owner);
+            CityState {
+                feature,
+                owner,
+                controller: owner,
+                denizens: Denizens::Loyal,
+                sacker: None,
+            }
+        })
+        .collect()
+}
+
+/// The elements an order names.
+pub fn order_ids(order: &MoveOrder) -> Vec<ElementId> {
+    match order {
+        MoveOrder::Element { id, .. } | MoveOrder::Dismount { id } => vec![*id],
+        MoveOrder::Group { ids, .. }
+        | MoveOrder::Column { ids, .. }
+        | MoveOrder::IntoContact { ids, .. }
+        | MoveOrder::ThroughCity { ids, .. } => ids.clone(),
+    }
+}
+
 #[cfg(test)]
 mod command_gap_tests {
     use super::*;
@@ -2279,45 +2319,5 @@ mod command_gap_tests {
             assert!(a[0] > 1_000 && a[1] > 1_000, "{answers:?}");
         }
         assert!(measured > 500 && measured < 59_500, "{measured}");
-    }
-}
-
-/// Wholly inside `p`.
-fn wholly_in(r: &ElementRect, p: &Polygon) -> bool {
-    r.corners().iter().all(|c| p.contains(*c))
-}
-
-/// Each City's owner at set-up: the army of an element garrisoning it, else
-/// [`BattleSetup::city_owner`] (§4.2, §5.4).
-fn initial_cities(setup: &BattleSetup, elements: &[ElementState]) -> Vec<CityState> {
-    setup
-        .battlefield
-        .areas()
-        .filter(|(_, a)| a.kind == AreaKind::City)
-        .map(|(feature, a)| {
-            let owner = elements
-                .iter()
-                .find(|e| wholly_in(&e.rect(&setup.config), &a.outline))
-                .map(|e| e.army)
-                .or(setup.city_owner);
-            CityState {
-                feature,
-                owner,
-                controller: owner,
-                denizens: Denizens::Loyal,
-                sacker: None,
-            }
-        })
-        .collect()
-}
-
-/// The elements an order names.
-pub fn order_ids(order: &MoveOrder) -> Vec<ElementId> {
-    match order {
-        MoveOrder::Element { id, .. } | MoveOrder::Dismount { id } => vec![*id],
-        MoveOrder::Group { ids, .. }
-        | MoveOrder::Column { ids, .. }
-        | MoveOrder::IntoContact { ids, .. }
-        | MoveOrder::ThroughCity { ids, .. } => ids.clone(),
     }
 }
