@@ -36,7 +36,7 @@ const CELL: f64 = 2.0;
 const MAX_CELLS: usize = 64;
 
 /// An axis-aligned box: min x, min y, max x, max y.
-type Bounds = (f64, f64, f64, f64);
+pub(crate) type Bounds = (f64, f64, f64, f64);
 
 /// A block of cells, inclusive: first x, first y, last x, last y.
 type Cells = (usize, usize, usize, usize);
@@ -63,7 +63,9 @@ struct CellIndex {
     items: Vec<u32>,
 }
 
-fn bounds_of(pts: &[Point]) -> Option<Bounds> {
+/// The bounding box of a non-empty set of finite points (`None` for an empty set or one with a
+/// coordinate that is not finite).
+pub(crate) fn bounds_of(pts: &[Point]) -> Option<Bounds> {
     let first = pts.first()?;
     let mut b = (first.x, first.y, first.x, first.y);
     for p in pts {
@@ -73,6 +75,19 @@ fn bounds_of(pts: &[Point]) -> Option<Bounds> {
         b = (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y));
     }
     Some(b)
+}
+
+/// [`crate::geometry::boxes_apart`] of two point sets, from their [`bounds_of`]: whether the boxes
+/// are apart by more than `margin` on x or y (false when either set has no box), without
+/// working out again a box already known (#15: a feature's outline met by every piece of every
+/// candidate move).
+pub(crate) fn bounds_apart(a: Option<Bounds>, b: Option<Bounds>, margin: f64) -> bool {
+    match (a, b) {
+        (Some((ax0, ay0, ax1, ay1)), Some((bx0, by0, bx1, by1))) => {
+            ax1 + margin < bx0 || bx1 + margin < ax0 || ay1 + margin < by0 || by1 + margin < ay0
+        }
+        _ => false,
+    }
 }
 
 /// The elements of one state by cell (see the module documentation).
@@ -453,6 +468,7 @@ mod tests {
     use crate::battle::setup::ElementId;
     use crate::battle::state::Status;
     use crate::geometry::Pose;
+    use rand_core::{RngCore, SeedableRng};
 
     fn element(i: u32, x: f64, y: f64, facing: f64) -> ElementState {
         let setup = crate::battle::setup::ElementSetup {
@@ -704,6 +720,45 @@ mod tests {
         // Nothing changed: the very same grid.
         let again = g.refreshed(&els, &cfg);
         assert!(Arc::ptr_eq(&g, &again));
+    }
+
+    #[test]
+    fn bounds_apart_equals_boxes_apart() {
+        // DBA3.md §3.1: the going's pre-test of a swept piece against a feature's outline, from
+        // boxes known beforehand, answers as the test of the two point sets.
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(96);
+        let mut coordinate = |base: f64| -> f64 {
+            match rng.next_u32() % 40 {
+                0 => f64::NAN,
+                1 => f64::INFINITY,
+                2 => f64::NEG_INFINITY,
+                3 => 0.0,
+                4 => -0.0,
+                5 => 1e300,
+                6 => base + 1e-6,
+                7 => base - 1e-6,
+                _ => base + (rng.next_u32() as f64 / u32::MAX as f64 - 0.5) * 6.0,
+            }
+        };
+        let mut answers = [0usize; 2];
+        for n in 0..40_000 {
+            let a: Vec<Point> = (0..n % 9)
+                .map(|_| Point::new(coordinate(5.0), coordinate(5.0)))
+                .collect();
+            let b: Vec<Point> = (0..1 + n % 21)
+                .map(|_| Point::new(coordinate(8.0), coordinate(5.0)))
+                .collect();
+            for margin in [0.0, 1e-6, -1e-6, 2.0] {
+                let want = crate::geometry::boxes_apart(&a, &b, margin);
+                assert_eq!(
+                    bounds_apart(bounds_of(&a), bounds_of(&b), margin),
+                    want,
+                    "case {n}: {a:?} {b:?} by {margin}"
+                );
+                answers[usize::from(want)] += 1;
+            }
+        }
+        assert!(answers[0] > 1_000 && answers[1] > 1_000, "{answers:?}");
     }
 
     fn pts_nan() -> [Point; 4] {

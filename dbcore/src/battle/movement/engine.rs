@@ -284,18 +284,33 @@ fn going_and_feature_of(
 ) -> (Going, Option<usize>) {
     let mut going = Going::Good;
     let mut feature = None;
+    // The features' boxes from the per-state memo when there is one (#15).
+    let area_boxes = ctx.close_combat.and_then(|m| m.area_boxes(ctx.battlefield));
     for piece in pieces {
         // Box pre-test on the piece as it is, pure speed: the shrunk piece lies within it, so a
         // piece whose box is apart from the box of every feature that could make the going worse
-        // meets none of them (the exact test would also say so), and needs no shrinking.
-        let near_any = ctx.battlefield.features.iter().any(|f| match f {
-            TerrainFeature::Area(a) => {
-                a.going(gctx).is_some_and(|g| g > going)
-                    && !crate::geometry::boxes_apart(piece, &a.outline.points, 1e-6)
-            }
-            TerrainFeature::Waterway(_) => true,
-            TerrainFeature::River(_) | TerrainFeature::Road(_) => false,
-        });
+        // meets none of them (the exact test would also say so), and needs no shrinking. The
+        // piece's box is worked out once for every feature (`bounds_apart` answers as
+        // `boxes_apart`).
+        let piece_box = area_boxes.map(|_| super::super::grid::bounds_of(piece));
+        let near_any = ctx
+            .battlefield
+            .features
+            .iter()
+            .enumerate()
+            .any(|(i, f)| match f {
+                TerrainFeature::Area(a) => {
+                    a.going(gctx).is_some_and(|g| g > going)
+                        && !match (area_boxes, piece_box) {
+                            (Some(boxes), Some(pb)) => {
+                                super::super::grid::bounds_apart(pb, boxes[i], 1e-6)
+                            }
+                            _ => crate::geometry::boxes_apart(piece, &a.outline.points, 1e-6),
+                        }
+                }
+                TerrainFeature::Waterway(_) => true,
+                TerrainFeature::River(_) | TerrainFeature::Road(_) => false,
+            });
         if !near_any {
             continue;
         }
