@@ -364,6 +364,21 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
     close_combats_uncached(ctx)
 }
 
+/// [`close_combats`] lent to `f` instead of copied out: the per-state memo's own list when `ctx`
+/// carries the memo (#15: a question about one pair copied the whole list to read it).
+pub(crate) fn with_close_combats<R>(
+    ctx: &MoveContext,
+    f: impl FnOnce(&[CloseCombatPair]) -> R,
+) -> R {
+    match ctx
+        .close_combat
+        .and_then(|memo| memo.close_combats(ctx, || close_combats_uncached(ctx)))
+    {
+        Some(known) => f(known),
+        None => f(&close_combats_uncached(ctx)),
+    }
+}
+
 /// [`close_combats`] worked out afresh.
 fn close_combats_uncached(ctx: &MoveContext) -> Vec<CloseCombatPair> {
     with_enemy_contacts(ctx, |contacts| close_combats_from(ctx, contacts))
@@ -577,9 +592,11 @@ pub fn close_combat_situation(
     }
     // §10.2: only the combats of this bound, so a flank attacker on an enemy that already has a
     // frontal opponent is refused (it counts as that enemy's flank contact instead).
-    let fights = close_combats(ctx)
-        .iter()
-        .any(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a));
+    let fights = with_close_combats(ctx, |pairs| {
+        pairs
+            .iter()
+            .any(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
+    });
     if !fights {
         return Err(EngagementError::NotInContact { a, b });
     }
