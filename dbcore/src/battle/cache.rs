@@ -143,6 +143,8 @@ pub struct CloseCombatFlags {
     /// Every contact between enemies in play ([`crate::contact::scan_enemy_contacts`]), shared
     /// by the close combats and the conforming of §8.3/§12.6, and the elements it is for.
     enemy_contacts: OnceLock<(ElementsAt, Vec<ContactReport>)>,
+    /// The boxes of the table's area outlines (#15), worked out when first asked.
+    area_boxes: OnceLock<crate::battlefield::AreaBoxes>,
 }
 
 impl CloseCombatFlags {
@@ -210,6 +212,13 @@ impl CloseCombatFlags {
             "memoised enemy contacts differ from a fresh scan"
         );
         valid.then_some(contacts.as_slice())
+    }
+
+    /// The boxes of the area outlines of `ctx`'s table, kept from the first question (the
+    /// battlefield's methods use them only for the table they were worked out from).
+    pub(crate) fn area_boxes(&self, ctx: &MoveContext) -> &crate::battlefield::AreaBoxes {
+        self.area_boxes
+            .get_or_init(|| crate::battlefield::AreaBoxes::of(ctx.battlefield))
     }
 
     /// The enemy threat zones of the state `ctx` describes, as [`Self::close_combats`] keeps
@@ -305,6 +314,7 @@ impl StateCache {
                 grid: OnceLock::new(),
                 seed: self.seed.clone(),
                 enemy_contacts: OnceLock::new(),
+                area_boxes: OnceLock::new(),
             },
         });
         memo.describes(ctx).then_some(&memo.flags)
@@ -444,6 +454,7 @@ impl Carry {
                 grid: OnceLock::new(),
                 seed: self.grid,
                 enemy_contacts: OnceLock::new(),
+                area_boxes: OnceLock::new(),
             },
         };
         let _ = cache.close_combat.set(memo);

@@ -1110,7 +1110,8 @@ impl<'c, 'a> View<'c, 'a> {
             camel_mounted: e.kind.is_camel_mounted(),
             plough_is_rough: self.ctx.plough_rough,
         };
-        match self.ctx.battlefield.combat_going_under(&self.rects[i], gc) {
+        let boxes = self.ctx.close_combat.map(|m| m.area_boxes(self.ctx));
+        match (self.ctx.battlefield).combat_going_under_boxed(&self.rects[i], gc, boxes) {
             TableGoing::Good => Ok(Going::Good),
             TableGoing::Rough => Ok(Going::Rough),
             TableGoing::Bad => Ok(Going::Bad),
@@ -1396,10 +1397,12 @@ impl<'c, 'a> View<'c, 'a> {
     ) -> Result<Combatant, EngagementError> {
         let e = &self.ctx.elements[i];
         let going = self.going(i)?;
+        // The outlines' boxes kept by the state's memo (#15), as `going` reads them.
+        let boxes = self.ctx.close_combat.map(|m| m.area_boxes(self.ctx));
         let uphill = self
             .ctx
             .battlefield
-            .is_uphill_of(&self.rects[i], &self.rects[o]);
+            .is_uphill_of_boxed(&self.rects[i], &self.rects[o], boxes);
         let defending_bank = self.defends_bank(i, o);
         let (side_supporters, rear_supporter) = self.supporters(i)?;
         Ok(Combatant {
