@@ -1653,13 +1653,8 @@ mod going_agreement {
             AreaKind::Wood,
             Polygon::new(Vec::new()),
         )));
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::terrain::intersect_agreement::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.next();
         let facings = [0.0, 90.0, 180.0, 270.0, 30.0, 212.5, f64::NAN];
         for bf in [table(), odd] {
             let (boxes, other) = (AreaBoxes::of(&bf), AreaBoxes::of(&table()));

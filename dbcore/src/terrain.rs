@@ -2400,7 +2400,7 @@ mod measure_tests {
 }
 
 #[cfg(test)]
-mod intersect_agreement {
+pub(crate) mod intersect_agreement {
     use super::*;
     use crate::geometry::Pose;
 
@@ -2472,10 +2472,11 @@ mod intersect_agreement {
             .collect()
     }
 
-    struct Rng(u64);
+    /// A xorshift generator for the tests (the going tests of `battlefield.rs` use it too).
+    pub(crate) struct Rng(pub(crate) u64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(crate) fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
