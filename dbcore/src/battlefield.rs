@@ -32,9 +32,9 @@
 
 use crate::geometry::{Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
 use crate::terrain::{
-    fort_on_hill, inset_rect, length_inside, points_bounds, polygons_intersect,
+    fort_on_hill, inset_rect, length_inside, outline_box, points_bounds, polygons_intersect,
     polyline_distance_to_point, polyline_distance_to_polygon, polyline_distance_to_segment,
-    segment_crosses_polyline, AreaFeature, AreaKind, Going, GoingContext, InsetRect,
+    segment_crosses_polyline, AreaFeature, AreaKind, Going, GoingContext, InsetRect, OutlineBox,
     TerrainFeature,
 };
 use serde::{Deserialize, Serialize};
@@ -530,7 +530,11 @@ struct HillBox<'a> {
 impl<'a> HillBox<'a> {
     /// `None` for an outline with a non-finite point (every point is then measured).
     fn of(hill: &'a AreaFeature) -> Option<HillBox<'a>> {
-        let [x0, y0, x1, y1] = points_box(&hill.outline.points);
+        HillBox::of_box(hill, points_box(&hill.outline.points))
+    }
+
+    /// [`HillBox::of`] given `points_box` of the hill's outline (kept in an [`AreaBoxes`]).
+    fn of_box(hill: &'a AreaFeature, [x0, y0, x1, y1]: [f64; 4]) -> Option<HillBox<'a>> {
         if !(x0.is_finite() && y0.is_finite() && x1.is_finite() && y1.is_finite()) {
             return None;
         }
@@ -555,6 +559,68 @@ impl<'a> HillBox<'a> {
             || b[0] - m > self.hi.x
             || b[3] + m < self.lo.y
             || b[1] - m > self.hi.y)
+    }
+}
+
+/// The box of every area feature's outline on one table ([`OutlineBox`]), worked out once and
+/// kept (by a battle state's memo) for the going and uphill questions of many elements (#15: a
+/// 20-gon's box was worked out again for every element asked about).
+///
+/// It names the table it was worked out from by the address of the battlefield and of its
+/// feature list and by the list's length, and answers only for that table
+/// ([`AreaBoxes::of_table`]), as the battle's other memos name the battlefield by address; a
+/// battle's table cannot change while its battle lives (it is shared, never written). Debug
+/// builds check the boxes against fresh ones whenever they answer.
+#[derive(Debug)]
+pub(crate) struct AreaBoxes {
+    /// The addresses of the battlefield and of its feature list, and the list's length.
+    features: (usize, usize, usize),
+    /// By feature index; the box of an empty outline for a feature that is not an area.
+    boxes: Vec<OutlineBox>,
+}
+
+impl AreaBoxes {
+    /// The boxes of `bf`'s area outlines.
+    pub(crate) fn of(bf: &Battlefield) -> AreaBoxes {
+        AreaBoxes {
+            features: AreaBoxes::key(bf),
+            boxes: bf
+                .features
+                .iter()
+                .map(|f| match f {
+                    TerrainFeature::Area(a) => outline_box(&a.outline),
+                    _ => outline_box(&Polygon::new(Vec::new())),
+                })
+                .collect(),
+        }
+    }
+
+    fn key(bf: &Battlefield) -> (usize, usize, usize) {
+        let at = bf as *const Battlefield as usize;
+        (at, bf.features.as_ptr() as usize, bf.features.len())
+    }
+
+    /// The boxes by feature index when they were worked out from `bf`.
+    fn of_table(&self, bf: &Battlefield) -> Option<&[OutlineBox]> {
+        if AreaBoxes::key(bf) != self.features {
+            return None;
+        }
+        #[cfg(debug_assertions)]
+        {
+            let bits = |b: &[OutlineBox]| -> Vec<[u64; 5]> {
+                b.iter()
+                    .map(|((lo, hi), f)| {
+                        let (x0, y0) = (lo.x.to_bits(), lo.y.to_bits());
+                        [x0, y0, hi.x.to_bits(), hi.y.to_bits(), u64::from(*f)]
+                    })
+                    .collect()
+            };
+            debug_assert!(
+                bits(&self.boxes) == bits(&AreaBoxes::of(bf).boxes),
+                "kept outline boxes differ from the table's"
+            );
+        }
+        Some(self.boxes.as_slice())
     }
 }
 
@@ -690,6 +756,18 @@ impl Battlefield {
     }
 
     fn going_impl(&self, rect: &ElementRect, ctx: GoingContext, combat: bool) -> Going {
+        self.going_boxed(rect, ctx, combat, None)
+    }
+
+    /// [`Self::going_impl`], the outlines' boxes read from `boxes` (by feature index) when
+    /// given: the same going, since they are the boxes [`InsetRect::meets`] works out.
+    fn going_boxed(
+        &self,
+        rect: &ElementRect,
+        ctx: GoingContext,
+        combat: bool,
+        boxes: Option<&[OutlineBox]>,
+    ) -> Going {
         // Pure speed (#15): the shrunk rectangle is worked out only when some feature is tested
         // against it (a table of gentle hills and plough needs it never), and of an area's three
         // conditions the cheapest come first. The conditions are pure and only their conjunction
@@ -699,7 +777,7 @@ impl Battlefield {
         // box comes near; `InsetRect::meets` is `polygons_intersect` against `inset_rect` (#15).
         let mut poly: Option<InsetRect> = None;
         let mut going = Going::Good;
-        for f in &self.features {
+        for (i, f) in self.features.iter().enumerate() {
             match f {
                 TerrainFeature::Area(a) => {
                     if let Some(g) = a.going(ctx) {
@@ -707,7 +785,10 @@ impl Battlefield {
                             && !(combat && a.kind.is_hill() && self.hill_is_fortified(a))
                             && poly
                                 .get_or_insert_with(|| InsetRect::new(rect))
-                                .meets(&a.outline)
+                                .meets_boxed(&a.outline, || match boxes {
+                                    Some(b) => b[i],
+                                    None => outline_box(&a.outline),
+                                })
                         {
                             going = g;
                         }
@@ -740,6 +821,17 @@ impl Battlefield {
     /// hill carrying a City or Fort gives attackers no bad-going penalty (§17.34).
     pub fn combat_going_under(&self, rect: &ElementRect, ctx: GoingContext) -> Going {
         self.going_impl(rect, ctx, true)
+    }
+
+    /// [`Battlefield::combat_going_under`] with the outlines' boxes kept in `boxes` when they are
+    /// this table's (#15), the same answer.
+    pub(crate) fn combat_going_under_boxed(
+        &self,
+        rect: &ElementRect,
+        ctx: GoingContext,
+        boxes: Option<&AreaBoxes>,
+    ) -> Going {
+        self.going_boxed(rect, ctx, true, boxes.and_then(|b| b.of_table(self)))
     }
 
     /// Index of a river any part of the element is in (reaching over the bank by more than
@@ -868,14 +960,38 @@ impl Battlefield {
     /// counting them would mean that two elements in full frontal contact could never be uphill
     /// of one another. A hill under a City or Fort gives no uphill (§17.34).
     pub fn is_uphill_of(&self, a: &ElementRect, b: &ElementRect) -> bool {
+        self.uphill_boxed(a, b, None)
+    }
+
+    /// [`Battlefield::is_uphill_of`] with the outlines' boxes kept in `boxes` when they are this
+    /// table's (#15), the same answer.
+    pub(crate) fn is_uphill_of_boxed(
+        &self,
+        a: &ElementRect,
+        b: &ElementRect,
+        boxes: Option<&AreaBoxes>,
+    ) -> bool {
+        self.uphill_boxed(a, b, boxes.and_then(|k| k.of_table(self)))
+    }
+
+    /// [`Battlefield::is_uphill_of`], the hills' boxes read from `boxes` (by feature index) when
+    /// given: they are the `points_box` of each outline that [`HillBox::of`] works out.
+    fn uphill_boxed(&self, a: &ElementRect, b: &ElementRect, boxes: Option<&[OutlineBox]>) -> bool {
         // Before any sine or cosine (#15): the hills whose box meets `loose_reach` of the two
         // poses, a box holding every corner below whichever way the elements face. A hill it
         // misses misses the corners' own box too, so with no hill near the answer is no.
         let loose = loose_reach(a, b);
         let mut near = HillsInReach::default();
-        for (_, h) in self.areas() {
+        for (i, h) in self.areas() {
             if h.kind.is_hill() && !self.hill_is_fortified(h) {
-                if let Some(hb) = HillBox::of(h) {
+                let hb = match boxes {
+                    Some(k) => {
+                        let ((lo, hi), _) = k[i];
+                        HillBox::of_box(h, [lo.x, lo.y, hi.x, hi.y])
+                    }
+                    None => HillBox::of(h),
+                };
+                if let Some(hb) = hb {
                     if hb.meets(&loose) {
                         near.push(hb);
                     }
@@ -1349,6 +1465,8 @@ mod uphill_reach_agreement {
     #[test]
     fn uphill_with_the_poses_box_is_the_reference() {
         let bf = table();
+        let boxes = AreaBoxes::of(&bf);
+        let other = AreaBoxes::of(&table());
         let mut state = 0x6a09_e667_f3bc_c909u64;
         let mut next = move || {
             state ^= state << 13;
@@ -1383,6 +1501,14 @@ mod uphill_reach_agreement {
             for b in [b, &facing] {
                 let want = uphill_before_loose_reach(&bf, a, b);
                 assert_eq!(bf.is_uphill_of(a, b), want, "{a:?} {b:?}");
+                // The boxes kept for the table (#15), and boxes of another table, which are
+                // not used.
+                assert_eq!(
+                    bf.is_uphill_of_boxed(a, b, Some(&boxes)),
+                    want,
+                    "{a:?} {b:?}"
+                );
+                assert_eq!(bf.is_uphill_of_boxed(a, b, Some(&other)), want);
                 if want {
                     up += 1;
                 } else {
@@ -1509,5 +1635,50 @@ mod going_agreement {
             }
         }
         assert_eq!(seen.len(), 4, "every going met: {seen:?}");
+    }
+
+    // DBA3.md §3.1, §17.34: the going with the outlines' boxes kept for the table (#15) is the
+    // going without them, on a table with outlines that are not finite too; boxes kept for
+    // another table are not used.
+    #[test]
+    fn going_with_kept_boxes_is_the_reference() {
+        let mut odd = table();
+        if let TerrainFeature::Area(a) = &mut odd.features[2] {
+            a.outline.points[4] = Point::new(f64::NAN, 10.0);
+        }
+        if let TerrainFeature::Area(a) = &mut odd.features[3] {
+            a.outline.points[7].y = f64::INFINITY;
+        }
+        odd.features.push(TerrainFeature::Area(AreaFeature::new(
+            AreaKind::Wood,
+            Polygon::new(Vec::new()),
+        )));
+        let mut rng = crate::terrain::intersect_agreement::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.next();
+        let facings = [0.0, 90.0, 180.0, 270.0, 30.0, 212.5, f64::NAN];
+        for bf in [table(), odd] {
+            let (boxes, other) = (AreaBoxes::of(&bf), AreaBoxes::of(&table()));
+            let mut seen = std::collections::BTreeSet::new();
+            for k in 0..4_000 {
+                let x = (next() % 4096) as f64 / 4096.0 * 16.0;
+                let y = (next() % 4096) as f64 / 4096.0 * 16.0;
+                let f = facings[(next() % 7) as usize];
+                let x = if k % 500 == 0 { f64::INFINITY } else { x };
+                let rect = ElementRect::new(Pose::new(x, y, f), 1.0, 0.5);
+                for (camel_mounted, plough_is_rough) in [(false, false), (true, true)] {
+                    let ctx = GoingContext {
+                        camel_mounted,
+                        plough_is_rough,
+                    };
+                    let want = going_reference(&bf, &rect, ctx, true);
+                    for kept in [None, Some(&boxes), Some(&other)] {
+                        let got = bf.combat_going_under_boxed(&rect, ctx, kept);
+                        assert_eq!(got, want, "{rect:?} {ctx:?}");
+                    }
+                    seen.insert(want);
+                }
+            }
+            assert!(seen.len() >= 3, "goings met: {seen:?}");
+        }
     }
 }

@@ -952,6 +952,15 @@ pub(crate) fn points_bounds(pts: &[Point]) -> (Point, Point) {
     bounds_and_finite(pts).0
 }
 
+/// An outline's box (least and greatest corner) and whether every coordinate of it is finite:
+/// what the going and uphill questions test first, and what a table's memo keeps (#15).
+pub(crate) type OutlineBox = ((Point, Point), bool);
+
+/// The [`OutlineBox`] of `outline`: [`points_bounds`] of its points and their finiteness.
+pub(crate) fn outline_box(outline: &Polygon) -> OutlineBox {
+    bounds_and_finite(&outline.points)
+}
+
 /// [`points_bounds`], and whether every coordinate of `pts` is finite, in the same pass (#15:
 /// the separate pass over a 20-gon cost twice its box). `p · 0` is a zero for a finite
 /// coordinate and a NaN for an infinite or NaN one, and a NaN stays in the sum, so the sum is 0
@@ -1082,10 +1091,20 @@ impl InsetRect {
 
     /// `polygons_intersect(&inset_rect(r), outline)`, the same answer.
     pub(crate) fn meets(&mut self, outline: &Polygon) -> bool {
+        self.meets_boxed(outline, || outline_box(outline))
+    }
+
+    /// [`Self::meets`] with the outline's [`outline_box`] given by `boxed` (kept from an
+    /// earlier question, #15), the same answer when it is that box.
+    pub(crate) fn meets_boxed(
+        &mut self,
+        outline: &Polygon,
+        boxed: impl FnOnce() -> OutlineBox,
+    ) -> bool {
         if outline.points.is_empty() {
             return false;
         }
-        let (ob, finite) = bounds_and_finite(&outline.points);
+        let (ob, finite) = boxed();
         let finite = finite && self.finite;
         if boxes_apart(self.bounds, ob) && finite {
             return false;
@@ -2381,7 +2400,7 @@ mod measure_tests {
 }
 
 #[cfg(test)]
-mod intersect_agreement {
+pub(crate) mod intersect_agreement {
     use super::*;
     use crate::geometry::Pose;
 
@@ -2453,10 +2472,11 @@ mod intersect_agreement {
             .collect()
     }
 
-    struct Rng(u64);
+    /// A xorshift generator for the tests (the going tests of `battlefield.rs` use it too).
+    pub(crate) struct Rng(pub(crate) u64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(crate) fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;

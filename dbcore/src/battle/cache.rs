@@ -146,7 +146,9 @@ pub struct CloseCombatFlags {
     enemy_contacts: OnceLock<(ElementsAt, Vec<ContactReport>)>,
     /// The box of every area feature's outline ([`super::grid::bounds_of`]; `None` for other
     /// features), and the battlefield (its address and number of features) it is for.
-    area_boxes: OnceLock<(usize, usize, Vec<Option<Bounds>>)>,
+    area_bounds: OnceLock<(usize, usize, Vec<Option<Bounds>>)>,
+    /// The boxes of the table's area outlines (#15), worked out when first asked.
+    area_boxes: OnceLock<crate::battlefield::AreaBoxes>,
 }
 
 impl CloseCombatFlags {
@@ -220,7 +222,7 @@ impl CloseCombatFlags {
     /// ([`super::grid::bounds_of`]; `None` for other features): worked out when first asked,
     /// not once per piece of every candidate move (#15); `None` when the memo holds another
     /// battlefield's.
-    pub(crate) fn area_boxes(&self, battlefield: &Battlefield) -> Option<&[Option<Bounds>]> {
+    pub(crate) fn area_bounds(&self, battlefield: &Battlefield) -> Option<&[Option<Bounds>]> {
         let work = || -> Vec<Option<Bounds>> {
             battlefield
                 .features
@@ -233,7 +235,7 @@ impl CloseCombatFlags {
         };
         let at = battlefield as *const Battlefield as usize;
         let (addr, n, boxes) = self
-            .area_boxes
+            .area_bounds
             .get_or_init(|| (at, battlefield.features.len(), work()));
         let valid = *addr == at && *n == battlefield.features.len();
         debug_assert!(
@@ -241,6 +243,13 @@ impl CloseCombatFlags {
             "memoised feature boxes differ from the battlefield's"
         );
         valid.then_some(boxes.as_slice())
+    }
+
+    /// The boxes of the area outlines of `ctx`'s table, kept from the first question (the
+    /// battlefield's methods use them only for the table they were worked out from).
+    pub(crate) fn area_boxes(&self, ctx: &MoveContext) -> &crate::battlefield::AreaBoxes {
+        self.area_boxes
+            .get_or_init(|| crate::battlefield::AreaBoxes::of(ctx.battlefield))
     }
 
     /// The enemy threat zones of the state `ctx` describes, as [`Self::close_combats`] keeps
@@ -336,6 +345,7 @@ impl StateCache {
                 grid: OnceLock::new(),
                 seed: self.seed.clone(),
                 enemy_contacts: OnceLock::new(),
+                area_bounds: OnceLock::new(),
                 area_boxes: OnceLock::new(),
             },
         });
@@ -476,6 +486,7 @@ impl Carry {
                 grid: OnceLock::new(),
                 seed: self.grid,
                 enemy_contacts: OnceLock::new(),
+                area_bounds: OnceLock::new(),
                 area_boxes: OnceLock::new(),
             },
         };

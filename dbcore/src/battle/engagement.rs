@@ -364,6 +364,21 @@ pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
     close_combats_uncached(ctx)
 }
 
+/// [`close_combats`] lent to `f` instead of copied out: the per-state memo's own list when `ctx`
+/// carries the memo (#15: a question about one pair copied the whole list to read it).
+pub(crate) fn with_close_combats<R>(
+    ctx: &MoveContext,
+    f: impl FnOnce(&[CloseCombatPair]) -> R,
+) -> R {
+    match ctx
+        .close_combat
+        .and_then(|memo| memo.close_combats(ctx, || close_combats_uncached(ctx)))
+    {
+        Some(known) => f(known),
+        None => f(&close_combats_uncached(ctx)),
+    }
+}
+
 /// [`close_combats`] worked out afresh.
 fn close_combats_uncached(ctx: &MoveContext) -> Vec<CloseCombatPair> {
     with_enemy_contacts(ctx, |contacts| close_combats_from(ctx, contacts))
@@ -577,9 +592,11 @@ pub fn close_combat_situation(
     }
     // §10.2: only the combats of this bound, so a flank attacker on an enemy that already has a
     // frontal opponent is refused (it counts as that enemy's flank contact instead).
-    let fights = close_combats(ctx)
-        .iter()
-        .any(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a));
+    let fights = with_close_combats(ctx, |pairs| {
+        pairs
+            .iter()
+            .any(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
+    });
     if !fights {
         return Err(EngagementError::NotInContact { a, b });
     }
@@ -1093,7 +1110,8 @@ impl<'c, 'a> View<'c, 'a> {
             camel_mounted: e.kind.is_camel_mounted(),
             plough_is_rough: self.ctx.plough_rough,
         };
-        match self.ctx.battlefield.combat_going_under(&self.rects[i], gc) {
+        let boxes = self.ctx.close_combat.map(|m| m.area_boxes(self.ctx));
+        match (self.ctx.battlefield).combat_going_under_boxed(&self.rects[i], gc, boxes) {
             TableGoing::Good => Ok(Going::Good),
             TableGoing::Rough => Ok(Going::Rough),
             TableGoing::Bad => Ok(Going::Bad),
@@ -1379,10 +1397,12 @@ impl<'c, 'a> View<'c, 'a> {
     ) -> Result<Combatant, EngagementError> {
         let e = &self.ctx.elements[i];
         let going = self.going(i)?;
+        // The outlines' boxes kept by the state's memo (#15), as `going` reads them.
+        let boxes = self.ctx.close_combat.map(|m| m.area_boxes(self.ctx));
         let uphill = self
             .ctx
             .battlefield
-            .is_uphill_of(&self.rects[i], &self.rects[o]);
+            .is_uphill_of_boxed(&self.rects[i], &self.rects[o], boxes);
         let defending_bank = self.defends_bank(i, o);
         let (side_supporters, rear_supporter) = self.supporters(i)?;
         Ok(Combatant {

@@ -4,7 +4,7 @@
 use crate::combat::Situation;
 
 use super::bound::{Battle, BattleError, Event};
-use super::engagement::{close_combat_situation, close_combats};
+use super::engagement::{close_combat_situation, with_close_combats};
 use super::outcome::turn_to_face;
 use super::setup::ElementId;
 
@@ -34,11 +34,15 @@ impl Battle {
     pub fn combat_situation(&self, a: ElementId, b: ElementId) -> Result<Situation, BattleError> {
         let strongholds = self.held_strongholds();
         let ctx = self.move_context(&strongholds);
-        let pair = close_combats(&ctx)
-            .into_iter()
-            .find(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
-            .filter(|p| self.still_to_fight(p))
-            .ok_or(BattleError::NotInCombat { a, b })?;
+        // The pair read from the state's list where it is kept, not from a copy of it (#15).
+        let pair = with_close_combats(&ctx, |pairs| {
+            pairs
+                .iter()
+                .find(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
+                .filter(|p| self.still_to_fight(p))
+                .cloned()
+        })
+        .ok_or(BattleError::NotInCombat { a, b })?;
         let turned = pair.turn_to_face.and_then(|turner| {
             let contactor = if turner == a { b } else { a };
             let effect = turn_to_face(&ctx, turner, contactor)?;

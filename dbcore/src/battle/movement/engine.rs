@@ -285,7 +285,9 @@ fn going_and_feature_of(
     let mut going = Going::Good;
     let mut feature = None;
     // The features' boxes from the per-state memo when there is one (#15).
-    let area_boxes = ctx.close_combat.and_then(|m| m.area_boxes(ctx.battlefield));
+    let area_boxes = ctx
+        .close_combat
+        .and_then(|m| m.area_bounds(ctx.battlefield));
     for piece in pieces {
         // Box pre-test on the piece as it is, pure speed: the shrunk piece lies within it, so a
         // piece whose box is apart from the box of every feature that could make the going worse
