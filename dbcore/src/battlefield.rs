@@ -601,7 +601,7 @@ impl AreaBoxes {
     }
 
     /// The boxes by feature index when they were worked out from `bf`.
-    fn of_table(&self, bf: &Battlefield) -> Option<&[OutlineBox]> {
+    pub(crate) fn of_table(&self, bf: &Battlefield) -> Option<&[OutlineBox]> {
         if AreaBoxes::key(bf) != self.features {
             return None;
         }

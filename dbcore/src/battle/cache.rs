@@ -30,13 +30,12 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::engagement::CloseCombatPair;
-use super::grid::{bounds_of, Bounds, ElementGrid};
+use super::grid::ElementGrid;
 use super::movement::{HeldStronghold, MoveContext};
 use super::state::ElementState;
-use crate::battlefield::Battlefield;
 use crate::config::RulesConfig;
 use crate::contact::ContactReport;
-use crate::terrain::{RiverState, TerrainFeature};
+use crate::terrain::RiverState;
 use crate::zones::ThreatZone;
 
 /// Who projects an enemy threat zone against a mover (§8.1): an element, by index of the
@@ -144,9 +143,6 @@ pub struct CloseCombatFlags {
     /// Every contact between enemies in play ([`crate::contact::scan_enemy_contacts`]), shared
     /// by the close combats and the conforming of §8.3/§12.6, and the elements it is for.
     enemy_contacts: OnceLock<(ElementsAt, Vec<ContactReport>)>,
-    /// The box of every area feature's outline ([`super::grid::bounds_of`]; `None` for other
-    /// features), and the battlefield (its address and number of features) it is for.
-    area_bounds: OnceLock<(usize, usize, Vec<Option<Bounds>>)>,
     /// The boxes of the table's area outlines (#15), worked out when first asked.
     area_boxes: OnceLock<crate::battlefield::AreaBoxes>,
 }
@@ -216,33 +212,6 @@ impl CloseCombatFlags {
             "memoised enemy contacts differ from a fresh scan"
         );
         valid.then_some(contacts.as_slice())
-    }
-
-    /// The box of the outline of every feature of `battlefield` that is an area, by feature
-    /// ([`super::grid::bounds_of`]; `None` for other features): worked out when first asked,
-    /// not once per piece of every candidate move (#15); `None` when the memo holds another
-    /// battlefield's.
-    pub(crate) fn area_bounds(&self, battlefield: &Battlefield) -> Option<&[Option<Bounds>]> {
-        let work = || -> Vec<Option<Bounds>> {
-            battlefield
-                .features
-                .iter()
-                .map(|f| match f {
-                    TerrainFeature::Area(a) => bounds_of(&a.outline.points),
-                    _ => None,
-                })
-                .collect()
-        };
-        let at = battlefield as *const Battlefield as usize;
-        let (addr, n, boxes) = self
-            .area_bounds
-            .get_or_init(|| (at, battlefield.features.len(), work()));
-        let valid = *addr == at && *n == battlefield.features.len();
-        debug_assert!(
-            !valid || *boxes == work(),
-            "memoised feature boxes differ from the battlefield's"
-        );
-        valid.then_some(boxes.as_slice())
     }
 
     /// The boxes of the area outlines of `ctx`'s table, kept from the first question (the
@@ -345,7 +314,6 @@ impl StateCache {
                 grid: OnceLock::new(),
                 seed: self.seed.clone(),
                 enemy_contacts: OnceLock::new(),
-                area_bounds: OnceLock::new(),
                 area_boxes: OnceLock::new(),
             },
         });
@@ -486,7 +454,6 @@ impl Carry {
                 grid: OnceLock::new(),
                 seed: self.grid,
                 enemy_contacts: OnceLock::new(),
-                area_bounds: OnceLock::new(),
                 area_boxes: OnceLock::new(),
             },
         };

@@ -25,6 +25,7 @@ use std::sync::{Arc, OnceLock};
 use crate::config::RulesConfig;
 use crate::contact::{rect_corners, RectOutline};
 use crate::geometry::{ElementRect, Point};
+use crate::terrain::OutlineBox;
 
 use super::state::ElementState;
 
@@ -75,6 +76,14 @@ pub(crate) fn bounds_of(pts: &[Point]) -> Option<Bounds> {
         b = (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y));
     }
     Some(b)
+}
+
+/// [`bounds_of`] read from a kept [`OutlineBox`] (the per-state memo's box of a feature's
+/// outline): `None` for an outline with a point not finite or with no point, as `bounds_of`
+/// answers. The bounds may differ from `bounds_of`'s only in the sign of a zero, which
+/// [`bounds_apart`] cannot see (it only adds to and compares them).
+pub(crate) fn bounds_of_box(((lo, hi), finite): OutlineBox) -> Option<Bounds> {
+    (finite && lo.x <= hi.x && lo.y <= hi.y).then_some((lo.x, lo.y, hi.x, hi.y))
 }
 
 /// [`crate::geometry::boxes_apart`] of two point sets, from their [`bounds_of`]: whether the boxes
@@ -759,6 +768,45 @@ mod tests {
             }
         }
         assert!(answers[0] > 1_000 && answers[1] > 1_000, "{answers:?}");
+    }
+
+    #[test]
+    fn kept_outline_boxes_give_the_point_sets_bounds() {
+        // DBA3.md §3.1: the going's pre-test reads a feature's box from the memo's kept outline
+        // boxes; it must be the box of the outline's points (zeros compared without their sign).
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(97);
+        let specials = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1e300,
+            -1e-300,
+        ];
+        let unsigned =
+            |b: Option<Bounds>| b.map(|(a, b, c, d)| [a + 0.0, b + 0.0, c + 0.0, d + 0.0]);
+        let mut kinds = [0usize; 2];
+        for n in 0..40_000 {
+            let mut coordinate = || match rng.next_u32() % 30 {
+                k @ 0..=6 => specials[k as usize],
+                _ => (rng.next_u32() as f64 / u32::MAX as f64 - 0.5) * 40.0,
+            };
+            let pts: Vec<Point> = (0..n % 23)
+                .map(|_| Point::new(coordinate(), coordinate()))
+                .collect();
+            let outline = crate::geometry::Polygon::new(pts.clone());
+            let want = bounds_of(&pts);
+            let got = bounds_of_box(crate::terrain::outline_box(&outline));
+            let bits = |b: Option<[f64; 4]>| b.map(|v| v.map(f64::to_bits));
+            assert_eq!(
+                bits(unsigned(got)),
+                bits(unsigned(want)),
+                "case {n}: {pts:?}"
+            );
+            kinds[usize::from(want.is_some())] += 1;
+        }
+        assert!(kinds[0] > 1_000 && kinds[1] > 1_000, "{kinds:?}");
     }
 
     fn pts_nan() -> [Point; 4] {

@@ -287,7 +287,7 @@ fn going_and_feature_of(
     // The features' boxes from the per-state memo when there is one (#15).
     let area_boxes = ctx
         .close_combat
-        .and_then(|m| m.area_bounds(ctx.battlefield));
+        .and_then(|m| m.area_boxes(ctx).of_table(ctx.battlefield));
     for piece in pieces {
         // Box pre-test on the piece as it is, pure speed: the shrunk piece lies within it, so a
         // piece whose box is apart from the box of every feature that could make the going worse
@@ -304,9 +304,11 @@ fn going_and_feature_of(
                 TerrainFeature::Area(a) => {
                     a.going(gctx).is_some_and(|g| g > going)
                         && !match (area_boxes, piece_box) {
-                            (Some(boxes), Some(pb)) => {
-                                super::super::grid::bounds_apart(pb, boxes[i], 1e-6)
-                            }
+                            (Some(boxes), Some(pb)) => super::super::grid::bounds_apart(
+                                pb,
+                                super::super::grid::bounds_of_box(boxes[i]),
+                                1e-6,
+                            ),
                             _ => crate::geometry::boxes_apart(piece, &a.outline.points, 1e-6),
                         }
                 }
