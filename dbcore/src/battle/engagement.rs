@@ -355,13 +355,17 @@ impl ErrorInfo for EngagementError {
 /// Worked out once per battle state when `ctx` comes from [`super::Battle::move_context`] (the
 /// state's cache); the same answer either way.
 pub fn close_combats(ctx: &MoveContext) -> Vec<CloseCombatPair> {
-    if let Some(known) = ctx
-        .close_combat
-        .and_then(|memo| memo.close_combats(ctx, || close_combats_uncached(ctx)))
-    {
-        return known.to_vec();
+    match memoised_close_combats(ctx) {
+        Some(known) => known.to_vec(),
+        None => close_combats_uncached(ctx),
     }
-    close_combats_uncached(ctx)
+}
+
+/// The close combats the per-state memo keeps for `ctx`, when `ctx` carries the memo and it
+/// describes `ctx` (worked out and kept on the first question).
+fn memoised_close_combats<'a>(ctx: &MoveContext<'a>) -> Option<&'a [CloseCombatPair]> {
+    ctx.close_combat
+        .and_then(|memo| memo.close_combats(ctx, || close_combats_uncached(ctx)))
 }
 
 /// [`close_combats`] lent to `f` instead of copied out: the per-state memo's own list when `ctx`
@@ -370,10 +374,7 @@ pub(crate) fn with_close_combats<R>(
     ctx: &MoveContext,
     f: impl FnOnce(&[CloseCombatPair]) -> R,
 ) -> R {
-    match ctx
-        .close_combat
-        .and_then(|memo| memo.close_combats(ctx, || close_combats_uncached(ctx)))
-    {
+    match memoised_close_combats(ctx) {
         Some(known) => f(known),
         None => f(&close_combats_uncached(ctx)),
     }
