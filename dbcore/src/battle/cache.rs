@@ -24,7 +24,11 @@
 //! state it came from (its clone's source, the state before an event), which
 //! `ElementGrid::refreshed` brings up to date by comparing every element, so it is never
 //! stale whatever that state was. Every intermediate state a Fight's check
-//! simulates (after each outcome move) gets a memo of its own, filled when first asked.
+//! simulates (after each outcome move) gets a memo of its own, filled when first asked. Its
+//! contacts between enemies start, like its grid, from those of the state it came from
+//! ([`KnownContacts::derived`]): only the pairs with an element whose rectangle, army or status
+//! differs are classified again, and debug builds compare the list with a fresh scan whenever
+//! it answers.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -124,6 +128,125 @@ pub(super) struct StateCache {
     /// The grid of the state this one came from, if it had one: where this state's grid starts
     /// ([`ElementGrid::refreshed`]).
     seed: Option<Arc<ElementGrid>>,
+    /// The contacts between enemies of the state this one came from (or of one before it), if
+    /// they were asked: where this state's start ([`KnownContacts::derived`]).
+    contacts_seed: Option<Arc<KnownContacts>>,
+}
+
+/// How far off the grid looks for elements that may touch one: the margin the fresh scan of the
+/// contacts between enemies uses (`engagement.rs`), so that the elements looked at again are
+/// those it would look at.
+const NEAR_CONTACT: f64 = 4.0 * crate::geometry::TOLERANCE;
+
+/// The contacts between enemies in play of one set of elements, with what they were worked out
+/// from: the grid (every rectangle, to the bit) and every element's army and whether it is in
+/// play. A state made from another (a clone, the state after an outcome move) starts from its
+/// source's contacts: it compares the rectangles, armies and statuses with those kept and
+/// classifies again only the pairs with an element that differs (#15: a Fight's simulation
+/// scanned every contact of every intermediate state afresh).
+pub(crate) struct KnownContacts {
+    /// The grid the contacts were classified from (`None`: scanned without one; never derived).
+    grid: Option<Arc<ElementGrid>>,
+    /// Every element's army and whether it is in play, by index.
+    who: Arc<[(usize, bool)]>,
+    contacts: Vec<ContactReport>,
+}
+
+impl KnownContacts {
+    /// The contacts `work` scans for the elements of `ctx`, classified with `grid` (the state's).
+    fn scanned(
+        ctx: &MoveContext,
+        grid: Option<&Arc<ElementGrid>>,
+        work: impl Fn() -> Vec<ContactReport>,
+    ) -> KnownContacts {
+        KnownContacts {
+            grid: grid.cloned(),
+            who: ctx.elements.iter().map(|e| (e.army, e.in_play())).collect(),
+            contacts: work(),
+        }
+    }
+
+    /// The contacts of the elements of `ctx`, whose grid is `grid`, from these (another state's):
+    /// the pairs of elements unchanged kept as they are, every pair with an element whose
+    /// rectangle (to the bit), army or status differs classified again over the grid's
+    /// neighbours, as the fresh scan classifies them, and the list put in the fresh scan's
+    /// order (by the pair's indices). `None` when they cannot be derived (another number of
+    /// elements, no grid) or when so many elements differ that a fresh scan costs less.
+    fn derived(
+        self: &Arc<Self>,
+        ctx: &MoveContext,
+        grid: &Arc<ElementGrid>,
+    ) -> Option<Arc<KnownContacts>> {
+        let els = ctx.elements;
+        let n = els.len();
+        let before = self.grid.as_ref()?;
+        if before.len() != n || grid.len() != n || self.who.len() != n {
+            return None;
+        }
+        let same_grid = Arc::ptr_eq(before, grid);
+        let mut changed = vec![false; n];
+        let mut count = 0;
+        for (i, e) in els.iter().enumerate() {
+            let differs = self.who[i] != (e.army, e.in_play())
+                || (!same_grid && !super::grid::same_rect(before.rect(i), grid.rect(i)));
+            if differs {
+                changed[i] = true;
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return Some(Arc::clone(self));
+        }
+        if 2 * count > n {
+            return None;
+        }
+        let mut contacts: Vec<ContactReport> = self
+            .contacts
+            .iter()
+            .filter(|r| !changed[r.a as usize] && !changed[r.b as usize])
+            .cloned()
+            .collect();
+        for i in (0..n).filter(|&i| changed[i] && els[i].in_play()) {
+            grid.find_near(grid.corners(i), NEAR_CONTACT, |j| {
+                // A pair of two changed elements is classified once, from the lower index.
+                if j == i
+                    || (changed[j] && j < i)
+                    || !els[j].in_play()
+                    || els[j].army == els[i].army
+                {
+                    return None::<()>;
+                }
+                let (a, b) = (i.min(j), i.max(j));
+                if let Some(contact) = crate::contact::classify_with_outlines(
+                    (grid.rect(a), grid.outline(a)),
+                    (grid.rect(b), grid.outline(b)),
+                ) {
+                    contacts.push(ContactReport {
+                        a: a as u32,
+                        b: b as u32,
+                        same_side: false,
+                        contact,
+                    });
+                }
+                None
+            });
+        }
+        contacts.sort_unstable_by_key(|r| (r.a, r.b));
+        let who = if els
+            .iter()
+            .zip(self.who.iter())
+            .all(|(e, w)| *w == (e.army, e.in_play()))
+        {
+            Arc::clone(&self.who)
+        } else {
+            els.iter().map(|e| (e.army, e.in_play())).collect()
+        };
+        Some(Arc::new(KnownContacts {
+            grid: Some(Arc::clone(grid)),
+            who,
+            contacts,
+        }))
+    }
 }
 
 /// Who is in close combat, each element worked out when first asked, by index of the elements
@@ -142,7 +265,9 @@ pub struct CloseCombatFlags {
     seed: Option<Arc<ElementGrid>>,
     /// Every contact between enemies in play ([`crate::contact::scan_enemy_contacts`]), shared
     /// by the close combats and the conforming of §8.3/§12.6, and the elements it is for.
-    enemy_contacts: OnceLock<(ElementsAt, Vec<ContactReport>)>,
+    enemy_contacts: OnceLock<(ElementsAt, Arc<KnownContacts>)>,
+    /// The contacts of the state this one came from ([`StateCache::contacts_seed`]).
+    contacts_seed: Option<Arc<KnownContacts>>,
     /// The boxes of the table's area outlines (#15), worked out when first asked.
     area_boxes: OnceLock<crate::battlefield::AreaBoxes>,
 }
@@ -168,6 +293,11 @@ impl CloseCombatFlags {
     /// which [`StateCache::close_combat`] made sure of); `None` if `ctx` has another number of
     /// elements.
     pub(crate) fn grid(&self, ctx: &MoveContext) -> Option<&ElementGrid> {
+        self.shared_grid(ctx).map(|g| g.as_ref())
+    }
+
+    /// [`Self::grid`], shared.
+    fn shared_grid(&self, ctx: &MoveContext) -> Option<&Arc<ElementGrid>> {
         let g = self.grid.get_or_init(|| match &self.seed {
             Some(seed) => {
                 let g = seed.refreshed(ctx.elements, ctx.config);
@@ -177,7 +307,7 @@ impl CloseCombatFlags {
             }
             None => Arc::new(ElementGrid::new(ctx.elements, ctx.config)),
         });
-        (g.len() == ctx.elements.len()).then_some(g.as_ref())
+        (g.len() == ctx.elements.len()).then_some(g)
     }
 
     /// The close combats of the state `ctx` describes: kept from the first question, worked out
@@ -197,21 +327,30 @@ impl CloseCombatFlags {
     }
 
     /// The contacts between enemies in play of the state `ctx` describes, kept from the first
-    /// question, worked out by `work` then; `None` when `ctx` reads another element list.
+    /// question, worked out then from those of the state this one came from when there are
+    /// some ([`KnownContacts::derived`]), else by `work` (a fresh scan); `None` when `ctx`
+    /// reads another element list.
     pub(crate) fn enemy_contacts(
         &self,
         ctx: &MoveContext,
         work: impl Fn() -> Vec<ContactReport>,
     ) -> Option<&[ContactReport]> {
-        let (at, contacts) = self
-            .enemy_contacts
-            .get_or_init(|| (ElementsAt::of(ctx.elements), work()));
+        let (at, known) = self.enemy_contacts.get_or_init(|| {
+            let grid = self.shared_grid(ctx);
+            let derived = match (&self.contacts_seed, grid) {
+                (Some(seed), Some(grid)) => seed.derived(ctx, grid),
+                _ => None,
+            };
+            let known =
+                derived.unwrap_or_else(|| Arc::new(KnownContacts::scanned(ctx, grid, &work)));
+            (ElementsAt::of(ctx.elements), known)
+        });
         let valid = *at == ElementsAt::of(ctx.elements);
         debug_assert!(
-            !valid || *contacts == work(),
+            !valid || known.contacts == work(),
             "memoised enemy contacts differ from a fresh scan"
         );
-        valid.then_some(contacts.as_slice())
+        valid.then_some(known.contacts.as_slice())
     }
 
     /// The boxes of the area outlines of `ctx`'s table, kept from the first question (the
@@ -279,11 +418,21 @@ impl StateCache {
             .or_else(|| self.seed.clone())
     }
 
-    /// An empty memo but for where its grid starts (this memo's grid).
+    /// The contacts between enemies this memo holds or starts from, if any: where those of a
+    /// state made from this one start.
+    fn contacts_now(&self) -> Option<Arc<KnownContacts>> {
+        self.close_combat
+            .get()
+            .and_then(|m| m.flags.enemy_contacts.get().map(|(_, k)| Arc::clone(k)))
+            .or_else(|| self.contacts_seed.clone())
+    }
+
+    /// An empty memo but for where its grid and its contacts start (this memo's).
     pub(super) fn emptied(&self) -> StateCache {
         StateCache {
             close_combat: OnceLock::new(),
             seed: self.grid_now(),
+            contacts_seed: self.contacts_now(),
         }
     }
 
@@ -314,6 +463,7 @@ impl StateCache {
                 grid: OnceLock::new(),
                 seed: self.seed.clone(),
                 enemy_contacts: OnceLock::new(),
+                contacts_seed: self.contacts_seed.clone(),
                 area_boxes: OnceLock::new(),
             },
         });
@@ -359,6 +509,8 @@ pub(super) struct Carry {
     changed: Vec<(usize, BoxOf)>,
     /// The grid before the event, where the next state's starts.
     grid: Option<Arc<ElementGrid>>,
+    /// The contacts between enemies before the event, where the next state's start.
+    contacts: Option<Arc<KnownContacts>>,
 }
 
 impl StateCache {
@@ -372,10 +524,12 @@ impl StateCache {
         cfg: &RulesConfig,
     ) -> Carry {
         let grid = self.grid_now();
+        let contacts = self.contacts_now();
         let nothing = Carry {
             flags: Vec::new(),
             changed: Vec::new(),
             grid,
+            contacts,
         };
         let Some(memo) = self.close_combat.into_inner() else {
             return nothing;
@@ -406,7 +560,7 @@ impl StateCache {
         Carry {
             flags,
             changed,
-            grid: nothing.grid,
+            ..nothing
         }
     }
 }
@@ -421,6 +575,7 @@ impl Carry {
         let cache = StateCache {
             close_combat: OnceLock::new(),
             seed: self.grid.clone(),
+            contacts_seed: self.contacts.clone(),
         };
         if self.flags.len() != elements.len() || self.flags.iter().all(|&f| f == 0) {
             return cache;
@@ -454,6 +609,7 @@ impl Carry {
                 grid: OnceLock::new(),
                 seed: self.grid,
                 enemy_contacts: OnceLock::new(),
+                contacts_seed: self.contacts,
                 area_boxes: OnceLock::new(),
             },
         };

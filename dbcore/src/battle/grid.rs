@@ -43,7 +43,7 @@ pub(crate) type Bounds = (f64, f64, f64, f64);
 type Cells = (usize, usize, usize, usize);
 
 /// Whether two rectangles are the same to the bit (so that everything worked out from them is).
-fn same_rect(a: &ElementRect, b: &ElementRect) -> bool {
+pub(crate) fn same_rect(a: &ElementRect, b: &ElementRect) -> bool {
     let bits = |r: &ElementRect| {
         [
             r.pose.x.to_bits(),
