@@ -20,7 +20,7 @@
 //! position are listed for every query, and a non-finite query lists every element, so such
 //! values reach the exact tests as before.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::config::RulesConfig;
 use crate::contact::{rect_corners, RectOutline};
@@ -106,9 +106,11 @@ pub(crate) struct ElementGrid {
     rects: Vec<ElementRect>,
     /// Every element's corners, as [`ElementRect::corners`] gives them (the same numbers).
     corners: Vec<[Point; 4]>,
-    /// Every element's contact outline (corners, edge lengths, axes), worked out when first
-    /// asked: the contact questions of a state meet each element many times.
-    outlines: Vec<OnceLock<RectOutline>>,
+    /// Every element's contact outline (corners, edge lengths, axes): the contact questions of a
+    /// state meet each element many times. Worked out with the grid, not when first asked, so
+    /// that a refreshed grid copies them as plain values (#15: copying the kept-when-asked
+    /// outlines was a third of the cost of a refresh).
+    outlines: Vec<RectOutline>,
     /// Bounding box of each element in play with a finite position, by index.
     boxes: Vec<Option<Bounds>>,
     /// Elements in play whose position is not finite: near everything.
@@ -161,7 +163,10 @@ impl ElementGrid {
         let count = |extent: f64| ((extent / cell).floor() as usize + 1).min(MAX_CELLS);
         let (nx, ny) = (count(x1 - x0), count(y1 - y0));
         let mut grid = ElementGrid {
-            outlines: rects.iter().map(|_| OnceLock::new()).collect(),
+            outlines: corners
+                .iter()
+                .map(|c| RectOutline::of_corners(*c))
+                .collect(),
             rects,
             corners,
             boxes,
@@ -215,7 +220,7 @@ impl ElementGrid {
     /// The grid of `elements`, from this grid of (perhaps) other elements: this very grid when
     /// every element's rectangle (to the bit) and whether it is in play are those it holds; else
     /// a grid sharing this one's cell index with the elements that differ worked out again (their
-    /// rectangle, corners and box; their outline when next asked), an element whose box left
+    /// rectangle, corners, outline and box), an element whose box left
     /// the cells it is listed in being tested against every query; a fresh grid when the number
     /// of elements differs or more than a quarter of them would be so tested.
     ///
@@ -264,7 +269,7 @@ impl ElementGrid {
         for (i, r) in changed {
             g.rects[i] = r;
             g.corners[i] = rect_corners(&r);
-            g.outlines[i] = OnceLock::new();
+            g.outlines[i] = RectOutline::of_corners(g.corners[i]);
             g.everywhere.retain(|&k| k != i);
             g.moved.retain(|&k| k != i);
             g.boxes[i] = if elements[i].in_play() {
@@ -363,7 +368,7 @@ impl ElementGrid {
     /// Element `i`'s contact outline, as [`RectOutline::of`] its rectangle.
     pub(crate) fn outline(&self, i: usize) -> &RectOutline {
         // The corners kept are those `RectOutline::of` works out (`rect_corners`).
-        self.outlines[i].get_or_init(|| RectOutline::of_corners(self.corners[i]))
+        &self.outlines[i]
     }
 
     /// Element `i`'s corners.
