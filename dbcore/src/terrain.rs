@@ -15,6 +15,8 @@ use crate::geometry::{ElementRect, Point, Polygon, Segment, TOLERANCE};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+mod bearings;
+
 // ---------------------------------------------------------------------------------------------
 // Going
 // ---------------------------------------------------------------------------------------------
@@ -1178,7 +1180,7 @@ fn inside_between(
     len: f64,
     contains: impl Fn(Point) -> bool,
 ) -> f64 {
-    ts.sort_by(|x, y| x.total_cmp(y));
+    sort_crossings(ts);
     let mut inside = 0.0;
     for w in ts.windows(2) {
         if w[1] - w[0] <= 0.0 {
@@ -1190,6 +1192,25 @@ fn inside_between(
         }
     }
     inside
+}
+
+/// `ts` sorted by [`f64::total_cmp`]: by insertion when short (a section has a few crossings),
+/// which saves the general sort's set-up (#15). A total order leaves one sorted arrangement
+/// (values it holds equal have the same bits), so any sort by it gives the same slice.
+fn sort_crossings(ts: &mut [f64]) {
+    if ts.len() > 16 {
+        ts.sort_by(|x, y| x.total_cmp(y));
+        return;
+    }
+    for i in 1..ts.len() {
+        let x = ts[i];
+        let mut j = i;
+        while j > 0 && ts[j - 1].total_cmp(&x).is_gt() {
+            ts[j] = ts[j - 1];
+            j -= 1;
+        }
+        ts[j] = x;
+    }
 }
 
 /// The segment properly crosses the polyline: they intersect and neither end of the segment is
@@ -1236,22 +1257,23 @@ pub struct FeatureSize {
 /// ¼ degree (exact for rectangles; well within a player's measuring for curves).
 pub fn measure(poly: &Polygon) -> FeatureSize {
     // Pure speed, the same arithmetic in the same order as measuring directly (the plain version
-    // is kept in the tests, which compare the two bit for bit): the 720 bearings are worked out
-    // once for both searches instead of once each, each vertex's offset from the centroid once
-    // instead of once a bearing, and the sections through the centroid reuse one table of the
-    // outline's edges and one buffer of crossings instead of allocating for every bearing.
+    // is kept in the tests, which compare the two bit for bit): the 720 bearings are read from a
+    // table of `from_bearing`'s bits instead of worked out, each vertex's offset from the
+    // centroid is worked out once instead of once a bearing, and the sections through the
+    // centroid reuse one table of the outline's edges and one buffer of crossings instead of
+    // allocating for every bearing.
     let c = centroid(poly);
-    let dirs: [Point; 720] = std::array::from_fn(|i| Point::from_bearing(i as f64 * 0.25));
+    let dirs = &bearings::BEARINGS;
     let rel: Vec<Point> = poly.points.iter().map(|&p| p - c).collect();
-    let (_, lu, lv) = least_rectangle(&dirs, &rel);
+    let (_, lu, lv) = least_rectangle(dirs, &rel);
     let (length, breadth) = if lu >= lv { (lu, lv) } else { (lv, lu) };
     let reach = (length + breadth) * 2.0 + 1.0;
     let mut sections = Sections::new(poly);
+    sections.through(c, &rel, reach);
     let centre_width = dirs
         .iter()
-        .map(|&across| {
-            sections.length_inside(&Segment::new(c - across * reach, c + across * reach))
-        })
+        .enumerate()
+        .map(|(i, &across)| sections.section(i, across))
         .fold(f64::INFINITY, f64::min);
     FeatureSize {
         length,
@@ -1267,15 +1289,17 @@ pub fn measure(poly: &Polygon) -> FeatureSize {
 ///
 /// Pure speed (#15): the vertices are the outer loop and the bearings the inner one, with the
 /// four running extremes of every bearing kept in tables, so the inner loop is the same few
-/// operations over arrays, which the compiler does two bearings at a time. Each bearing still
-/// sees the same dot products (`r.dot(u)`, `r.dot(v)`, as [`Point::dot`] works them out) in the
-/// same vertex order, so its extremes, and the winner, are the bits of one bearing at a time
-/// (the tests compare it with the plain measure, which folds with `f64::min` and `max`). The
-/// fold is a plain comparison: a running extreme starts infinite and only takes a value that
-/// compares beyond it, so it is never NaN, and a NaN offset, failing the comparison, is passed
-/// over, as `f64::min` passes it over; on a tie (`+0` against `-0`) the running extreme stays,
-/// which is also what `f64::min` and `max` compile to here (the minimum instruction with the
-/// new value first). Without `f64::min`'s NaN repair the loop is about half the instructions.
+/// operations over arrays, which the compiler does two bearings at a time; four vertices go
+/// through each pass (each bearing's extremes loaded and stored once for the four), still one
+/// after the other. Each bearing still sees the same dot products (`r.dot(u)`, `r.dot(v)`, as
+/// [`Point::dot`] works them out) in the same vertex order, so its extremes, and the winner,
+/// are the bits of one bearing at a time (the tests compare it with the plain measure, which
+/// folds with `f64::min` and `max`). The fold is a plain comparison: a running extreme starts
+/// infinite and only takes a value that compares beyond it, so it is never NaN, and a NaN
+/// offset, failing the comparison, is passed over, as `f64::min` passes it over; on a tie (`+0`
+/// against `-0`) the running extreme stays, which is also what `f64::min` and `max` compile to
+/// here (the minimum instruction with the new value first). Without `f64::min`'s NaN repair the
+/// loop is about half the instructions.
 fn least_rectangle(dirs: &[Point; 720], rel: &[Point]) -> (f64, f64, f64) {
     let ux: [f64; 720] = std::array::from_fn(|i| dirs[i].x);
     let uy: [f64; 720] = std::array::from_fn(|i| dirs[i].y);
@@ -1285,7 +1309,23 @@ fn least_rectangle(dirs: &[Point; 720], rel: &[Point]) -> (f64, f64, f64) {
     let mut uhi = [f64::NEG_INFINITY; 720];
     let mut vlo = [f64::INFINITY; 720];
     let mut vhi = [f64::NEG_INFINITY; 720];
-    for &r in rel {
+    let mut fours = rel.chunks_exact(4);
+    for q in &mut fours {
+        let r = [q[0], q[1], q[2], q[3]];
+        for i in 0..720 {
+            let (mut lo, mut hi, mut wlo, mut whi) = (ulo[i], uhi[i], vlo[i], vhi[i]);
+            for r in r {
+                let du = r.x * ux[i] + r.y * uy[i];
+                let dv = r.x * vx[i] + r.y * vy[i];
+                lo = if du < lo { du } else { lo };
+                hi = if du > hi { du } else { hi };
+                wlo = if dv < wlo { dv } else { wlo };
+                whi = if dv > whi { dv } else { whi };
+            }
+            (ulo[i], uhi[i], vlo[i], vhi[i]) = (lo, hi, wlo, whi);
+        }
+    }
+    for &r in fours.remainder() {
         for i in 0..720 {
             let du = r.x * ux[i] + r.y * uy[i];
             let dv = r.x * vx[i] + r.y * vy[i];
@@ -1318,6 +1358,87 @@ struct Sections<'a> {
     /// the least and greatest vertex `y`, and the greatest `x` an edge's crossing can be
     /// worked out at; `None` unless every vertex is finite.
     outside: Option<(f64, f64, f64)>,
+    /// The edges again, by bands of `y` (see [`Bands`]); `None` unless every vertex is finite
+    /// and the outline has some height.
+    bands: Option<Bands>,
+    /// The sections through one point (see [`Sections::through`]).
+    line: Option<Line>,
+}
+
+/// The edges of an outline sorted into `n` bands of `y` of height `h` from `ylo`: band `k`
+/// holds, in the order of [`Polygon::edges`], every edge whose lower end is in a band at most
+/// `k` and whose upper end in one at least `k`. [`Bands::band`] is monotone in `y` (a
+/// subtraction, a division and a saturating conversion, each monotone), so any `y` between an
+/// edge's ends falls in a band that holds it.
+struct Bands {
+    ylo: f64,
+    h: f64,
+    n: usize,
+    /// Where each band's edges start in `edges` (`n + 1` entries).
+    start: Vec<usize>,
+    edges: Vec<(Point, Point, Point)>,
+}
+
+impl Bands {
+    fn new(edges: &[(Point, Point, Point)], ylo: f64, yhi: f64) -> Option<Bands> {
+        let n = (edges.len() / 2).clamp(1, 64);
+        let h = (yhi - ylo) / n as f64;
+        if !(h > 0.0 && h.is_finite()) {
+            return None;
+        }
+        let mut bands = Bands {
+            ylo,
+            h,
+            n,
+            start: vec![0; n + 1],
+            edges: Vec::new(),
+        };
+        let span = |b: &Bands, &(a, e, _): &(Point, Point, Point)| {
+            let (lo, hi) = if a.y <= e.y { (a.y, e.y) } else { (e.y, a.y) };
+            (b.band(lo), b.band(hi))
+        };
+        for edge in edges {
+            let (k0, k1) = span(&bands, edge);
+            for k in k0..=k1 {
+                bands.start[k + 1] += 1;
+            }
+        }
+        for k in 0..n {
+            bands.start[k + 1] += bands.start[k];
+        }
+        let mut fill = bands.start.clone();
+        bands.edges = vec![edges[0]; bands.start[n]];
+        for edge in edges {
+            let (k0, k1) = span(&bands, edge);
+            for slot in &mut fill[k0..=k1] {
+                bands.edges[*slot] = *edge;
+                *slot += 1;
+            }
+        }
+        Some(bands)
+    }
+
+    fn band(&self, y: f64) -> usize {
+        (((y - self.ylo) / self.h) as usize).min(self.n - 1)
+    }
+
+    /// The edges of the band that `y` falls in.
+    fn at(&self, y: f64) -> &[(Point, Point, Point)] {
+        let k = self.band(y);
+        &self.edges[self.start[k]..self.start[k + 1]]
+    }
+}
+
+/// The sections of [`measure`]: through `c`, `reach` either way along each bearing of the
+/// table. `tried`, when the pre-test is sure to hold (see [`Sections::through`]), holds for
+/// each bearing a mask of the edges that may cross its line (`words` words a bearing, edge
+/// `j` at bit `j % 64` of word `j / 64`); every other edge has both ends clear of the line on
+/// one side.
+struct Line {
+    c: Point,
+    reach: f64,
+    words: usize,
+    tried: Option<Vec<u64>>,
 }
 
 impl<'a> Sections<'a> {
@@ -1337,12 +1458,152 @@ impl<'a> Sections<'a> {
                 },
             )
         });
+        let bands = outside.and_then(|(ylo, yhi, _)| Bands::new(&edges, ylo, yhi));
         Sections {
             poly,
             edges,
             ts,
             outside,
+            bands,
+            line: None,
         }
+    }
+
+    /// Make ready for [`Sections::section`]: sections through `c`, `reach` either way, with
+    /// `rel` each vertex's offset from `c` as [`measure`] works it out.
+    ///
+    /// The pre-test is taken only when every coordinate of `c` and of the vertices is finite,
+    /// `reach >= 1`, and `S`, the greatest of `reach` and of every coordinate's size, is at
+    /// most `100 reach` and `10¹⁰⁰` (so no product overflows, and the margin `K = 10⁻⁷ S`
+    /// stays far above the rounding of a section's arithmetic: see [`Sections::section`]).
+    ///
+    /// Which bearings a vertex is clear at: with `r` its offset and `a` a bearing of the table
+    /// (the sine and cosine of `θ`, each within 2⁻⁵³ of the exact one), the offset across the
+    /// line, `r.x·a.y − r.y·a.x`, is `|r| cos(θ + φ)` (`φ` the angle of `r`) within
+    /// `3·2⁻⁵³ |r|`. It is zero at one bearing `p` of the half turn (in table steps of ¼
+    /// degree, worked out with `atan2` to far better than 10⁻¹⁰ of a step), below it of one
+    /// sign and above it of the other, and at a bearing at least 2 steps (½ degree, round the
+    /// half turn) from `p` its size is at least `|r| sin ½° − 3·2⁻⁵³|r| > 0.0087 |r|`, which is
+    /// beyond `K` when `|r| >= 200 K`. A vertex nearer `c` than that is clear at no bearing.
+    /// An edge is tried at every bearing within 2 steps of either end's `p` (taken wide, from
+    /// the floor and the ceiling), and at every bearing where its ends' signs differ; at any
+    /// other bearing both ends are clear on one side.
+    fn through(&mut self, c: Point, rel: &[Point], reach: f64) {
+        let mut big = reach;
+        let mut finite = self.outside.is_some() && c.x.is_finite() && c.y.is_finite();
+        for p in self.poly.points.iter().chain([&c]) {
+            finite &= p.x.is_finite() && p.y.is_finite();
+            big = big.max(p.x.abs()).max(p.y.abs());
+        }
+        let n = self.edges.len();
+        let words = n.div_ceil(64).max(1);
+        let sure = finite && reach >= 1.0 && big <= 100.0 * reach && big <= 1e100 && n >= 3;
+        let tried = sure.then(|| {
+            let near = 200.0 * 1e-7 * big;
+            // Each vertex: the step `p` where its side changes and its side above `p`, or
+            // `None` when it is too near `c` to be clear anywhere.
+            let turns: Vec<Option<(f64, i8)>> = rel
+                .iter()
+                .map(|r| {
+                    (r.x.hypot(r.y) >= near).then(|| {
+                        let q = ((90.0 - r.y.atan2(r.x).to_degrees()) * 4.0).rem_euclid(1440.0);
+                        if q < 720.0 {
+                            (q, -1)
+                        } else {
+                            (q - 720.0, 1)
+                        }
+                    })
+                })
+                .collect();
+            let mut tried = vec![0u64; 720 * words];
+            let mut mark = |i: usize, j: usize| tried[i * words + j / 64] |= 1 << (j % 64);
+            for j in 0..n {
+                let (ta, tb) = (turns[j], turns[(j + 1) % n]);
+                let (Some((pa, aa)), Some((pb, ab))) = (ta, tb) else {
+                    (0..720).for_each(|i| mark(i, j));
+                    continue;
+                };
+                for p in [pa, pb] {
+                    let lo = p.floor() as i64 - 2;
+                    let hi = p.ceil() as i64 + 2;
+                    for i in lo..=hi {
+                        mark(i.rem_euclid(720) as usize, j);
+                    }
+                }
+                // Steps below `p` take the sign opposite the one above: the ends' signs differ
+                // between the two `p`s when they agree above, and outside them otherwise.
+                let (lo, hi) = (pa.min(pb).ceil() as usize, pa.max(pb).ceil() as usize);
+                if aa == ab {
+                    (lo..hi).for_each(|i| mark(i, j));
+                } else {
+                    (0..lo).chain(hi..720).for_each(|i| mark(i, j));
+                }
+            }
+            tried
+        });
+        self.line = Some(Line {
+            c,
+            reach,
+            words,
+            tried,
+        });
+    }
+
+    /// [`length_inside`] of the section through the point of [`Sections::through`] along
+    /// bearing `i` of the table (`across`, `reach` either way), step for step, trying only the
+    /// edges that may cross its line.
+    ///
+    /// An edge whose ends are both clear of the line on one side (the offset across it beyond
+    /// `K = 10⁻⁷ S`) would be passed over by `length_inside` too: where along the edge it meets
+    /// the line is `u = g(a) / (g(a) − g(b))` exactly, with `g(p) = (p − s.a) × d`, which is
+    /// within some `100·2⁻⁵³ S²` of `2 reach` times the offset across (every coordinate worked
+    /// with is at most `4 S`), so `g(a)` and `g(b)` share a sign and are at least
+    /// `2 reach K − 100·2⁻⁵³ S² > 10⁻⁹ S²` each; `u` is then below 0 or above 1 by at least
+    /// that over `|g(a) − g(b)| <= 24 S²`, and the rounding of `u` as worked out (errors of
+    /// about `150·2⁻⁵³ S²` at most in its numerator and denominator) brings it nowhere near the
+    /// `[−10⁻¹², 1 + 10⁻¹²]` an edge needs to give a crossing. Every other edge is tried in
+    /// full, in the same order, so the crossings, and the length, are the same bits.
+    fn section(&mut self, i: usize, across: Point) -> f64 {
+        let line = self.line.as_ref().expect("through comes first");
+        let s = Segment::new(line.c - across * line.reach, line.c + across * line.reach);
+        let Some(tried) = &line.tried else {
+            return self.length_inside(&s);
+        };
+        let len = s.length();
+        if len == 0.0 || self.poly.points.len() < 3 {
+            return 0.0;
+        }
+        let d = s.b - s.a;
+        self.ts.clear();
+        self.ts.extend([0.0, 1.0]);
+        for (w, &word) in tried[i * line.words..(i + 1) * line.words]
+            .iter()
+            .enumerate()
+        {
+            let mut bits = word;
+            while bits != 0 {
+                let j = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (a, _, f) = self.edges[j];
+                let den = d.cross(f);
+                if den.abs() < 1e-15 {
+                    continue;
+                }
+                let w = a - s.a;
+                let u = w.cross(d) / den;
+                if !(-1e-12..=1.0 + 1e-12).contains(&u) {
+                    continue;
+                }
+                let t = w.cross(f) / den;
+                if (0.0..=1.0).contains(&t) {
+                    self.ts.push(t);
+                }
+            }
+        }
+        let mut ts = std::mem::take(&mut self.ts);
+        let inside = inside_between(&mut ts, s.a, d, len, |p| self.contains_strictly(p));
+        self.ts = ts;
+        inside
     }
 
     /// [`length_inside`]`(s, poly)`, step for step.
@@ -1377,7 +1638,8 @@ impl<'a> Sections<'a> {
         inside
     }
 
-    /// [`Polygon::contains_strictly`]`(p)`, step for step, after an exact pre-test.
+    /// [`Polygon::contains_strictly`]`(p)`, step for step, after an exact pre-test, over the
+    /// edges of `p.y`'s band only.
     ///
     /// The pre-test (every vertex finite): an edge flips the answer only when its ends straddle
     /// `p.y` (`a.y > p.y` differs from `b.y > p.y`), which no edge does when `p.y` is at least
@@ -1388,14 +1650,22 @@ impl<'a> Sections<'a> {
     /// between `a.x` and `a.x + f.x` as computed: it is at most their greatest over all edges,
     /// and `p.x` at least that is never `< x`. A `p` with a NaN fails every comparison and is
     /// tested in full.
+    ///
+    /// The bands: the answer is the parity of the straddling edges that `p` is left of, in any
+    /// order, and every edge that straddles `p.y` has its ends on either side of it, so it is
+    /// in `p.y`'s band (see [`Bands`]); the band's other edges flip nothing.
     fn contains_strictly(&self, p: Point) -> bool {
+        let mut edges = &self.edges[..];
         if let Some((ylo, yhi, xcap)) = self.outside {
             if p.y >= yhi || p.y < ylo || p.x >= xcap {
                 return false;
             }
+            if let (Some(bands), true) = (&self.bands, p.y >= ylo) {
+                edges = bands.at(p.y);
+            }
         }
         let mut inside = false;
-        for &(a, b, f) in &self.edges {
+        for &(a, b, f) in edges {
             if (a.y > p.y) != (b.y > p.y) {
                 let x = a.x + (p.y - a.y) / f.y * f.x;
                 if p.x < x {
@@ -2503,7 +2773,8 @@ mod measure_tests {
             ],
         ];
         for _ in 0..3000 {
-            let n = (rng.next() % 9) as usize;
+            // Up to 13 offsets: none, some fours and a remainder.
+            let n = (rng.next() % 14) as usize;
             cases.push(
                 (0..n)
                     .map(|_| {
@@ -2520,6 +2791,230 @@ mod measure_tests {
                 "{rel:?}"
             );
         }
+    }
+
+    // DBA3.md §3.2: the measure's table of bearings holds the bits `from_bearing` gives.
+    #[test]
+    fn bearing_table_is_from_bearing() {
+        for (i, p) in bearings::BEARINGS.iter().enumerate() {
+            let q = Point::from_bearing(i as f64 * 0.25);
+            assert_eq!(
+                (p.x.to_bits(), p.y.to_bits()),
+                (q.x.to_bits(), q.y.to_bits()),
+                "bearing {i}"
+            );
+        }
+    }
+
+    // The crossings are sorted as `sort_by(total_cmp)` sorts them, whatever they hold.
+    #[test]
+    fn sort_crossings_is_the_total_order_sort() {
+        let mut rng = super::intersect_agreement::Rng(0x1234_5678_9ABC_DEF1);
+        for _ in 0..4000 {
+            let n = (rng.next() % 22) as usize;
+            let mut ts: Vec<f64> = (0..n)
+                .map(|_| match rng.next() % 4 {
+                    0 => coordinate(&mut rng),
+                    1 => [0.0, -0.0, 1.0, 0.5][(rng.next() % 4) as usize],
+                    _ => rng.range(0.0, 1.0),
+                })
+                .collect();
+            let mut want = ts.clone();
+            want.sort_by(|x, y| x.total_cmp(y));
+            sort_crossings(&mut ts);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&ts), bits(&want));
+        }
+    }
+
+    /// Outlines for the section tests: stars, ellipses (vertices exactly on the axes through
+    /// the centre), rectangles, concave shapes, arbitrary vertices, and outlines far from the
+    /// origin (where the pre-test is not taken).
+    fn section_outlines(rng: &mut super::intersect_agreement::Rng) -> Vec<Polygon> {
+        let mut v = vec![
+            AreaFeature::ellipse(AreaKind::Wood, Point::new(3.2, 7.5), 1.7, 1.55, 0.0, 20).outline,
+            AreaFeature::ellipse(AreaKind::Wood, Point::new(11.5, 7.6), 1.5, 1.1, 0.0, 20).outline,
+            AreaFeature::ellipse(AreaKind::Wood, Point::new(0.0, 0.0), 2.0, 1.0, 30.0, 8).outline,
+            AreaFeature::rectangle(AreaKind::Wood, Point::new(2.0, 3.0), Point::new(5.0, 5.5))
+                .outline,
+            AreaFeature::rectangle(AreaKind::Wood, Point::new(-1.0, -1.0), Point::new(1.0, 1.0))
+                .outline,
+            Polygon::new(vec![
+                Point::new(0.0, 0.0),
+                Point::new(4.0, 0.0),
+                Point::new(4.0, 1.0),
+                Point::new(1.0, 1.0),
+                Point::new(1.0, 4.0),
+                Point::new(0.0, 4.0),
+            ]),
+            star((6.0, 6.0), &[1.0, 3.0, 1.0, 3.0, 1.0, 3.0, 1.0, 3.0], 7.0),
+            star((5000.0, 6.0), &[1.0, 2.0, 1.5, 2.5, 1.0], 0.0),
+            star((1e-3, -1e-3), &[1e-3, 2e-3, 1e-3, 3e-3], 0.0),
+        ];
+        for _ in 0..40 {
+            let n = 3 + (rng.next() % 30) as usize;
+            let radii: Vec<f64> = (0..n).map(|_| rng.range(0.05, 4.0)).collect();
+            let turn = [0.0, 45.0, rng.range(0.0, 360.0)][(rng.next() % 3) as usize];
+            v.push(star(
+                (rng.range(-2.0, 30.0), rng.range(-2.0, 30.0)),
+                &radii,
+                turn,
+            ));
+        }
+        for _ in 0..40 {
+            let n = 3 + (rng.next() % 12) as usize;
+            v.push(Polygon::new(
+                (0..n)
+                    .map(|_| {
+                        // Whole and half numbers often, so that vertices meet the lines.
+                        if rng.next() % 2 == 0 {
+                            Point::new(
+                                (rng.next() % 17) as f64 * 0.5,
+                                (rng.next() % 17) as f64 * 0.5,
+                            )
+                        } else {
+                            Point::new(rng.range(-2.0, 14.0), rng.range(-2.0, 14.0))
+                        }
+                    })
+                    .collect(),
+            ));
+        }
+        v
+    }
+
+    // DBA3.md §3.2: the width at the centre is the shortest section through the centroid. Each
+    // section through it with the same-side pre-test gives the bits of `length_inside`, on
+    // every bearing of the table, and the pre-test both passes edges over and tries them.
+    #[test]
+    fn sections_through_the_centroid_are_length_inside() {
+        let mut rng = super::intersect_agreement::Rng(0x0BAD_5EED_1234_5678);
+        let (mut passed_over, mut tried, mut unsure) = (0u64, 0u64, 0u64);
+        for poly in section_outlines(&mut rng) {
+            let c = centroid(&poly);
+            let rel: Vec<Point> = poly.points.iter().map(|&p| p - c).collect();
+            let size = measure(&poly);
+            for reach in [(size.length + size.breadth) * 2.0 + 1.0, 1.0, 40.0] {
+                let mut sections = Sections::new(&poly);
+                sections.through(c, &rel, reach);
+                let line = sections.line.as_ref().expect("made ready");
+                let Some(mask) = line.tried.clone() else {
+                    unsure += 1;
+                    continue;
+                };
+                let words = line.words;
+                let n = rel.len();
+                let k = 1e-7
+                    * poly
+                        .points
+                        .iter()
+                        .chain([&c])
+                        .fold(reach, |m, p| m.max(p.x.abs()).max(p.y.abs()));
+                for (i, &across) in bearings::BEARINGS.iter().enumerate() {
+                    // An edge left out must have both ends clear of the line, on one side,
+                    // as the offsets across work out.
+                    let side = |r: Point| {
+                        let v = r.x * across.y - r.y * across.x;
+                        i8::from(v >= k) - i8::from(v <= -k)
+                    };
+                    for j in 0..n {
+                        if (mask[i * words + j / 64] >> (j % 64)) & 1 == 0 {
+                            let (a, b) = (side(rel[j]), side(rel[(j + 1) % n]));
+                            assert!(a != 0 && a == b, "{poly:?} bearing {i} edge {j}");
+                            passed_over += 1;
+                        } else {
+                            tried += 1;
+                        }
+                    }
+                    let s = Segment::new(c - across * reach, c + across * reach);
+                    let want = length_inside(&s, &poly);
+                    let got = sections.section(i, across);
+                    assert_eq!(got.to_bits(), want.to_bits(), "{poly:?} {across:?} {reach}");
+                }
+            }
+        }
+        assert!(passed_over > 0 && tried > 0 && unsure > 0);
+        assert!(passed_over > tried);
+    }
+
+    // DBA3.md §3.2: a section of an outline with a non-finite vertex or centre, or far from
+    // the origin for its size, is measured without the pre-test, and still as `length_inside`.
+    #[test]
+    fn sections_without_the_pretest_are_length_inside() {
+        let shapes = [
+            Polygon::new(vec![
+                Point::new(0.0, 0.0),
+                Point::new(f64::NAN, 0.0),
+                Point::new(1.0, 2.0),
+            ]),
+            Polygon::new(vec![
+                Point::new(0.0, 0.0),
+                Point::new(f64::INFINITY, 0.0),
+                Point::new(1.0, 2.0),
+            ]),
+            star((1e6, 1e6), &[1.0, 2.0, 1.0, 2.0], 0.0),
+        ];
+        for poly in &shapes {
+            let c = centroid(poly);
+            let rel: Vec<Point> = poly.points.iter().map(|&p| p - c).collect();
+            let mut sections = Sections::new(poly);
+            sections.through(c, &rel, 3.0);
+            assert!(sections.line.as_ref().expect("made ready").tried.is_none());
+            for (i, &across) in bearings::BEARINGS.iter().enumerate().step_by(7) {
+                let s = Segment::new(c - across * 3.0, c + across * 3.0);
+                assert_eq!(
+                    sections.section(i, across).to_bits(),
+                    length_inside(&s, poly).to_bits()
+                );
+            }
+        }
+    }
+
+    // The banded inside test answers as `Polygon::contains_strictly` on points everywhere,
+    // on the vertices' own `y`, on the bands' bounds, and on the edges.
+    #[test]
+    fn banded_inside_test_is_contains_strictly() {
+        let mut rng = super::intersect_agreement::Rng(0x5151_7777_0000_0001);
+        let (mut inside, mut outside) = (0u64, 0u64);
+        for poly in section_outlines(&mut rng) {
+            let sections = Sections::new(&poly);
+            let mut ps: Vec<Point> = Vec::new();
+            if let Some(b) = &sections.bands {
+                for k in 0..=b.n {
+                    let y = b.ylo + b.h * k as f64;
+                    for x in [-1.0, 0.5, 2.0, 4.0, 7.5, 12.0] {
+                        ps.extend([
+                            Point::new(x, y),
+                            Point::new(x, f64::from_bits(y.to_bits() + 1)),
+                        ]);
+                    }
+                }
+            }
+            for e in poly.edges() {
+                ps.extend([
+                    e.a,
+                    e.b,
+                    e.midpoint(),
+                    Point::new(e.a.x, e.b.y),
+                    Point::new(e.b.x, e.a.y),
+                ]);
+                ps.push(Point::new(e.a.x - 0.25, e.a.y));
+            }
+            for _ in 0..200 {
+                ps.push(Point::new(rng.range(-3.0, 32.0), rng.range(-3.0, 32.0)));
+            }
+            ps.push(Point::new(f64::NAN, 3.0));
+            ps.push(Point::new(3.0, f64::NAN));
+            for p in ps {
+                let want = poly.contains_strictly(p);
+                assert_eq!(sections.contains_strictly(p), want, "{poly:?} {p:?}");
+                if want {
+                    inside += 1;
+                } else {
+                    outside += 1;
+                }
+            }
+        }
+        assert!(inside > 0 && outside > 0);
     }
 
     // DBA3.md §3.2: the whole measure, with the tabled rectangle search, gives the plain
