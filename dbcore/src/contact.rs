@@ -1698,15 +1698,15 @@ mod pre_test_agreement {
             if oa.aligned == 0 || ob.aligned == 0 {
                 continue;
             }
-            for i in 0..4 {
+            for (i, ea) in EDGES.into_iter().enumerate() {
                 let along_x = (oa.aligned == 1) == (i % 2 == 0);
-                for j in 0..4 {
+                for (j, eb) in EDGES.into_iter().enumerate() {
                     // Only edges along the same axis are asked.
                     let j_along_x = (ob.aligned == 1) == (j % 2 == 0);
                     if j_along_x != along_x {
                         continue;
                     }
-                    let (sa, sb) = (edge_of(&oa.c, EDGES[i]), edge_of(&ob.c, EDGES[j]));
+                    let (sa, sb) = (edge_of(&oa.c, ea), edge_of(&ob.c, eb));
                     let exact = edge_contact_length_of(sa, sb, oa.len[i], ob.len[j]);
                     if oa.moderate
                         && ob.moderate
