@@ -167,9 +167,13 @@ pub(crate) fn rect_corners(r: &ElementRect) -> [Point; 4] {
 pub(crate) struct RectOutline {
     c: [Point; 4],
     len: [f64; 4],
+    /// The axes, kept only for a rectangle that is not aligned: two aligned rectangles take
+    /// their gap from their boxes, and an aligned one met by another works its axes out on the
+    /// way ([`RectOutline::axis_and_own`]), so a table of squared-up lines builds none (#15).
     axis: [Point; 4],
     /// The least and greatest projection of the rectangle's own corners on each of its axes, as
-    /// the gap projects them: half the gap's dot products are the same for every pair.
+    /// the gap projects them: half the gap's dot products are the same for every pair. Kept,
+    /// like `axis`, only when not aligned.
     own: [(f64, f64); 4],
     /// Whether the rectangle is aligned: its edges run along x and y in turn (each edge's two
     /// ends share their y or their x to the bit), none of length zero or beyond the largest
@@ -178,26 +182,24 @@ pub(crate) struct RectOutline {
     /// exactly, and the gap along it is one of the two differences of boxes [`box_gap`] takes.
     /// 0 when not; 1 when its front and rear edges run along x, 2 when they run along y.
     aligned: u8,
+    /// Aligned, with every coordinate within ±10¹⁰⁰ and every edge at least 10⁻¹⁰⁰ long: no
+    /// step of the edge contact's arithmetic overflows, underflows or makes a NaN, which
+    /// [`aligned_edges_apart`] relies on.
+    moderate: bool,
 }
 
 impl RectOutline {
     /// The outline of the rectangle with corners `c` ([`rect_corners`] order).
     pub(crate) fn of_corners(c: [Point; 4]) -> RectOutline {
         let mut len = [0.0; 4];
-        let mut axis = [Point::new(0.0, 0.0); 4];
         // Which edges run along x (their ends share y) and which along y, as bits 0 to 3.
         let (mut along_x, mut along_y) = (0u8, 0u8);
         for i in 0..4 {
             let d = c[(i + 1) % 4] - c[i];
             along_x |= u8::from(d.y == 0.0) << i;
             along_y |= u8::from(d.x == 0.0) << i;
-            let l = edge_length(d);
-            len[i] = l;
-            if l != 0.0 {
-                axis[i] = Point::new(-d.y / l, d.x / l);
-            }
+            len[i] = edge_length(d);
         }
-        let own = axis.map(|a| projection(&c, a));
         // Edges along x and y in turn, each of a length that is neither zero nor beyond the
         // largest float (so every corner is finite too: a difference with an infinite or NaN end
         // is not finite).
@@ -207,12 +209,46 @@ impl RectOutline {
             (0b1010, 0b0101) => 2,
             _ => 0,
         };
-        RectOutline {
+        let moderate = aligned != 0
+            && c.iter().all(|p| p.x.abs() <= 1e100 && p.y.abs() <= 1e100)
+            && len.iter().all(|&l| l >= 1e-100);
+        let mut o = RectOutline {
             c,
             len,
-            axis,
-            own,
+            axis: [Point::new(0.0, 0.0); 4],
+            own: [(0.0, 0.0); 4],
             aligned,
+            moderate,
+        };
+        if aligned == 0 {
+            for i in 0..4 {
+                (o.axis[i], o.own[i]) = o.axis_and_own(i);
+            }
+        }
+        o
+    }
+
+    /// Edge `i`'s axis and the rectangle's own projection on it, worked out from the corners
+    /// (for an edge of length zero, which the gap skips, the zero axis).
+    #[inline]
+    fn axis_and_own(&self, i: usize) -> (Point, (f64, f64)) {
+        let (c, l) = (&self.c, self.len[i]);
+        let d = c[(i + 1) % 4] - c[i];
+        let axis = if l != 0.0 {
+            Point::new(-d.y / l, d.x / l)
+        } else {
+            Point::new(0.0, 0.0)
+        };
+        (axis, projection(c, axis))
+    }
+
+    /// Edge `i`'s axis and own projection: kept, or worked out for an aligned rectangle.
+    #[inline]
+    fn axis_and_own_kept(&self, i: usize) -> (Point, (f64, f64)) {
+        if self.aligned == 0 {
+            (self.axis[i], self.own[i])
+        } else {
+            self.axis_and_own(i)
         }
     }
 
@@ -232,8 +268,8 @@ fn outline_gap_up_to(a: &RectOutline, b: &RectOutline, limit: f64) -> f64 {
             if src.len[i] == 0.0 {
                 continue;
             }
-            let mine = src.own[i];
-            let theirs = projection(other, src.axis[i]);
+            let (axis, mine) = src.axis_and_own_kept(i);
+            let theirs = projection(other, axis);
             let ((amin, amax), (bmin, bmax)) = if src_is_a {
                 (mine, theirs)
             } else {
@@ -398,6 +434,16 @@ pub(crate) fn classify_with_outlines(
     if clearly_apart(a, b) {
         return None;
     }
+    classify_known_outlines((a, ca), (b, cb))
+}
+
+/// [`classify_with_outlines`] without the pose-distance refusal, for a caller whose own box test
+/// has already let through only pairs that refusal would not refuse, or whose refusal would
+/// change nothing (it never changes an answer, only skips work).
+fn classify_known_outlines(
+    (a, ca): (&ElementRect, &RectOutline),
+    (b, cb): (&ElementRect, &RectOutline),
+) -> Option<Contact> {
     if rect_cmp(a, b) == Ordering::Greater {
         classify_outlines(cb, ca).map(|c| c.swapped())
     } else {
@@ -503,8 +549,15 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
         let shift = usize::from(oa.aligned != ob.aligned);
         for i in 0..4 {
             let j = (i + shift) % 2;
-            try_pair(i, j);
-            try_pair(i, j + 2);
+            // Edge `i` of A runs along x when A's front does and `i` is even (or neither), and
+            // B's edges `j` along the same axis; each edge's ends share the other coordinate.
+            let along_x = (oa.aligned == 1) == (i % 2 == 0);
+            for j in [j, j + 2] {
+                if oa.moderate && ob.moderate && aligned_edges_apart(&ca, i, &cb, j, along_x) {
+                    continue;
+                }
+                try_pair(i, j);
+            }
         }
     } else {
         for i in 0..4 {
@@ -632,13 +685,43 @@ fn classify_outlines(oa: &RectOutline, ob: &RectOutline) -> Option<Contact> {
     })
 }
 
+/// Whether edge `i` of A and edge `j` of B, edges of moderate aligned rectangles
+/// ([`RectOutline::moderate`]) along the same board axis (along x when `along_x`), lie on lines
+/// more than two tolerances apart: then [`edge_contact_length_of`] refuses them, to the same
+/// `None`. Its points on A's edge keep A's line coordinate exactly (the unit direction's other
+/// side is `0 * (1 / l)`, a zero, and every step is finite) and so do the nearest points on B's
+/// edge (`0 * t` again, `t` finite), so the first distance it measures has the side
+/// `cb[j] - ca[i]` across the lines, this very difference, and its square alone is beyond the
+/// tolerance's (#15).
+fn aligned_edges_apart(
+    ca: &[Point; 4],
+    i: usize,
+    cb: &[Point; 4],
+    j: usize,
+    along_x: bool,
+) -> bool {
+    let across = if along_x {
+        cb[j].y - ca[i].y
+    } else {
+        cb[j].x - ca[i].x
+    };
+    across.abs() > 2.0 * TOLERANCE
+}
+
 /// `!(gap.length() > limit)`, without the square root when the squared length is clearly
-/// inside (a margin of a millionth of the limit, far above the rounding of either side); the
-/// hypotenuse decides the rest exactly as before (#15).
+/// inside or clearly outside (a margin of a millionth of the limit, far above the rounding of
+/// either side); the hypotenuse decides the rest exactly as before (#15).
 fn midpoints_within(gap: Point, limit: f64) -> bool {
     let inside = limit * (1.0 - 1e-6);
-    if limit.is_finite() && limit > 0.0 && gap.x * gap.x + gap.y * gap.y < inside * inside {
+    let squared = gap.x * gap.x + gap.y * gap.y;
+    if limit.is_finite() && limit > 0.0 && squared < inside * inside {
         return true;
+    }
+    // Outside: only for a limit whose square is far from underflow and overflow, so that the
+    // squares keep their relative precision (a NaN compares false and goes on).
+    let outside = limit * (1.0 + 1e-6);
+    if (1e-100..=1e100).contains(&limit) && squared > outside * outside {
+        return false;
     }
     // Not `<=`: a NaN length is not refused here, as before.
     !matches!(gap.length().partial_cmp(&limit), Some(Ordering::Greater))
@@ -756,30 +839,7 @@ fn scan<S: PartialEq>(
     // so the sweep below only ever lets through pairs the exact test then refuses, never the
     // reverse (#15). A rectangle with a non-finite corner is paired with every other.
     let outlines: Vec<RectOutline> = elements.iter().map(|e| RectOutline::of(&e.2)).collect();
-    let reach = 2.0 * TOLERANCE;
-    let boxes: Vec<(f64, f64, f64, f64)> = outlines
-        .iter()
-        .map(|o| {
-            let c = &o.c;
-            if c.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
-                let (mut b0, mut b1, mut b2, mut b3) = (c[0].x, c[0].y, c[0].x, c[0].y);
-                for p in &c[1..] {
-                    b0 = b0.min(p.x);
-                    b1 = b1.min(p.y);
-                    b2 = b2.max(p.x);
-                    b3 = b3.max(p.y);
-                }
-                (b0 - reach, b1 - reach, b2 + reach, b3 + reach)
-            } else {
-                (
-                    f64::NEG_INFINITY,
-                    f64::NEG_INFINITY,
-                    f64::INFINITY,
-                    f64::INFINITY,
-                )
-            }
-        })
-        .collect();
+    let boxes: Vec<(f64, f64, f64, f64)> = outlines.iter().map(scan_box).collect();
     // Sweep along x: sorted by the boxes' left ends (then by position), each box meets only
     // those starting before its right end.
     let mut order: Vec<usize> = (0..elements.len()).collect();
@@ -802,7 +862,9 @@ fn scan<S: PartialEq>(
                 continue;
             }
             let (i, j) = if p < q { (p, q) } else { (q, p) };
-            if let Some(c) = classify_with_outlines(
+            // The pose-distance refusal of `classify_with_outlines` never changes an answer, and
+            // of pairs whose widened boxes meet it refuses few: the exact test decides them.
+            if let Some(c) = classify_known_outlines(
                 (&elements[i].2, &outlines[i]),
                 (&elements[j].2, &outlines[j]),
             ) {
@@ -820,6 +882,37 @@ fn scan<S: PartialEq>(
             contact,
         })
         .collect()
+}
+
+/// The box the scan sweeps for a rectangle, widened by two tolerances each way (so two boxes of
+/// rectangles within a tolerance of each other overlap): the least and greatest x and y of its
+/// corners, or the whole plane when a corner is not finite (#15).
+fn scan_box(o: &RectOutline) -> (f64, f64, f64, f64) {
+    let reach = 2.0 * TOLERANCE;
+    if o.aligned != 0 {
+        // Two opposite corners give the extremes (the others repeat their coordinates, up to
+        // the sign of a zero, which adding the reach erases).
+        let (x0, x1, y0, y1) = aligned_box(&o.c);
+        return (x0 - reach, y0 - reach, x1 + reach, y1 + reach);
+    }
+    let c = &o.c;
+    if c.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
+        let (mut b0, mut b1, mut b2, mut b3) = (c[0].x, c[0].y, c[0].x, c[0].y);
+        for p in &c[1..] {
+            b0 = b0.min(p.x);
+            b1 = b1.min(p.y);
+            b2 = b2.max(p.x);
+            b3 = b3.max(p.y);
+        }
+        (b0 - reach, b1 - reach, b2 + reach, b3 + reach)
+    } else {
+        (
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::INFINITY,
+        )
+    }
 }
 
 /// Sort `v` by `cmp`, a total order under which no two items are equal (so every sort gives the
@@ -1493,5 +1586,213 @@ mod pre_test_agreement {
             checked += usize::from(tolerance_side(v).is_none());
         }
         assert!(checked > 100, "the sample reaches close calls ({checked})");
+    }
+
+    /// The scan's box as it was first written (#15): the extremes of the four corners, widened.
+    fn scan_box_reference(o: &RectOutline) -> (f64, f64, f64, f64) {
+        let reach = 2.0 * TOLERANCE;
+        let c = &o.c;
+        if !c.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
+            let inf = f64::INFINITY;
+            return (-inf, -inf, inf, inf);
+        }
+        let xs = c.iter().map(|p| p.x);
+        let ys = c.iter().map(|p| p.y);
+        (
+            xs.clone().fold(f64::INFINITY, f64::min) - reach,
+            ys.clone().fold(f64::INFINITY, f64::min) - reach,
+            xs.fold(f64::NEG_INFINITY, f64::max) + reach,
+            ys.fold(f64::NEG_INFINITY, f64::max) + reach,
+        )
+    }
+
+    /// Rectangles of every kind the outline meets: the random pairs, the placed pairs, and poses
+    /// with zeros of both signs, huge and non-finite coordinates and degenerate sizes.
+    fn outline_sample() -> Vec<ElementRect> {
+        let mut rects: Vec<ElementRect> = pairs()
+            .into_iter()
+            .chain(placed_pairs(4_000, 0x5eed_c0de_0001))
+            .flat_map(|(a, b)| [a, b])
+            .collect();
+        let coords = [0.0, -0.0, 1.0, -2.5, 1e300, f64::INFINITY, f64::NAN];
+        let facings = [0.0, -0.0, 90.0, 180.0, 270.0, 45.0, f64::NAN];
+        let sizes = [0.0, -0.0, 1.0, 0.5, f64::INFINITY];
+        for (k, &x) in coords.iter().enumerate() {
+            for &f in &facings {
+                for &w in &sizes {
+                    let y = coords[(k + 2) % coords.len()];
+                    rects.push(ElementRect::new(Pose::new(x, y, f), w, 0.75));
+                    rects.push(ElementRect::new(Pose::new(x, -y, f), 1.0, w));
+                }
+            }
+        }
+        rects
+    }
+
+    // DBA3.md §8.2: the scan's box (#15) of an aligned rectangle, taken from two opposite
+    // corners, is the box of all four to the bit; the others take it as before.
+    #[test]
+    fn scan_box_is_the_box_of_the_four_corners() {
+        let (mut aligned, mut not) = (0, 0);
+        for r in outline_sample() {
+            let o = RectOutline::of(&r);
+            let (got, want) = (scan_box(&o), scan_box_reference(&o));
+            let bits = |b: (f64, f64, f64, f64)| {
+                [b.0.to_bits(), b.1.to_bits(), b.2.to_bits(), b.3.to_bits()]
+            };
+            assert_eq!(bits(got), bits(want), "{r:?}");
+            if o.aligned != 0 {
+                aligned += 1;
+            } else {
+                not += 1;
+            }
+        }
+        assert!(
+            aligned > 1000 && not > 1000,
+            "both kinds ({aligned}, {not})"
+        );
+    }
+
+    // DBA3.md §0.3: an outline keeps no axes when it is aligned (#15); the axes it works out on
+    // the way are those a full outline keeps, to the bit.
+    #[test]
+    fn axes_worked_out_on_the_way_are_the_kept_ones() {
+        let mut aligned = 0;
+        for r in outline_sample() {
+            let o = RectOutline::of(&r);
+            aligned += usize::from(o.aligned != 0);
+            for i in 0..4 {
+                let d = o.c[(i + 1) % 4] - o.c[i];
+                let l = d.length();
+                let axis = if l != 0.0 {
+                    Point::new(-d.y / l, d.x / l)
+                } else {
+                    Point::new(0.0, 0.0)
+                };
+                let own = projection(&o.c, axis);
+                let (got_axis, got_own) = o.axis_and_own_kept(i);
+                assert_eq!(
+                    [got_axis.x, got_axis.y, got_own.0, got_own.1].map(f64::to_bits),
+                    [axis.x, axis.y, own.0, own.1].map(f64::to_bits),
+                    "{r:?} edge {i}"
+                );
+            }
+        }
+        assert!(
+            aligned > 1000,
+            "the sample has aligned outlines ({aligned})"
+        );
+    }
+
+    // DBA3.md §8.2: aligned edges on lines more than two tolerances apart (#15) are exactly those
+    // the edge contact refuses without looking further; nearer ones are left to it, and some of
+    // them are in contact.
+    #[test]
+    fn aligned_edges_apart_are_refused_by_the_edge_contact() {
+        let (mut apart, mut near_contact) = (0, 0);
+        for (a, b) in pairs()
+            .into_iter()
+            .chain(placed_pairs(20_000, 0x5eed_c0de_0002))
+        {
+            let (oa, ob) = (RectOutline::of(&a), RectOutline::of(&b));
+            if oa.aligned == 0 || ob.aligned == 0 {
+                continue;
+            }
+            for (i, ea) in EDGES.into_iter().enumerate() {
+                let along_x = (oa.aligned == 1) == (i % 2 == 0);
+                for (j, eb) in EDGES.into_iter().enumerate() {
+                    // Only edges along the same axis are asked.
+                    let j_along_x = (ob.aligned == 1) == (j % 2 == 0);
+                    if j_along_x != along_x {
+                        continue;
+                    }
+                    let (sa, sb) = (edge_of(&oa.c, ea), edge_of(&ob.c, eb));
+                    let exact = edge_contact_length_of(sa, sb, oa.len[i], ob.len[j]);
+                    if oa.moderate
+                        && ob.moderate
+                        && aligned_edges_apart(&oa.c, i, &ob.c, j, along_x)
+                    {
+                        apart += 1;
+                        assert_eq!(exact, None, "{a:?} {b:?} {i} {j}");
+                    } else if exact.is_some() {
+                        near_contact += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            apart > 1000 && near_contact > 100,
+            "both outcomes ({apart}, {near_contact})"
+        );
+    }
+
+    // The squared tests of the midpoints (#15) answer as the hypotenuse does, inside, outside
+    // and at the limit, with zeros, huge, tiny and non-finite numbers.
+    #[test]
+    fn midpoint_squares_agree_with_the_hypotenuse() {
+        let mut next = xorshift(0x1357_9bdf_2468_ace0);
+        let next = &mut next;
+        let special = [
+            0.0,
+            -0.0,
+            1e-160,
+            5e-324,
+            1e160,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        let (mut inside, mut outside) = (0, 0);
+        for k in 0..200_000 {
+            let limit = match k % 5 {
+                0 => special[pick(next, special.len())],
+                1 => TOLERANCE,
+                _ => 0.5 + unit(next) * 2.0,
+            };
+            let gap = match k % 3 {
+                0 => {
+                    let angle = unit(next) * std::f64::consts::TAU;
+                    let scale = 1.0 + (unit(next) * 2.0 - 1.0) * [1e-5, 1e-7, 1e-15][k % 4 % 3];
+                    Point::new(angle.cos(), angle.sin()) * (limit * scale)
+                }
+                1 => Point::new(
+                    special[pick(next, special.len())],
+                    special[pick(next, special.len())],
+                ),
+                _ => Point::new(unit(next) * 6.0 - 3.0, unit(next) * 6.0 - 3.0),
+            };
+            let want = !matches!(gap.length().partial_cmp(&limit), Some(Ordering::Greater));
+            assert_eq!(midpoints_within(gap, limit), want, "{gap:?} {limit}");
+            if want {
+                inside += 1;
+            } else {
+                outside += 1;
+            }
+        }
+        assert!(
+            inside > 1000 && outside > 1000,
+            "both ({inside}, {outside})"
+        );
+    }
+
+    // DBA3.md §1.3: the corners with one sine and cosine (#15), which the close combat's
+    // supporters and battlefield-edge overlaps now read, are `ElementRect::corners` to the bit.
+    #[test]
+    fn rect_corners_are_the_corners_to_the_bit() {
+        let mut turned = 0;
+        for r in outline_sample() {
+            let bits = |c: [Point; 4]| c.map(|p| [p.x.to_bits(), p.y.to_bits()]);
+            assert_eq!(bits(rect_corners(&r)), bits(r.corners()), "{r:?}");
+            for e in EDGES {
+                let (got, want) = (edge_of(&rect_corners(&r), e), r.edge(e));
+                assert_eq!(
+                    bits([got.a, got.b, got.a, got.b]),
+                    bits([want.a, want.b, want.a, want.b])
+                );
+            }
+            turned += usize::from(r.pose.facing != 0.0);
+        }
+        assert!(turned > 1000, "the sample has turned elements ({turned})");
     }
 }

@@ -57,7 +57,7 @@ use crate::combat::{
 };
 use crate::contact::{
     classify_contact, classify_with_outlines, edge_contact_length, overlap_of_contact,
-    scan_enemy_contacts, ContactKind, ContactPart, ContactReport, OverlapKind,
+    rect_corners, scan_enemy_contacts, ContactKind, ContactPart, ContactReport, OverlapKind,
 };
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{Corner, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
@@ -1265,6 +1265,8 @@ impl<'c, 'a> View<'c, 'a> {
         let ri = &self.rects[i];
         let mut beside: Vec<usize> = Vec::new();
         let mut behind: Vec<usize> = Vec::new();
+        // `i`'s corners once, as `ElementRect::corner` works each out (#15).
+        let mut corners_i = None;
         for j in self.touching(i) {
             if !self.friends(i, j) {
                 continue;
@@ -1276,14 +1278,12 @@ impl<'c, 'a> View<'c, 'a> {
             let Some(c) = self.contact(i, j) else {
                 continue;
             };
-            if c.kind == ContactKind::SideToSide
-                && (ri
-                    .corner(Corner::FrontLeft)
-                    .near(rj.corner(Corner::FrontRight))
-                    || ri
-                        .corner(Corner::FrontRight)
-                        .near(rj.corner(Corner::FrontLeft)))
-            {
+            if c.kind == ContactKind::SideToSide && {
+                let ci = *corners_i.get_or_insert_with(|| rect_corners(ri));
+                let cj = rect_corners(rj);
+                // Front-left and front-right are corners 0 and 1.
+                ci[0].near(cj[1]) || ci[1].near(cj[0])
+            } {
                 beside.push(j);
             }
             // `j` directly behind `i`: its front edge against `i`'s rear edge, lined up.
@@ -1315,7 +1315,9 @@ impl<'c, 'a> View<'c, 'a> {
         let ri = &self.rects[i];
         let t = self.ctx.elements[i].kind.troop_type();
         let ps_or_sch = matches!(t, TroopType::Ps | TroopType::SCh);
-        let mut edges: BTreeSet<Edge> = BTreeSet::new();
+        // The edges counted, as a set of bits (one per edge, [`edge_bit`]): no allocation (#15).
+        let mut edges = 0u8;
+        let mut insert = |e: Edge| edges |= edge_bit(e);
         let mut with_opponent = None;
         for (j, c) in contacts_of(contacts, i) {
             if j == opponent {
@@ -1324,10 +1326,10 @@ impl<'c, 'a> View<'c, 'a> {
             }
             match (c.kind, c.a) {
                 (ContactKind::SideToFront, Some(ContactPart::Edge(e))) => {
-                    edges.insert(e);
+                    insert(e);
                 }
                 (ContactKind::RearToFront, _) => {
-                    edges.insert(Edge::Rear);
+                    insert(Edge::Rear);
                 }
                 _ => {}
             }
@@ -1338,13 +1340,13 @@ impl<'c, 'a> View<'c, 'a> {
             {
                 match (k, c.a) {
                     (OverlapKind::SideEdges, Some(ContactPart::Edge(e))) => {
-                        edges.insert(e);
+                        insert(e);
                     }
                     (OverlapKind::FrontCorners, Some(ContactPart::Corner(Corner::FrontLeft))) => {
-                        edges.insert(Edge::Left);
+                        insert(Edge::Left);
                     }
                     (OverlapKind::FrontCorners, Some(ContactPart::Corner(Corner::FrontRight))) => {
-                        edges.insert(Edge::Right);
+                        insert(Edge::Right);
                     }
                     _ => {}
                 }
@@ -1358,8 +1360,13 @@ impl<'c, 'a> View<'c, 'a> {
             && !matches!(t, TroopType::Cv | TroopType::LH)
         {
             let b = &self.ctx.battlefield.board;
+            // The corners once, by `ElementRect::edge`'s arithmetic with one sine and cosine.
+            let corners = rect_corners(ri);
             for e in [Edge::Left, Edge::Right] {
-                let s = ri.edge(e);
+                let s = match e {
+                    Edge::Left => Segment::new(corners[3], corners[0]),
+                    _ => Segment::new(corners[1], corners[2]),
+                };
                 let along = |f: fn(Point) -> f64, at: f64| {
                     (f(s.a) - at).abs() <= TOLERANCE && (f(s.b) - at).abs() <= TOLERANCE
                 };
@@ -1368,11 +1375,11 @@ impl<'c, 'a> View<'c, 'a> {
                     || along(|p| p.y, 0.0)
                     || along(|p| p.y, b.depth)
                 {
-                    edges.insert(e);
+                    insert(e);
                 }
             }
         }
-        (edges.len() + usize::from(overlapped_as_contacted)).min(3) as u8
+        (edges.count_ones() as usize + usize::from(overlapped_as_contacted)).min(3) as u8
     }
 
     /// Entirely on land, against an opponent at least partly in a non-paltry river, off-road
@@ -1563,6 +1570,16 @@ fn front_engaged(contacts: &[ContactReport], i: usize) -> bool {
                 ContactKind::FrontToFront | ContactKind::FrontToSide | ContactKind::FrontToRear
             )
     })
+}
+
+/// One bit for each edge, for a set of edges without allocation.
+fn edge_bit(e: Edge) -> u8 {
+    match e {
+        Edge::Front => 1,
+        Edge::Right => 2,
+        Edge::Rear => 4,
+        Edge::Left => 8,
+    }
 }
 
 /// Facing the same way (forward vectors within [`TOLERANCE`]).
