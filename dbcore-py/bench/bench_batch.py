@@ -15,10 +15,20 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
+import sys
 import time
 from collections.abc import Callable
 
-import dbcore
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import baseline  # noqa: E402
+
+import dbcore  # noqa: E402
+
+
+# How many distinct situations a "few distinct" batch cycles through.
+FEW = 8
 
 
 def situations(n: int) -> list[dbcore.Situation]:
@@ -133,14 +143,101 @@ def main() -> None:
     assert [o.margins.as_dict() for o in loop_odds()] == [  # type: ignore[attr-defined]
         o.margins for o in dbcore.packed.unpack_odds(batch_odds_packed())  # type: ignore[arg-type]
     ]
+    # Monte Carlo studies ask the same few situations many times: the same record for every
+    # item, and FEW distinct records in turn, through the packed path (the Python loops call
+    # the same objects).
+    same_packed = dbcore.pack_situations([one] * n)
+
+    def batch_resolve_same() -> object:
+        return dbcore.resolve_packed(same_packed, packed_dice)
+
+    few = [sits[(i * 101) % len(sits)] for i in range(FEW)]
+    few_sits = [few[i % FEW] for i in range(n)]
+    few_packed = dbcore.pack_situations(few_sits)
+
+    def loop_resolve_few() -> object:
+        return [dbcore.resolve(s, d) for s, d in zip(few_sits, dice)]
+
+    def batch_resolve_few() -> object:
+        return dbcore.resolve_packed(few_packed, packed_dice)
+
+    uniq_odd = uniq[:m]
+    packed_uniq_odd = dbcore.pack_situations(uniq_odd)
+
+    def loop_odds_uniq() -> object:
+        return [dbcore.odds(s) for s in uniq_odd]
+
+    def batch_odds_uniq() -> object:
+        return dbcore.odds_packed(packed_uniq_odd)
+
+    same_odd = [one] * m
+    packed_same_odd = dbcore.pack_situations(same_odd)
+
+    def loop_odds_same() -> object:
+        return [dbcore.odds(s) for s in same_odd]
+
+    def batch_odds_same() -> object:
+        return dbcore.odds_packed(packed_same_odd)
+
+    few_odd = few_sits[:m]
+    packed_few_odd = dbcore.pack_situations(few_odd)
+
+    def loop_odds_few() -> object:
+        return [dbcore.odds(s) for s in few_odd]
+
+    def batch_odds_few() -> object:
+        return dbcore.odds_packed(packed_few_odd)
+
+    assert unpack(batch_resolve_same()) == [as_packed(r) for r in loop_resolve_one()]  # type: ignore[arg-type, attr-defined]
+    assert unpack(batch_resolve_few()) == [as_packed(r) for r in loop_resolve_few()]  # type: ignore[arg-type, attr-defined]
+    for loop, batch in [
+        (loop_odds_uniq, batch_odds_uniq),
+        (loop_odds_same, batch_odds_same),
+        (loop_odds_few, batch_odds_few),
+    ]:
+        assert [o.margins.as_dict() for o in loop()] == [  # type: ignore[attr-defined]
+            o.margins for o in dbcore.packed.unpack_odds(batch())  # type: ignore[arg-type]
+        ]
+    # Against pure Python (baseline.py, which knows one matchup, checked by bench_resolve.py):
+    # the same combat for every item, as a Python program without dbcore would resolve it.
+    pa = baseline.Side("4Bd", general=True, uphill=True)
+    pb = baseline.Side("3Kn", flank_rear_contacts=1)
+    pure_sit = dbcore.Situation.close_combat(
+        dbcore.Combatant("4Bd", general=True, uphill=True),
+        dbcore.Combatant("3Kn", flank_rear_contacts=1),
+    )
+    pure_packed = dbcore.pack_situations([pure_sit] * n)
+    pure_odd = dbcore.pack_situations([pure_sit] * m)
+
+    def pure_resolve() -> object:
+        return [baseline.resolve(pa, pb, d) for d in dice]
+
+    def batch_resolve_pure() -> object:
+        return dbcore.resolve_packed(pure_packed, packed_dice)
+
+    def pure_odds() -> object:
+        return [baseline.odds(pa, pb) for _ in range(m)]
+
+    def batch_odds_pure() -> object:
+        return dbcore.odds_packed(pure_odd)
+
+    pure_want = [(p["a"]["total"], p["b"]["outcome"]) for p in pure_resolve()]  # type: ignore[attr-defined, index]
+    assert [(r.a_total, r.b_outcome) for r in unpack(batch_resolve_pure())] == pure_want  # type: ignore[arg-type]
     rows = [
+        (f"pure Python resolve x {n}, packed", pure_resolve, batch_resolve_pure, n),
+        (f"pure Python odds x {m}, packed", pure_odds, batch_odds_pure, m),
         (f"resolve, {n} situations", loop_resolve, batch_resolve, n),
         (f"resolve, {n} situations, packed", loop_resolve, batch_resolve_packed, n),
         (f"resolve, {n} all distinct, packed", loop_resolve_uniq, batch_resolve_uniq, n),
+        (f"resolve, {FEW} distinct x {n // FEW}, packed", loop_resolve_few, batch_resolve_few, n),
+        (f"resolve, one record x {n}, packed", loop_resolve_one, batch_resolve_same, n),
         (f"resolve, one situation x {n} dice", loop_resolve_one, batch_resolve_one, n),
         (f"the same, dice as bytes", loop_resolve_one, batch_resolve_bytes, n),
         (f"odds, {m} situations", loop_odds, batch_odds, m),
         (f"odds, {m} situations, packed", loop_odds, batch_odds_packed, m),
+        (f"odds, {m} all distinct, packed", loop_odds_uniq, batch_odds_uniq, m),
+        (f"odds, {FEW} distinct x {m // FEW}, packed", loop_odds_few, batch_odds_few, m),
+        (f"odds, one record x {m}, packed", loop_odds_same, batch_odds_same, m),
     ]
     # Interleaved rounds: each round times every variant once, and the minimum is kept.
     found: dict[str, list[float]] = {}

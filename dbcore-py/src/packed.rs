@@ -10,11 +10,10 @@
 //!
 //! The rules are dbcore's alone: a record is decoded into a `dbcore::Situation` and resolved by
 //! `dbcore::combat::resolve_brief` (`resolve` without the factor lists, which a result record
-//! does not hold), or counted once by `dbcore::Prepared` when the batch repeats it, exactly as
-//! `resolve_many` resolves it; the tests hold the two paths to each other value for value.
+//! does not hold), or counted once by `dbcore::Prepared` when the batch repeats it (each of its
+//! pairs of dice then resolved once), exactly as `resolve_many` resolves it; `odds_packed`
+//! counts each distinct record once. The tests hold these paths to single calls value for value.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use dbcore::combat::{resolve_brief, BriefResult, ShooterSide, Supporter};
@@ -315,49 +314,99 @@ fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<std::borrow:
     )))
 }
 
-/// A situation record as a map key, hashed word by word (the multiply-rotate of rustc's
-/// FxHasher): the map is only looked up, never iterated, so its order reaches nothing.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Record([u8; SITUATION_SIZE]);
-
-impl std::hash::Hash for Record {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let (words, tail) = self.0.split_at(32);
-        for w in words.chunks_exact(8) {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(w);
-            state.write_u64(u64::from_le_bytes(b));
-        }
-        let mut b = [0u8; 4];
-        b.copy_from_slice(tail);
-        state.write_u32(u32::from_le_bytes(b));
-    }
+/// A situation record read as five words (the last one its four engagement bytes), to hash and
+/// compare it in a few instructions rather than byte by byte.
+#[inline(always)]
+fn words(r: &[u8]) -> [u64; 5] {
+    // One length check, then loads the compiler merges (bytes at constant offsets).
+    let r = &r[..SITUATION_SIZE];
+    let w = |i: usize| {
+        u64::from_le_bytes([
+            r[i],
+            r[i + 1],
+            r[i + 2],
+            r[i + 3],
+            r[i + 4],
+            r[i + 5],
+            r[i + 6],
+            r[i + 7],
+        ])
+    };
+    let tail = u32::from_le_bytes([r[32], r[33], r[34], r[35]]);
+    [w(0), w(8), w(16), w(24), u64::from(tail)]
 }
 
-#[derive(Default)]
-struct RecordHasher(u64);
-
-impl Hasher for RecordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
+/// The hash of a record's words: the multiply-rotate of rustc's FxHasher, then the high bits
+/// folded down, since the table is indexed by the low bits.
+#[inline(always)]
+fn hash(w: &[u64; 5]) -> u64 {
+    let h = w.iter().fold(0u64, |h, &x| {
+        (h.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+    });
+    h ^ (h >> 32)
 }
 
-impl RecordHasher {
-    #[inline]
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+/// The distinct records of a batch, numbered in the order of their first use, and which one
+/// each item uses: equal records are equal situations (the encoding is canonical), so a batch
+/// can resolve each distinct record once. Only looked up, never iterated, so no hash order
+/// reaches a result.
+struct Distinct {
+    /// For each item, the number of its record.
+    item_slot: Vec<u32>,
+    /// For each distinct record, the first item that uses it.
+    first: Vec<u32>,
+    /// For each distinct record, how many items use it.
+    uses: Vec<u32>,
+}
+
+impl Distinct {
+    /// Number the records of `situations` (`n` items; one record for them all when
+    /// `broadcast`). An open-addressing table of record numbers, sized once to stay at most half
+    /// full (4 bytes for each of 2n places at most, against the 36 of a record), with each
+    /// candidate compared word by word with the distinct record it may be.
+    fn of(situations: &[u8], n: usize, broadcast: bool) -> Distinct {
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        if broadcast || n == 0 {
+            return Distinct {
+                item_slot: vec![0; n],
+                first: if n == 0 { Vec::new() } else { vec![0] },
+                uses: if n == 0 { Vec::new() } else { vec![count(n)] },
+            };
+        }
+        const EMPTY: u32 = u32::MAX;
+        let mut table = vec![EMPTY; (2 * n).next_power_of_two().max(64)];
+        let mask = table.len() - 1;
+        let mut item_slot = Vec::with_capacity(n);
+        let mut first: Vec<u32> = Vec::new();
+        let mut uses: Vec<u32> = Vec::new();
+        // Each distinct record's words, to compare a candidate with in place.
+        let mut keys: Vec<[u64; 5]> = Vec::new();
+        for (i, r) in situations.chunks_exact(SITUATION_SIZE).take(n).enumerate() {
+            let w = words(r);
+            let mut probe = hash(&w) as usize & mask;
+            let slot = loop {
+                let slot = table[probe];
+                if slot == EMPTY {
+                    let slot = count(first.len());
+                    table[probe] = slot;
+                    first.push(count(i));
+                    uses.push(0);
+                    keys.push(w);
+                    break slot;
+                }
+                if keys[slot as usize] == w {
+                    break slot;
+                }
+                probe = (probe + 1) & mask;
+            };
+            uses[slot as usize] += 1;
+            item_slot.push(slot);
+        }
+        Distinct {
+            item_slot,
+            first,
+            uses,
+        }
     }
 }
 
@@ -367,11 +416,14 @@ fn record(situations: &[u8], i: usize, broadcast: bool) -> &[u8] {
     &situations[at..at + SITUATION_SIZE]
 }
 
-/// A situation the batch meets more than once, counted once, with the pursuit each pair of
-/// outcomes gives once found (dbcore's pursuit depends on the situation and the two outcomes
-/// alone, §12.5).
+/// A situation the batch meets more than once, counted once, with the result record of each
+/// pair of dice once an item has met it (a situation and its dice make the whole result), and
+/// the pursuit each pair of outcomes gives once found (dbcore's pursuit depends on the
+/// situation and the two outcomes alone, §12.5).
 struct Repeated {
     prepared: Prepared,
+    /// Indexed by `6 * (die_a - 1) + (die_b - 1)`.
+    results: [Option<[u8; RESULT_SIZE]>; 36],
     pursuit: [Option<[u8; 3]>; 16],
 }
 
@@ -427,29 +479,11 @@ fn resolve_all(
     let n = dice.len() / 2;
     let broadcast = situations.len() == SITUATION_SIZE;
     // Which distinct record each item uses, and how many items use it: one met fewer than
-    // PREPARE_FROM times is resolved item by item, one met more often counted once.
-    let mut slot_of: HashMap<Record, u32, BuildHasherDefault<RecordHasher>> =
-        HashMap::with_capacity_and_hasher(if broadcast { 0 } else { n }, Default::default());
-    let mut uses: Vec<u32> = Vec::new();
-    let item_slot: Vec<u32> = if broadcast {
-        uses.push(n as u32);
-        vec![0; n]
-    } else {
-        (0..n)
-            .map(|i| {
-                let next = uses.len() as u32;
-                let mut key = [0u8; SITUATION_SIZE];
-                key.copy_from_slice(record(situations, i, false));
-                let s = *slot_of.entry(Record(key)).or_insert(next);
-                if s == next {
-                    uses.push(0);
-                }
-                uses[s as usize] += 1;
-                s
-            })
-            .collect()
-    };
-    drop(slot_of);
+    // PREPARE_FROM times is resolved item by item, one met more often counted once and each of
+    // its pairs of dice resolved once.
+    let Distinct {
+        item_slot, uses, ..
+    } = Distinct::of(situations, n, broadcast);
     const NONE: u32 = u32::MAX;
     let mut repeated_of = vec![NONE; uses.len()];
     let mut repeated: Vec<Repeated> = Vec::new();
@@ -459,9 +493,21 @@ fn resolve_all(
         .enumerate()
     {
         let fail = |e| (i, e);
+        let slot = item_slot[i] as usize;
+        let rep = repeated_of[slot];
+        if rep != NONE {
+            // A pair of dice of a counted record already resolved: its result copied (the
+            // scores checked first, as DieScore::new checks them).
+            let (da, db) = (pair[0].wrapping_sub(1), pair[1].wrapping_sub(1));
+            if da < 6 && db < 6 {
+                if let Some(done) = &repeated[rep as usize].results[usize::from(da * 6 + db)] {
+                    out.copy_from_slice(done);
+                    continue;
+                }
+            }
+        }
         let die = |d: u8| DieScore::new(d).map_err(|e| fail(ItemError::Dice(e)));
         let dice = [die(pair[0])?, die(pair[1])?];
-        let slot = item_slot[i] as usize;
         if uses[slot] < PREPARE_FROM {
             let s = unpack_situation(record(situations, i, broadcast))
                 .map_err(|b| fail(ItemError::Record(b)))?;
@@ -481,10 +527,12 @@ fn resolve_all(
             repeated_of[slot] = repeated.len() as u32;
             repeated.push(Repeated {
                 prepared,
+                results: [None; 36],
                 pursuit: [None; 16],
             });
         }
         let rep = &mut repeated[repeated_of[slot] as usize];
+        let cell = usize::from(dice[0].get() - 1) * 6 + usize::from(dice[1].get() - 1);
         let p = &rep.prepared;
         let (oa, ob) = p.outcomes(dice);
         let (ta, tb) = p.totals(dice);
@@ -494,16 +542,19 @@ fn resolve_all(
         out[3] = ob as u8;
         out[4] = Band::of(ta, tb) as u8;
         out[5] = Band::of(tb, ta) as u8;
-        let cell = &mut rep.pursuit[oa as usize * 4 + ob as usize];
-        let bytes = match cell {
+        let known = &mut rep.pursuit[oa as usize * 4 + ob as usize];
+        let bytes = match known {
             Some(b) => *b,
             None => {
                 let b = pursuit_bytes(p.resolve(dice).pursuit.as_ref()).map_err(fail)?;
-                *cell = Some(b);
+                *known = Some(b);
                 b
             }
         };
         out[6..9].copy_from_slice(&bytes);
+        let mut done = [0u8; RESULT_SIZE];
+        done.copy_from_slice(out);
+        rep.results[cell] = Some(done);
     }
     Ok(())
 }
@@ -634,22 +685,71 @@ fn pack_odds(o: &Odds, out: &mut [u8]) -> Result<(), ItemError> {
     Ok(())
 }
 
-/// Count the odds of records `first..` of `situations` into `out`.
-fn odds_all(
+/// Count the odds of the records numbered `slots` (indexes of `first`, the first item of each)
+/// into `out`, one odds record each in order; a failure names the record's first item.
+fn odds_of(
     situations: &[u8],
-    first: usize,
+    first: &[u32],
     cfg: &dbcore::RulesConfig,
     out: &mut [u8],
 ) -> Result<(), (usize, ItemError)> {
-    for (j, (r, out)) in situations
-        .chunks_exact(SITUATION_SIZE)
-        .zip(out.chunks_exact_mut(ODDS_SIZE))
-        .enumerate()
-    {
-        let fail = |e| (first + j, e);
-        let s = unpack_situation(r).map_err(|b| fail(ItemError::Record(b)))?;
+    for (&i, out) in first.iter().zip(out.chunks_exact_mut(ODDS_SIZE)) {
+        let i = i as usize;
+        let fail = |e| (i, e);
+        let s = unpack_situation(record(situations, i, false))
+            .map_err(|b| fail(ItemError::Record(b)))?;
         let o = dbcore::odds(&s, cfg).map_err(|e| fail(ItemError::Rule(e)))?;
         pack_odds(&o, out).map_err(fail)?;
+    }
+    Ok(())
+}
+
+/// Count the odds of every distinct record of `situations` once, shared among threads when
+/// there are many, into `out`: one odds record a distinct record, in `first`'s order.
+fn odds_distinct(
+    situations: &[u8],
+    first: &[u32],
+    cfg: &dbcore::RulesConfig,
+    out: &mut [u8],
+) -> Result<(), (usize, ItemError)> {
+    // As odds_many: below a few hundred situations a thread costs more than it saves.
+    let threads = threads_for(first.len(), 256);
+    if threads == 1 {
+        return odds_of(situations, first, cfg, out);
+    }
+    // Records are numbered in the order of their first items, so the earliest failing record
+    // of the earliest failing chunk is the batch's earliest failing item.
+    let chunk = first.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = first
+            .chunks(chunk)
+            .zip(out.chunks_mut(chunk * ODDS_SIZE))
+            .map(|(first, out)| s.spawn(move || odds_of(situations, first, cfg, out)))
+            .collect();
+        earliest(parts)
+    })
+}
+
+/// The odds of every item of `situations` into `out`, each distinct record counted once and
+/// its odds record written for every item that repeats it.
+fn odds_all(
+    situations: &[u8],
+    cfg: &dbcore::RulesConfig,
+    out: &mut [u8],
+) -> Result<(), (usize, ItemError)> {
+    let n = situations.len() / SITUATION_SIZE;
+    let Distinct {
+        item_slot, first, ..
+    } = Distinct::of(situations, n, false);
+    if first.len() == n {
+        // All distinct: record number i is item i, so the odds go straight into place.
+        return odds_distinct(situations, &first, cfg, out);
+    }
+    let mut once = vec![0u8; first.len() * ODDS_SIZE];
+    odds_distinct(situations, &first, cfg, &mut once)?;
+    for (&slot, out) in item_slot.iter().zip(out.chunks_exact_mut(ODDS_SIZE)) {
+        let at = slot as usize * ODDS_SIZE;
+        out.copy_from_slice(&once[at..at + ODDS_SIZE]);
     }
     Ok(())
 }
@@ -676,25 +776,7 @@ pub fn odds_packed<'py>(
     let cfg = config_of(config);
     let situations = &*situations;
     let mut out = vec![0u8; n * ODDS_SIZE];
-    let done = errors::guard(|| {
-        Ok(py.detach(|| {
-            // As odds_many: below a few hundred situations a thread costs more than it saves.
-            let threads = threads_for(n, 256);
-            if threads == 1 {
-                return odds_all(situations, 0, cfg, &mut out);
-            }
-            let chunk = n.div_ceil(threads);
-            std::thread::scope(|s| {
-                let parts: Vec<_> = situations
-                    .chunks(chunk * SITUATION_SIZE)
-                    .zip(out.chunks_mut(chunk * ODDS_SIZE))
-                    .enumerate()
-                    .map(|(c, (sits, out))| s.spawn(move || odds_all(sits, c * chunk, cfg, out)))
-                    .collect();
-                earliest(parts)
-            })
-        }))
-    })?;
+    let done = errors::guard(|| Ok(py.detach(|| odds_all(situations, cfg, &mut out))))?;
     done.map_err(|(i, e)| item_error(i, e))?;
     Ok(PyBytes::new(py, &out))
 }

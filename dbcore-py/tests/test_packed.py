@@ -249,3 +249,83 @@ def test_a_long_batch_shared_among_threads_is_the_same() -> None:
     dice[2 * 12345] = 9
     with pytest.raises(dbcore.DiceError, match="item 12345"):
         dbcore.resolve_packed(bytes(late), bytes(dice))
+
+
+def test_odds_of_repeated_records_are_counted_once_with_the_same_values() -> None:
+    # DBA3.md §11: a record met many times in a batch has its odds counted once and written for
+    # every item; the values are those of odds one situation at a time, and of the same batch
+    # with no record repeated. Few distinct records, one record, and a long batch whose
+    # distinct records are shared among threads.
+    sits = varied_situations()
+    few = [sits[(i * 13) % 9] for i in range(300)]
+    same = [sits[-3]] * 100
+    many = [sits[(i * 7) % len(sits)] for i in range(3000)]
+    for batch in (few, same, many, sits + sits[::-1]):
+        data = dbcore.pack_situations(batch)
+        got = unpack_odds(dbcore.odds_packed(data))
+        want = [dbcore.odds(s) for s in batch]
+        assert len(got) == len(want)
+        for g, o in zip(got, want, strict=True):
+            assert g.pairs == {(a, b): n for a, b, n in o.outcomes}
+            assert g.a == o.a and g.b == o.b
+            assert g.margins == o.margins.as_dict()
+            assert (g.a_factor, g.b_factor) == (o.a_factor, o.b_factor)
+        # Byte for byte, each item's record is the one its situation gives alone.
+        raw = dbcore.odds_packed(data)
+        recs = [data[i : i + 36] for i in range(0, len(data), 36)]
+        alone = {r: dbcore.odds_packed(r) for r in set(recs)}
+        assert raw == b"".join(alone[r] for r in recs)
+    # Repeats really were met: fewer distinct records than items.
+    for batch in (few, same, many):
+        data = dbcore.pack_situations(batch)
+        assert len({data[i : i + 36] for i in range(0, len(data), 36)}) < len(batch)
+
+
+def test_a_repeated_bad_record_in_odds_is_refused_at_its_first_item() -> None:
+    # DBA3.md §9.1: Spears do not shoot; the first item holding the bad record is the one named,
+    # whether the batch is short or its distinct records are shared among threads.
+    good = dbcore.pack_situations([Situation.close_combat("3Kn", "4Bd")])
+    other = dbcore.pack_situations([Situation.close_combat("4Wb", "4Bd")])
+    bad = dbcore.pack_situations([Situation.shooting("Sp", "4Bd")])
+    with pytest.raises(dbcore.RuleError, match="item 3"):
+        dbcore.odds_packed(good + other + good + bad + good + bad)
+    distinct = dbcore.pack_situations(varied_situations() * 1)
+    with pytest.raises(dbcore.RuleError, match="item 5"):
+        dbcore.odds_packed(good * 5 + bad + distinct * 4 + bad)
+    kinds = bytearray(good)
+    kinds[16] = 200
+    with pytest.raises(dbcore.ArgumentError, match="item 2: byte 16"):
+        dbcore.odds_packed(good + other + bytes(kinds) + good + bytes(kinds))
+
+
+def test_repeated_pairs_of_dice_give_the_results_of_one_call_each() -> None:
+    # DBA3.md §10, §11, §12.5: a record met often in a batch resolves each of its pairs of dice
+    # once and writes that result for every item repeating them; every item still gets what
+    # resolve gives it alone. Few records in turn with dice in turn (so pairs repeat), one
+    # record for every item, and the same record repeated in a long batch cut among threads.
+    sits = varied_situations()
+    few = [sits[(i * 11) % 7] for i in range(2000)]
+    dice = [ALL_DICE[(i * 5 + i // 36) % 36] for i in range(2000)]
+    raw = bytes(x for d in dice for x in d)
+    want = [as_packed(dbcore.resolve(s, d)) for s, d in zip(few, dice)]
+    assert unpack_results(dbcore.resolve_packed(dbcore.pack_situations(few), raw)) == want
+    few_recs = dbcore.pack_situations(few)
+    assert len({(few_recs[36 * i : 36 * i + 36], d) for i, d in enumerate(dice)}) < len(few)
+    one = sits[-1]
+    want_one = [as_packed(dbcore.resolve(one, d)) for d in dice]
+    assert unpack_results(dbcore.resolve_packed(dbcore.pack_situations([one]), raw)) == want_one
+    assert unpack_results(dbcore.resolve_packed(dbcore.pack_situations([one] * 2000), raw)) == want_one
+    long = [sits[i % 5] for i in range(20000)]
+    long_dice = [ALL_DICE[(i * 7) % 36] for i in range(20000)]
+    got = unpack_results(
+        dbcore.resolve_packed(
+            dbcore.pack_situations(long), bytes(x for d in long_dice for x in d)
+        )
+    )
+    alone = {(i, d): as_packed(dbcore.resolve(sits[i], d)) for i in range(5) for d in ALL_DICE}
+    assert got == [alone[(i % 5, d)] for i, d in enumerate(long_dice)]
+    # A bad die on a repeated record is still refused at its own item.
+    bad = bytearray(raw)
+    bad[2 * 1500 + 1] = 0
+    with pytest.raises(dbcore.DiceError, match="item 1500"):
+        dbcore.resolve_packed(dbcore.pack_situations(few), bytes(bad))

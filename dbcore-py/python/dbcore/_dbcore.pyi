@@ -524,14 +524,16 @@ def resolve_packed(
     """Resolve many combats given packed, the loop in Rust with the GIL released:
     ``situations`` holds one 36-byte record an item (or one for all), ``dice`` two scores an
     item. Returns 9 bytes an item (``dbcore.packed.RESULT_FIELDS``): the totals, outcomes,
-    bands and pursuit ``resolve_many`` gives. The first item that fails raises, naming it."""
+    bands and pursuit ``resolve_many`` gives. A record met often is counted once and each of
+    its pairs of dice resolved once. The first item that fails raises, naming it."""
 
 def odds_packed(
     situations: bytes | bytearray, config: RulesConfig | None = None
 ) -> bytes:
     """Exact odds of many situations given packed (36 bytes each), the loop in Rust with the
     GIL released: 31 bytes a situation (``dbcore.packed.ODDS_FIELDS``), the counts
-    ``odds_many`` gives. The first situation that fails raises, naming its item."""
+    ``odds_many`` gives; each distinct record is counted once and its odds written for every
+    item repeating it. The first situation that fails raises, naming its item."""
 
 def pack_situations(situations: Sequence[Situation]) -> bytes:
     """The situations as packed records, 36 bytes each, in order."""
