@@ -294,10 +294,10 @@ impl ElementGrid {
         Arc::new(g)
     }
 
-    /// Debug builds: assert that this grid answers as `fresh` does (a grid built afresh from
+    /// Debug builds and tests: assert that this grid answers as `fresh` does (a grid built afresh from
     /// the same elements): the same rectangles, corners and boxes, to the bit, and the same
     /// neighbours of every element and of a query that is not a number.
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, test))]
     pub(crate) fn assert_answers_as(&self, fresh: &ElementGrid) {
         assert_eq!(
             self.len(),
