@@ -26,7 +26,7 @@
 //! stale whatever that state was. Every intermediate state a Fight's check
 //! simulates (after each outcome move) gets a memo of its own, filled when first asked. Its
 //! contacts between enemies start, like its grid, from those of the state it came from
-//! ([`KnownContacts::derived`]): only the pairs with an element whose rectangle, army or status
+//! (`KnownContacts::derived`): only the pairs with an element whose rectangle, army or status
 //! differs are classified again, and debug builds compare the list with a fresh scan whenever
 //! it answers.
 
