@@ -638,3 +638,143 @@ impl std::fmt::Debug for StateCache {
         f.write_str("StateCache")
     }
 }
+
+#[cfg(test)]
+mod known_contacts_tests {
+    use super::*;
+    use crate::battle::engagement::with_enemy_contacts;
+    use crate::battle::setup::ElementId;
+    use crate::battle::state::Status;
+    use crate::battlefield::Battlefield;
+    use crate::geometry::Pose;
+
+    fn element(i: u32, army: usize, x: f64, y: f64, facing: f64) -> ElementState {
+        let setup = crate::battle::setup::ElementSetup {
+            id: ElementId(i),
+            kind: "4Bd".parse().expect("a troop code"),
+            pose: Pose::new(x, y, facing),
+            general: false,
+            contingent: None,
+            dismounts_as: None,
+            mobile_tower: false,
+        };
+        ElementState::from_setup(army, &setup)
+    }
+
+    fn ctx<'a>(
+        bf: &'a Battlefield,
+        cfg: &'a RulesConfig,
+        els: &'a [ElementState],
+    ) -> MoveContext<'a> {
+        MoveContext {
+            battlefield: bf,
+            config: cfg,
+            elements: els,
+            army: 0,
+            river: None,
+            plough_rough: false,
+            first_bound_of_army: false,
+            strongholds: &[],
+            close_combat: None,
+        }
+    }
+
+    /// DBA3.md §8.2 (#15): the contacts between enemies carried from one state to the next
+    /// (`KnownContacts::derived`: the unchanged pairs kept, the pairs of a moved, lost or
+    /// returned element classified again) are, state after state, the contacts a fresh scan
+    /// without any grid finds; the list is shared when nothing changed, and a fresh scan is
+    /// asked for when most elements changed. Each of these paths, and contacts that appear
+    /// and go, must occur.
+    #[test]
+    fn derived_contacts_are_a_fresh_scans() {
+        let cfg = RulesConfig::default();
+        let bf = Battlefield::default();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut shared, mut derived, mut rescanned, mut with_contacts, mut changes) =
+            (0, 0, 0, 0, 0);
+        for n in [4usize, 12, 40] {
+            // Pairs face to face along a line, some a little apart: contacts made and broken.
+            let mut els: Vec<ElementState> = (0..n as u32)
+                .map(|i| {
+                    let x = 2.0 + f64::from(i / 2) * 1.5;
+                    if i % 2 == 0 {
+                        element(i, 0, x, 10.0, 0.0)
+                    } else {
+                        element(i, 1, x, 10.5 + [0.0, 0.0, 0.3][i as usize % 3], 180.0)
+                    }
+                })
+                .collect();
+            let grid = Arc::new(ElementGrid::new(&els, &cfg));
+            let c = ctx(&bf, &cfg, &els);
+            let mut known = Arc::new(KnownContacts::scanned(&c, Some(&grid), || {
+                with_enemy_contacts(&c, <[ContactReport]>::to_vec)
+            }));
+            for step in 0..80 {
+                let before: Vec<ContactReport> = known.contacts.clone();
+                let moves = match step % 10 {
+                    0 => 0,
+                    1 => n,
+                    _ => 1 + (next() * 2.0) as usize,
+                };
+                for _ in 0..moves {
+                    let i = (next() * n as f64) as usize % n;
+                    let e = &mut els[i];
+                    match (next() * 8.0) as u32 {
+                        0 => e.status = Status::Afloat,
+                        1 => e.status = Status::InPlay,
+                        2 => e.pose.y += if i % 2 == 0 { 0.5 } else { -0.5 },
+                        _ => {
+                            e.pose = Pose::new(
+                                e.pose.x + next() * 0.4 - 0.2,
+                                e.pose.y + next() * 0.4 - 0.2,
+                                e.pose.facing + [0.0, 0.0, 5.0, -5.0][(next() * 4.0) as usize % 4],
+                            );
+                        }
+                    }
+                }
+                let grid = grid_of(&known).refreshed(&els, &cfg);
+                let c = ctx(&bf, &cfg, &els);
+                let fresh = with_enemy_contacts(&c, <[ContactReport]>::to_vec);
+                known = match known.derived(&c, &grid) {
+                    Some(d) => {
+                        if Arc::ptr_eq(&d, &known) {
+                            shared += 1;
+                        } else {
+                            derived += 1;
+                        }
+                        assert_eq!(d.contacts, fresh, "{n} elements, step {step}");
+                        d
+                    }
+                    None => {
+                        rescanned += 1;
+                        Arc::new(KnownContacts::scanned(&c, Some(&grid), || fresh.clone()))
+                    }
+                };
+                if !fresh.is_empty() {
+                    with_contacts += 1;
+                }
+                if fresh != before {
+                    changes += 1;
+                }
+            }
+        }
+        assert!(
+            shared > 10 && derived > 100 && rescanned > 10,
+            "{shared} {derived} {rescanned}"
+        );
+        assert!(
+            with_contacts > 100 && changes > 20,
+            "{with_contacts} {changes}"
+        );
+    }
+
+    fn grid_of(k: &KnownContacts) -> Arc<ElementGrid> {
+        Arc::clone(k.grid.as_ref().expect("scanned with a grid"))
+    }
+}
