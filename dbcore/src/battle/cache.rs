@@ -643,23 +643,11 @@ impl std::fmt::Debug for StateCache {
 mod known_contacts_tests {
     use super::*;
     use crate::battle::engagement::with_enemy_contacts;
-    use crate::battle::setup::ElementId;
+    // Army i % 2, facing as given: the grid tests' element.
+    use crate::battle::grid::tests::element;
     use crate::battle::state::Status;
     use crate::battlefield::Battlefield;
     use crate::geometry::Pose;
-
-    fn element(i: u32, army: usize, x: f64, y: f64, facing: f64) -> ElementState {
-        let setup = crate::battle::setup::ElementSetup {
-            id: ElementId(i),
-            kind: "4Bd".parse().expect("a troop code"),
-            pose: Pose::new(x, y, facing),
-            general: false,
-            contingent: None,
-            dismounts_as: None,
-            mobile_tower: false,
-        };
-        ElementState::from_setup(army, &setup)
-    }
 
     fn ctx<'a>(
         bf: &'a Battlefield,
@@ -704,9 +692,9 @@ mod known_contacts_tests {
                 .map(|i| {
                     let x = 2.0 + f64::from(i / 2) * 1.5;
                     if i % 2 == 0 {
-                        element(i, 0, x, 10.0, 0.0)
+                        element(i, x, 10.0, 0.0)
                     } else {
-                        element(i, 1, x, 10.5 + [0.0, 0.0, 0.3][i as usize % 3], 180.0)
+                        element(i, x, 10.5 + [0.0, 0.0, 0.3][i as usize % 3], 180.0)
                     }
                 })
                 .collect();

@@ -477,14 +477,14 @@ fn for_each_marked<T>(bits: &[u64], mut f: impl FnMut(usize) -> Option<T>) -> Op
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::battle::setup::ElementId;
     use crate::battle::state::Status;
     use crate::geometry::Pose;
     use rand_core::{RngCore, SeedableRng};
 
-    fn element(i: u32, x: f64, y: f64, facing: f64) -> ElementState {
+    pub(crate) fn element(i: u32, x: f64, y: f64, facing: f64) -> ElementState {
         let setup = crate::battle::setup::ElementSetup {
             id: ElementId(i),
             kind: "4Bd".parse().expect("a troop code"),
