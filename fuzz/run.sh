@@ -7,7 +7,7 @@
 # inputs the fuzzers find go to a scratch directory, never into fuzz/corpus (minimise and commit
 # them by hand: `cargo +nightly fuzz cmin TARGET`). A crash leaves its input in
 # fuzz/artifacts/TARGET/ and fails the run; commit it under fuzz/regressions/TARGET/ with the
-# fix, where `dbcore-ffi/tests/fuzz_corpus.rs` replays it on stable.
+# fix, where `dbcore-ffi/tests/suite/fuzz_corpus.rs` replays it on stable.
 set -euo pipefail
 
 seconds=${1:-20}

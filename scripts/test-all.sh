@@ -43,7 +43,7 @@ step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$ve
 # Live fuzzing (a nightly toolchain, cargo-fuzz and an instrumented build: about six minutes
 # before the first input) is asked for with DBCORE_FUZZ_SECONDS=N; without it the run stays
 # under its twenty-minute budget, and `cargo test` above has already replayed every committed
-# fuzz input and every crash found, on stable (dbcore-ffi/tests/fuzz_corpus.rs).
+# fuzz input and every crash found, on stable (dbcore-ffi/tests/suite/fuzz_corpus.rs).
 fuzz_seconds=${DBCORE_FUZZ_SECONDS:-0}
 if [ "$fuzz_seconds" -gt 0 ] 2>/dev/null; then
     step "fuzz targets, ${fuzz_seconds}s each (nightly, cargo-fuzz)" bash fuzz/run.sh "$fuzz_seconds"

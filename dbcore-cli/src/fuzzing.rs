@@ -1,5 +1,5 @@
 //! The check behind the `protocol_framing` fuzz target (`fuzz/fuzz_targets/protocol_framing.rs`),
-//! kept here so that the stable test `tests/fuzz_corpus.rs` replays the committed corpus in the
+//! kept here so that the stable test `tests/suite/fuzz_corpus.rs` replays the committed corpus in the
 //! normal `cargo test`.
 //!
 //! Any bytes fed to the stdio door, with a small message limit and a tiny read buffer so that

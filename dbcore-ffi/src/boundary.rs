@@ -2,7 +2,7 @@
 //!
 //! Every exported function's body is one call to [`boundary`]: it runs the Rust code under
 //! `catch_unwind`, turns an `Err` into a [`DbcoreStatus`] and records the detail where
-//! `dbcore_last_error_*` can read it right after the call. A test (`tests/boundary.rs`) reads the
+//! `dbcore_last_error_*` can read it right after the call. A test (`tests/suite/boundary.rs`) reads the
 //! sources and fails if an exported body does anything else.
 
 use std::any::Any;

@@ -13,7 +13,7 @@
 //! Each enum keeps its derived `Serialize` and schema (the spelling is unchanged); its
 //! `Deserialize` goes through [`deserialize`] with a private twin of the enum that serde
 //! derives as externally tagged (`#[serde(remote = ...)]`, which the compiler checks against
-//! the enum's own variants and fields). `dbcore/tests/tagged_json.rs` holds the readers to
+//! the enum's own variants and fields). `dbcore/tests/suite/tagged_json.rs` holds the readers to
 //! serde's own.
 
 use std::fmt;

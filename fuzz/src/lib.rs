@@ -1,5 +1,5 @@
 //! What each fuzz target checks, as plain functions of the input bytes: the `cargo fuzz`
-//! targets in `fuzz_targets/` call them on nightly, and `dbcore-ffi/tests/fuzz_corpus.rs`
+//! targets in `fuzz_targets/` call them on nightly, and `dbcore-ffi/tests/suite/fuzz_corpus.rs`
 //! includes this file and calls them on every committed corpus input in the normal (stable)
 //! `cargo test`. A check returns quietly for input it cannot use and panics on a broken promise:
 //! a panic inside dbcore, a refusal that changed the battle, `check` disagreeing with `apply`, a
