@@ -3050,7 +3050,7 @@ mod measure_tests {
 #[cfg(test)]
 pub(crate) mod intersect_agreement {
     use super::*;
-    use crate::geometry::Pose;
+    use crate::geometry::{exact_bits, Pose};
 
     /// [`polygons_intersect`] as it stood before its boxes were taken by comparisons and the
     /// shrunk rectangle kept its own box (#15).
@@ -3116,7 +3116,7 @@ pub(crate) mod intersect_agreement {
     fn bits(p: &Polygon) -> Vec<(u64, u64)> {
         p.points
             .iter()
-            .map(|q| (q.x.to_bits(), q.y.to_bits()))
+            .map(|q| (exact_bits(q.x), exact_bits(q.y)))
             .collect()
     }
 
