@@ -14,7 +14,8 @@
 //! ```
 //!
 //! The build is a release build; `--debug` lays out the dev-profile build instead, which the C
-//! tests use for their sanitizer runs. Cargo names the built files after the crate
+//! tests use for their sanitizer runs (built with the features of this program's own build, so
+//! that it is the library that build made, not a second compile). Cargo names the built files after the crate
 //! (`libdbcore_ffi.*`); the shared one already carries the installed SONAME (`dbcore-ffi/build.rs`).
 //! Files are overwritten, so installing again over an older install updates it.
 
@@ -55,7 +56,13 @@ fn build(root: &Path, debug: bool) -> Result<(PathBuf, PathBuf), String> {
         "--lib",
         "--message-format=json-render-diagnostics",
     ]);
-    if !debug {
+    if debug {
+        // Resolve features as for this program (which links dbcore-ffi and so has built its
+        // dev-profile library already): cargo then reuses that build instead of compiling
+        // dbcore again for dbcore-ffi's own, smaller feature set. The library's code is the
+        // same; the extra features (dbcore's `schema`) only add JSON Schema derivations.
+        cmd.args(["-p", "xtask"]);
+    } else {
         cmd.arg("--release");
     }
     let out = cmd
