@@ -1357,45 +1357,40 @@ pub fn resolve(
     cfg: &RulesConfig,
 ) -> Result<CombatResult, CombatError> {
     // The same steps as `Counted::new` then `Counted::result`, but only the two outcome rows the
-    // dice select are worked out (not all four bands for each side), and the result is filled in
-    // where it stands: its factor lists are inline, so moving it whole costs copies.
-    //
-    // One value is returned on every path and filled in where it stands. (The compiler still
-    // builds it on this function's stack and copies it out, about 350 bytes: measured in #15.)
-    let side = |c: &Combatant, die: DieScore| SideResult {
-        kind: c.kind,
-        die,
-        factors: Factors::new(),
-        total: 0,
-        band: Band::Equal,
-        outcome: Outcome::NoEffect,
-        rule: Cow::Borrowed(""),
-    };
-    let mut out = validate(situation, cfg).map(|()| CombatResult {
-        a: side(&situation.a, dice[0]),
-        b: side(&situation.b, dice[1]),
-        pursuit: None,
-    });
-    let Ok(r) = &mut out else {
-        return out;
-    };
+    // dice select are worked out (not all four bands for each side). The situation is checked
+    // first, so that the result is built once, in one expression, from parts already known:
+    // building it in place and then filling it in made the compiler copy all of it (about 350
+    // bytes) into the caller's slot, and check each placeholder rule before replacing it (#15).
+    validate(situation, cfg)?;
     let (ra, rb) = roles(&situation.engagement);
     let (a, b, e) = (&situation.a, &situation.b, &situation.engagement);
-    count_factors(&mut r.a.factors, a, b, ra, e, cfg);
-    count_factors(&mut r.b.factors, b, a, rb, e, cfg);
-    let ta = r.a.factors.sum() + i32::from(dice[0].get());
-    let tb = r.b.factors.sum() + i32::from(dice[1].get());
+    let (mut fa, mut fb) = (Tally::default(), Tally::default());
+    count_factors(&mut fa, a, b, ra, e, cfg);
+    count_factors(&mut fb, b, a, rb, e, cfg);
+    let ta = fa.sum + i32::from(dice[0].get());
+    let tb = fb.sum + i32::from(dice[1].get());
     let [(band_a, oa, rule_a), (band_b, ob, rule_b)] = bands_and_outcomes(a, b, ra, rb, ta, tb);
-    r.a.band = band_a;
-    r.a.outcome = oa;
-    r.a.rule = Cow::Borrowed(rule_a);
-    r.b.band = band_b;
-    r.b.outcome = ob;
-    r.b.rule = Cow::Borrowed(rule_b);
-    r.a.total = ta;
-    r.b.total = tb;
-    r.pursuit = pursuit(situation, r.a.outcome, r.b.outcome);
-    out
+    Ok(CombatResult {
+        a: SideResult {
+            kind: a.kind,
+            die: dice[0],
+            factors: fa.list,
+            total: ta,
+            band: band_a,
+            outcome: oa,
+            rule: Cow::Borrowed(rule_a),
+        },
+        b: SideResult {
+            kind: b.kind,
+            die: dice[1],
+            factors: fb.list,
+            total: tb,
+            band: band_b,
+            outcome: ob,
+            rule: Cow::Borrowed(rule_b),
+        },
+        pursuit: pursuit(situation, oa, ob),
+    })
 }
 
 /// Each side's band, outcome and rule for the totals `ta` of `a` and `tb` of `b`: the last step
@@ -1733,6 +1728,29 @@ impl FactorSink for FactorSum {
     #[inline(always)]
     fn push_nonzero(&mut self, _name: FactorName, value: i32) {
         self.0 += value;
+    }
+}
+
+/// The list of the factors counted and their sum, kept as they are pushed: the sum is exactly
+/// [`Factors::sum`] of the list (each pushed value is added once, a `push_nonzero` of zero adds
+/// nothing to either), without adding up all the list's slots afterwards.
+#[derive(Default)]
+struct Tally {
+    list: Factors,
+    sum: i32,
+}
+
+impl FactorSink for Tally {
+    #[inline(always)]
+    fn push(&mut self, f: Factor) {
+        self.sum += f.value;
+        self.list.push(f);
+    }
+    #[inline(always)]
+    fn push_nonzero(&mut self, name: FactorName, value: i32) {
+        if value != 0 {
+            self.push(Factor { name, value });
+        }
     }
 }
 
