@@ -51,6 +51,7 @@ impl DieScore {
     /// assert_eq!(err.code(), ErrorCode::InvalidDie); // error 300, the dice family
     /// assert_eq!(err.to_string(), "§0.3: a die shows 1 to 6, not 7");
     /// ```
+    #[inline]
     pub fn new(score: u8) -> Result<DieScore, DiceError> {
         if (1..=6).contains(&score) {
             Ok(DieScore(score))
