@@ -861,6 +861,10 @@ pub struct Battle {
     /// Answers worked out once for this state; not part of the state.
     #[serde(skip)]
     pub(super) cache: super::cache::StateCache,
+    /// The set-up as the compact state writes it, written once and shared by every clone and
+    /// later state (the set-up never changes); not part of the state.
+    #[serde(skip)]
+    pub(super) setup_text: super::saved::SetupText,
     /// Big Battle and Giant: every command of every army, in set-up order (§14). Empty in a
     /// standard battle, where each army is its one command.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -941,6 +945,7 @@ impl Battle {
             setup,
             stamp: super::checked::Stamp::fresh(),
             cache: Default::default(),
+            setup_text: Default::default(),
         }
     }
 

@@ -190,12 +190,45 @@ struct SetupOut<'a> {
     held_back: &'a [ElementId],
 }
 
+/// The compact text of a battle's set-up ([`SetupOut`] as the compact state writes it), written
+/// the first time the battle's state is written and then reused (#15): the set-up never changes
+/// in a battle, so every clone and every later state shares this one memo, and a third of the
+/// compact text (terrain outlines and element poses, mostly numbers to format) is not written
+/// again on each save. Like the stamp and the cache it is not part of the state: not
+/// serialised, not compared, not shown.
+#[derive(Clone, Default)]
+pub(super) struct SetupText(Arc<std::sync::OnceLock<Box<[u8]>>>);
+
+impl SetupText {
+    /// The memo's text, written from `setup` (the battle's own set-up) if this is the first time.
+    fn get_or_write(&self, setup: &SetupOut<'_>) -> &[u8] {
+        self.0
+            .get_or_init(|| write::setup_bytes(setup).into_boxed_slice())
+    }
+}
+
+/// Invisible to equality, as the memo says nothing the set-up does not.
+impl PartialEq for SetupText {
+    fn eq(&self, _: &SetupText) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for SetupText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SetupText")
+    }
+}
+
 /// The compact state as written, without its digest: the canonical text the digest is of.
 #[derive(Serialize)]
 struct StateOut<'a> {
     format: &'static str,
     version: u32,
     setup: SetupOut<'a>,
+    /// `setup` as written ([`SetupText`]): what the hand writer copies in its place.
+    #[serde(skip)]
+    setup_text: &'a [u8],
     actions: &'a [Action],
     bound: u32,
     active: usize,
@@ -437,21 +470,24 @@ impl Battle {
             return None;
         }
         let config = (s.config != *default_config()).then_some(&s.config);
+        let setup = SetupOut {
+            format: &s.format,
+            version: s.version,
+            variant: s.variant,
+            config,
+            battlefield: &s.battlefield,
+            armies: &s.armies,
+            first: s.first,
+            sandbox: s.sandbox,
+            city_owner: s.city_owner,
+            held_back: &s.held_back,
+        };
+        let setup_text = self.setup_text.get_or_write(&setup);
         Some(StateOut {
             format: STATE_FORMAT,
             version: STATE_VERSION,
-            setup: SetupOut {
-                format: &s.format,
-                version: s.version,
-                variant: s.variant,
-                config,
-                battlefield: &s.battlefield,
-                armies: &s.armies,
-                first: s.first,
-                sandbox: s.sandbox,
-                city_owner: s.city_owner,
-                held_back: &s.held_back,
-            },
+            setup,
+            setup_text,
             actions: &self.actions,
             bound: self.bound,
             active: self.active,
@@ -654,6 +690,7 @@ impl Battle {
             verdict: s.verdict,
             stamp: super::checked::Stamp::fresh(),
             cache: Default::default(),
+            setup_text: Default::default(),
             commands: s.commands,
         };
         if text_hash.is_some_and(|h| format!("{h:016x}") == s.digest) {
@@ -886,6 +923,31 @@ mod tests {
         for v in variants {
             assert_eq!(Battle::from_state_json(&v), full_by_value(&v), "{v:.300}");
         }
+    }
+
+    #[test]
+    fn the_set_up_text_is_written_once_and_kept_by_clones_and_later_states() {
+        let (_, end) = golden_states().pop().expect("a golden state");
+        let mut battle = Battle::new(end.setup().clone()).expect("a valid set-up");
+        let first = battle.state_json();
+        let memo = battle
+            .setup_text
+            .0
+            .get()
+            .expect("written with the first state")
+            .as_ptr();
+        let clone = battle.clone();
+        for a in end.actions.iter() {
+            battle.apply(a.clone()).expect("the golden action applies");
+        }
+        // The later state and the clone use the text written first, and every text they write
+        // is the one a battle that never wrote its set-up before writes.
+        assert_eq!(battle.setup_text.0.get().map(|t| t.as_ptr()), Some(memo));
+        assert_eq!(clone.setup_text.0.get().map(|t| t.as_ptr()), Some(memo));
+        assert_eq!(battle.state_json(), end.state_json());
+        assert_eq!(battle.state_digest(), end.state_digest());
+        assert_eq!(clone.state_json(), first);
+        assert_eq!(Battle::from_state_json(&battle.state_json()), Ok(end));
     }
 
     #[test]

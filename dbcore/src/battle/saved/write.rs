@@ -556,7 +556,7 @@ impl Out {
         self.raw(",\"version\":");
         self.u64(u64::from(s.version));
         self.raw(",\"setup\":");
-        self.setup(&s.setup);
+        self.buf.extend_from_slice(s.setup_text);
         self.raw(",\"actions\":[");
         for (i, a) in s.actions.iter().enumerate() {
             if i > 0 {
@@ -644,6 +644,14 @@ pub(super) fn state_bytes(s: &StateOut<'_>) -> Vec<u8> {
     // Room for the usual sizes, so that the buffer is seldom grown (and copied) on the way.
     let mut out = Out::with_capacity(4096 + 160 * s.actions.len() + 200 * s.elements.len());
     out.state(s);
+    out.buf
+}
+
+/// The set-up's part of the compact state, as [`Out::state`] writes it: what
+/// [`super::SetupText`] keeps.
+pub(super) fn setup_bytes(s: &SetupOut<'_>) -> Vec<u8> {
+    let mut out = Out::with_capacity(2048);
+    out.setup(s);
     out.buf
 }
 
