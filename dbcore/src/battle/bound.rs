@@ -861,8 +861,8 @@ pub struct Battle {
     /// Answers worked out once for this state; not part of the state.
     #[serde(skip)]
     pub(super) cache: super::cache::StateCache,
-    /// The set-up as the compact state writes it, written once and shared by every clone and
-    /// later state (the set-up never changes); not part of the state.
+    /// The set-up as the compact state writes it, written once and shared by the clones and
+    /// later states made after that (the set-up never changes); not part of the state.
     #[serde(skip)]
     pub(super) setup_text: super::saved::SetupText,
     /// Big Battle and Giant: every command of every army, in set-up order (§14). Empty in a

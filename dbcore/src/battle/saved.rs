@@ -192,18 +192,21 @@ struct SetupOut<'a> {
 
 /// The compact text of a battle's set-up ([`SetupOut`] as the compact state writes it), written
 /// the first time the battle's state is written and then reused (#15): the set-up never changes
-/// in a battle, so every clone and every later state shares this one memo, and a third of the
+/// in a battle, so the clones and later states made after it share this one text, and a third of the
 /// compact text (terrain outlines and element poses, mostly numbers to format) is not written
 /// again on each save. Like the stamp and the cache it is not part of the state: not
 /// serialised, not compared, not shown.
+///
+/// Empty until then, and so free to make, clone and drop for the battles that are never saved
+/// (a driven battle, a search): no allocation, no reference count. A clone made after the
+/// first write shares the text.
 #[derive(Clone, Default)]
-pub(super) struct SetupText(Arc<std::sync::OnceLock<Box<[u8]>>>);
+pub(super) struct SetupText(std::sync::OnceLock<Arc<[u8]>>);
 
 impl SetupText {
     /// The memo's text, written from `setup` (the battle's own set-up) if this is the first time.
     fn get_or_write(&self, setup: &SetupOut<'_>) -> &[u8] {
-        self.0
-            .get_or_init(|| write::setup_bytes(setup).into_boxed_slice())
+        self.0.get_or_init(|| Arc::from(write::setup_bytes(setup)))
     }
 }
 
