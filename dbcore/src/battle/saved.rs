@@ -305,7 +305,7 @@ struct StateIn {
 /// What [`Battle::from_full_text`] made of a full state's text.
 enum FullText {
     /// The text is exactly the battle its record replays to: this battle.
-    Accepted(Battle),
+    Accepted(Box<Battle>),
     /// The text reads as a battle whose record replays, but it is spelt otherwise than that
     /// replay: the claimed battle and its replay, for the value check.
     Replayed(Box<(Battle, Battle)>),
@@ -577,7 +577,7 @@ impl Battle {
             return Battle::from_saved(saved, text_digest(text));
         }
         let known = match Battle::from_full_text(text) {
-            FullText::Accepted(battle) => return Ok(battle),
+            FullText::Accepted(battle) => return Ok(*battle),
             FullText::Replayed(pair) => Some(pair),
             FullText::Unread => None,
         };
@@ -609,7 +609,7 @@ impl Battle {
             return FullText::Unread;
         };
         if serde_json::to_string(&replayed).is_ok_and(|again| again == text) {
-            return FullText::Accepted(replayed);
+            return FullText::Accepted(Box::new(replayed));
         }
         FullText::Replayed(Box::new((claimed, replayed)))
     }
