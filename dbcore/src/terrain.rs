@@ -1153,19 +1153,30 @@ pub fn length_inside(s: &Segment, poly: &Polygon) -> f64 {
     let d = s.b - s.a;
     let mut ts = vec![0.0, 1.0];
     for e in poly.edges() {
-        let f = e.b - e.a;
-        let den = d.cross(f);
-        if den.abs() < 1e-15 {
-            continue;
-        }
-        let w = e.a - s.a;
-        let t = w.cross(f) / den;
-        let u = w.cross(d) / den;
-        if (0.0..=1.0).contains(&t) && (-1e-12..=1.0 + 1e-12).contains(&u) {
-            ts.push(t);
-        }
+        ts.extend(edge_crossing(s.a, d, e.a, e.b - e.a));
     }
     inside_between(&mut ts, s.a, d, len, |p| poly.contains_strictly(p))
+}
+
+/// Where the segment from `from` along `d` crosses the edge from `a` along `f`, as a fraction
+/// of the segment (0 to 1), or `None` where they are parallel or miss each other. Where along
+/// the edge (`u`) is worked out first, with a sliver of slack at its ends so that a crossing at
+/// a vertex is not lost; it refuses most edges, and the segment's fraction `t` is then not
+/// needed. [`length_inside`] and the tabled sections of [`measure`] share it, so they find the
+/// same crossings to the bit.
+#[inline(always)]
+fn edge_crossing(from: Point, d: Point, a: Point, f: Point) -> Option<f64> {
+    let den = d.cross(f);
+    if den.abs() < 1e-15 {
+        return None;
+    }
+    let w = a - from;
+    let u = w.cross(d) / den;
+    if !(-1e-12..=1.0 + 1e-12).contains(&u) {
+        return None;
+    }
+    let t = w.cross(f) / den;
+    (0.0..=1.0).contains(&t).then_some(t)
 }
 
 /// The length inside a polygon of the segment from `a` along `d` (of length `len`), given where
@@ -1585,25 +1596,10 @@ impl<'a> Sections<'a> {
                 let j = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let (a, _, f) = self.edges[j];
-                let den = d.cross(f);
-                if den.abs() < 1e-15 {
-                    continue;
-                }
-                let w = a - s.a;
-                let u = w.cross(d) / den;
-                if !(-1e-12..=1.0 + 1e-12).contains(&u) {
-                    continue;
-                }
-                let t = w.cross(f) / den;
-                if (0.0..=1.0).contains(&t) {
-                    self.ts.push(t);
-                }
+                self.ts.extend(edge_crossing(s.a, d, a, f));
             }
         }
-        let mut ts = std::mem::take(&mut self.ts);
-        let inside = inside_between(&mut ts, s.a, d, len, |p| self.contains_strictly(p));
-        self.ts = ts;
-        inside
+        self.inside_crossed(s.a, d, len)
     }
 
     /// [`length_inside`]`(s, poly)`, step for step.
@@ -1616,24 +1612,16 @@ impl<'a> Sections<'a> {
         self.ts.clear();
         self.ts.extend([0.0, 1.0]);
         for &(a, _, f) in &self.edges {
-            let den = d.cross(f);
-            if den.abs() < 1e-15 {
-                continue;
-            }
-            let w = a - s.a;
-            // `u` (where along the edge) first: it refuses most edges, and `t` is then not
-            // needed; both are worked out as `length_inside` works them out.
-            let u = w.cross(d) / den;
-            if !(-1e-12..=1.0 + 1e-12).contains(&u) {
-                continue;
-            }
-            let t = w.cross(f) / den;
-            if (0.0..=1.0).contains(&t) {
-                self.ts.push(t);
-            }
+            self.ts.extend(edge_crossing(s.a, d, a, f));
         }
+        self.inside_crossed(s.a, d, len)
+    }
+
+    /// [`inside_between`] over the crossings gathered in `self.ts`, whose buffer is kept for
+    /// the next section.
+    fn inside_crossed(&mut self, from: Point, d: Point, len: f64) -> f64 {
         let mut ts = std::mem::take(&mut self.ts);
-        let inside = inside_between(&mut ts, s.a, d, len, |p| self.contains_strictly(p));
+        let inside = inside_between(&mut ts, from, d, len, |p| self.contains_strictly(p));
         self.ts = ts;
         inside
     }
