@@ -532,31 +532,51 @@ impl Scale {
 /// Convex hull of `points`, anticlockwise (x right, y up), without repeated or collinear points
 /// (Andrew's monotone chain). Swept areas of straight moves are hulls of start and end corners.
 pub fn convex_hull(points: &[Point]) -> Polygon {
-    let mut pts: Vec<Point> = points.to_vec();
+    // Up to this many points are sorted on the stack: swept pieces are hulls of 4 or 8 points
+    // (#15), so the hull's own vertices are the one allocation.
+    const ON_STACK: usize = 16;
+    let mut stack = [Point::new(0.0, 0.0); ON_STACK];
+    let mut heap = Vec::new();
+    let pts: &mut [Point] = if points.len() <= ON_STACK {
+        stack[..points.len()].copy_from_slice(points);
+        &mut stack[..points.len()]
+    } else {
+        heap.extend_from_slice(points);
+        &mut heap
+    };
     pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    pts.dedup_by(|a, b| a.x == b.x && a.y == b.y);
-    if pts.len() < 3 {
-        return Polygon::new(pts);
+    // Repeated points dropped in place, the first of each run kept.
+    let mut n = 0;
+    for i in 0..pts.len() {
+        if n == 0 || pts[i].x != pts[n - 1].x || pts[i].y != pts[n - 1].y {
+            pts[n] = pts[i];
+            n += 1;
+        }
+    }
+    let pts = &pts[..n];
+    if n < 3 {
+        return Polygon::new(pts.to_vec());
     }
     let turn = |o: Point, a: Point, b: Point| (a - o).cross(b - o);
-    let mut lower: Vec<Point> = Vec::with_capacity(pts.len());
-    for &p in &pts {
-        while lower.len() >= 2 && turn(lower[lower.len() - 2], lower[lower.len() - 1], p) <= 0.0 {
-            lower.pop();
+    // Andrew's two chains in one vector: the lower chain left to right, then the upper chain
+    // right to left from the lower chain's last point, which both chains share.
+    let mut hull: Vec<Point> = Vec::with_capacity(2 * n);
+    for &p in pts {
+        while hull.len() >= 2 && turn(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
+            hull.pop();
         }
-        lower.push(p);
+        hull.push(p);
     }
-    let mut upper: Vec<Point> = Vec::with_capacity(pts.len());
-    for &p in pts.iter().rev() {
-        while upper.len() >= 2 && turn(upper[upper.len() - 2], upper[upper.len() - 1], p) <= 0.0 {
-            upper.pop();
+    let lower = hull.len();
+    for &p in pts.iter().rev().skip(1) {
+        while hull.len() > lower && turn(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
+            hull.pop();
         }
-        upper.push(p);
+        hull.push(p);
     }
-    lower.pop();
-    upper.pop();
-    lower.extend(upper);
-    Polygon::new(lower)
+    // The upper chain ends at the first point, where the lower chain began.
+    hull.pop();
+    Polygon::new(hull)
 }
 
 /// Whether the axis-aligned bounding boxes of two point sets are apart by more than `margin` on

@@ -1416,7 +1416,7 @@ impl Battle {
                 if self.phase != Phase::Movement {
                     return Err(wrong("a tactical move"));
                 }
-                for id in order_ids(order) {
+                for &id in order_id_slice(order) {
                     let e = self.element(id).ok_or(BattleError::UnknownElement { id })?;
                     if e.army != self.active {
                         return Err(BattleError::NotYourElement { id, army: e.army });
@@ -2181,12 +2181,17 @@ fn initial_cities(setup: &BattleSetup, elements: &[ElementState]) -> Vec<CitySta
 
 /// The elements an order names.
 pub fn order_ids(order: &MoveOrder) -> Vec<ElementId> {
+    order_id_slice(order).to_vec()
+}
+
+/// [`order_ids`] borrowed from the order, for the checks that only read them (#15).
+pub(crate) fn order_id_slice(order: &MoveOrder) -> &[ElementId] {
     match order {
-        MoveOrder::Element { id, .. } | MoveOrder::Dismount { id } => vec![*id],
+        MoveOrder::Element { id, .. } | MoveOrder::Dismount { id } => std::slice::from_ref(id),
         MoveOrder::Group { ids, .. }
         | MoveOrder::Column { ids, .. }
         | MoveOrder::IntoContact { ids, .. }
-        | MoveOrder::ThroughCity { ids, .. } => ids.clone(),
+        | MoveOrder::ThroughCity { ids, .. } => ids,
     }
 }
 

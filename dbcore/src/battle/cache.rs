@@ -580,11 +580,10 @@ impl Carry {
         if self.flags.len() != elements.len() || self.flags.iter().all(|&f| f == 0) {
             return cache;
         }
-        let moved: Vec<BoxOf> = self
-            .changed
-            .iter()
-            .flat_map(|&(i, before)| [before, box_of(&elements[i], cfg)])
-            .collect();
+        let mut moved: Vec<BoxOf> = Vec::with_capacity(2 * self.changed.len());
+        for &(i, before) in &self.changed {
+            moved.extend([before, box_of(&elements[i], cfg)]);
+        }
         let memo = CloseCombat {
             config: address(cfg),
             elements: ElementsAt::of(elements),

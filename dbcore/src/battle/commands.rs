@@ -30,7 +30,7 @@ use crate::geometry::{ElementRect, TOLERANCE};
 use crate::troops::{ElementKind, TroopType};
 use crate::zones::nearest_distance;
 
-use super::bound::{order_ids, Battle, BattleError, Event};
+use super::bound::{order_id_slice, Battle, BattleError, Event};
 use super::movement::{in_close_combat, MoveOrder, MovePlan};
 use super::outcome::flee;
 use super::setup::{BattleSetup, ElementId, SetupProblem};
@@ -650,7 +650,7 @@ impl Battle {
         if !self.has_commands() {
             return Ok(None);
         }
-        let ids = order_ids(order);
+        let ids = order_id_slice(order);
         let Some(first) = ids.first() else {
             return Ok(None);
         };

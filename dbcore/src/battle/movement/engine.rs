@@ -492,7 +492,7 @@ fn check_walls(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
         let held = holder(ctx, outline);
         let held_by_enemy = held.is_some_and(|h| h != ctx.army);
         for m in &p.movers {
-            let pieces: Vec<Vec<Point>> = m.legs.iter().flat_map(|l| l.swept()).collect();
+            let pieces = swept_pieces(&m.legs);
             if !pieces_inside(&pieces, outline) {
                 continue;
             }
@@ -1297,6 +1297,14 @@ struct Checked {
     allowed: f64,
 }
 
+/// The pieces a mover's legs sweep, leg by leg; a one-leg move's own pieces as they are (#15).
+fn swept_pieces(legs: &[Leg]) -> Vec<Vec<Point>> {
+    match legs {
+        [only] => only.swept(),
+        legs => legs.iter().flat_map(|l| l.swept()).collect(),
+    }
+}
+
 /// Every check that does not depend on contact: movers, board, terrain, distance, second moves,
 /// elements in the way.
 fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, MoveError> {
@@ -1308,7 +1316,8 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         }
     }
     let along_road = p.movers.iter().all(|m| {
-        let mut mids = vec![m.start().pose.front_mid()];
+        let mut mids = Vec::with_capacity(m.legs.len() + 1);
+        mids.push(m.start().pose.front_mid());
         mids.extend(m.legs.iter().map(|l| l.to.pose.front_mid()));
         ctx.battlefield.move_along_road(&mids)
     });
@@ -1323,7 +1332,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     let mut swept: Vec<Vec<Vec<Point>>> = Vec::with_capacity(p.movers.len());
     for m in &p.movers {
         let e = &ctx.elements[m.idx];
-        let pieces: Vec<Vec<Point>> = m.legs.iter().flat_map(|l| l.swept()).collect();
+        let pieces = swept_pieces(&m.legs);
         let (g, feature) = going_and_feature_of(ctx, going_context(ctx, m.idx), &pieces);
         if g == Going::Impassable {
             return Err(MoveError::Terrain {

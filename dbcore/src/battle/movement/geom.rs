@@ -113,9 +113,8 @@ impl Leg {
                 self.to.corners().to_vec(),
             ]
         } else {
-            let mut pts = self.from.corners().to_vec();
-            pts.extend(self.to.corners());
-            vec![convex_hull(&pts).points]
+            let ([a, b, c, d], [e, f, g, h]) = (self.from.corners(), self.to.corners());
+            vec![convex_hull(&[a, b, c, d, e, f, g, h]).points]
         }
     }
 }
