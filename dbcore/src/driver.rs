@@ -14,7 +14,7 @@ use crate::battle::{
     ElementId, Event, MoveOrder, Phase, SetupError, ValidatedSetup, Verdict,
 };
 use crate::dice::{DieScore, SeededDice};
-use crate::geometry::{Point, Pose};
+use crate::geometry::{Point, Pose, TOLERANCE};
 use crate::terrain::HomeTerrain;
 
 mod big_battle;
@@ -483,23 +483,45 @@ fn nearest(
 /// longest step straight towards the nearest enemy. Checked, so that it is committed without a
 /// second check.
 fn best_move(b: &Battle) -> Option<CheckedAction> {
+    best_move_with(b, true)
+}
+
+/// [`best_move`], passing over the moves sure to be refused as too far when `pass_over` (the
+/// tests compare it with asking the battle about every move).
+fn best_move_with(b: &Battle, pass_over: bool) -> Option<CheckedAction> {
     if b.pips() == 0 {
         return None;
     }
     let mut mine = movers_and_nearest_enemies(b);
     mine.sort_by(|x, y| x.2.total_cmp(&y.2).then(x.0.cmp(&y.0)));
+    let cfg = &b.setup().config;
     for (id, target, dist) in mine {
-        let contact = Action::Move {
-            order: MoveOrder::IntoContact {
-                ids: vec![id],
-                target,
-                contact: ContactWanted::Front,
-            },
-        };
-        if let Ok(checked) = b.check_action(contact) {
-            return Some(checked);
-        }
         let me = b.element(id)?;
+        // Moves the battle is sure to refuse as too far are not asked (#15: they were a third
+        // of the candidates). A leg moves as far as its front corner moving furthest, which is
+        // at least as far as the front edge's midpoint moves (the midpoint's shift is the mean
+        // of the two corners'); poses are snapped by under 2e-4 BW; and no going allows more
+        // than the larger of the element's two distances (§7.3). So a move whose midpoint goes
+        // further than that, with the tolerance and a margin, is refused whatever else is true,
+        // and the first move accepted is the one asking each would find.
+        let farthest = cfg
+            .move_distance(me.kind, false)
+            .max(cfg.move_distance(me.kind, true))
+            + TOLERANCE
+            + 1e-3;
+        // Front contact puts the mover's front-edge midpoint on the target's (§8.2 a).
+        if !pass_over || dist <= farthest {
+            let contact = Action::Move {
+                order: MoveOrder::IntoContact {
+                    ids: vec![id],
+                    target,
+                    contact: ContactWanted::Front,
+                },
+            };
+            if let Ok(checked) = b.check_action(contact) {
+                return Some(checked);
+            }
+        }
         let aim = b.element(target)?.pose.front_mid();
         let here = me.pose.front_mid();
         let to = aim - here;
@@ -516,6 +538,10 @@ fn best_move(b: &Battle) -> Option<CheckedAction> {
             for allowance in [4.0, 3.0, 2.0, 1.0] {
                 let d: f64 = reach.min(allowance) * fraction;
                 if d < 0.2 || tried[..tries].contains(&d.to_bits()) {
+                    continue;
+                }
+                // The midpoint moves `d` (see `farthest`).
+                if pass_over && d > farthest {
                     continue;
                 }
                 tried[tries] = d.to_bits();
@@ -729,6 +755,73 @@ mod tests {
             7 => 5.0,
             _ => f64::from(rng.next_u32() % 2_000) / 100.0,
         }
+    }
+
+    /// #15: passing over the moves sure to be too far (DBA3.md §7.2, §7.3: a move is measured by
+    /// the front corner moving furthest, and no going allows more than the element's move in
+    /// good going) chooses, at every move of whole battles, the move asking every one chooses.
+    #[test]
+    fn passing_over_too_far_moves_chooses_as_asking_every_move() {
+        let mut compared = 0;
+        let mut moves = 0;
+        for (setup, seeds, bounds) in [
+            (demo_setup(), 1..7, 40),
+            (
+                big_battle_setup(crate::battlefield::Variant::BigBattle),
+                1..3,
+                12,
+            ),
+        ] {
+            let validated = ValidatedSetup::new(setup).unwrap();
+            for seed in seeds {
+                let mut battle = Battle::start(&validated);
+                let mut dice = SeededDice::new(seed);
+                let mut policy = Demonstration;
+                for _ in 0..bounds * 200 {
+                    if battle.bound() > bounds {
+                        break;
+                    }
+                    match battle.phase() {
+                        Phase::Finished { .. } => break,
+                        Phase::AwaitingPips => {
+                            let action = if battle.has_commands() {
+                                let n = battle.rolling_commands().len();
+                                Action::RollCommandPips {
+                                    dice: (0..n).map(|_| dice.roll()).collect(),
+                                }
+                            } else {
+                                Action::RollPips { die: dice.roll() }
+                            };
+                            battle.apply(action).unwrap();
+                        }
+                        Phase::Movement => {
+                            let fast = best_move_with(&battle, true);
+                            let every = best_move_with(&battle, false);
+                            assert_eq!(fast, every, "seed {seed}, bound {}", battle.bound());
+                            compared += 1;
+                            moves += usize::from(fast.is_some());
+                            let choice = policy
+                                .next_choice(&battle, None)
+                                .unwrap_or(Choice::Unchecked(Action::EndMovement));
+                            if choice.apply_to(&mut battle).is_err() {
+                                battle.apply(Action::EndMovement).unwrap();
+                            }
+                        }
+                        Phase::Shooting | Phase::CloseCombat => {
+                            let roll = dice.roll_pair();
+                            let Some(choice) = policy.next_choice(&battle, Some(roll)) else {
+                                break;
+                            };
+                            if choice.apply_to(&mut battle).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Many decisions compared, most of them a move made.
+        assert!(compared > 300 && moves > 150, "{compared} {moves}");
     }
 
     #[test]
