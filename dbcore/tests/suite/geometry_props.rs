@@ -339,6 +339,56 @@ fn convex_hull_drops_inner_and_collinear_points() {
     assert!((h.signed_area() - 4.0).abs() < 1e-12);
 }
 
+proptest! {
+    /// The hull of points on a coarse grid (so that repeats and collinear runs are common; up to
+    /// 24 points, beyond the 16 sorted on the stack) is the one strictly convex anticlockwise
+    /// polygon of input points, starting at the least point by x then y, that holds every input
+    /// point: such a polygon is unique, so any correct hull gives these points in this order.
+    #[test]
+    fn convex_hull_is_the_unique_strict_anticlockwise_hull(
+        raw in prop::collection::vec((0i32..9, 0i32..9), 0..24)
+    ) {
+        let pts: Vec<Point> = raw
+            .iter()
+            .map(|&(x, y)| Point::new(f64::from(x) * 0.25, f64::from(y) * 0.25))
+            .collect();
+        let h = convex_hull(&pts).points;
+        for v in &h {
+            prop_assert!(pts.contains(v));
+        }
+        let least = pts
+            .iter()
+            .copied()
+            .min_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+        prop_assert_eq!(h.first().copied(), least);
+        let n = h.len();
+        if n >= 3 {
+            for i in 0..n {
+                let (a, b, c) = (h[i], h[(i + 1) % n], h[(i + 2) % n]);
+                // Strictly convex, anticlockwise: every corner turns left.
+                prop_assert!((b - a).cross(c - b) > 0.0);
+                for &p in &pts {
+                    prop_assert!((b - a).cross(p - a) >= 0.0);
+                }
+            }
+        } else {
+            // No area: nothing, one point, or the two ends of the segment every point lies on
+            // (least first).
+            prop_assert_eq!(n == 0, pts.is_empty());
+            for &p in &pts {
+                match n {
+                    1 => prop_assert_eq!(p, h[0]),
+                    _ => {
+                        prop_assert!((h[1] - h[0]).cross(p - h[0]) == 0.0);
+                        prop_assert!((p - h[0]).dot(h[1] - h[0]) >= 0.0);
+                        prop_assert!((p - h[1]).dot(h[0] - h[1]) >= 0.0);
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn convex_gap_measures_separation_and_depth() {
     let a = el(0.0, 0.0, 0.0, 1.0).corners();
