@@ -757,70 +757,52 @@ mod tests {
         }
     }
 
+    /// The demonstration driver, first checking at every move that passing over the moves
+    /// sure to be too far chooses as asking about every move does.
+    #[derive(Default)]
+    struct Comparing {
+        compared: usize,
+        moves: usize,
+    }
+
+    impl Policy for Comparing {
+        fn next_action(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Action> {
+            self.next_choice(battle, dice).map(Choice::into_action)
+        }
+
+        fn next_choice(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Choice> {
+            if battle.phase() == Phase::Movement {
+                let fast = best_move_with(battle, true);
+                let every = best_move_with(battle, false);
+                assert_eq!(fast, every, "bound {}", battle.bound());
+                self.compared += 1;
+                self.moves += usize::from(fast.is_some());
+            }
+            Demonstration.next_choice(battle, dice)
+        }
+    }
+
     /// #15: passing over the moves sure to be too far (DBA3.md §7.2, §7.3: a move is measured by
     /// the front corner moving furthest, and no going allows more than the element's move in
     /// good going) chooses, at every move of whole battles, the move asking every one chooses.
     #[test]
     fn passing_over_too_far_moves_chooses_as_asking_every_move() {
-        let mut compared = 0;
-        let mut moves = 0;
-        for (setup, seeds, bounds) in [
-            (demo_setup(), 1..7, 40),
-            (
-                big_battle_setup(crate::battlefield::Variant::BigBattle),
-                1..3,
-                12,
-            ),
-        ] {
+        let mut policy = Comparing::default();
+        let big = big_battle_setup(crate::battlefield::Variant::BigBattle);
+        for (setup, seeds, bounds) in [(demo_setup(), 1..7, 40), (big, 1..3, 12)] {
             let validated = ValidatedSetup::new(setup).unwrap();
             for seed in seeds {
                 let mut battle = Battle::start(&validated);
-                let mut dice = SeededDice::new(seed);
-                let mut policy = Demonstration;
-                for _ in 0..bounds * 200 {
-                    if battle.bound() > bounds {
-                        break;
-                    }
-                    match battle.phase() {
-                        Phase::Finished { .. } => break,
-                        Phase::AwaitingPips => {
-                            let action = if battle.has_commands() {
-                                let n = battle.rolling_commands().len();
-                                Action::RollCommandPips {
-                                    dice: (0..n).map(|_| dice.roll()).collect(),
-                                }
-                            } else {
-                                Action::RollPips { die: dice.roll() }
-                            };
-                            battle.apply(action).unwrap();
-                        }
-                        Phase::Movement => {
-                            let fast = best_move_with(&battle, true);
-                            let every = best_move_with(&battle, false);
-                            assert_eq!(fast, every, "seed {seed}, bound {}", battle.bound());
-                            compared += 1;
-                            moves += usize::from(fast.is_some());
-                            let choice = policy
-                                .next_choice(&battle, None)
-                                .unwrap_or(Choice::Unchecked(Action::EndMovement));
-                            if choice.apply_to(&mut battle).is_err() {
-                                battle.apply(Action::EndMovement).unwrap();
-                            }
-                        }
-                        Phase::Shooting | Phase::CloseCombat => {
-                            let roll = dice.roll_pair();
-                            let Some(choice) = policy.next_choice(&battle, Some(roll)) else {
-                                break;
-                            };
-                            if choice.apply_to(&mut battle).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
+                drive_with(
+                    &mut battle,
+                    &mut SeededDice::new(seed),
+                    bounds,
+                    &mut [&mut policy],
+                );
             }
         }
         // Many decisions compared, most of them a move made.
+        let Comparing { compared, moves } = policy;
         assert!(compared > 300 && moves > 150, "{compared} {moves}");
     }
 
