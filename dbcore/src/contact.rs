@@ -256,6 +256,11 @@ impl RectOutline {
     pub(crate) fn of(r: &ElementRect) -> RectOutline {
         RectOutline::of_corners(rect_corners(r))
     }
+
+    /// The corners the outline was made of.
+    pub(crate) fn corners(&self) -> &[Point; 4] {
+        &self.c
+    }
 }
 
 /// [`crate::geometry::convex_gap_up_to`] of two rectangles from their outlines: the same axes in the same order,

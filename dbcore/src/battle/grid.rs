@@ -24,10 +24,16 @@ use std::sync::Arc;
 
 use crate::config::RulesConfig;
 use crate::contact::{rect_corners, RectOutline};
-use crate::geometry::{ElementRect, Point};
+use crate::geometry::{ElementRect, Point, Pose};
 use crate::terrain::OutlineBox;
 
 use super::state::ElementState;
+use crate::troops::ElementKind;
+
+/// The address of a rules configuration (compared only).
+fn address(cfg: &RulesConfig) -> usize {
+    cfg as *const RulesConfig as usize
+}
 
 /// Side of a cell, BW: about an element's width, so that a base or a move's swept piece covers a
 /// handful of cells.
@@ -99,18 +105,31 @@ pub(crate) fn bounds_apart(a: Option<Bounds>, b: Option<Bounds>, margin: f64) ->
     }
 }
 
+/// What the grid keeps of one element beside its rectangle and box.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    outline: RectOutline,
+    /// The kind the rectangle was measured for.
+    kind: ElementKind,
+    /// The cells the element is listed in (`None`: in none).
+    listed: Option<Cells>,
+}
+
 /// The elements of one state by cell (see the module documentation).
 #[derive(Debug)]
 pub(crate) struct ElementGrid {
     /// Every element's rectangle, by index of the elements (lost ones too).
     rects: Vec<ElementRect>,
-    /// Every element's corners, as [`ElementRect::corners`] gives them (the same numbers).
-    corners: Vec<[Point; 4]>,
-    /// Every element's contact outline (corners, edge lengths, axes): the contact questions of a
-    /// state meet each element many times. Worked out with the grid, not when first asked, so
-    /// that a refreshed grid copies them as plain values (#15: copying the kept-when-asked
-    /// outlines was a third of the cost of a refresh).
-    outlines: Vec<RectOutline>,
+    /// Every element's contact outline (its corners, as [`ElementRect::corners`] gives them, edge
+    /// lengths and axes), kind, and the cells it is listed in, by index: the contact questions
+    /// of a state meet each element many times. Worked out with the grid, not when first asked,
+    /// so that a refreshed grid copies them as plain values, all in one block (#15: a refresh
+    /// copied five lists, and copying the kept-when-asked outlines was a third of its cost).
+    shapes: Vec<Shape>,
+    /// The address of the rules configuration that measured the rectangles (compared only, as
+    /// the per-state memo compares it): a refresh by the same configuration knows an element's
+    /// depth from its kind.
+    config: usize,
     /// Bounding box of each element in play with a finite position, by index.
     boxes: Vec<Option<Bounds>>,
     /// Elements in play whose position is not finite: near everything.
@@ -124,8 +143,6 @@ pub(crate) struct ElementGrid {
     /// two allocations for the whole grid, not one per cell. An entry whose element has moved
     /// since is harmless: every candidate is tested against its box as it is now.
     cells: Arc<CellIndex>,
-    /// The cells each element is listed in, by index (`None`: in none).
-    listed: Vec<Option<Cells>>,
     /// Elements in play whose box has left the cells they are listed in (moved since the cell
     /// index was built): tested against every query.
     moved: Vec<usize>,
@@ -135,8 +152,17 @@ impl ElementGrid {
     /// The grid of `elements`, measured by `cfg`.
     pub(crate) fn new(elements: &[ElementState], cfg: &RulesConfig) -> ElementGrid {
         let rects: Vec<ElementRect> = elements.iter().map(|e| e.rect(cfg)).collect();
-        // The corners of `ElementRect::corners` by the same arithmetic, one sine and cosine each.
-        let corners: Vec<[Point; 4]> = rects.iter().map(rect_corners).collect();
+        // The corners of `ElementRect::corners` by the same arithmetic, one sine and cosine each,
+        // kept in the outline.
+        let mut shapes: Vec<Shape> = rects
+            .iter()
+            .zip(elements)
+            .map(|(r, e)| Shape {
+                outline: RectOutline::of_corners(rect_corners(r)),
+                kind: e.kind,
+                listed: None,
+            })
+            .collect();
         let mut everywhere = Vec::new();
         let boxes: Vec<Option<Bounds>> = elements
             .iter()
@@ -145,7 +171,7 @@ impl ElementGrid {
                 if !e.in_play() {
                     return None;
                 }
-                let b = bounds_of(&corners[i]);
+                let b = bounds_of(shapes[i].outline.corners());
                 if b.is_none() {
                     everywhere.push(i);
                 }
@@ -163,12 +189,9 @@ impl ElementGrid {
         let count = |extent: f64| ((extent / cell).floor() as usize + 1).min(MAX_CELLS);
         let (nx, ny) = (count(x1 - x0), count(y1 - y0));
         let mut grid = ElementGrid {
-            outlines: corners
-                .iter()
-                .map(|c| RectOutline::of_corners(*c))
-                .collect(),
             rects,
-            corners,
+            shapes: Vec::new(),
+            config: address(cfg),
             boxes,
             everywhere,
             origin: Point::new(x0, y0),
@@ -179,17 +202,14 @@ impl ElementGrid {
                 start: Vec::new(),
                 items: Vec::new(),
             }),
-            listed: Vec::new(),
             moved: Vec::new(),
         };
         // Count each cell's elements, then fill the cells in ascending element order.
-        let ranges: Vec<Option<Cells>> = grid
-            .boxes
-            .iter()
-            .map(|b| b.map(|b| grid.cell_range(b)))
-            .collect();
+        for (s, b) in shapes.iter_mut().zip(&grid.boxes) {
+            s.listed = b.map(|b| grid.cell_range(b));
+        }
         let mut start = vec![0u32; nx * ny + 1];
-        for &(cx0, cy0, cx1, cy1) in ranges.iter().flatten() {
+        for &(cx0, cy0, cx1, cy1) in shapes.iter().filter_map(|s| s.listed.as_ref()) {
             for cy in cy0..=cy1 {
                 for cx in cx0..=cx1 {
                     start[cy * nx + cx + 1] += 1;
@@ -201,8 +221,8 @@ impl ElementGrid {
         }
         let mut fill: Vec<u32> = start[..nx * ny].to_vec();
         let mut items = vec![0u32; start[nx * ny] as usize];
-        for (i, r) in ranges.iter().enumerate() {
-            if let Some((cx0, cy0, cx1, cy1)) = *r {
+        for (i, s) in shapes.iter().enumerate() {
+            if let Some((cx0, cy0, cx1, cy1)) = s.listed {
                 for cy in cy0..=cy1 {
                     for cx in cx0..=cx1 {
                         let at = &mut fill[cy * nx + cx];
@@ -213,7 +233,7 @@ impl ElementGrid {
             }
         }
         grid.cells = Arc::new(CellIndex { start, items });
-        grid.listed = ranges;
+        grid.shapes = shapes;
         grid
     }
 
@@ -222,7 +242,13 @@ impl ElementGrid {
     /// a grid sharing this one's cell index with the elements that differ worked out again (their
     /// rectangle, corners, outline and box), an element whose box left
     /// the cells it is listed in being tested against every query; a fresh grid when the number
-    /// of elements differs or more than a quarter of them would be so tested.
+    /// of elements differs, when `cfg` is not the configuration this grid was measured by, or
+    /// when more than a quarter of the elements would be so tested.
+    ///
+    /// An element's rectangle is its pose with the width 1 and the depth `cfg` gives its kind,
+    /// so by the same configuration it is the same to the bit exactly when its pose is and its
+    /// kind is the same: that is what is compared (#15: working every rectangle out again to
+    /// compare it was half the cost of a refresh).
     ///
     /// Its answers are those of `ElementGrid::new(elements, cfg)`: the rectangles, corners and
     /// outlines are those of the elements' rectangles, by the same functions; and [`Self::near`]
@@ -234,28 +260,46 @@ impl ElementGrid {
         elements: &[ElementState],
         cfg: &RulesConfig,
     ) -> Arc<ElementGrid> {
-        if elements.len() != self.len() {
+        if elements.len() != self.len() || self.config != address(cfg) {
             return Arc::new(ElementGrid::new(elements, cfg));
         }
-        let changed: Vec<(usize, ElementRect)> = elements
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| {
-                let r = e.rect(cfg);
-                let was_in_play = self.boxes[i].is_some() || self.everywhere.contains(&i);
-                (!same_rect(&r, &self.rects[i]) || e.in_play() != was_in_play).then_some((i, r))
-            })
-            .collect();
-        if changed.is_empty() {
+        let pose_bits = |p: &Pose| [p.x.to_bits(), p.y.to_bits(), p.facing.to_bits()];
+        // The elements that differ, by index, on the stack for a table of up to 64 elements.
+        let mut stack = [0u32; 64];
+        let mut heap = Vec::new();
+        let mut count = 0usize;
+        for (i, e) in elements.iter().enumerate() {
+            let was_in_play = self.boxes[i].is_some() || self.everywhere.contains(&i);
+            let same = pose_bits(&e.pose) == pose_bits(&self.rects[i].pose)
+                && e.kind == self.shapes[i].kind
+                && e.in_play() == was_in_play;
+            if !same {
+                if count < stack.len() {
+                    stack[count] = i as u32;
+                } else {
+                    if heap.is_empty() {
+                        heap.extend_from_slice(&stack);
+                    }
+                    heap.push(i as u32);
+                }
+                count += 1;
+            }
+        }
+        if count == 0 {
             return Arc::clone(self);
         }
-        if 4 * (self.moved.len() + changed.len()) > elements.len() {
+        if 4 * (self.moved.len() + count) > elements.len() {
             return Arc::new(ElementGrid::new(elements, cfg));
         }
+        let changed: &[u32] = if count <= stack.len() {
+            &stack[..count]
+        } else {
+            &heap
+        };
         let mut g = ElementGrid {
             rects: self.rects.clone(),
-            corners: self.corners.clone(),
-            outlines: self.outlines.clone(),
+            shapes: self.shapes.clone(),
+            config: self.config,
             boxes: self.boxes.clone(),
             everywhere: self.everywhere.clone(),
             origin: self.origin,
@@ -263,17 +307,19 @@ impl ElementGrid {
             nx: self.nx,
             ny: self.ny,
             cells: Arc::clone(&self.cells),
-            listed: self.listed.clone(),
             moved: self.moved.clone(),
         };
-        for (i, r) in changed {
+        for &i in changed {
+            let i = i as usize;
+            let r = elements[i].rect(cfg);
             g.rects[i] = r;
-            g.corners[i] = rect_corners(&r);
-            g.outlines[i] = RectOutline::of_corners(g.corners[i]);
+            let shape = &mut g.shapes[i];
+            shape.outline = RectOutline::of_corners(rect_corners(&r));
+            shape.kind = elements[i].kind;
             g.everywhere.retain(|&k| k != i);
             g.moved.retain(|&k| k != i);
             g.boxes[i] = if elements[i].in_play() {
-                let b = bounds_of(&g.corners[i]);
+                let b = bounds_of(shape.outline.corners());
                 if b.is_none() {
                     g.everywhere.push(i);
                 }
@@ -283,7 +329,7 @@ impl ElementGrid {
             };
             if let Some(b) = g.boxes[i] {
                 let (cx0, cy0, cx1, cy1) = g.cell_range(b);
-                let listed = g.listed[i].is_some_and(|(lx0, ly0, lx1, ly1)| {
+                let listed = g.shapes[i].listed.is_some_and(|(lx0, ly0, lx1, ly1)| {
                     lx0 <= cx0 && ly0 <= cy0 && cx1 <= lx1 && cy1 <= ly1
                 });
                 if !listed {
@@ -307,10 +353,11 @@ impl ElementGrid {
         let bits = |p: &Point| (p.x.to_bits(), p.y.to_bits());
         for i in 0..self.len() {
             assert!(same_rect(&self.rects[i], &fresh.rects[i]), "rectangle {i}");
-            assert!(self.corners[i]
+            assert!(self
+                .corners(i)
                 .iter()
                 .map(bits)
-                .eq(fresh.corners[i].iter().map(bits)));
+                .eq(fresh.corners(i).iter().map(bits)));
             assert_eq!(self.boxes[i], fresh.boxes[i], "box {i}");
             assert_eq!(
                 self.everywhere.contains(&i),
@@ -319,8 +366,8 @@ impl ElementGrid {
             );
             for margin in [0.0, 0.5] {
                 assert_eq!(
-                    self.near(&self.corners[i], margin),
-                    fresh.near(&fresh.corners[i], margin),
+                    self.near(self.corners(i), margin),
+                    fresh.near(fresh.corners(i), margin),
                     "neighbours of element {i}"
                 );
             }
@@ -368,12 +415,12 @@ impl ElementGrid {
     /// Element `i`'s contact outline, as [`RectOutline::of`] its rectangle.
     pub(crate) fn outline(&self, i: usize) -> &RectOutline {
         // The corners kept are those `RectOutline::of` works out (`rect_corners`).
-        &self.outlines[i]
+        &self.shapes[i].outline
     }
 
     /// Element `i`'s corners.
     pub(crate) fn corners(&self, i: usize) -> &[Point; 4] {
-        &self.corners[i]
+        self.shapes[i].outline.corners()
     }
 
     /// Every element in play whose bounding box comes within `margin` of the box of `pts`, in
@@ -726,6 +773,26 @@ pub(crate) mod tests {
                 }
             }
         }
+        // More elements changed than the refresh keeps on the stack (64), fewer than a
+        // quarter: the cell index is still shared, and the answers are a fresh grid's.
+        let mut els: Vec<ElementState> = (0..300u32)
+            .map(|i| element(i, next() * 30.0, next() * 24.0, next() * 360.0))
+            .collect();
+        let g = Arc::new(ElementGrid::new(&els, &cfg));
+        for e in els.iter_mut().step_by(4).take(70) {
+            e.pose.x += 0.125;
+        }
+        let again = g.refreshed(&els, &cfg);
+        assert!(
+            Arc::ptr_eq(&g.cells, &again.cells),
+            "refreshed, not built afresh"
+        );
+        again.assert_answers_as(&ElementGrid::new(&els, &cfg));
+        // Another configuration (the same numbers at another address): a fresh grid.
+        let other = RulesConfig::default();
+        let fresh = again.refreshed(&els, &other);
+        assert!(!Arc::ptr_eq(&again.cells, &fresh.cells));
+        fresh.assert_answers_as(&ElementGrid::new(&els, &other));
         // Another number of elements: a fresh grid.
         let els: Vec<ElementState> = (0..5).map(|i| element(i, 2.0, 2.0, 0.0)).collect();
         let g = Arc::new(ElementGrid::new(&els[..4], &cfg)).refreshed(&els, &cfg);
