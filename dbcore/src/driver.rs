@@ -518,7 +518,7 @@ fn best_move_with(b: &Battle, pass_over: bool) -> Option<CheckedAction> {
                     contact: ContactWanted::Front,
                 },
             };
-            if let Ok(checked) = b.check_action(contact) {
+            if let Some(checked) = b.legal_action(contact) {
                 return Some(checked);
             }
         }
@@ -554,7 +554,7 @@ fn best_move_with(b: &Battle, pass_over: bool) -> Option<CheckedAction> {
                         path: vec![Pose::new(dest.x, dest.y, facing)],
                     },
                 };
-                if let Ok(checked) = b.check_action(action) {
+                if let Some(checked) = b.legal_action(action) {
                     return Some(checked);
                 }
             }

@@ -20,7 +20,7 @@ use crate::troops::{ElementKind, TroopType};
 use super::commands::{CommandId, CommandRoll, CommandState};
 use super::engagement::EngagementError;
 use super::movement::{
-    plan_move, ElementMove, HeldStronghold, MoveContext, MoveError, MoveOrder, MovePlan,
+    plan_move, ElementMove, HeldStronghold, MoveContext, MoveError, MoveOrder, MovePlan, Refusals,
 };
 use super::outcome::Effect;
 use super::setup::{BattleSetup, ElementId, SetupError};
@@ -1304,6 +1304,7 @@ impl Battle {
             plough_rough: self.plough_rough,
             first_bound_of_army: self.first_bound_of_active(),
             close_combat: None,
+            refusals: Refusals::Named,
         };
         ctx.close_combat = self.cache.close_combat(&ctx);
         ctx
@@ -1328,15 +1329,19 @@ impl Battle {
     /// assert_eq!(err.rule(), Some("§6.1"));
     /// ```
     pub fn check(&self, action: &Action) -> Result<Vec<Event>, BattleError> {
-        self.check_simulated(action).map(|(events, _)| events)
+        self.check_simulated(action, Refusals::Named)
+            .map(|(events, _)| events)
     }
 
     /// [`Battle::check`], with the state the check simulated when it played the action out on a
     /// clone (the end of the tactical moves, a shot, a close combat): the state committing the
     /// events gives, which [`Battle::apply`] adopts instead of committing them a second time.
+    /// `refusals` says whether a refused tactical move names the first rule it breaks or any
+    /// (see [`Refusals`]); every action accepted gives the same events either way.
     pub(super) fn check_simulated(
         &self,
         action: &Action,
+        refusals: Refusals,
     ) -> Result<(Vec<Event>, Option<Box<Battle>>), BattleError> {
         crate::limits::check_action(action)?;
         if let Phase::Finished { .. } = self.phase {
@@ -1437,8 +1442,11 @@ impl Battle {
                 }
                 let command = self.paying_command(order)?;
                 let strongholds = self.held_strongholds();
-                let plan = plan_move(&self.move_context(&strongholds), order)
-                    .map_err(BattleError::Move)?;
+                let ctx = MoveContext {
+                    refusals,
+                    ..self.move_context(&strongholds)
+                };
+                let plan = plan_move(&ctx, order).map_err(BattleError::Move)?;
                 if let Some(c) = command.filter(|c| c.demoralised) {
                     self.check_demoralised_move(c, &plan)?;
                 }
@@ -1563,7 +1571,7 @@ impl Battle {
     /// assert_eq!(battle, before);
     /// ```
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, BattleError> {
-        let (events, sim) = self.check_simulated(&action)?;
+        let (events, sim) = self.check_simulated(&action, Refusals::Named)?;
         self.commit_checked(action, &events, sim);
         Ok(events)
     }

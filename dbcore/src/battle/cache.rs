@@ -663,6 +663,7 @@ mod known_contacts_tests {
             first_bound_of_army: false,
             strongholds: &[],
             close_combat: None,
+            refusals: Default::default(),
         }
     }
 

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::bound::{Action, Battle, BattleError, Event, ReplayError};
+use super::movement::Refusals;
 use super::setup::{validate, BattleSetup, SetupError, SetupProblem};
 use crate::battlefield::Variant;
 
@@ -202,7 +203,30 @@ impl Battle {
     /// assert_eq!(battle.pips(), 6);
     /// ```
     pub fn check_action(&self, action: Action) -> Result<CheckedAction, BattleError> {
-        let (events, sim) = self.check_simulated(&action)?;
+        self.checked(action, Refusals::Named)
+    }
+
+    /// [`Battle::check_action`] for a caller that asks only whether `action` is legal: the same
+    /// checked action when it is, `None` when it is not, without saying which rule refuses it.
+    /// That lets the move checks look first for what is cheapest to find (elements in the way,
+    /// before the going and the distance), so a refusal costs less: what a driver, an AI or a
+    /// search over candidate moves wants (#15).
+    ///
+    /// ```
+    /// use dbcore::battle::{Action, Battle};
+    /// use dbcore::DieScore;
+    ///
+    /// let battle = Battle::new(dbcore::driver::demo_setup()).unwrap();
+    /// let roll = Action::RollPips { die: DieScore::new(5).unwrap() };
+    /// assert_eq!(battle.legal_action(roll.clone()), battle.check_action(roll).ok());
+    /// assert!(battle.legal_action(Action::EndMovement).is_none());
+    /// ```
+    pub fn legal_action(&self, action: Action) -> Option<CheckedAction> {
+        self.checked(action, Refusals::Any).ok()
+    }
+
+    fn checked(&self, action: Action, refusals: Refusals) -> Result<CheckedAction, BattleError> {
+        let (events, sim) = self.check_simulated(&action, refusals)?;
         Ok(CheckedAction {
             action,
             events,

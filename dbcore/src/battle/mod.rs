@@ -62,7 +62,7 @@ pub use legal::{Legal, LegalMove, LegalShot};
 pub use movement::{in_close_combat, must_conform, plan_move};
 pub use movement::{
     ContactWanted, ElementMove, Flank, GroupStep, HeldStronghold, MoveContext, MoveError,
-    MoveOrder, MovePlan,
+    MoveOrder, MovePlan, Refusals,
 };
 pub use outcome::{
     apply_effects, conform, enter_stronghold, flee, may_pass_in_flight, may_pass_in_recoil, pursue,

@@ -93,6 +93,22 @@ pub struct MoveContext<'a> {
     /// ([`super::Battle::move_context`] fills it from the battle's per-state cache); `None`
     /// works it out on each question. Either way the answers are those of [`in_close_combat`].
     pub close_combat: Option<&'a super::CloseCombatFlags>,
+    /// Whether a refused move must name the first rule it breaks, in the order the rules are
+    /// checked ([`Refusals::Named`]), or may be refused by whichever check is cheapest
+    /// ([`Refusals::Any`]). A move accepted is the same move with the same plan either way.
+    pub refusals: Refusals,
+}
+
+/// How a move check that refuses a move says why (see [`MoveContext::refusals`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Refusals {
+    /// The error is that of the first check the move fails, in the engine's documented order:
+    /// what a player or a table tool is told.
+    #[default]
+    Named,
+    /// The error is that of some check the move fails, the cheapest first: for a caller that asks
+    /// only whether a move is legal (a driver, an AI or a list of legal moves trying many).
+    Any,
 }
 
 impl<'a> MoveContext<'a> {

@@ -143,7 +143,7 @@ impl Battle {
         }
         let attempt = |d: f64| -> Option<CheckedAction> {
             let order = self.step_order(ids, bearing, d)?;
-            self.check_action(Action::Move { order }).ok()
+            self.legal_action(Action::Move { order })
         };
         if reach < STEP_RESOLUTION {
             return None;
@@ -216,7 +216,7 @@ impl Battle {
                     target: target.id,
                     contact,
                 };
-                let Ok(action) = self.check_action(Action::Move { order }) else {
+                let Some(action) = self.legal_action(Action::Move { order }) else {
                     continue;
                 };
                 let moved = action.events().iter().find_map(|e| match e {

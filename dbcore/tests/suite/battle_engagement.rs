@@ -66,6 +66,7 @@ impl World {
             first_bound_of_army: false,
             strongholds: &self.strongholds,
             close_combat: None,
+            refusals: Default::default(),
         }
     }
     fn area(&mut self, a: AreaFeature) {

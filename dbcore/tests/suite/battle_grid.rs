@@ -57,6 +57,7 @@ fn s7_2_s8_2_grid_answers_are_those_of_every_element() {
         assert!(ctx.close_combat.is_some());
         let plain = MoveContext {
             close_combat: None,
+            refusals: Default::default(),
             ..ctx
         };
         for i in 0..b.elements().len() {

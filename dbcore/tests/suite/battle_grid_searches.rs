@@ -67,6 +67,7 @@ fn same_answers(b: &Battle) -> usize {
     assert!(ctx.close_combat.is_some());
     let plain = MoveContext {
         close_combat: None,
+        refusals: Default::default(),
         ..ctx
     };
     let mut seen = 0;

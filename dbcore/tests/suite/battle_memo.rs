@@ -22,6 +22,7 @@ fn memo_agrees_at_every_state(setup: BattleSetup, seed: u64, bounds: u32) -> usi
         assert!(ctx.close_combat.is_some(), "every state has its memo");
         let plain = MoveContext {
             close_combat: None,
+            refusals: Default::default(),
             ..ctx
         };
         for i in 0..b.elements().len() {

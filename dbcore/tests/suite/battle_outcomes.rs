@@ -56,6 +56,7 @@ impl Table {
             first_bound_of_army: false,
             strongholds: &[],
             close_combat: None,
+            refusals: Default::default(),
         }
     }
 }

@@ -339,3 +339,114 @@ proptest::proptest! {
         }
     }
 }
+
+/// At every movement decision, asks about a spread of moves of every element of the moving
+/// army (front contact with its nearest enemies, steps towards them of several lengths, and a
+/// group step of the whole army) both ways and holds `legal_action` to `check_action`.
+struct ComparingRefusals {
+    accepted: usize,
+    refused: usize,
+    blocked: usize,
+}
+
+impl ComparingRefusals {
+    fn compare(&mut self, b: &Battle) {
+        use dbcore::battle::{ContactWanted, MoveError, MoveOrder};
+        use dbcore::geometry::{Point, Pose};
+        let els = b.elements();
+        let mine: Vec<_> = els
+            .iter()
+            .filter(|e| e.in_play() && e.army == b.active_army())
+            .collect();
+        let mut actions = Vec::new();
+        for me in &mine {
+            let here = me.pose.front_mid();
+            let mut enemies: Vec<_> = els
+                .iter()
+                .filter(|e| e.in_play() && e.army != me.army)
+                .map(|e| (e.pose.front_mid().distance(here), e))
+                .collect();
+            enemies.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.id.cmp(&y.1.id)));
+            for (_, enemy) in enemies.iter().take(2) {
+                actions.push(Action::Move {
+                    order: MoveOrder::IntoContact {
+                        ids: vec![me.id],
+                        target: enemy.id,
+                        contact: ContactWanted::Front,
+                    },
+                });
+                let to = enemy.pose.front_mid() - here;
+                let facing = to.x.atan2(to.y).to_degrees();
+                for d in [0.5, 1.5, 2.5, 3.5] {
+                    let dest = here + Point::from_bearing(facing) * d;
+                    actions.push(Action::Move {
+                        order: MoveOrder::Element {
+                            id: me.id,
+                            path: vec![Pose::new(dest.x, dest.y, facing)],
+                        },
+                    });
+                }
+            }
+            // Straight ahead, as it faces.
+            let dest = here + Point::from_bearing(me.pose.facing) * 2.0;
+            actions.push(Action::Move {
+                order: MoveOrder::Element {
+                    id: me.id,
+                    path: vec![Pose::new(dest.x, dest.y, me.pose.facing)],
+                },
+            });
+        }
+        for a in actions {
+            let named = b.check_action(a.clone());
+            let any = b.legal_action(a.clone());
+            match &named {
+                Ok(_) => self.accepted += 1,
+                Err(BattleError::Move(MoveError::Blocked { .. })) => self.blocked += 1,
+                Err(_) => self.refused += 1,
+            }
+            assert_eq!(any, named.ok(), "bound {}: {a:?}", b.bound());
+        }
+    }
+}
+
+impl dbcore::driver::Policy for ComparingRefusals {
+    fn next_action(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Action> {
+        if battle.phase() == dbcore::battle::Phase::Movement {
+            self.compare(battle);
+        }
+        dbcore::driver::Demonstration.next_action(battle, dice)
+    }
+}
+
+/// #15: asking only whether a move is legal (`legal_action`, which may look for elements in the
+/// way before the going and the distance, DBA3.md §7.2, §7.3) accepts exactly the moves
+/// `check_action` accepts, with the same checked action, through whole standard and Big Battle
+/// games; the moves tried include many blocked ones.
+#[test]
+fn legal_action_accepts_what_check_action_accepts() {
+    use dbcore::battlefield::Variant;
+    use dbcore::driver::{big_battle_setup, drive_with};
+    let mut policy = ComparingRefusals {
+        accepted: 0,
+        refused: 0,
+        blocked: 0,
+    };
+    for (setup, seeds, bounds) in [
+        (demo_setup(), 1..7, 40),
+        (big_battle_setup(Variant::BigBattle), 1..3, 12),
+    ] {
+        let v = ValidatedSetup::new(setup).expect("valid");
+        for seed in seeds {
+            let mut battle = Battle::start(&v);
+            drive_with(
+                &mut battle,
+                &mut dbcore::SeededDice::new(seed),
+                bounds,
+                &mut [&mut policy],
+            );
+        }
+    }
+    assert!(policy.accepted > 100, "{} accepted", policy.accepted);
+    assert!(policy.blocked > 100, "{} blocked", policy.blocked);
+    assert!(policy.refused > 100, "{} refused otherwise", policy.refused);
+}

@@ -16,6 +16,7 @@ use crate::zones::{ThreatZone, ZoneRelation};
 use super::geom::{angle_diff, legs, local, overlaps, pose_at, same_facing, Leg};
 use super::{
     ContactWanted, ElementMove, Flank, GroupStep, MoveContext, MoveError, MoveOrder, MovePlan,
+    Refusals,
 };
 use crate::battle::setup::ElementId;
 
@@ -1307,6 +1308,12 @@ fn swept_pieces(legs: &[Leg]) -> Vec<Vec<Point>> {
 
 /// Every check that does not depend on contact: movers, board, terrain, distance, second moves,
 /// elements in the way.
+///
+/// When any refusal will do ([`Refusals::Any`]), the elements in the way are looked for before
+/// the going and the distance: most moves a driver tries and the battle refuses are blocked
+/// (#15: about three in four), and the going is the costly part. Every check reads only the
+/// context and the proposal, none reads another's result, and a move is accepted only when it
+/// passes them all, so the order decides only which refusal is given.
 fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, MoveError> {
     for m in &p.movers {
         check_may_move(ctx, m.idx)?;
@@ -1314,6 +1321,12 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         if m.legs.iter().any(|l| !on_board(ctx, &l.to)) {
             return Err(MoveError::OffTable { id });
         }
+    }
+    // Each mover's swept pieces, for the going and for `check_in_the_way`.
+    let swept: Vec<Vec<Vec<Point>>> = p.movers.iter().map(|m| swept_pieces(&m.legs)).collect();
+    let early = ctx.refusals == Refusals::Any;
+    if early {
+        check_in_the_way(ctx, p, &swept)?;
     }
     let along_road = p.movers.iter().all(|m| {
         let mut mids = Vec::with_capacity(m.legs.len() + 1);
@@ -1328,12 +1341,9 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     // What limits the move, put in words only when the move is refused as too far.
     let mut limit: Option<TooFarLimit> = None;
     let mut river_limits = false;
-    // Each mover's swept pieces, for the going here and for `check_in_the_way`.
-    let mut swept: Vec<Vec<Vec<Point>>> = Vec::with_capacity(p.movers.len());
-    for m in &p.movers {
+    for (m, pieces) in p.movers.iter().zip(&swept) {
         let e = &ctx.elements[m.idx];
-        let pieces = swept_pieces(&m.legs);
-        let (g, feature) = going_and_feature_of(ctx, going_context(ctx, m.idx), &pieces);
+        let (g, feature) = going_and_feature_of(ctx, going_context(ctx, m.idx), pieces);
         if g == Going::Impassable {
             return Err(MoveError::Terrain {
                 id: e.id,
@@ -1360,7 +1370,6 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
             });
             limit = Some((e.id, e.kind, own_going, area));
         }
-        swept.push(pieces);
     }
     let all_psiloi = p
         .movers
@@ -1417,7 +1426,9 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         along_road,
         if along_road { Going::Good } else { going },
     )?;
-    check_in_the_way(ctx, p, &swept)?;
+    if !early {
+        check_in_the_way(ctx, p, &swept)?;
+    }
     check_walls(ctx, p)?;
     check_stronghold_contact(ctx, p)?;
     Ok(Checked {

@@ -99,6 +99,7 @@ impl Table {
             first_bound_of_army: self.first_bound,
             strongholds: &self.strongholds,
             close_combat: None,
+            refusals: Default::default(),
         }
     }
 
