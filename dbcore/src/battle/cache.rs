@@ -480,7 +480,25 @@ const CARRY_MARGIN: f64 = 0.25;
 type BoxOf = (f64, f64, f64, f64);
 
 fn box_of(e: &ElementState, cfg: &RulesConfig) -> BoxOf {
-    let c = e.rect(cfg).corners();
+    box_of_corners(&e.rect(cfg).corners())
+}
+
+/// [`box_of`] element `i`, `e`, read from the corners `grid` keeps when they are `e`'s (#15: a
+/// sine and cosine for every element at every move otherwise). The corners kept are those of
+/// [`crate::geometry::ElementRect::corners`] to the bit, so the box is the same.
+fn box_of_known(
+    grid: Option<&ElementGrid>,
+    i: usize,
+    e: &ElementState,
+    cfg: &RulesConfig,
+) -> BoxOf {
+    match grid.and_then(|g| g.corners_if_same(i, e, cfg)) {
+        Some(c) => box_of_corners(c),
+        None => box_of(e, cfg),
+    }
+}
+
+fn box_of_corners(c: &[crate::geometry::Point; 4]) -> BoxOf {
     c.iter().fold(
         (
             f64::INFINITY,
@@ -547,7 +565,10 @@ impl StateCache {
         let mut changed = Vec::with_capacity(ids.len());
         for id in ids {
             match elements.iter().position(|e| e.id == id) {
-                Some(i) => changed.push((i, box_of(&elements[i], cfg))),
+                Some(i) => {
+                    let b = box_of_known(nothing.grid.as_deref(), i, &elements[i], cfg);
+                    changed.push((i, b));
+                }
                 None => return nothing,
             }
         }
@@ -597,7 +618,7 @@ impl Carry {
                     .map(|(i, &f)| {
                         // The element's box worked out once, not once per moved box (#15).
                         let keep = f != 0 && !self.changed.iter().any(|&(c, _)| c == i) && {
-                            let b = box_of(&elements[i], cfg);
+                            let b = box_of_known(self.grid.as_deref(), i, &elements[i], cfg);
                             moved.iter().all(|m| clear_of(&b, m))
                         };
                         AtomicU8::new(if keep { f } else { 0 })

@@ -30,6 +30,11 @@ use crate::terrain::OutlineBox;
 use super::state::ElementState;
 use crate::troops::ElementKind;
 
+/// A pose to the bit.
+fn pose_bits(p: &Pose) -> [u64; 3] {
+    [p.x.to_bits(), p.y.to_bits(), p.facing.to_bits()]
+}
+
 /// The address of a rules configuration (compared only).
 fn address(cfg: &RulesConfig) -> usize {
     cfg as *const RulesConfig as usize
@@ -263,7 +268,6 @@ impl ElementGrid {
         if elements.len() != self.len() || self.config != address(cfg) {
             return Arc::new(ElementGrid::new(elements, cfg));
         }
-        let pose_bits = |p: &Pose| [p.x.to_bits(), p.y.to_bits(), p.facing.to_bits()];
         // The elements that differ, by index, on the stack for a table of up to 64 elements.
         let mut stack = [0u32; 64];
         let mut heap = Vec::new();
@@ -416,6 +420,22 @@ impl ElementGrid {
     pub(crate) fn outline(&self, i: usize) -> &RectOutline {
         // The corners kept are those `RectOutline::of` works out (`rect_corners`).
         &self.shapes[i].outline
+    }
+
+    /// The corners this grid keeps for element `i` when they are those of `e` measured by `cfg`
+    /// (the same configuration, and `e`'s pose to the bit and kind: see [`Self::refreshed`]),
+    /// whatever the state the grid is of; `None` otherwise.
+    pub(crate) fn corners_if_same(
+        &self,
+        i: usize,
+        e: &ElementState,
+        cfg: &RulesConfig,
+    ) -> Option<&[Point; 4]> {
+        let (r, s) = (self.rects.get(i)?, self.shapes.get(i)?);
+        let same = self.config == address(cfg)
+            && pose_bits(&e.pose) == pose_bits(&r.pose)
+            && e.kind == s.kind;
+        same.then_some(s.outline.corners())
     }
 
     /// Element `i`'s corners.
@@ -801,6 +821,32 @@ pub(crate) mod tests {
         // Nothing changed: the very same grid.
         let again = g.refreshed(&els, &cfg);
         assert!(Arc::ptr_eq(&g, &again));
+    }
+
+    /// The corners a grid hands out for an element are its own, to the bit, only while its pose,
+    /// kind and configuration are those the grid measured.
+    #[test]
+    fn corners_if_same_only_for_the_element_measured() {
+        let cfg = RulesConfig::default();
+        let els: Vec<ElementState> = (0..4)
+            .map(|i| element(i, 3.0 * f64::from(i), 2.0, 17.0))
+            .collect();
+        let g = ElementGrid::new(&els, &cfg);
+        let bits = |c: &[Point; 4]| c.map(|p| (p.x.to_bits(), p.y.to_bits()));
+        for (i, e) in els.iter().enumerate() {
+            let got = g.corners_if_same(i, e, &cfg).expect("the element measured");
+            assert_eq!(bits(got), bits(&e.rect(&cfg).corners()));
+        }
+        let mut moved = els[1].clone();
+        moved.pose.facing = f64::from_bits(moved.pose.facing.to_bits() + 1);
+        assert!(g.corners_if_same(1, &moved, &cfg).is_none());
+        let mut other = els[1].clone();
+        other.kind = "4Ax".parse().expect("a troop code");
+        assert!(g.corners_if_same(1, &other, &cfg).is_none());
+        assert!(g
+            .corners_if_same(1, &els[1], &RulesConfig::default())
+            .is_none());
+        assert!(g.corners_if_same(9, &els[1], &cfg).is_none());
     }
 
     #[test]
