@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::engagement::CloseCombatPair;
-use super::grid::ElementGrid;
+use super::grid::{address, ElementGrid};
 use super::movement::{HeldStronghold, MoveContext};
 use super::state::ElementState;
 use crate::config::RulesConfig;
@@ -389,10 +389,6 @@ struct CloseCombat {
     #[cfg(debug_assertions)]
     copy: Vec<ElementState>,
     flags: CloseCombatFlags,
-}
-
-fn address(cfg: &RulesConfig) -> usize {
-    cfg as *const RulesConfig as usize
 }
 
 impl CloseCombat {

@@ -35,8 +35,9 @@ fn pose_bits(p: &Pose) -> [u64; 3] {
     [p.x.to_bits(), p.y.to_bits(), p.facing.to_bits()]
 }
 
-/// The address of a rules configuration (compared only).
-fn address(cfg: &RulesConfig) -> usize {
+/// The address of a rules configuration (compared only): what the grid and the per-state memo
+/// tell configurations apart by.
+pub(super) fn address(cfg: &RulesConfig) -> usize {
     cfg as *const RulesConfig as usize
 }
 
@@ -268,38 +269,24 @@ impl ElementGrid {
         if elements.len() != self.len() || self.config != address(cfg) {
             return Arc::new(ElementGrid::new(elements, cfg));
         }
-        // The elements that differ, by index, on the stack for a table of up to 64 elements.
-        let mut stack = [0u32; 64];
-        let mut heap = Vec::new();
-        let mut count = 0usize;
+        // The elements that differ from what the grid holds, by index (no allocation when none
+        // does).
+        let mut changed: Vec<usize> = Vec::new();
         for (i, e) in elements.iter().enumerate() {
             let was_in_play = self.boxes[i].is_some() || self.everywhere.contains(&i);
-            let same = pose_bits(&e.pose) == pose_bits(&self.rects[i].pose)
-                && e.kind == self.shapes[i].kind
-                && e.in_play() == was_in_play;
-            if !same {
-                if count < stack.len() {
-                    stack[count] = i as u32;
-                } else {
-                    if heap.is_empty() {
-                        heap.extend_from_slice(&stack);
-                    }
-                    heap.push(i as u32);
-                }
-                count += 1;
+            if pose_bits(&e.pose) != pose_bits(&self.rects[i].pose)
+                || e.kind != self.shapes[i].kind
+                || e.in_play() != was_in_play
+            {
+                changed.push(i);
             }
         }
-        if count == 0 {
+        if changed.is_empty() {
             return Arc::clone(self);
         }
-        if 4 * (self.moved.len() + count) > elements.len() {
+        if 4 * (self.moved.len() + changed.len()) > elements.len() {
             return Arc::new(ElementGrid::new(elements, cfg));
         }
-        let changed: &[u32] = if count <= stack.len() {
-            &stack[..count]
-        } else {
-            &heap
-        };
         let mut g = ElementGrid {
             rects: self.rects.clone(),
             shapes: self.shapes.clone(),
@@ -313,8 +300,7 @@ impl ElementGrid {
             cells: Arc::clone(&self.cells),
             moved: self.moved.clone(),
         };
-        for &i in changed {
-            let i = i as usize;
+        for i in changed {
             let r = elements[i].rect(cfg);
             g.rects[i] = r;
             let shape = &mut g.shapes[i];
@@ -793,8 +779,8 @@ pub(crate) mod tests {
                 }
             }
         }
-        // More elements changed than the refresh keeps on the stack (64), fewer than a
-        // quarter: the cell index is still shared, and the answers are a fresh grid's.
+        // Many elements changed (70 of 300, fewer than a quarter): the cell index is still
+        // shared, and the answers are a fresh grid's.
         let mut els: Vec<ElementState> = (0..300u32)
             .map(|i| element(i, next() * 30.0, next() * 24.0, next() * 360.0))
             .collect();
