@@ -145,16 +145,23 @@ fn edge_of(c: &[Point; 4], e: Edge) -> Segment {
 /// The same corners as [`ElementRect::corners`], by the same arithmetic, with one sine and cosine
 /// instead of four (the contact scan spends most of its time here otherwise).
 pub(crate) fn rect_corners(r: &ElementRect) -> [Point; 4] {
+    rect_corners_and_forward(r).0
+}
+
+/// [`rect_corners`] and the rectangle's forward vector (`r.pose.forward()`, which it works out
+/// on the way): one sine and cosine for both.
+pub(crate) fn rect_corners_and_forward(r: &ElementRect) -> ([Point; 4], Point) {
     let f = r.pose.forward();
     let rt = f.right();
     let m = r.pose.front_mid();
     let hw = r.width * 0.5;
-    [
+    let c = [
         m - rt * hw,
         m + rt * hw,
         m + rt * hw - f * r.depth,
         m - rt * hw - f * r.depth,
-    ]
+    ];
+    (c, f)
 }
 
 /// A rectangle's corners (in [`CORNERS`] order) with what every contact test derives from them:

@@ -16,6 +16,10 @@
 //! those a fresh computation gives), so a mutation path that forgot to empty the cache fails
 //! the tests instead of answering from a stale memo.
 //!
+//! With each element's flag the memo keeps the going it counts as in for combat (a table
+//! look-up behind every combatant and supporter), carried across a move or an outcome for the
+//! elements it did not move.
+//!
 //! Beside the flags, the same per-state memo keeps the list of close combats
 //! ([`super::engagement::close_combats`], asked when dice are awaited, when a Fight is checked
 //! and when the bound continues) and the enemy threat zones a move is checked against (built
@@ -39,7 +43,7 @@ use super::movement::{HeldStronghold, MoveContext};
 use super::state::ElementState;
 use crate::config::RulesConfig;
 use crate::contact::ContactReport;
-use crate::terrain::RiverState;
+use crate::terrain::{Going, RiverState};
 use crate::zones::ThreatZone;
 
 /// Who projects an enemy threat zone against a mover (§8.1): an element, by index of the
@@ -252,7 +256,9 @@ impl KnownContacts {
 /// Who is in close combat, each element worked out when first asked, by index of the elements
 /// of one battle state. Reached through [`MoveContext::close_combat`].
 pub struct CloseCombatFlags {
-    /// 0 not yet asked, 1 not in close combat, 2 in close combat.
+    /// By element index, one byte of answers ([`IN_CLOSE_COMBAT`], [`going_shift`]): whether
+    /// it is in close combat (0 not yet asked, 1 no, 2 yes) and the going it counts as in for
+    /// combat with the Plough not rough and rough (each 0 not yet asked, else 1 + the going).
     flags: Vec<AtomicU8>,
     /// The close combats of the state, and what they were worked out from.
     pairs: OnceLock<(Inputs, Vec<CloseCombatPair>)>,
@@ -272,20 +278,61 @@ pub struct CloseCombatFlags {
     area_boxes: OnceLock<crate::battlefield::AreaBoxes>,
 }
 
+/// The bits of an element's answer byte that say whether it is in close combat.
+const IN_CLOSE_COMBAT: u8 = 0b11;
+
+/// Where in an element's answer byte its combat going is kept (three bits), with the Plough
+/// rough or not.
+fn going_shift(plough_rough: bool) -> u32 {
+    if plough_rough {
+        5
+    } else {
+        2
+    }
+}
+
 impl CloseCombatFlags {
     /// The answer for element `idx`, if already worked out.
     pub(crate) fn get(&self, idx: usize) -> Option<bool> {
-        match self.flags.get(idx)?.load(Ordering::Relaxed) {
+        match self.flags.get(idx)?.load(Ordering::Relaxed) & IN_CLOSE_COMBAT {
             1 => Some(false),
             2 => Some(true),
             _ => None,
         }
     }
 
-    /// Keep the answer for element `idx`.
+    /// Keep the answer for element `idx`. (Every answer kept is the one a fresh question gives,
+    /// so setting bits that are already set changes nothing.)
     pub(crate) fn set(&self, idx: usize, v: bool) {
         if let Some(f) = self.flags.get(idx) {
-            f.store(if v { 2 } else { 1 }, Ordering::Relaxed);
+            f.fetch_or(if v { 2 } else { 1 }, Ordering::Relaxed);
+        }
+    }
+
+    /// The going element `idx` counts as in for combat (§3.1), with the Plough rough or not, if
+    /// already worked out. It depends on the element's rectangle and kind and on the table,
+    /// which the caller makes sure is the one these answers are for.
+    pub(crate) fn going(&self, idx: usize, plough_rough: bool) -> Option<Going> {
+        let f = self.flags.get(idx)?.load(Ordering::Relaxed);
+        match (f >> going_shift(plough_rough)) & 0b111 {
+            1 => Some(Going::Good),
+            2 => Some(Going::Rough),
+            3 => Some(Going::Bad),
+            4 => Some(Going::Impassable),
+            _ => None,
+        }
+    }
+
+    /// Keep the combat going of element `idx` ([`Self::going`]).
+    pub(crate) fn set_going(&self, idx: usize, plough_rough: bool, going: Going) {
+        let code: u8 = match going {
+            Going::Good => 1,
+            Going::Rough => 2,
+            Going::Bad => 3,
+            Going::Impassable => 4,
+        };
+        if let Some(f) = self.flags.get(idx) {
+            f.fetch_or(code << going_shift(plough_rough), Ordering::Relaxed);
         }
     }
 
@@ -517,7 +564,7 @@ fn clear_of(a: &BoxOf, b: &BoxOf) -> bool {
 
 /// What a memo passes on across one event that changes elements ([`StateCache::carry`]).
 pub(super) struct Carry {
-    /// The close-combat flags known before the event (0 not asked, 1 no, 2 yes), by index.
+    /// The answer bytes known before the event ([`CloseCombatFlags::flags`]), by index.
     flags: Vec<u8>,
     /// The elements the event moves, by index, with their boxes before it.
     changed: Vec<(usize, BoxOf)>,
@@ -612,12 +659,17 @@ impl Carry {
                     .iter()
                     .enumerate()
                     .map(|(i, &f)| {
-                        // The element's box worked out once, not once per moved box (#15).
-                        let keep = f != 0 && !self.changed.iter().any(|&(c, _)| c == i) && {
+                        // An element that did not move keeps its going (its rectangle, kind
+                        // and table are the same); its close-combat answer only when it
+                        // stands clear of every moved box, its own box worked out once (#15).
+                        let unmoved = !self.changed.iter().any(|&(c, _)| c == i);
+                        let in_cc = f & IN_CLOSE_COMBAT;
+                        let keep = in_cc != 0 && unmoved && {
                             let b = box_of_known(self.grid.as_deref(), i, &elements[i], cfg);
                             moved.iter().all(|m| clear_of(&b, m))
                         };
-                        AtomicU8::new(if keep { f } else { 0 })
+                        let going = if unmoved { f & !IN_CLOSE_COMBAT } else { 0 };
+                        AtomicU8::new(if keep { in_cc } else { 0 } | going)
                     })
                     .collect(),
                 pairs: OnceLock::new(),

@@ -1044,10 +1044,32 @@ impl<'c, 'a> View<'c, 'a> {
         out
     }
 
-    /// Every element that may touch element `i` (itself included), ascending: its neighbours in
-    /// the grid, or every element without one. A superset of those [`View::contact`] finds.
-    fn touching(&self, i: usize) -> Vec<usize> {
-        self.within(i, NEAR_CONTACT)
+    /// The first `Some` that `f` gives for the elements that may touch element `i` (itself
+    /// included), taken in ascending order: its neighbours in the grid, or every element without
+    /// one (a superset of those [`View::contact`] finds). Visited in place, not listed (#15).
+    fn find_touching<T>(&self, i: usize, f: impl FnMut(usize) -> Option<T>) -> Option<T> {
+        match self.grid {
+            Some(g) => g.find_near(g.corners(i), NEAR_CONTACT, f),
+            None => (0..self.ctx.elements.len()).find_map(f),
+        }
+    }
+
+    /// Elements `i` and `j` face the same way (forward vectors within [`TOLERANCE`]): the
+    /// grid's vectors when there is one (the same bits as `pose.forward()`).
+    fn same_facing(&self, i: usize, j: usize) -> bool {
+        let forward = |k: usize| match self.grid {
+            Some(g) => g.forward(k),
+            None => self.rects[k].pose.forward(),
+        };
+        forward(i).distance(forward(j)) <= TOLERANCE
+    }
+
+    /// Element `i`'s corners (`rect_corners`): the grid's, or worked out.
+    fn corners(&self, i: usize) -> [Point; 4] {
+        match self.grid {
+            Some(g) => *g.corners(i),
+            None => rect_corners(&self.rects[i]),
+        }
     }
 
     /// Every element whose box may come within `margin` of element `i`'s (itself included),
@@ -1111,8 +1133,31 @@ impl<'c, 'a> View<'c, 'a> {
             camel_mounted: e.kind.is_camel_mounted(),
             plough_is_rough: self.ctx.plough_rough,
         };
-        let boxes = self.ctx.close_combat.map(|m| m.area_boxes(self.ctx));
-        match (self.ctx.battlefield).combat_going_under_boxed(&self.rects[i], gc, boxes) {
+        let bf = self.ctx.battlefield;
+        let memo = self.ctx.close_combat;
+        let boxes = memo.map(|m| m.area_boxes(self.ctx));
+        // The state's memo keeps each element's going once worked out (#15), when it is for
+        // this table (its area boxes are this table's).
+        let kept = memo.filter(|_| boxes.is_some_and(|b| b.of_table(bf).is_some()));
+        let known = kept.and_then(|m| m.going(i, gc.plough_is_rough));
+        let going = match known {
+            Some(g) => {
+                debug_assert_eq!(
+                    g,
+                    bf.combat_going_under_boxed(&self.rects[i], gc, boxes),
+                    "memoised combat going differs from a fresh look-up"
+                );
+                g
+            }
+            None => {
+                let g = bf.combat_going_under_boxed(&self.rects[i], gc, boxes);
+                if let Some(m) = kept {
+                    m.set_going(i, gc.plough_is_rough, g);
+                }
+                g
+            }
+        };
+        match going {
             TableGoing::Good => Ok(Going::Good),
             TableGoing::Rough => Ok(Going::Rough),
             TableGoing::Bad => Ok(Going::Bad),
@@ -1243,14 +1288,16 @@ impl<'c, 'a> View<'c, 'a> {
 
     /// Element `i` stands directly behind a friend that has a frontal opponent (§8.5).
     fn gives_rear_support(&self, i: usize, opponent: &[Option<usize>]) -> bool {
-        self.touching(i)
-            .into_iter()
-            .any(|j| self.friends(i, j) && opponent[j].is_some() && self.directly_behind(i, j))
+        self.find_touching(i, |j| {
+            (self.friends(i, j) && opponent[j].is_some() && self.directly_behind(i, j))
+                .then_some(())
+        })
+        .is_some()
     }
 
     /// Element `i`'s front edge is in full contact with friend `j`'s rear edge, facing the same way.
     fn directly_behind(&self, i: usize, j: usize) -> bool {
-        same_facing(&self.rects[i], &self.rects[j])
+        self.same_facing(i, j)
             && self
                 .contact(i, j)
                 .is_some_and(|c| c.kind == ContactKind::FrontToRear && c.lined_up)
@@ -1262,25 +1309,18 @@ impl<'c, 'a> View<'c, 'a> {
     /// friend of the same facing is classified once for both questions (the contact seen from
     /// the friend is this one swapped, `classify_contact`'s promise).
     fn supporters(&self, i: usize) -> Result<(Supporters, Option<Supporter>), EngagementError> {
-        let ri = &self.rects[i];
         let mut beside: Vec<usize> = Vec::new();
         let mut behind: Vec<usize> = Vec::new();
         // `i`'s corners once, as `ElementRect::corner` works each out (#15).
         let mut corners_i = None;
-        for j in self.touching(i) {
-            if !self.friends(i, j) {
-                continue;
+        self.find_touching(i, |j| {
+            if !self.friends(i, j) || !self.same_facing(i, j) {
+                return None::<()>;
             }
-            let rj = &self.rects[j];
-            if !same_facing(ri, rj) {
-                continue;
-            }
-            let Some(c) = self.contact(i, j) else {
-                continue;
-            };
+            let c = self.contact(i, j)?;
             if c.kind == ContactKind::SideToSide && {
-                let ci = *corners_i.get_or_insert_with(|| rect_corners(ri));
-                let cj = rect_corners(rj);
+                let ci = *corners_i.get_or_insert_with(|| self.corners(i));
+                let cj = self.corners(j);
                 // Front-left and front-right are corners 0 and 1.
                 ci[0].near(cj[1]) || ci[1].near(cj[0])
             } {
@@ -1290,7 +1330,8 @@ impl<'c, 'a> View<'c, 'a> {
             if c.kind == ContactKind::RearToFront && c.lined_up && !in_close_combat(self.ctx, j) {
                 behind.push(j);
             }
-        }
+            None
+        });
         beside.sort_by_key(|&j| self.ctx.elements[j].id);
         let mut side = Supporters::new();
         for j in beside {
@@ -1312,7 +1353,6 @@ impl<'c, 'a> View<'c, 'a> {
     /// How many of `i`'s side and rear edges are overlapped by, or touched by the front edge of,
     /// an enemy other than `opponent` (§10.3, §10.4, §17.21).
     fn flank_rear_contacts(&self, i: usize, opponent: usize, contacts: &[ContactReport]) -> u8 {
-        let ri = &self.rects[i];
         let t = self.ctx.elements[i].kind.troop_type();
         let ps_or_sch = matches!(t, TroopType::Ps | TroopType::SCh);
         // The edges counted, as a set of bits (one per edge, [`edge_bit`]): no allocation (#15).
@@ -1360,8 +1400,9 @@ impl<'c, 'a> View<'c, 'a> {
             && !matches!(t, TroopType::Cv | TroopType::LH)
         {
             let b = &self.ctx.battlefield.board;
-            // The corners once, by `ElementRect::edge`'s arithmetic with one sine and cosine.
-            let corners = rect_corners(ri);
+            // The corners once, by `ElementRect::edge`'s arithmetic with one sine and cosine
+            // (the grid's when there is one).
+            let corners = self.corners(i);
             for e in [Edge::Left, Edge::Right] {
                 let s = match e {
                     Edge::Left => Segment::new(corners[3], corners[0]),
@@ -1580,11 +1621,6 @@ fn edge_bit(e: Edge) -> u8 {
         Edge::Rear => 4,
         Edge::Left => 8,
     }
-}
-
-/// Facing the same way (forward vectors within [`TOLERANCE`]).
-fn same_facing(a: &ElementRect, b: &ElementRect) -> bool {
-    a.pose.forward().distance(b.pose.forward()) <= TOLERANCE
 }
 
 /// Every corner inside `poly` or on its boundary (within [`TOLERANCE`]).

@@ -23,7 +23,7 @@
 use std::sync::Arc;
 
 use crate::config::RulesConfig;
-use crate::contact::{rect_corners, RectOutline};
+use crate::contact::{rect_corners_and_forward, RectOutline};
 use crate::geometry::{ElementRect, Point, Pose};
 use crate::terrain::OutlineBox;
 
@@ -115,6 +115,8 @@ pub(crate) fn bounds_apart(a: Option<Bounds>, b: Option<Bounds>, margin: f64) ->
 #[derive(Debug, Clone, Copy)]
 struct Shape {
     outline: RectOutline,
+    /// The rectangle's forward vector (`pose.forward()`, worked out with the corners).
+    forward: Point,
     /// The kind the rectangle was measured for.
     kind: ElementKind,
     /// The cells the element is listed in (`None`: in none).
@@ -163,10 +165,14 @@ impl ElementGrid {
         let mut shapes: Vec<Shape> = rects
             .iter()
             .zip(elements)
-            .map(|(r, e)| Shape {
-                outline: RectOutline::of_corners(rect_corners(r)),
-                kind: e.kind,
-                listed: None,
+            .map(|(r, e)| {
+                let (corners, forward) = rect_corners_and_forward(r);
+                Shape {
+                    outline: RectOutline::of_corners(corners),
+                    forward,
+                    kind: e.kind,
+                    listed: None,
+                }
             })
             .collect();
         let mut everywhere = Vec::new();
@@ -304,7 +310,9 @@ impl ElementGrid {
             let r = elements[i].rect(cfg);
             g.rects[i] = r;
             let shape = &mut g.shapes[i];
-            shape.outline = RectOutline::of_corners(rect_corners(&r));
+            let (corners, forward) = rect_corners_and_forward(&r);
+            shape.outline = RectOutline::of_corners(corners);
+            shape.forward = forward;
             shape.kind = elements[i].kind;
             g.everywhere.retain(|&k| k != i);
             g.moved.retain(|&k| k != i);
@@ -427,6 +435,11 @@ impl ElementGrid {
     /// Element `i`'s corners.
     pub(crate) fn corners(&self, i: usize) -> &[Point; 4] {
         self.shapes[i].outline.corners()
+    }
+
+    /// Element `i`'s forward vector, `pose.forward()` of its rectangle.
+    pub(crate) fn forward(&self, i: usize) -> Point {
+        self.shapes[i].forward
     }
 
     /// Every element in play whose bounding box comes within `margin` of the box of `pts`, in
