@@ -2002,39 +2002,17 @@ pub fn validate_terrain(bf: &Battlefield, variant: Variant) -> Vec<TerrainProble
             out.push(TerrainProblem::DegenerateOutline { feature: i });
             continue;
         }
-        let size = measure(&a.outline);
-        if size.length + size.breadth > 9.0 + TOLERANCE {
-            out.push(TerrainProblem::TooBig {
-                feature: i,
-                sum: size.length + size.breadth,
-            });
-        }
-        if size.centre_width < 1.0 - TOLERANCE {
-            out.push(TerrainProblem::TooNarrow {
-                feature: i,
-                width: size.centre_width,
-            });
-        }
         // A City or Fort on a hill counts with the hill as one feature (§3.2): the hill's width
         // is the one that counts.
         let on_hill = areas.iter().any(|&(_, h)| fort_on_hill(a, h));
-        if size.centre_width < 3.0 - TOLERANCE && !on_hill {
-            narrow.push(i);
-        }
-        if a.kind == AreaKind::Gully {
-            if size.length < 3.0 * size.centre_width - TOLERANCE {
-                out.push(TerrainProblem::GullyTooShort {
-                    feature: i,
-                    length: size.length,
-                    width: size.centre_width,
-                });
+        // Most outlines are settled by cheap bounds on their size: the 720-bearing measure is
+        // taken only when some comparison with the §3.2 limits is left open (#15).
+        if let Some(under_3) = SizeBounds::of(&a.outline).and_then(|b| b.settled(a.kind)) {
+            if under_3 && !on_hill {
+                narrow.push(i);
             }
-        } else if size.length > 2.0 * size.centre_width + TOLERANCE {
-            out.push(TerrainProblem::TooLong {
-                feature: i,
-                length: size.length,
-                width: size.centre_width,
-            });
+        } else {
+            size_problems(i, a, on_hill, measure(&a.outline), &mut out, &mut narrow);
         }
         let straight = a.straight_edged || a.outline.points.len() < MIN_CURVE_VERTICES;
         if straight && !a.kind.may_be_straight_edged() {
@@ -2345,6 +2323,144 @@ pub fn validate_terrain(bf: &Battlefield, variant: Variant) -> Vec<TerrainProble
     out
 }
 
+/// The §3.2 size problems of area feature `i` (`a`) measured as `size`, pushed to `out`, and
+/// the feature added to `narrow` when it is under 3 BW wide at its centre and not a City or
+/// Fort on a hill (`on_hill`).
+fn size_problems(
+    i: usize,
+    a: &AreaFeature,
+    on_hill: bool,
+    size: FeatureSize,
+    out: &mut Vec<TerrainProblem>,
+    narrow: &mut Vec<usize>,
+) {
+    if size.length + size.breadth > 9.0 + TOLERANCE {
+        out.push(TerrainProblem::TooBig {
+            feature: i,
+            sum: size.length + size.breadth,
+        });
+    }
+    if size.centre_width < 1.0 - TOLERANCE {
+        out.push(TerrainProblem::TooNarrow {
+            feature: i,
+            width: size.centre_width,
+        });
+    }
+    if size.centre_width < 3.0 - TOLERANCE && !on_hill {
+        narrow.push(i);
+    }
+    if a.kind == AreaKind::Gully {
+        if size.length < 3.0 * size.centre_width - TOLERANCE {
+            out.push(TerrainProblem::GullyTooShort {
+                feature: i,
+                length: size.length,
+                width: size.centre_width,
+            });
+        }
+    } else if size.length > 2.0 * size.centre_width + TOLERANCE {
+        out.push(TerrainProblem::TooLong {
+            feature: i,
+            length: size.length,
+            width: size.centre_width,
+        });
+    }
+}
+
+/// Bounds on what [`measure`] gives an outline, from a few sums instead of its 720 bearings, so
+/// that [`validate_terrain`] can settle the §3.2 comparisons of most features without measuring
+/// them (#15). Each bound holds with [`SIZE_BOUND_MARGIN`] to spare, far above the rounding of
+/// either computation, so a comparison the bounds settle comes out as it would with the
+/// measure; one they leave open is left to the measure.
+#[derive(Debug, Clone, Copy)]
+struct SizeBounds {
+    /// At least the length + breadth: the sides of the upright enclosing rectangle (the
+    /// measure's least rectangle is no larger than the one at its first bearing).
+    sum_hi: f64,
+    /// At least the length: the greatest distance between two vertices (a side of any
+    /// enclosing rectangle is the outline's spread along one direction).
+    length_hi: f64,
+    /// At most the centre width: twice the centroid's distance from the outline, when the
+    /// centroid is inside (every line through it then runs at least that far inside), else 0.
+    width_lo: f64,
+    /// At least the centre width: the least of the sections through the centroid at eight of
+    /// the measure's own bearings (the centre width is the least over all of them).
+    width_hi: f64,
+}
+
+/// The slack every [`SizeBounds`] bound keeps, in BW.
+const SIZE_BOUND_MARGIN: f64 = 1e-9;
+
+impl SizeBounds {
+    /// The bounds of an outline, or `None` for outlines the bounds do not serve: fewer than
+    /// three or more than 128 vertices, or a coordinate that is not finite or beyond 10⁶ BW.
+    fn of(poly: &Polygon) -> Option<SizeBounds> {
+        let pts = &poly.points;
+        if !(3..=128).contains(&pts.len())
+            || pts.iter().any(|p| !(p.x.abs() <= 1e6 && p.y.abs() <= 1e6))
+        {
+            return None;
+        }
+        let (mut lo, mut hi) = (pts[0], pts[0]);
+        for p in pts {
+            lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+            hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+        }
+        let sum_hi = (hi.x - lo.x) + (hi.y - lo.y) + SIZE_BOUND_MARGIN;
+        let mut far = 0.0f64;
+        for (k, p) in pts.iter().enumerate() {
+            for q in &pts[k + 1..] {
+                far = far.max(p.distance(*q));
+            }
+        }
+        let length_hi = far + SIZE_BOUND_MARGIN;
+        let c = centroid(poly);
+        let width_lo = if poly.contains_strictly(c) {
+            let r = poly
+                .edges()
+                .map(|e| e.distance_to_point(c))
+                .fold(f64::INFINITY, f64::min);
+            (2.0 * r - SIZE_BOUND_MARGIN).max(0.0)
+        } else {
+            0.0
+        };
+        // Any reach that carries the line past the whole outline gives the same section.
+        let reach = sum_hi * 2.0 + 1.0;
+        let width_hi = (0..8)
+            .map(|k| {
+                let a = bearings::BEARINGS[k * 90];
+                length_inside(&Segment::new(c - a * reach, c + a * reach), poly)
+            })
+            .fold(f64::INFINITY, f64::min)
+            + SIZE_BOUND_MARGIN;
+        Some(SizeBounds {
+            sum_hi,
+            length_hi,
+            width_lo,
+            width_hi,
+        })
+    }
+
+    /// `Some(under_3)` when the bounds settle that a feature of `kind` is neither too big, too
+    /// narrow nor too long for §3.2, `under_3` being whether it is under 3 BW wide at its
+    /// centre (the measure's comparisons, see [`size_problems`]); `None` when any of these is
+    /// left open, and always for a Gully (its own length rule is left to the measure).
+    fn settled(&self, kind: AreaKind) -> Option<bool> {
+        let fits = kind != AreaKind::Gully
+            && self.sum_hi <= 9.0 + TOLERANCE
+            && self.width_lo >= 1.0 - TOLERANCE
+            && self.length_hi <= 2.0 * self.width_lo + TOLERANCE;
+        if !fits {
+            None
+        } else if self.width_lo >= 3.0 - TOLERANCE {
+            Some(false)
+        } else if self.width_hi < 3.0 - TOLERANCE {
+            Some(true)
+        } else {
+            None
+        }
+    }
+}
+
 /// A City or Fort sitting on a hill: its outline lies inside the hill's (§3.2).
 pub fn fort_on_hill(fort: &AreaFeature, hill: &AreaFeature) -> bool {
     fort.kind.is_fortified()
@@ -2639,6 +2755,59 @@ mod measure_tests {
         }
     }
 
+    /// What [`SizeBounds::settled`] says of `poly` (when it says anything) is what the measure
+    /// says: the bounds hold, and the problems and the narrow list of [`size_problems`] are none
+    /// and the one settled.
+    fn assert_settles_as_measured(poly: &Polygon, kind: AreaKind) {
+        let Some(b) = SizeBounds::of(poly) else {
+            return;
+        };
+        let size = measure(poly);
+        assert!(size.length + size.breadth <= b.sum_hi, "{b:?} {size:?}");
+        assert!(size.length <= b.length_hi, "{b:?} {size:?}");
+        assert!(b.width_lo <= size.centre_width, "{b:?} {size:?}");
+        assert!(size.centre_width <= b.width_hi, "{b:?} {size:?}");
+        if let Some(under_3) = b.settled(kind) {
+            let feature = AreaFeature::new(kind, poly.clone());
+            let (mut out, mut narrow) = (Vec::new(), Vec::new());
+            size_problems(0, &feature, false, size, &mut out, &mut narrow);
+            assert!(out.is_empty(), "{b:?} {size:?} {out:?}");
+            assert_eq!(narrow.is_empty(), !under_3, "{b:?} {size:?}");
+        }
+    }
+
+    // DBA3.md §3.2: the demonstration's wood and hill are settled without measuring, one
+    // wide, one narrow, and a gully or a long strip is left to the measure.
+    #[test]
+    fn size_bounds_settle_common_features() {
+        let settle = |f: AreaFeature| SizeBounds::of(&f.outline).and_then(|b| b.settled(f.kind));
+        let wood = AreaFeature::ellipse(AreaKind::Wood, Point::new(3.2, 7.5), 1.7, 1.55, 0.0, 20);
+        let hill = AreaFeature::ellipse(
+            AreaKind::GentleHill,
+            Point::new(11.5, 7.6),
+            1.5,
+            1.1,
+            0.0,
+            20,
+        );
+        assert_eq!(settle(wood), Some(false));
+        assert_eq!(settle(hill), Some(true));
+        let gully = AreaFeature::ellipse(AreaKind::Gully, Point::new(8.0, 8.0), 3.5, 0.6, 30.0, 20);
+        assert_eq!(settle(gully), None);
+        let strip =
+            AreaFeature::rectangle(AreaKind::Wood, Point::new(2.0, 2.0), Point::new(7.0, 4.0));
+        assert_eq!(settle(strip), None);
+        for poly in [
+            AreaFeature::ellipse(AreaKind::Wood, Point::new(3.2, 7.5), 1.7, 1.55, 0.0, 20).outline,
+            AreaFeature::ellipse(AreaKind::Gully, Point::new(8.0, 8.0), 3.5, 0.6, 30.0, 20).outline,
+            AreaFeature::rectangle(AreaKind::Wood, Point::new(2.0, 2.0), Point::new(7.0, 4.0))
+                .outline,
+        ] {
+            assert_settles_as_measured(&poly, AreaKind::Wood);
+            assert_settles_as_measured(&poly, AreaKind::Gully);
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(96))]
 
@@ -2659,6 +2828,34 @@ mod measure_tests {
         ) {
             let poly = Polygon::new(pts.into_iter().map(|(x, y)| Point::new(x, y)).collect());
             prop_assert_eq!(bits(measure(&poly)), bits(measure_plain(&poly)));
+        }
+
+        // DBA3.md §3.2: a feature the size bounds settle is judged as the full measure
+        // judges it: no size problem, and narrow exactly when under 3 BW at its centre.
+        #[test]
+        fn size_bounds_settle_as_the_measure_would(
+            cx in 0.0f64..24.0,
+            cy in 0.0f64..24.0,
+            radii in prop::collection::vec(0.3f64..4.5, 3..24),
+            turn in 0.0f64..360.0,
+            gully in any::<bool>(),
+        ) {
+            let poly = star((cx, cy), &radii, turn);
+            let kind = if gully { AreaKind::Gully } else { AreaKind::Wood };
+            assert_settles_as_measured(&poly, kind);
+        }
+
+        #[test]
+        fn size_bounds_settle_ellipses_as_the_measure_would(
+            rx in 0.3f64..5.0,
+            ry in 0.3f64..5.0,
+            rotation in 0.0f64..180.0,
+            vertices in 8usize..40,
+        ) {
+            let f = AreaFeature::ellipse(
+                AreaKind::GentleHill, Point::new(8.0, 8.0), rx, ry, rotation, vertices,
+            );
+            assert_settles_as_measured(&f.outline, f.kind);
         }
 
         #[test]
