@@ -532,18 +532,29 @@ impl Scale {
 /// Convex hull of `points`, anticlockwise (x right, y up), without repeated or collinear points
 /// (Andrew's monotone chain). Swept areas of straight moves are hulls of start and end corners.
 pub fn convex_hull(points: &[Point]) -> Polygon {
-    // Up to this many points are sorted on the stack: swept pieces are hulls of 4 or 8 points
-    // (#15), so the hull's own vertices are the one allocation.
+    // Up to this many points are sorted and hulled on the stack: swept pieces are hulls of 4
+    // or 8 points (#15), so the hull's own vertices are the one allocation.
     const ON_STACK: usize = 16;
-    let mut stack = [Point::new(0.0, 0.0); ON_STACK];
-    let mut heap = Vec::new();
-    let pts: &mut [Point] = if points.len() <= ON_STACK {
-        stack[..points.len()].copy_from_slice(points);
-        &mut stack[..points.len()]
-    } else {
-        heap.extend_from_slice(points);
-        &mut heap
-    };
+    if points.len() <= ON_STACK {
+        let mut pts = [Point::new(0.0, 0.0); ON_STACK];
+        let mut hull = [Point::new(0.0, 0.0); 2 * ON_STACK];
+        let k = hull_into(points, &mut pts, &mut hull);
+        return Polygon::new(hull[..k].to_vec());
+    }
+    let mut pts = points.to_vec();
+    let mut hull = vec![Point::new(0.0, 0.0); 2 * points.len()];
+    let k = hull_into(points, &mut pts, &mut hull);
+    hull.truncate(k);
+    Polygon::new(hull)
+}
+
+/// The vertices of [`convex_hull`]`(points)` written to the start of `hull`, giving how many,
+/// with `pts` (at least as long as `points`) to sort them in and `hull` at least twice as long
+/// as `points`. Callers with few points keep both on the stack ([`crate::battle`]'s swept
+/// pieces, #15); the hull is the same points in the same order either way.
+pub(crate) fn hull_into(points: &[Point], pts: &mut [Point], hull: &mut [Point]) -> usize {
+    let pts = &mut pts[..points.len()];
+    pts.copy_from_slice(points);
     pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     // Repeated points dropped in place, the first of each run kept.
     let mut n = 0;
@@ -555,28 +566,31 @@ pub fn convex_hull(points: &[Point]) -> Polygon {
     }
     let pts = &pts[..n];
     if n < 3 {
-        return Polygon::new(pts.to_vec());
+        hull[..n].copy_from_slice(pts);
+        return n;
     }
     let turn = |o: Point, a: Point, b: Point| (a - o).cross(b - o);
-    // Andrew's two chains in one vector: the lower chain left to right, then the upper chain
-    // right to left from the lower chain's last point, which both chains share.
-    let mut hull: Vec<Point> = Vec::with_capacity(2 * n);
+    // Andrew's two chains in one buffer: the lower chain left to right, then the upper chain
+    // right to left from the lower chain's last point, which both chains share. The lower
+    // chain holds at most `n` points and the upper one adds at most `n - 1`.
+    let mut len = 0;
     for &p in pts {
-        while hull.len() >= 2 && turn(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
-            hull.pop();
+        while len >= 2 && turn(hull[len - 2], hull[len - 1], p) <= 0.0 {
+            len -= 1;
         }
-        hull.push(p);
+        hull[len] = p;
+        len += 1;
     }
-    let lower = hull.len();
+    let lower = len;
     for &p in pts.iter().rev().skip(1) {
-        while hull.len() > lower && turn(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
-            hull.pop();
+        while len > lower && turn(hull[len - 2], hull[len - 1], p) <= 0.0 {
+            len -= 1;
         }
-        hull.push(p);
+        hull[len] = p;
+        len += 1;
     }
     // The upper chain ends at the first point, where the lower chain began.
-    hull.pop();
-    Polygon::new(hull)
+    len - 1
 }
 
 /// Whether the axis-aligned bounding boxes of two point sets are apart by more than `margin` on

@@ -13,7 +13,7 @@ use crate::terrain::{
 use crate::troops::{ElementKind, TroopType};
 use crate::zones::{ThreatZone, ZoneRelation};
 
-use super::geom::{angle_diff, legs, local, overlaps, pose_at, same_facing, Leg};
+use super::geom::{angle_diff, legs, local, overlaps, pose_at, same_facing, Leg, Piece};
 use super::{
     ContactWanted, ElementMove, Flank, GroupStep, MoveContext, MoveError, MoveOrder, MovePlan,
     Refusals,
@@ -272,7 +272,7 @@ fn going_context(ctx: &MoveContext, idx: usize) -> GoingContext {
 
 /// The worst going met by the convex pieces (each shrunk by [`TOLERANCE`] so that a touch is not
 /// being in a feature, §3.1).
-fn going_of(ctx: &MoveContext, gctx: GoingContext, pieces: &[Vec<Point>]) -> Going {
+fn going_of(ctx: &MoveContext, gctx: GoingContext, pieces: &[Piece]) -> Going {
     going_and_feature_of(ctx, gctx, pieces).0
 }
 
@@ -281,7 +281,7 @@ fn going_of(ctx: &MoveContext, gctx: GoingContext, pieces: &[Vec<Point>]) -> Goi
 fn going_and_feature_of(
     ctx: &MoveContext,
     gctx: GoingContext,
-    pieces: &[Vec<Point>],
+    pieces: &[Piece],
 ) -> (Going, Option<usize>) {
     let mut going = Going::Good;
     let mut feature = None;
@@ -349,7 +349,7 @@ fn going_and_feature_of(
 }
 
 fn rect_going(ctx: &MoveContext, idx: usize, r: &ElementRect) -> Going {
-    going_of(ctx, going_context(ctx, idx), &[r.corners().to_vec()])
+    going_of(ctx, going_context(ctx, idx), &[Piece::of(&r.corners())])
 }
 
 /// Whether the element stands wholly in rough or bad going (§8.3): every corner inside some area
@@ -438,7 +438,7 @@ fn holder(ctx: &MoveContext, outline: &Polygon) -> Option<usize> {
 }
 
 /// Whether the convex pieces reach inside `outline` by more than the tolerance.
-fn pieces_inside(pieces: &[Vec<Point>], outline: &Polygon) -> bool {
+fn pieces_inside(pieces: &[Piece], outline: &Polygon) -> bool {
     pieces.iter().any(|piece| {
         super::geom::inset_convex(piece, TOLERANCE)
             .is_some_and(|inner| polygons_intersect(&Polygon::new(inner), outline))
@@ -462,13 +462,13 @@ fn touches_outline(r: &ElementRect, outline: &Polygon) -> bool {
     [Edge::Front, Edge::Rear, Edge::Left, Edge::Right]
         .iter()
         .any(|&e| gap_to_outline(&r.edge(e), outline) <= TOLERANCE)
-        && !pieces_inside(&[r.corners().to_vec()], outline)
+        && !pieces_inside(&[Piece::of(&r.corners())], outline)
 }
 
 /// Its front edge touches the outline from outside: it assaults the place (§4.7).
 fn front_on_outline(r: &ElementRect, outline: &Polygon) -> bool {
     gap_to_outline(&r.edge(Edge::Front), outline) <= TOLERANCE
-        && !pieces_inside(&[r.corners().to_vec()], outline)
+        && !pieces_inside(&[Piece::of(&r.corners())], outline)
 }
 
 /// City and Fort walls (§4.2, §4.3). A City or Fort held by the enemy may only be assaulted by
@@ -516,7 +516,7 @@ fn check_walls(ctx: &MoveContext, p: &Proposal) -> Result<(), MoveError> {
                     ),
                 ));
             }
-            let end_partly = !end_in && pieces_inside(&[m.end().corners().to_vec()], outline);
+            let end_partly = !end_in && pieces_inside(&[Piece::of(&m.end().corners())], outline);
             if end_partly || (held.is_some() && !(start_in || end_in)) {
                 return Err(MoveError::refused(
                     rule,
@@ -868,7 +868,10 @@ fn path_bounds(p: &Proposal) -> Option<(f64, f64, f64, f64)> {
         for leg in &m.legs {
             leg.from.corners().into_iter().for_each(&mut add);
             leg.to.corners().into_iter().for_each(&mut add);
-            leg.swept().into_iter().flatten().for_each(&mut add);
+            leg.swept()
+                .iter()
+                .flat_map(|p| p.iter().copied())
+                .for_each(&mut add);
         }
     }
     b.filter(|b| b.0.is_finite() && b.1.is_finite() && b.2.is_finite() && b.3.is_finite())
@@ -1011,7 +1014,7 @@ fn may_interpenetrate(ctx: &MoveContext, m: &MoverPath, j: usize) -> bool {
 fn check_in_the_way(
     ctx: &MoveContext,
     p: &Proposal,
-    swept: &[Vec<Vec<Point>>],
+    swept: &[Vec<Piece>],
 ) -> Result<(), MoveError> {
     for (m, pieces) in p.movers.iter().zip(swept) {
         for piece in pieces {
@@ -1088,7 +1091,7 @@ fn check_second_move(
     }
     // Never starting or passing within 1 BW of enemy.
     for m in &p.movers {
-        let mut pieces: Vec<Vec<Point>> = vec![m.start().corners().to_vec()];
+        let mut pieces: Vec<Piece> = vec![Piece::of(&m.start().corners())];
         pieces.extend(m.legs.iter().flat_map(|l| l.swept()));
         for (j, o) in ctx.elements.iter().enumerate() {
             if !o.in_play() || o.army == ctx.army {
@@ -1097,7 +1100,7 @@ fn check_second_move(
             let er = rect(ctx, j).polygon();
             for piece in &pieces {
                 if piece.len() >= 3
-                    && Polygon::new(piece.clone()).distance_to_polygon(&er) <= 1.0 + TOLERANCE
+                    && Polygon::new(piece.to_vec()).distance_to_polygon(&er) <= 1.0 + TOLERANCE
                 {
                     return Err(MoveError::refused(
                         "§7.5",
@@ -1299,7 +1302,7 @@ struct Checked {
 }
 
 /// The pieces a mover's legs sweep, leg by leg; a one-leg move's own pieces as they are (#15).
-fn swept_pieces(legs: &[Leg]) -> Vec<Vec<Point>> {
+fn swept_pieces(legs: &[Leg]) -> Vec<Piece> {
     match legs {
         [only] => only.swept(),
         legs => legs.iter().flat_map(|l| l.swept()).collect(),
@@ -1323,7 +1326,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         }
     }
     // Each mover's swept pieces, for the going and for `check_in_the_way`.
-    let swept: Vec<Vec<Vec<Point>>> = p.movers.iter().map(|m| swept_pieces(&m.legs)).collect();
+    let swept: Vec<Vec<Piece>> = p.movers.iter().map(|m| swept_pieces(&m.legs)).collect();
     let early = ctx.refusals == Refusals::Any;
     if early {
         check_in_the_way(ctx, p, &swept)?;

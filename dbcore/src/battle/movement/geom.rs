@@ -7,7 +7,7 @@
 //! checked, since rear corners may pass through things while the front edge pivots (§7.2).
 
 use crate::geometry::{
-    boxes_apart, convex_gap_up_to, convex_hull, Corner, Edge, ElementRect, Point, Pose, TOLERANCE,
+    boxes_apart, convex_gap_up_to, hull_into, Corner, Edge, ElementRect, Point, Pose, TOLERANCE,
 };
 
 /// Facings closer than this (degrees) are the same facing.
@@ -74,7 +74,7 @@ impl Leg {
     }
 
     /// Convex pieces that together cover what the leg may not pass through (see module docs).
-    pub fn swept(&self) -> Vec<Vec<Point>> {
+    pub fn swept(&self) -> Vec<Piece> {
         if let Some((pivot, cw)) = self.wheel {
             // Chords of the arc, fine enough that the arc bulges less than half the tolerance
             // beyond them (as `paths::Wheel::swept_by_front_edge`).
@@ -94,28 +94,74 @@ impl Leg {
                 ]
             };
             // Each chord end worked out once (each is shared by two pieces).
-            let ends: Vec<[Point; 2]> = (0..=n).map(at).collect();
-            let mut v: Vec<Vec<Point>> = ends
-                .windows(2)
-                .map(|w| {
-                    let ([a, b], [c, d]) = (w[0], w[1]);
-                    convex_hull(&[a, b, c, d]).points
-                })
-                .collect();
-            v.push(self.to.corners().to_vec());
+            let mut v = Vec::with_capacity(n + 1);
+            let mut prev = at(0);
+            for k in 1..=n {
+                let next = at(k);
+                let ([a, b], [c, d]) = (prev, next);
+                v.push(Piece::hull(&[a, b, c, d]));
+                prev = next;
+            }
+            v.push(Piece::of(&self.to.corners()));
             return v;
         }
         if self.turns() {
             let a = self.from.edge(Edge::Front);
             let b = self.to.edge(Edge::Front);
             vec![
-                convex_hull(&[a.a, a.b, b.a, b.b]).points,
-                self.to.corners().to_vec(),
+                Piece::hull(&[a.a, a.b, b.a, b.b]),
+                Piece::of(&self.to.corners()),
             ]
         } else {
             let ([a, b, c, d], [e, f, g, h]) = (self.from.corners(), self.to.corners());
-            vec![convex_hull(&[a, b, c, d, e, f, g, h]).points]
+            vec![Piece::hull(&[a, b, c, d, e, f, g, h])]
         }
+    }
+}
+
+/// One convex piece of what a move sweeps ([`Leg::swept`]): at most [`Piece::MAX`] vertices,
+/// kept in place rather than on the heap (#15: a straight leg's piece was two allocations).
+/// It reads as the slice of its vertices.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Piece {
+    pts: [Point; Piece::MAX],
+    len: u8,
+}
+
+impl Piece {
+    /// The most vertices a piece holds: a hull of two rectangles' corners.
+    pub const MAX: usize = 8;
+
+    /// The piece with vertices `pts` as they are (at most [`Piece::MAX`]; any more are dropped).
+    pub fn of(pts: &[Point]) -> Piece {
+        let len = pts.len().min(Piece::MAX);
+        let mut p = Piece {
+            pts: [Point::new(0.0, 0.0); Piece::MAX],
+            len: len as u8,
+        };
+        p.pts[..len].copy_from_slice(&pts[..len]);
+        p
+    }
+
+    /// The convex hull of at most [`Piece::MAX`] points: the vertices of
+    /// [`crate::geometry::convex_hull`], in its order, worked out on the stack.
+    pub fn hull(points: &[Point]) -> Piece {
+        debug_assert!(
+            points.len() <= Piece::MAX,
+            "a piece is a hull of at most 8 points"
+        );
+        let points = &points[..points.len().min(Piece::MAX)];
+        let mut pts = [Point::new(0.0, 0.0); Piece::MAX];
+        let mut hull = [Point::new(0.0, 0.0); 2 * Piece::MAX];
+        let k = hull_into(points, &mut pts, &mut hull);
+        Piece::of(&hull[..k])
+    }
+}
+
+impl std::ops::Deref for Piece {
+    type Target = [Point];
+    fn deref(&self) -> &[Point] {
+        &self.pts[..usize::from(self.len)]
     }
 }
 
@@ -220,8 +266,42 @@ pub(crate) fn rotate_pose(pose: &Pose, pivot: Point, deg: f64) -> Pose {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::convex_gap;
+    use crate::geometry::{convex_gap, convex_hull, exact_bits};
     use rand_core::{RngCore, SeedableRng};
+
+    /// A piece's hull is `convex_hull`'s, the same points to the bit in the same order, for
+    /// every count up to eight, with repeats, flat sets and either winding (#15: the pieces a
+    /// move sweeps decide what blocks it, so the stack-built hull may not differ).
+    #[test]
+    fn piece_hull_is_convex_hull() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(15);
+        let mut coordinate = |scale: f64| {
+            let r = rng.next_u64();
+            match r % 7 {
+                0 => 0.0,
+                1 => 1.0,
+                _ => ((r >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * scale,
+            }
+        };
+        for n in 0..20_000 {
+            let k = n % (Piece::MAX + 1);
+            let pts: Vec<Point> = (0..k)
+                .map(|_| Point::new(coordinate(10.0), coordinate(10.0)))
+                .collect();
+            let bits = |v: &[Point]| -> Vec<(u64, u64)> {
+                v.iter()
+                    .map(|p| (exact_bits(p.x), exact_bits(p.y)))
+                    .collect()
+            };
+            assert_eq!(
+                bits(&Piece::hull(&pts)),
+                bits(&convex_hull(&pts).points),
+                "{pts:?}"
+            );
+        }
+        let corners = ElementRect::new(Pose::new(3.0, 4.0, 30.0), 1.0, 0.5).corners();
+        assert_eq!(&*Piece::of(&corners), &corners[..]);
+    }
 
     /// `overlaps` as it was before #15 stopped the gap early: the reference it must equal.
     fn overlaps_reference(a: &[Point], b: &[Point]) -> bool {

@@ -102,7 +102,7 @@ pub(super) fn plan_through_city(
         ));
     };
     for &idx in &idxs {
-        if pieces_inside(&[rect(ctx, idx).corners().to_vec()], outline) {
+        if pieces_inside(&[Piece::of(&rect(ctx, idx).corners())], outline) {
             return Err(MoveError::refused(
                 "§4.2",
                 format!(
