@@ -1057,11 +1057,16 @@ impl<'c, 'a> View<'c, 'a> {
     /// Elements `i` and `j` face the same way (forward vectors within [`TOLERANCE`]): the
     /// grid's vectors when there is one (the same bits as `pose.forward()`).
     fn same_facing(&self, i: usize, j: usize) -> bool {
-        let forward = |k: usize| match self.grid {
-            Some(g) => g.forward(k),
-            None => self.rects[k].pose.forward(),
-        };
-        forward(i).distance(forward(j)) <= TOLERANCE
+        self.forward(i).distance(self.forward(j)) <= TOLERANCE
+    }
+
+    /// Element `i`'s forward vector: the grid's when there is one (the same bits as
+    /// `pose.forward()`).
+    fn forward(&self, i: usize) -> Point {
+        match self.grid {
+            Some(g) => g.forward(i),
+            None => self.rects[i].pose.forward(),
+        }
     }
 
     /// Element `i`'s corners (`rect_corners`): the grid's, or worked out.
@@ -1317,13 +1322,35 @@ impl<'c, 'a> View<'c, 'a> {
             if !self.friends(i, j) || !self.same_facing(i, j) {
                 return None::<()>;
             }
+            let ci = *corners_i.get_or_insert_with(|| self.corners(i));
+            let cj = self.corners(j);
+            // Front-left and front-right are corners 0 and 1, rear-right and rear-left 2 and 3.
+            let side_corners = ci[0].near(cj[1]) || ci[1].near(cj[0]);
+            if side_corners && self.forward(i) == self.forward(j) {
+                // Facing exactly the same way with a front corner on the other's: their sides
+                // meet along the shallower depth and nothing else does, so the contact is side
+                // to side (and not behind) without classifying it (#15; debug builds check).
+                debug_assert!(
+                    self.contact(i, j)
+                        .is_some_and(|c| c.kind == ContactKind::SideToSide),
+                    "friends abreast whose contact is not side to side"
+                );
+                beside.push(j);
+                return None;
+            }
+            // A friend behind stands with its front corners at `i`'s rear ones (`lined_up` of a
+            // rear-to-front contact); a friend neither abreast nor near that is passed over
+            // unclassified. The test is looser than `near`, so whatever the contact could
+            // count is still classified.
+            let loose = |p: Point, q: Point| {
+                (p.x - q.x).abs() <= 2.0 * TOLERANCE && (p.y - q.y).abs() <= 2.0 * TOLERANCE
+            };
+            let may_be_behind = loose(ci[3], cj[0]) && loose(ci[2], cj[1]);
+            if !(side_corners || may_be_behind) {
+                return None;
+            }
             let c = self.contact(i, j)?;
-            if c.kind == ContactKind::SideToSide && {
-                let ci = *corners_i.get_or_insert_with(|| self.corners(i));
-                let cj = self.corners(j);
-                // Front-left and front-right are corners 0 and 1.
-                ci[0].near(cj[1]) || ci[1].near(cj[0])
-            } {
+            if c.kind == ContactKind::SideToSide && side_corners {
                 beside.push(j);
             }
             // `j` directly behind `i`: its front edge against `i`'s rear edge, lined up.
