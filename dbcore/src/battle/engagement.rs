@@ -1314,8 +1314,20 @@ impl<'c, 'a> View<'c, 'a> {
     /// friend of the same facing is classified once for both questions (the contact seen from
     /// the friend is this one swapped, `classify_contact`'s promise).
     fn supporters(&self, i: usize) -> Result<(Supporters, Option<Supporter>), EngagementError> {
-        let mut beside: Vec<usize> = Vec::new();
-        let mut behind: Vec<usize> = Vec::new();
+        // The friends abreast, on the stack up to eight (#15: a vector allocated for the first),
+        // and the one behind with the least id.
+        let mut abreast = [0usize; 8];
+        let mut abreast_n = 0;
+        let mut abreast_more: Vec<usize> = Vec::new();
+        let mut beside = |j: usize| match abreast.get_mut(abreast_n) {
+            Some(slot) => {
+                *slot = j;
+                abreast_n += 1;
+            }
+            None => abreast_more.push(j),
+        };
+        let mut behind: Option<usize> = None;
+        let id = |j: usize| self.ctx.elements[j].id;
         // `i`'s corners once, as `ElementRect::corner` works each out (#15).
         let mut corners_i = None;
         self.find_touching(i, |j| {
@@ -1335,7 +1347,7 @@ impl<'c, 'a> View<'c, 'a> {
                         .is_some_and(|c| c.kind == ContactKind::SideToSide),
                     "friends abreast whose contact is not side to side"
                 );
-                beside.push(j);
+                beside(j);
                 return None;
             }
             // A friend behind stands with its front corners at `i`'s rear ones (`lined_up` of a
@@ -1351,24 +1363,34 @@ impl<'c, 'a> View<'c, 'a> {
             }
             let c = self.contact(i, j)?;
             if c.kind == ContactKind::SideToSide && side_corners {
-                beside.push(j);
+                beside(j);
             }
             // `j` directly behind `i`: its front edge against `i`'s rear edge, lined up.
-            if c.kind == ContactKind::RearToFront && c.lined_up && !in_close_combat(self.ctx, j) {
-                behind.push(j);
+            if c.kind == ContactKind::RearToFront
+                && c.lined_up
+                && !in_close_combat(self.ctx, j)
+                && behind.is_none_or(|k| id(j) < id(k))
+            {
+                behind = Some(j);
             }
             None
         });
-        beside.sort_by_key(|&j| self.ctx.elements[j].id);
+        let beside: &mut [usize] = if abreast_more.is_empty() {
+            &mut abreast[..abreast_n]
+        } else {
+            abreast_more.extend_from_slice(&abreast[..abreast_n]);
+            &mut abreast_more
+        };
+        beside.sort_by_key(|&j| id(j));
         let mut side = Supporters::new();
-        for j in beside {
+        for &mut j in beside {
             side.push(Supporter {
                 kind: self.ctx.elements[j].kind,
                 going: self.going(j)?,
             });
         }
-        let rear = match behind.iter().min_by_key(|&&j| self.ctx.elements[j].id) {
-            Some(&j) => Some(Supporter {
+        let rear = match behind {
+            Some(j) => Some(Supporter {
                 kind: self.ctx.elements[j].kind,
                 going: self.going(j)?,
             }),
