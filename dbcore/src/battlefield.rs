@@ -976,30 +976,38 @@ impl Battlefield {
 
     /// [`Battlefield::is_uphill_of`], the hills' boxes read from `boxes` (by feature index) when
     /// given: they are the `points_box` of each outline that [`HillBox::of`] works out.
-    fn uphill_boxed(&self, a: &ElementRect, b: &ElementRect, boxes: Option<&[OutlineBox]>) -> bool {
+    fn uphill_boxed<'a>(
+        &'a self,
+        a: &ElementRect,
+        b: &ElementRect,
+        boxes: Option<&[OutlineBox]>,
+    ) -> bool {
         // Before any sine or cosine (#15): the hills whose box meets `loose_reach` of the two
         // poses, a box holding every corner below whichever way the elements face. A hill it
         // misses misses the corners' own box too, so with no hill near the answer is no.
         let loose = loose_reach(a, b);
-        let mut near = HillsInReach::default();
-        for (i, h) in self.areas() {
-            if h.kind.is_hill() && !self.hill_is_fortified(h) {
-                let hb = match boxes {
-                    Some(k) => {
-                        let ((lo, hi), _) = k[i];
-                        HillBox::of_box(h, [lo.x, lo.y, hi.x, hi.y])
-                    }
-                    None => HillBox::of(h),
-                };
-                if let Some(hb) = hb {
-                    if hb.meets(&loose) {
-                        near.push(hb);
-                    }
-                }
+        let hill_box = |i: usize, h: &'a AreaFeature| match boxes {
+            Some(k) => {
+                let ((lo, hi), _) = k[i];
+                HillBox::of_box(h, [lo.x, lo.y, hi.x, hi.y])
             }
-        }
-        if near.is_empty() {
+            None => HillBox::of(h),
+        };
+        // The hills in reach, each condition pure: the box first, the cheapest (#15), so that
+        // with no hill near (the common case) nothing more is worked out or kept.
+        let in_reach = |&(i, h): &(usize, &'a AreaFeature)| {
+            h.kind.is_hill()
+                && hill_box(i, h).is_some_and(|hb| hb.meets(&loose))
+                && !self.hill_is_fortified(h)
+        };
+        if !self.areas().any(|ih| in_reach(&ih)) {
             return false;
+        }
+        let mut near = HillsInReach::default();
+        for (i, h) in self.areas().filter(in_reach) {
+            if let Some(hb) = hill_box(i, h) {
+                near.push(hb);
+            }
         }
         let front = a.edge(Edge::Front);
         // Only the hills whose box meets the sampled parts can lift a sample (#15); every other
