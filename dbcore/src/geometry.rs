@@ -606,7 +606,7 @@ pub(crate) fn boxes_apart(a: &[Point], b: &[Point], margin: f64) -> bool {
 }
 
 /// The bounding box (min x, min y, max x, max y) of a non-empty set of finite points.
-fn finite_bounds(s: &[Point]) -> Option<(f64, f64, f64, f64)> {
+pub(crate) fn finite_bounds(s: &[Point]) -> Option<(f64, f64, f64, f64)> {
     let first = s.first()?;
     let mut b = (first.x, first.y, first.x, first.y);
     for p in s {

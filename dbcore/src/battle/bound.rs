@@ -13,7 +13,7 @@ use crate::battlefield::COMMAND_DISTANCE_SCREENED;
 use crate::combat::{CombatError, CombatResult};
 use crate::dice::{DiceError, DieScore};
 use crate::error::{ErrorCode, ErrorInfo};
-use crate::geometry::{ElementRect, Polygon, TOLERANCE};
+use crate::geometry::{finite_bounds, ElementRect, Polygon, TOLERANCE};
 use crate::terrain::{AreaKind, RiverState, TerrainFeature};
 use crate::troops::{ElementKind, TroopType};
 
@@ -1085,10 +1085,33 @@ impl Battle {
     /// controlling it (§4.2).
     pub fn held_strongholds(&self) -> Vec<HeldStronghold> {
         let cfg = &self.setup.config;
+        // Every corner of `e` in `outline` (`Polygon::contains`, which takes in a band of
+        // TOLERANCE about the edges), `bx` the outline's box. Pure speed (#15: in games with
+        // camps this was most of a battle's time): such corners lie within the box widened by the
+        // tolerance, and the front corners within half a width of the front edge's middle, so an
+        // element whose middle is further from the box than that (with a slack far above any
+        // rounding) is answered no without its corners.
+        let wholly_in = |e: &ElementState, outline: &Polygon, bx: Option<(f64, f64, f64, f64)>| {
+            let r = e.rect(cfg);
+            if let Some((x0, y0, x1, y1)) = bx {
+                let m = r.pose.front_mid();
+                let w = r.width.abs() * 0.5;
+                let reach = w + TOLERANCE + 1e-9 * (1.0 + m.x.abs() + m.y.abs() + w);
+                if m.x < x0 - reach || m.x > x1 + reach || m.y < y0 - reach || m.y > y1 + reach {
+                    debug_assert!(
+                        !r.corners().iter().all(|c| outline.contains(*c)),
+                        "an element passed over by the box test is wholly inside"
+                    );
+                    return false;
+                }
+            }
+            r.corners().iter().all(|c| outline.contains(*c))
+        };
         let inside = |outline: &Polygon| {
+            let bx = finite_bounds(&outline.points);
             self.elements
                 .iter()
-                .find(|e| e.in_play() && e.rect(cfg).corners().iter().all(|c| outline.contains(*c)))
+                .find(|e| e.in_play() && wholly_in(e, outline, bx))
         };
         let mut v: Vec<HeldStronghold> = Vec::new();
         for camp in self.camp_refs() {
@@ -1096,13 +1119,8 @@ impl Battle {
             if self.camp_is_sacked(army, command) {
                 continue;
             }
-            let in_camp = |e: &&ElementState| {
-                e.in_play()
-                    && e.rect(cfg)
-                        .corners()
-                        .iter()
-                        .all(|c| camp.outline.contains(*c))
-            };
+            let bx = finite_bounds(&camp.outline.points);
+            let in_camp = |e: &&ElementState| e.in_play() && wholly_in(e, camp.outline, bx);
             // §4.6, §14.3: only elements that may defend this camp (not allied contingents, El
             // or SCh; with commands, of the camp's own command) hold it for its army.
             let own: Vec<ElementId> = self
