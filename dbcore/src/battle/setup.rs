@@ -1235,7 +1235,10 @@ pub fn overlapping(a: &ElementRect, b: &ElementRect) -> bool {
     let limit = reach(a) + reach(b) + TOLERANCE;
     let apart = a.pose.front_mid().distance(b.pose.front_mid());
     if apart > limit * (1.0 + 1e-9) + 1e-9 {
-        debug_assert!(nearest_distance(a, b) > TOLERANCE, "rectangles passed over as apart");
+        debug_assert!(
+            nearest_distance(a, b) > TOLERANCE,
+            "rectangles passed over as apart"
+        );
         return false;
     }
     if nearest_distance(a, b) > TOLERANCE {
