@@ -158,7 +158,7 @@ impl Battle {
         } else {
             vec![rect.edge(Edge::Front)]
         };
-        let strongholds = self.held_strongholds();
+        let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         let idx = self.elements().iter().position(|x| x.id == id).unwrap_or(0);
         let fighting = crate::battle::in_close_combat(&ctx, idx);

@@ -204,7 +204,7 @@ impl Battle {
         if !e.in_play() {
             return Err(BattleError::ElementLost { id });
         }
-        let strongholds = self.held_strongholds();
+        let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         Ok(match outcome {
             OutcomeMove::Recoil { from_behind } => recoil(&ctx, id, None, from_behind, true),

@@ -613,7 +613,7 @@ fn shoot(b: &Battle, roll: [DieScore; 2], budget: &mut Budget) -> Option<Action>
     let me = b.active_army();
     let legal = b.legal();
     let cfg = &b.setup().config;
-    let strongholds = b.held_strongholds();
+    let strongholds = b.held_strongholds_kept();
     let ctx = b.move_context(&strongholds);
     let mut scored: Vec<(f64, Action)> = Vec::new();
     let army_of = |id: ElementId| b.element(id).map(|e| e.army);
@@ -711,7 +711,7 @@ fn fight(b: &Battle, roll: [DieScore; 2], budget: &mut Budget) -> Option<Action>
         return None;
     };
     let cfg = &b.setup().config;
-    let strongholds = b.held_strongholds();
+    let strongholds = b.held_strongholds_kept();
     let ctx = b.move_context(&strongholds);
     let mut scored: Vec<(f64, ElementId, ElementId)> = pairs
         .iter()
@@ -851,7 +851,7 @@ impl Evaluator {
                 weight / (armies - 1).max(1) as f64
             };
         }
-        let strongholds = b.held_strongholds();
+        let strongholds = b.held_strongholds_kept();
         let ctx = b.move_context(&strongholds);
         let mut engaged: Vec<ElementId> = Vec::new();
         // Contacts on the table: the moving army fights them this bound.

@@ -1084,6 +1084,40 @@ impl Battle {
     /// play wholly inside it; an empty City whose denizens still defend it is held by the army
     /// controlling it (§4.2).
     pub fn held_strongholds(&self) -> Vec<HeldStronghold> {
+        self.held_strongholds_kept().into_owned()
+    }
+
+    /// [`Battle::held_strongholds`] from the state's memo when it is this state's (worked out
+    /// once per state, #15), else afresh; debug builds compare the memo with a fresh list.
+    pub(crate) fn held_strongholds_kept(&self) -> std::borrow::Cow<'_, [HeldStronghold]> {
+        // A table with no camp, City or Fort has nothing to hold, and nothing to keep.
+        let camps =
+            self.setup.armies.iter().any(|a| {
+                a.camp.is_some() || a.commands.iter().any(|c| c.allied && c.camp.is_some())
+            });
+        if !camps
+            && !self
+                .setup
+                .battlefield
+                .areas()
+                .any(|(_, a)| a.kind.is_fortified())
+        {
+            return std::borrow::Cow::Borrowed(&[]);
+        }
+        match self.cache.held(self, || self.held_strongholds_afresh()) {
+            Some(kept) => {
+                debug_assert!(
+                    kept == self.held_strongholds_afresh().as_slice(),
+                    "the memo of the strongholds held is stale"
+                );
+                std::borrow::Cow::Borrowed(kept)
+            }
+            None => std::borrow::Cow::Owned(self.held_strongholds_afresh()),
+        }
+    }
+
+    /// [`Battle::held_strongholds`] worked out.
+    fn held_strongholds_afresh(&self) -> Vec<HeldStronghold> {
         let cfg = &self.setup.config;
         // Every corner of `e` in `outline` (`Polygon::contains`, which takes in a band of
         // TOLERANCE about the edges), `bx` the outline's box. Pure speed (#15: in games with
@@ -1459,7 +1493,7 @@ impl Battle {
                     }
                 }
                 let command = self.paying_command(order)?;
-                let strongholds = self.held_strongholds();
+                let strongholds = self.held_strongholds_kept();
                 let ctx = MoveContext {
                     refusals,
                     ..self.move_context(&strongholds)
@@ -1635,7 +1669,7 @@ impl Battle {
             }
             b
         };
-        let strongholds = sim.held_strongholds();
+        let strongholds = sim.held_strongholds_kept();
         if !sim.cache.all_for(&sim.move_context(&strongholds)) {
             sim.cache = sim.cache.emptied();
         }

@@ -135,6 +135,76 @@ pub(super) struct StateCache {
     /// The contacts between enemies of the state this one came from (or of one before it), if
     /// they were asked: where this state's start ([`KnownContacts::derived`]).
     contacts_seed: Option<Arc<KnownContacts>>,
+    /// The strongholds held in this state ([`super::Battle::held_strongholds`]), worked out
+    /// when first asked (#15: every move checked asked again, most of a battle's time in games
+    /// with camps).
+    held: OnceLock<HeldMemo>,
+}
+
+/// [`super::Battle::held_strongholds`] of one state, with everything it was worked out from
+/// but the elements: the camps' and Cities' states, compared by value whenever it answers. The
+/// elements are the state's while the memo lives (the battle empties its cache whenever an
+/// element changes), told apart by address and length as the other memos tell them; debug
+/// builds also compare the list with a fresh one whenever it answers.
+pub(super) struct HeldMemo {
+    inputs: HeldInputs,
+    list: Vec<HeldStronghold>,
+}
+
+/// What [`HeldMemo`] was worked out from, besides the elements.
+#[derive(PartialEq)]
+pub(super) struct HeldInputs {
+    elements: ElementsAt,
+    /// Each army's camp sacked, and its camp followers still defending it.
+    camps: Vec<(bool, bool)>,
+    /// Each command's own camp sacked, and its camp followers still defending it.
+    command_camps: Vec<(bool, bool)>,
+    /// Every City's state.
+    cities: Vec<super::state::CityState>,
+}
+
+impl HeldInputs {
+    /// The inputs of battle state `b`.
+    pub(super) fn of(b: &super::Battle) -> HeldInputs {
+        HeldInputs {
+            elements: ElementsAt::of(&b.elements),
+            camps: (0..b.camp_sacked.len().max(b.camp_followers.len()))
+                .map(|a| HeldInputs::camp(b, a))
+                .collect(),
+            command_camps: b
+                .commands
+                .iter()
+                .map(|c| (c.camp_sacked, c.camp_followers))
+                .collect(),
+            cities: b.cities.clone(),
+        }
+    }
+
+    /// Whether these are the inputs of battle state `b` (without allocating).
+    pub(super) fn describe(&self, b: &super::Battle) -> bool {
+        self.elements == ElementsAt::of(&b.elements)
+            && self.camps.len() == b.camp_sacked.len().max(b.camp_followers.len())
+            && self
+                .camps
+                .iter()
+                .enumerate()
+                .all(|(a, &c)| c == HeldInputs::camp(b, a))
+            && self.command_camps.len() == b.commands.len()
+            && self
+                .command_camps
+                .iter()
+                .zip(&b.commands)
+                .all(|(&k, c)| k == (c.camp_sacked, c.camp_followers))
+            && self.cities == b.cities
+    }
+
+    /// Army `a`'s camp sacked and its camp followers defending, as kept (`None` as absent).
+    fn camp(b: &super::Battle, a: usize) -> (bool, bool) {
+        (
+            b.camp_sacked.get(a).copied().unwrap_or(true),
+            b.camp_followers.get(a).copied().unwrap_or(false),
+        )
+    }
 }
 
 /// How far off the grid looks for elements that may touch one: the margin the fresh scan of the
@@ -476,7 +546,26 @@ impl StateCache {
             close_combat: OnceLock::new(),
             seed: self.grid_now(),
             contacts_seed: self.contacts_now(),
+            held: OnceLock::new(),
         }
+    }
+
+    /// The strongholds held, from the memo when it was worked out from `inputs` (or is
+    /// empty, then filled by `work`); `None` when it holds another state's, and the caller
+    /// works them out afresh.
+    pub(super) fn held(
+        &self,
+        b: &super::Battle,
+        work: impl FnOnce() -> Vec<HeldStronghold>,
+    ) -> Option<&[HeldStronghold]> {
+        let m = match self.held.get() {
+            Some(m) => m,
+            None => self.held.get_or_init(|| HeldMemo {
+                inputs: HeldInputs::of(b),
+                list: work(),
+            }),
+        };
+        m.inputs.describe(b).then_some(m.list.as_slice())
     }
 
     /// Whether every answer kept is for the state `ctx` describes (an empty cache's none are):
@@ -640,6 +729,7 @@ impl Carry {
             close_combat: OnceLock::new(),
             seed: self.grid.clone(),
             contacts_seed: self.contacts.clone(),
+            held: OnceLock::new(),
         };
         if self.flags.len() != elements.len() || self.flags.iter().all(|&f| f == 0) {
             return cache;

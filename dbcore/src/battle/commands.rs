@@ -777,7 +777,7 @@ impl Battle {
             }
             let army = self.elements[i].army;
             let base = self.setup.armies[army].base_edge;
-            let strongholds = self.held_strongholds();
+            let strongholds = self.held_strongholds_kept();
             let ctx = self.move_context(&strongholds);
             if in_close_combat(&ctx, i) {
                 continue;

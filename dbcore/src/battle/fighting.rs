@@ -36,7 +36,7 @@ impl Battle {
     /// Shooters of both armies eligible this bound, whether or not they have shot or have a
     /// target (§9.1).
     fn eligible_shooters(&self) -> Vec<ElementId> {
-        let strongholds = self.held_strongholds();
+        let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         let moved = |id: ElementId| self.element(id).map_or(0.0, |e| e.moved_this_bound);
         let answering = |id: ElementId| !self.artillery_that_shot_at(id).is_empty();
@@ -47,7 +47,7 @@ impl Battle {
     /// section: out of range (§9.1), outside the target zone (§9.2), out of sight (§9.5), sacking
     /// (§4.2), Artillery answering only Artillery (§9.1), else a target of higher priority (§9.3).
     fn why_not_a_target(&self, shooter: ElementId, target: ElementId) -> BattleError {
-        let strongholds = self.held_strongholds();
+        let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         if let Err(e) = shot_situation(&ctx, shooter, target, &[], false) {
             return BattleError::Engagement(e);
@@ -104,7 +104,7 @@ impl Battle {
         shooter: ElementId,
         also_shooting_at_it: Option<ElementId>,
     ) -> Vec<ElementId> {
-        let strongholds = self.held_strongholds();
+        let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         let mut at_it = self.shooting_at(shooter);
         at_it.extend(also_shooting_at_it);
@@ -132,7 +132,7 @@ impl Battle {
     /// of a city, fort or camp fights each of its assaulters in turn (§4.7), so only the
     /// assaulter's own combats count for an assault.
     pub fn pending_combats(&self) -> Vec<CloseCombatPair> {
-        let strongholds = self.held_strongholds();
+        let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         close_combats(&ctx)
             .into_iter()
@@ -263,7 +263,7 @@ impl Battle {
         if let Some(&s) = support.iter().find(|s| self.shot.contains(s)) {
             return Err(BattleError::CannotShoot { id: s });
         }
-        let strongholds = self.held_strongholds();
+        let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         // §9.2–§9.5: the target must be one it can shoot at, of the first priority present.
         if !self.allowed_targets(shooter).contains(&target) {
@@ -360,8 +360,10 @@ impl Battle {
         // §8.5: an element contacted on its side or rear turns to face first.
         if let Some(turner) = pair.turn_to_face {
             let contactor = if turner == a { b } else { a };
-            let strongholds = sim.held_strongholds();
-            let effect = turn_to_face(&sim.move_context(&strongholds), turner, contactor);
+            let effect = {
+                let strongholds = sim.held_strongholds_kept();
+                turn_to_face(&sim.move_context(&strongholds), turner, contactor)
+            };
             if let Some(effect) = effect {
                 sim.emit(Event::Outcome { effect }, &mut events);
                 turned = true;
@@ -443,7 +445,7 @@ impl Battle {
                     }
                 }
                 let column = sim.column_behind(pursuer);
-                let strongholds = sim.held_strongholds();
+                let strongholds = sim.held_strongholds_kept();
                 let ctx = sim.move_context(&strongholds);
                 let effects = match (p.into, &beaten_place) {
                     (Some(_), Some(h)) => enter_stronghold(&ctx, pursuer, p.distance, &h.perimeter),
@@ -473,7 +475,7 @@ impl Battle {
                             break;
                         }
                         ahead_from = sim.element(*follower).map(|e| e.pose);
-                        let strongholds = sim.held_strongholds();
+                        let strongholds = sim.held_strongholds_kept();
                         let effects = pursue(&sim.move_context(&strongholds), *follower, moved);
                         if !effects.is_empty() {
                             sim.pursued.push(*follower);
@@ -510,7 +512,7 @@ impl Battle {
     /// [`super::engagement::CombatContact::NotLinedUp`]).
     fn conform_after_combat(&mut self, events: &mut Vec<Event>) {
         for _ in 0..self.elements.len() {
-            let strongholds = self.held_strongholds();
+            let strongholds = self.held_strongholds_kept();
             let ctx = self.move_context(&strongholds);
             // The state's contacts between enemies: the close combats asked next read the same.
             let mut pairs: Vec<(ElementId, ElementId)> = with_enemy_contacts(&ctx, |contacts| {
@@ -673,7 +675,7 @@ impl Battle {
         if !self.element(id).is_some_and(|e| e.in_play()) {
             return;
         }
-        let strongholds = self.held_strongholds();
+        let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         let effects = match outcome {
             Outcome::NoEffect => Vec::new(),

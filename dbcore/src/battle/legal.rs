@@ -181,7 +181,7 @@ impl Battle {
             .features
             .iter()
             .any(|f| matches!(f, TerrainFeature::Road(_)));
-        let strongholds = self.held_strongholds();
+        let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         let mut v = Vec::new();
         for (idx, e) in self.elements.iter().enumerate() {

@@ -971,11 +971,9 @@ fn camp_misfit(camp: &Polygon) -> Option<(f64, f64)> {
     if degenerate(camp) {
         return Some((0.0, 0.0));
     }
-    let size = crate::terrain::measure(camp);
-    (size.length < 1.0 - TOLERANCE
-        || size.breadth < 0.5 - TOLERANCE
-        || size.length + size.breadth > 4.0 + TOLERANCE)
-        .then_some((size.length, size.breadth))
+    let (length, breadth) = crate::terrain::measure_rectangle(camp);
+    (length < 1.0 - TOLERANCE || breadth < 0.5 - TOLERANCE || length + breadth > 4.0 + TOLERANCE)
+        .then_some((length, breadth))
 }
 
 /// Army `i` may do without its camp (§4.6): it has a City (as the City's owner, or with an

@@ -32,7 +32,7 @@ impl Battle {
     /// ));
     /// ```
     pub fn combat_situation(&self, a: ElementId, b: ElementId) -> Result<Situation, BattleError> {
-        let strongholds = self.held_strongholds();
+        let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         // The pair read from the state's list where it is kept, not from a copy of it (#15).
         let pair = with_close_combats(&ctx, |pairs| {
@@ -52,7 +52,7 @@ impl Battle {
         });
         let at = turned.as_ref().unwrap_or(self);
         let mut situation = if turned.is_some() {
-            let strongholds = at.held_strongholds();
+            let strongholds = at.held_strongholds_kept();
             close_combat_situation(&at.move_context(&strongholds), a, b)
         } else {
             close_combat_situation(&ctx, a, b)

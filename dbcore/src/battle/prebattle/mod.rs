@@ -77,8 +77,8 @@ use crate::dice::DieScore;
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{ElementRect, Polygon, Pose, TOLERANCE};
 use crate::terrain::{
-    check_home_terrain, measure, polygons_intersect, polyline_distance_to_polygon, AreaKind,
-    FeatureType, Going, GoingContext, HomeTerrain, HomeTerrainProblem, TerrainFeature,
+    check_home_terrain, measure_rectangle, polygons_intersect, polyline_distance_to_polygon,
+    AreaKind, FeatureType, Going, GoingContext, HomeTerrain, HomeTerrainProblem, TerrainFeature,
 };
 use crate::troops::{ElementKind, TroopType};
 
@@ -2448,17 +2448,16 @@ impl Prebattle {
             v.push("the camp's outline has no area".to_string());
             return v;
         }
-        let size = measure(outline);
-        if size.length < 1.0 - TOLERANCE || size.breadth < 0.5 - TOLERANCE {
+        let (length, breadth) = measure_rectangle(outline);
+        if length < 1.0 - TOLERANCE || breadth < 0.5 - TOLERANCE {
             v.push(format!(
-                "the camp is {:.3} × {:.3} BW; it must be at least 1 × ½ BW",
-                size.length, size.breadth
+                "the camp is {length:.3} × {breadth:.3} BW; it must be at least 1 × ½ BW"
             ));
         }
-        if size.length + size.breadth > 4.0 + TOLERANCE {
+        if length + breadth > 4.0 + TOLERANCE {
             v.push(format!(
                 "the camp needs a rectangle with length + width {:.3} BW; at most 4",
-                size.length + size.breadth
+                length + breadth
             ));
         }
         let on_board = board.polygon();
