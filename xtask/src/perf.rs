@@ -26,6 +26,8 @@ use dbcore::{DieScore, RulesConfig};
 const SEED: u64 = 1;
 /// Bound limit of every driven battle.
 const MAX_BOUNDS: u32 = 40;
+/// The two army lists of the `game_from_lists` row: `dbcore simulate`'s example in the README.
+const LISTS: (&str, &str) = ("II/56", "II/5a");
 /// Bound limit of the driven Big Battle and Giant rows (three commands a side, §14).
 const MAX_COMMAND_BOUNDS: u32 = 200;
 /// Battles (consecutive seeds) of one `driven_battle_many` operation.
@@ -42,7 +44,7 @@ struct Row {
     target_instr: Option<f64>,
 }
 
-const ROWS: [Row; 22] = [
+const ROWS: [Row; 23] = [
     Row {
         name: "driven_battle",
         target_ns: Some(1_000_000.0),
@@ -133,6 +135,13 @@ const ROWS: [Row; 22] = [
         target_ns: Some(500.0),
         target_instr: None,
     },
+    // What `dbcore simulate` plays (#15): a whole game from two army lists, the pre-battle
+    // (terrain placed, camps, deployment) and the battle, as a Monte Carlo study plays it.
+    Row {
+        name: "game_from_lists",
+        target_ns: None,
+        target_instr: None,
+    },
     // The cost of size (#13): 36 elements a side against the standard game's 12.
     Row {
         name: "driven_big_battle",
@@ -193,6 +202,7 @@ fn describe(name: &str) -> &'static str {
         "compact_state_round_trip" => "compact state JSON round trip (digest checked)",
         "from_state_json_full" => "from_state_json of the full state (replays)",
         "clone_largest" => "clone of the largest state of the battle",
+        "game_from_lists" => "whole game from two lists (II/56, II/5a), pre-battle included",
         "driven_big_battle" => "whole Big Battle (3 commands, 36 elements a side)",
         "driven_giant" => "whole Giant battle (3 generals, 36 a side, 45 BW)",
         "per_action_12" => "8 bounds, 12 a side (one battle; per action below)",
@@ -354,6 +364,10 @@ impl Fixture {
                 "replay_validated" => {
                     let actions = black_box(&self.record.actions);
                     black_box(Battle::replay_validated(black_box(&self.setup), actions).ok());
+                }
+                "game_from_lists" => {
+                    let game = dbcore::driver::play_lists(LISTS.0, LISTS.1, SEED + i, MAX_BOUNDS);
+                    black_box(game.ok());
                 }
                 "driven_big_battle" => {
                     let s = black_box(self.big_battle.clone());
@@ -612,7 +626,7 @@ fn instructions(name: &str) -> Result<f64, String> {
     };
     let many: u64 = match name {
         "driven_battle" | "replay" | "replay_validated" => 3,
-        "driven_big_battle" | "driven_giant" | "driven_battle_many" => 1,
+        "driven_big_battle" | "driven_giant" | "driven_battle_many" | "game_from_lists" => 1,
         "per_action_12" | "per_action_24" | "per_action_48" | "per_action_96" => 1,
         "state_json_round_trip" | "fight_check" | "clone_end" | "contact_scan_24" => 200,
         "table_combat" => 200,
@@ -810,7 +824,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
         );
     }
     for (i, r) in ROWS.iter().enumerate() {
-        if r.name.starts_with("driven_")
+        if (r.name.starts_with("driven_") || r.name == "game_from_lists")
             && r.name != "driven_battle"
             && r.name != "driven_battle_many"
             && best[i] > 0.0
