@@ -243,17 +243,37 @@ impl AreaFeature {
         rotation_deg: f64,
         n: usize,
     ) -> Self {
+        let offsets = AreaFeature::ellipse_offsets(rx, ry, rotation_deg, n);
+        AreaFeature::ellipse_at(kind, centre, &offsets, rx, rotation_deg)
+    }
+
+    /// The vertices of [`AreaFeature::ellipse`] less its centre: the same for every centre, so
+    /// that a caller placing one shape at many centres (the placement search) works out the
+    /// sines and cosines once (#15).
+    pub(crate) fn ellipse_offsets(rx: f64, ry: f64, rotation_deg: f64, n: usize) -> Vec<Point> {
         let n = n.max(8);
         // Vertices sit just outside the ellipse so that the polygon's edges touch it from outside:
         // the polygon is never narrower than the ellipse it stands for.
         let k = 1.0 / (std::f64::consts::PI / n as f64).cos();
-        let points = (0..n)
+        (0..n)
             .map(|i| {
                 let t = std::f64::consts::TAU * (i as f64) / (n as f64);
                 let local = Point::new(rx * k * t.cos(), ry * k * t.sin());
-                centre + local.rotated_cw(-rotation_deg)
+                local.rotated_cw(-rotation_deg)
             })
-            .collect();
+            .collect()
+    }
+
+    /// [`AreaFeature::ellipse`] at `centre` from its [`AreaFeature::ellipse_offsets`]: the same
+    /// feature to the bit.
+    pub(crate) fn ellipse_at(
+        kind: AreaKind,
+        centre: Point,
+        offsets: &[Point],
+        rx: f64,
+        rotation_deg: f64,
+    ) -> Self {
+        let points = offsets.iter().map(|&o| centre + o).collect();
         let mut f = AreaFeature::new(kind, Polygon::new(points));
         if kind.is_hill() {
             let axis = Point::new(1.0, 0.0).rotated_cw(-rotation_deg);

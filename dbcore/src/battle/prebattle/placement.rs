@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::battlefield::{Battlefield, Board, BoardEdge, Quarter, Variant};
-use crate::geometry::{Point, Polygon, TOLERANCE};
+use crate::geometry::{finite_bounds, Point, Polygon, TOLERANCE};
 use crate::terrain::{
     check_quarter_placement, polyline_distance_to_polygon, validate_terrain, AreaFeature, AreaKind,
     FeatureType, River, Road, RoadSurface, TerrainFeature, TerrainProblem, Waterway,
@@ -235,15 +235,16 @@ pub fn candidates(board: &Board, t: FeatureType, bua: AreaKind, q: Quarter) -> V
             };
             for &(rx, ry, rot) in sizes {
                 let (ex, ey) = if rot == 0.0 { (rx, ry) } else { (ry, rx) };
+                // One shape at many centres: its vertices about the centre worked out once.
+                let offsets = AreaFeature::ellipse_offsets(rx, ry, rot, 24);
                 for x in steps(lo.x + ex + 0.1, hi.x - ex - 0.1) {
                     for y in steps(lo.y + ey + 0.1, hi.y - ey - 0.1) {
-                        v.push(area(AreaFeature::ellipse(
+                        v.push(area(AreaFeature::ellipse_at(
                             kind,
                             Point::new(x, y),
+                            &offsets,
                             rx,
-                            ry,
                             rot,
-                            24,
                         )));
                     }
                 }
@@ -273,9 +274,25 @@ fn plausible(table: &Battlefield, f: &TerrainFeature, q: Quarter) -> bool {
                     return false;
                 }
             }
+            let a_box = finite_bounds(&a.outline.points);
             table.features.iter().all(|g| match g {
                 TerrainFeature::Area(b) => {
-                    a.outline.distance_to_polygon(&b.outline) >= 1.0 + TOLERANCE
+                    // Pure speed (#15): outlines whose boxes are further apart than that (with
+                    // a slack far above any rounding) are, and need no measuring.
+                    let apart = a_box.zip(finite_bounds(&b.outline.points)).is_some_and(
+                        |((ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1))| {
+                            let size = [ax0, ay0, ax1, ay1, bx0, by0, bx1, by1]
+                                .iter()
+                                .fold(1.0f64, |m, v| m.max(v.abs()));
+                            let gap = (bx0 - ax1).max(ax0 - bx1).max(by0 - ay1).max(ay0 - by1);
+                            gap > 1.0 + TOLERANCE + 1e-9 * size
+                        },
+                    );
+                    debug_assert!(
+                        !apart || a.outline.distance_to_polygon(&b.outline) >= 1.0 + TOLERANCE,
+                        "outlines passed over as apart"
+                    );
+                    apart || a.outline.distance_to_polygon(&b.outline) >= 1.0 + TOLERANCE
                 }
                 TerrainFeature::Waterway(w) => {
                     a.outline.distance_to_polygon(&w.with_beach_polygon(board)) > TOLERANCE
