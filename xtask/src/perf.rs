@@ -202,7 +202,7 @@ fn describe(name: &str) -> &'static str {
         "compact_state_round_trip" => "compact state JSON round trip (digest checked)",
         "from_state_json_full" => "from_state_json of the full state (replays)",
         "clone_largest" => "clone of the largest state of the battle",
-        "game_from_lists" => "whole game from two lists (II/56, II/5a), pre-battle included",
+        "game_from_lists" => "whole game from lists II/56 v II/5a, with pre-battle",
         "driven_big_battle" => "whole Big Battle (3 commands, 36 elements a side)",
         "driven_giant" => "whole Giant battle (3 generals, 36 a side, 45 BW)",
         "per_action_12" => "8 bounds, 12 a side (one battle; per action below)",
