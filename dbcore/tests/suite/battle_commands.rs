@@ -1003,8 +1003,15 @@ mod recount {
             // DBA3.md §14.3, §14.5: the same recount once an allied command's own camp, and
             // perhaps the army's camp, has been sacked: each counted for its own commands.
             let sacked = recount(allied_camp_sacked(both), seed)?;
-            prop_assert!(sacked.contains(&(0, Some(CommandId(0)))));
-            prop_assert_eq!(sacked.contains(&(0, None)), both);
+            let at = |camp| sacked.iter().position(|&c| c == camp);
+            let allied = at((0, Some(CommandId(0))));
+            prop_assert!(allied.is_some());
+            // With `both` the army's camp falls with the allied one; without, the battle may
+            // still take it later (seed 1548 does), but never before the allied camp.
+            match at((0, None)) {
+                Some(army) => prop_assert!(both || allied < Some(army), "{:?}", sacked),
+                None => prop_assert!(!both),
+            }
         }
     }
 }
