@@ -12,7 +12,6 @@ use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{ElementRect, Polygon, Pose, TOLERANCE};
 use crate::terrain::{validate_terrain, Going, GoingContext};
 use crate::troops::ElementKind;
-use crate::zones::nearest_distance;
 
 use super::commands::{CommandId, CommandSetup, PipAllocation};
 
@@ -1225,22 +1224,22 @@ fn landing_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
 /// Two element rectangles overlap by more than the tolerance (touching is allowed).
 pub fn overlapping(a: &ElementRect, b: &ElementRect) -> bool {
     // Pure speed (#15: a deployment checks its pose against every element already placed):
-    // every point of a rectangle lies within hypot(width / 2, depth) of its front edge's middle,
-    // so two whose middles are further apart than the sum of those reaches and the tolerance
-    // (with a slack far above any rounding) are clear of each other, as the nearest distance
-    // finds. Anything not a number goes on to the exact test.
-    let reach = |r: &ElementRect| (r.width * 0.5).hypot(r.depth);
+    // every point of a rectangle lies within sqrt(width² / 4 + depth²) of its front edge's
+    // middle, so two whose middles are further apart than the sum of those reaches and the
+    // tolerance (with a slack far above any rounding) are clear of each other. Anything not a
+    // number goes on to the exact test.
+    let reach = |r: &ElementRect| (r.width * r.width * 0.25 + r.depth * r.depth).sqrt();
     let limit = reach(a) + reach(b) + TOLERANCE;
-    let apart = a.pose.front_mid().distance(b.pose.front_mid());
-    if apart > limit * (1.0 + 1e-9) + 1e-9 {
+    let d = a.pose.front_mid() - b.pose.front_mid();
+    if (d.x * d.x + d.y * d.y).sqrt() > limit * (1.0 + 1e-9) + 1e-9 {
         debug_assert!(
-            nearest_distance(a, b) > TOLERANCE,
+            crate::geometry::convex_gap(&a.corners(), &b.corners()) >= -TOLERANCE,
             "rectangles passed over as apart"
         );
         return false;
     }
-    if nearest_distance(a, b) > TOLERANCE {
-        return false;
-    }
-    crate::geometry::convex_gap(&a.corners(), &b.corners()) < -TOLERANCE
+    // A separating-axis gap below −TOLERANCE is an overlap, and puts the nearest distance at 0
+    // (`nearest_distance` answers 0 for any gap at or below 0), so this one test decides; it
+    // stops at the first axis that shows the gap above the limit (the same decision).
+    crate::geometry::convex_gap_up_to(&a.corners(), &b.corners(), -TOLERANCE) < -TOLERANCE
 }
