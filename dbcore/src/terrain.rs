@@ -1315,7 +1315,7 @@ pub fn measure(poly: &Polygon) -> FeatureSize {
 /// The length and breadth of [`measure`] alone, without the width at the centre: for callers
 /// that need only the enclosing rectangle (a camp's size, §4.6), the same two numbers to the bit
 /// at about half the work (#15).
-pub fn measure_rectangle(poly: &Polygon) -> (f64, f64) {
+pub(crate) fn measure_rectangle(poly: &Polygon) -> (f64, f64) {
     let c = centroid(poly);
     let rel: Vec<Point> = poly.points.iter().map(|&p| p - c).collect();
     rectangle_of(&rel)
@@ -2562,7 +2562,7 @@ pub fn clip_to_convex(poly: &Polygon, clip: &Polygon) -> Polygon {
 /// their order, and the area is the outline's own. Apart by more than a slack far above
 /// rounding: every vertex, and every point the clip cuts between two of them, fails the test of
 /// the edge whose line separates them, so nothing is left.
-pub fn clipped_area(poly: &Polygon, cell: &Polygon) -> f64 {
+pub(crate) fn clipped_area(poly: &Polygon, cell: &Polygon) -> f64 {
     if let (Some(b), [lo, p1, hi, p3]) = (finite_bounds(&poly.points), cell.points.as_slice()) {
         let upright = lo.x < hi.x
             && lo.y < hi.y
@@ -2988,6 +2988,7 @@ mod measure_tests {
             assert_settles_as_measured(&poly, kind);
         }
 
+        // DBA3.md §3.2: the same for the ellipses the placement search lays out.
         #[test]
         fn size_bounds_settle_ellipses_as_the_measure_would(
             rx in 0.3f64..5.0,

@@ -1091,11 +1091,7 @@ impl Battle {
     /// once per state, #15), else afresh; debug builds compare the memo with a fresh list.
     pub(crate) fn held_strongholds_kept(&self) -> std::borrow::Cow<'_, [HeldStronghold]> {
         // A table with no camp, City or Fort has nothing to hold, and nothing to keep.
-        let camps =
-            self.setup.armies.iter().any(|a| {
-                a.camp.is_some() || a.commands.iter().any(|c| c.allied && c.camp.is_some())
-            });
-        if !camps
+        if self.each_camp().next().is_none()
             && !self
                 .setup
                 .battlefield
@@ -1125,7 +1121,7 @@ impl Battle {
         // tolerance, and the front corners within half a width of the front edge's middle, so an
         // element whose middle is further from the box than that (with a slack far above any
         // rounding) is answered no without its corners.
-        let wholly_in = |e: &ElementState, outline: &Polygon, bx: Option<(f64, f64, f64, f64)>| {
+        let held_in = |e: &ElementState, outline: &Polygon, bx: Option<(f64, f64, f64, f64)>| {
             let r = e.rect(cfg);
             if let Some((x0, y0, x1, y1)) = bx {
                 let m = r.pose.front_mid();
@@ -1133,28 +1129,28 @@ impl Battle {
                 let reach = w + TOLERANCE + 1e-9 * (1.0 + m.x.abs() + m.y.abs() + w);
                 if m.x < x0 - reach || m.x > x1 + reach || m.y < y0 - reach || m.y > y1 + reach {
                     debug_assert!(
-                        !r.corners().iter().all(|c| outline.contains(*c)),
+                        !wholly_in(&r, outline),
                         "an element passed over by the box test is wholly inside"
                     );
                     return false;
                 }
             }
-            r.corners().iter().all(|c| outline.contains(*c))
+            wholly_in(&r, outline)
         };
         let inside = |outline: &Polygon| {
             let bx = finite_bounds(&outline.points);
             self.elements
                 .iter()
-                .find(|e| e.in_play() && wholly_in(e, outline, bx))
+                .find(|e| e.in_play() && held_in(e, outline, bx))
         };
         let mut v: Vec<HeldStronghold> = Vec::new();
-        for camp in self.camp_refs() {
+        for camp in self.each_camp() {
             let (army, command) = (camp.army, camp.command);
             if self.camp_is_sacked(army, command) {
                 continue;
             }
             let bx = finite_bounds(&camp.outline.points);
-            let in_camp = |e: &&ElementState| e.in_play() && wholly_in(e, camp.outline, bx);
+            let in_camp = |e: &&ElementState| e.in_play() && held_in(e, camp.outline, bx);
             // §4.6, §14.3: only elements that may defend this camp (not allied contingents, El
             // or SCh; with commands, of the camp's own command) hold it for its army.
             let own: Vec<ElementId> = self

@@ -37,28 +37,29 @@ impl Battle {
     /// Every camp on the table, in set-up order: each army's own camp, then its allied commands'
     /// camps in command order (§14.3).
     pub fn camp_refs(&self) -> Vec<CampRef<'_>> {
-        let mut v = Vec::new();
-        for (army, a) in self.setup.armies.iter().enumerate() {
-            if let Some(outline) = &a.camp {
-                v.push(CampRef {
+        self.each_camp().collect()
+    }
+
+    /// The camps of [`Battle::camp_refs`], in its order, without collecting them (#15: asked
+    /// with every move checked).
+    pub(super) fn each_camp(&self) -> impl Iterator<Item = CampRef<'_>> + '_ {
+        self.setup.armies.iter().enumerate().flat_map(|(army, a)| {
+            let own = a.camp.iter().map(move |outline| CampRef {
+                army,
+                command: None,
+                outline,
+                followers_id: camp_followers_id(army),
+            });
+            let allied = a.commands.iter().filter(|c| c.allied).filter_map(move |c| {
+                c.camp.as_ref().map(|outline| CampRef {
                     army,
-                    command: None,
+                    command: Some(c.id),
                     outline,
-                    followers_id: camp_followers_id(army),
-                });
-            }
-            for c in a.commands.iter().filter(|c| c.allied) {
-                if let Some(outline) = &c.camp {
-                    v.push(CampRef {
-                        army,
-                        command: Some(c.id),
-                        outline,
-                        followers_id: command_camp_followers_id(army, c.id),
-                    });
-                }
-            }
-        }
-        v
+                    followers_id: command_camp_followers_id(army, c.id),
+                })
+            });
+            own.chain(allied)
+        })
     }
 
     /// Whether the camp of `army` (with `command`, that allied command's own camp) has been

@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::battlefield::{Battlefield, Board, BoardEdge, Quarter, Variant};
-use crate::geometry::{finite_bounds, Point, Polygon, TOLERANCE};
+use crate::geometry::{boxes_apart, Point, Polygon, TOLERANCE};
 use crate::terrain::{
     check_quarter_placement, polyline_distance_to_polygon, validate_terrain, AreaFeature, AreaKind,
     FeatureType, River, Road, RoadSurface, TerrainFeature, TerrainProblem, Waterway,
@@ -274,20 +274,13 @@ fn plausible(table: &Battlefield, f: &TerrainFeature, q: Quarter) -> bool {
                     return false;
                 }
             }
-            let a_box = finite_bounds(&a.outline.points);
             table.features.iter().all(|g| match g {
                 TerrainFeature::Area(b) => {
-                    // Pure speed (#15): outlines whose boxes are further apart than that (with
-                    // a slack far above any rounding) are, and need no measuring.
-                    let apart = a_box.zip(finite_bounds(&b.outline.points)).is_some_and(
-                        |((ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1))| {
-                            let size = [ax0, ay0, ax1, ay1, bx0, by0, bx1, by1]
-                                .iter()
-                                .fold(1.0f64, |m, v| m.max(v.abs()));
-                            let gap = (bx0 - ax1).max(ax0 - bx1).max(by0 - ay1).max(ay0 - by1);
-                            gap > 1.0 + TOLERANCE + 1e-9 * size
-                        },
-                    );
+                    // Pure speed (#15): outlines whose boxes are more than 1 BW and a tolerance
+                    // apart (a margin far above any rounding) are more than 1 BW apart, and
+                    // need no measuring.
+                    let apart =
+                        boxes_apart(&a.outline.points, &b.outline.points, 1.0 + 2.0 * TOLERANCE);
                     debug_assert!(
                         !apart || a.outline.distance_to_polygon(&b.outline) >= 1.0 + TOLERANCE,
                         "outlines passed over as apart"
