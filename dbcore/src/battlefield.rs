@@ -382,25 +382,28 @@ impl Board {
     /// The outline of quarter `q` (1–4) for the defender at `defender_base`; `None` for other
     /// numbers.
     pub fn quarter_polygon(&self, q: Quarter, defender_base: BoardEdge) -> Option<Polygon> {
+        let (lo, hi) = self.quarter_box(q, defender_base)?;
+        Some(Polygon::new(vec![
+            lo,
+            Point::new(hi.x, lo.y),
+            hi,
+            Point::new(lo.x, hi.y),
+        ]))
+    }
+
+    /// The corners (least, greatest) of quarter `q`'s cell, as [`Board::quarter_polygon`]
+    /// gives it, without building the polygon; `None` outside quarters 1 to 4.
+    pub fn quarter_box(&self, q: Quarter, defender_base: BoardEdge) -> Option<(Point, Point)> {
         if !(1..=4).contains(&q.0) {
             return None;
         }
         let (hw, hd) = (self.width * 0.5, self.depth * 0.5);
         let cells = [(0.0, 0.0), (hw, 0.0), (hw, hd), (0.0, hd)];
-        cells
-            .into_iter()
-            .map(|(x0, y0)| {
-                Polygon::new(vec![
-                    Point::new(x0, y0),
-                    Point::new(x0 + hw, y0),
-                    Point::new(x0 + hw, y0 + hd),
-                    Point::new(x0, y0 + hd),
-                ])
-            })
-            .find(|cell| {
-                let c = Point::new(cell.points[0].x + hw * 0.5, cell.points[0].y + hd * 0.5);
-                self.quarter(c, defender_base) == q
-            })
+        cells.into_iter().find_map(|(x0, y0)| {
+            let c = Point::new(x0 + hw * 0.5, y0 + hd * 0.5);
+            (self.quarter(c, defender_base) == q)
+                .then(|| (Point::new(x0, y0), Point::new(x0 + hw, y0 + hd)))
+        })
     }
 }
 

@@ -313,9 +313,7 @@ impl Polygon {
     }
     /// Least distance between two polygons (0 when they overlap or touch exactly).
     pub fn distance_to_polygon(&self, o: &Polygon) -> f64 {
-        if self.points.iter().any(|&p| o.contains_strictly(p))
-            || o.points.iter().any(|&p| self.contains_strictly(p))
-        {
+        if self.has_vertex_strictly_in(o) || o.has_vertex_strictly_in(self) {
             return 0.0;
         }
         let mut best = f64::INFINITY;
@@ -331,6 +329,67 @@ impl Polygon {
             }
         }
         best
+    }
+    /// Whether a vertex of this polygon is [`Polygon::contains_strictly`] in `o`.
+    ///
+    /// Pure speed (#15: the terrain search measures each candidate against every feature near
+    /// it): a vertex beside `o`'s box is passed over without casting its ray. At or above the
+    /// box's top, or below its bottom, no edge of `o` straddles the vertex's level (those tests
+    /// compare coordinates exactly), so the ray crosses nothing. Left of the box by more than a
+    /// slack far above rounding, the ray crosses every straddling edge, an even number for a
+    /// closed outline; right of it by as much, it crosses none. Either way it is not inside.
+    fn has_vertex_strictly_in(&self, o: &Polygon) -> bool {
+        let Some((x0, y0, x1, y1)) = finite_bounds(&o.points) else {
+            return self.points.iter().any(|&p| o.contains_strictly(p));
+        };
+        self.points.iter().any(|&p| {
+            let slack = 1e-9 * (1.0 + p.x.abs() + x0.abs() + x1.abs());
+            let beside = p.y >= y1 || p.y < y0 || p.x < x0 - slack || p.x > x1 + slack;
+            debug_assert!(
+                !beside || !o.contains_strictly(p),
+                "a vertex beside the box is in"
+            );
+            !beside && o.contains_strictly(p)
+        })
+    }
+    /// Whether the polygons are closer than `d`: exactly `self.distance_to_polygon(o) < d`,
+    /// for callers that only compare the distance with a limit (#15: the terrain search keeps
+    /// each candidate 1 BW from every feature near it).
+    ///
+    /// The least distance is the least over every pair of edges (or 0 when a vertex of one is
+    /// inside the other), so it is below `d` exactly when some pair's is. A pair whose boxes are
+    /// apart by more than `d` and a slack far above rounding is further apart than `d`, as
+    /// [`Polygon::distance_to_polygon`] already reasons with its least distance so far; an edge
+    /// that far from the other polygon's whole box is so from each of its edges. The first pair
+    /// found closer ends the search.
+    pub fn closer_than(&self, o: &Polygon, d: f64) -> bool {
+        let (Some(_), Some(b)) = (finite_bounds(&self.points), finite_bounds(&o.points)) else {
+            return self.distance_to_polygon(o) < d;
+        };
+        if !d.is_finite() {
+            return self.distance_to_polygon(o) < d;
+        }
+        if self.has_vertex_strictly_in(o) || o.has_vertex_strictly_in(self) {
+            return 0.0 < d;
+        }
+        // The slack of any pair with an edge of `o`, from the largest coordinates of its box
+        // (at least `rounding_slack` of every such pair).
+        let o_size = 2.0 * (b.0.abs().max(b.2.abs()) + b.1.abs().max(b.3.abs()));
+        let o_box = Segment {
+            a: Point::new(b.0, b.1),
+            b: Point::new(b.2, b.3),
+        };
+        self.edges().any(|e| {
+            let size = |p: Point| p.x.abs() + p.y.abs();
+            let slack = 1e-9 * (1.0 + size(e.a) + size(e.b) + o_size);
+            if segment_boxes_gap(&e, &o_box) > d + slack {
+                return false;
+            }
+            o.edges().any(|f| {
+                segment_boxes_gap(&e, &f) <= d + rounding_slack(&e, &f)
+                    && e.distance_to_segment(&f) < d
+            })
+        })
     }
     /// Axis-aligned bounding box as (min, max).
     pub fn bounds(&self) -> (Point, Point) {
@@ -686,6 +745,49 @@ pub(crate) fn exact_bits(x: f64) -> u64 {
 mod tests {
     use super::*;
 
+    // DBA3.md §3.8 (the 1 BW between features): passing over the vertices beside the other
+    // outline's box gives the answer of casting every vertex's ray, for outlines apart, touching,
+    // overlapping and one within the other, with vertices on the box's lines.
+    #[test]
+    fn vertices_beside_a_box_are_not_inside() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut u = move |scale: f64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) * scale
+        };
+        let mut inside = 0;
+        for n in 0..3_000 {
+            let shape = |u: &mut dyn FnMut(f64) -> f64, c: (f64, f64), k: usize| {
+                let turn = u(360.0);
+                Polygon::new(
+                    (0..k)
+                        .map(|i| {
+                            let p = Point::from_bearing(turn + i as f64 * 360.0 / k as f64)
+                                * (0.3 + u(2.0));
+                            // Every fifth vertex snapped to a whole number, so that some stand
+                            // exactly on the other outline's box lines.
+                            if i % 5 == 0 {
+                                Point::new((c.0 + p.x).round(), (c.1 + p.y).round())
+                            } else {
+                                Point::new(c.0 + p.x, c.1 + p.y)
+                            }
+                        })
+                        .collect(),
+                )
+            };
+            let ca = (u(8.0), u(8.0));
+            let a = shape(&mut u, ca, 3 + n % 12);
+            let cb = (u(8.0), u(8.0));
+            let b = shape(&mut u, cb, 3 + (n / 3) % 12);
+            let cast = a.points.iter().any(|&p| b.contains_strictly(p));
+            assert_eq!(a.has_vertex_strictly_in(&b), cast, "{a:?} {b:?}");
+            inside += usize::from(cast);
+        }
+        assert!(inside > 300, "{inside}");
+    }
+
     #[test]
     fn corners_of_a_north_facing_element() {
         let r = ElementRect::new(Pose::new(5.0, 5.0, 0.0), 1.0, 0.5);
@@ -873,6 +975,20 @@ mod tests {
             let (got, want) = (a.distance_to_polygon(&b), reference(&a, &b));
             assert_eq!(got.to_bits(), want.to_bits(), "{a:?} {b:?}");
             apart += usize::from(want > 0.0);
+            // `closer_than` is the comparison of that distance with any limit, at it and beside.
+            let next_up = |x: f64| f64::from_bits(x.to_bits() + 1);
+            let limits = [
+                0.0,
+                TOLERANCE,
+                0.5,
+                1.0 + TOLERANCE,
+                got,
+                next_up(got),
+                3.0 * scale,
+            ];
+            for d in limits.into_iter().chain([f64::INFINITY, f64::NAN]) {
+                assert_eq!(a.closer_than(&b, d), got < d, "{d} {a:?} {b:?}");
+            }
         }
         assert!(apart > 5000, "the sample reaches apart pairs ({apart})");
     }

@@ -2563,28 +2563,67 @@ pub fn clip_to_convex(poly: &Polygon, clip: &Polygon) -> Polygon {
 /// rounding: every vertex, and every point the clip cuts between two of them, fails the test of
 /// the edge whose line separates them, so nothing is left.
 pub(crate) fn clipped_area(poly: &Polygon, cell: &Polygon) -> f64 {
-    if let (Some(b), [lo, p1, hi, p3]) = (finite_bounds(&poly.points), cell.points.as_slice()) {
-        let upright = lo.x < hi.x
-            && lo.y < hi.y
-            && (p1.x, p1.y) == (hi.x, lo.y)
-            && (p3.x, p3.y) == (lo.x, hi.y)
-            && [lo, hi].iter().all(|p| p.x.is_finite() && p.y.is_finite());
-        let (x0, y0, x1, y1) = b;
-        let size = [x0, y0, x1, y1, lo.x, lo.y, hi.x, hi.y]
-            .iter()
-            .fold(1.0f64, |m, v| m.max(v.abs()));
-        // (Below 10¹⁰⁰ no product of the half-plane tests overflows.)
-        if upright && size <= 1e100 {
-            if lo.x <= x0 && x1 <= hi.x && lo.y <= y0 && y1 <= hi.y {
-                return poly.area();
-            }
-            let slack = 1e-9 * size;
-            if x1 < lo.x - slack || x0 > hi.x + slack || y1 < lo.y - slack || y0 > hi.y + slack {
-                return 0.0;
+    if let [lo, p1, hi, p3] = cell.points.as_slice() {
+        if (p1.x, p1.y) == (hi.x, lo.y) && (p3.x, p3.y) == (lo.x, hi.y) {
+            let settled =
+                area_settled_by_boxes(finite_bounds(&poly.points), *lo, *hi, || poly.area());
+            if let Some(area) = settled {
+                return area;
             }
         }
     }
     clip_to_convex(poly, cell).area()
+}
+
+/// The shortcut of [`clipped_area`] for the upright rectangle from `lo` to `hi` and an outline
+/// whose [`finite_bounds`] are `bounds`: `Some(area())` when the outline's box lies within the
+/// rectangle, `Some(0.0)` when it is clearly apart, `None` when the boxes do not settle it (or
+/// the rectangle is not upright, or a coordinate is not finite or is huge) and the clip must be
+/// worked out. Callers that meet one outline with several rectangles (the four quarters) work
+/// its box out once.
+fn area_settled_by_boxes(
+    bounds: Option<(f64, f64, f64, f64)>,
+    lo: Point,
+    hi: Point,
+    area: impl FnOnce() -> f64,
+) -> Option<f64> {
+    let (x0, y0, x1, y1) = bounds?;
+    let upright =
+        lo.x < hi.x && lo.y < hi.y && [lo, hi].iter().all(|p| p.x.is_finite() && p.y.is_finite());
+    let size = [x0, y0, x1, y1, lo.x, lo.y, hi.x, hi.y]
+        .iter()
+        .fold(1.0f64, |m, v| m.max(v.abs()));
+    // (Below 10¹⁰⁰ no product of the half-plane tests overflows.)
+    if !(upright && size <= 1e100) {
+        return None;
+    }
+    if lo.x <= x0 && x1 <= hi.x && lo.y <= y0 && y1 <= hi.y {
+        return Some(area());
+    }
+    let slack = 1e-9 * size;
+    if x1 < lo.x - slack || x0 > hi.x + slack || y1 < lo.y - slack || y0 > hi.y + slack {
+        return Some(0.0);
+    }
+    None
+}
+
+/// `clipped_area(outline, quarter's polygon)` for an outline whose [`finite_bounds`] are
+/// `bounds`, with the quarter's polygon built only when the boxes do not settle it.
+fn area_in_quarter(
+    outline: &Polygon,
+    bounds: Option<(f64, f64, f64, f64)>,
+    board: &Board,
+    q: Quarter,
+    defender_base: BoardEdge,
+) -> Option<f64> {
+    let (lo, hi) = board.quarter_box(q, defender_base)?;
+    // The polygon of `quarter_polygon` runs anticlockwise from `lo`, so `clipped_area` would
+    // take this very shortcut with it.
+    if let Some(area) = area_settled_by_boxes(bounds, lo, hi, || outline.area()) {
+        return Some(area);
+    }
+    let cell = board.quarter_polygon(q, defender_base)?;
+    Some(clip_to_convex(outline, &cell).area())
 }
 
 /// Why a feature may not be placed as diced (§3.8 items 3-5: such a feature is discarded).
@@ -2626,14 +2665,22 @@ pub fn quarters_touched(
     board: &Board,
     defender_base: BoardEdge,
 ) -> Vec<Quarter> {
+    // An area feature's box, worked out once for the four quarters (#15).
+    let bounds = match feature {
+        TerrainFeature::Area(a) => finite_bounds(&a.outline.points),
+        _ => None,
+    };
     (1..=4)
         .map(Quarter)
         .filter(|&q| {
+            if let TerrainFeature::Area(a) = feature {
+                return area_in_quarter(&a.outline, bounds, board, q, defender_base)
+                    .is_some_and(|area| area > TOLERANCE * TOLERANCE);
+            }
             let Some(cell) = board.quarter_polygon(q, defender_base) else {
                 return false;
             };
             match feature {
-                TerrainFeature::Area(a) => clipped_area(&a.outline, &cell) > TOLERANCE * TOLERANCE,
                 TerrainFeature::Waterway(w) => {
                     clipped_area(&w.water_polygon(board), &cell) > TOLERANCE * TOLERANCE
                 }
@@ -2643,6 +2690,8 @@ pub fn quarters_touched(
                 TerrainFeature::Road(r) => {
                     polyline_segments(&r.path).any(|s| length_inside(&s, &cell) > TOLERANCE)
                 }
+                // (Answered above.)
+                TerrainFeature::Area(_) => false,
             }
         })
         .collect()
@@ -2658,9 +2707,9 @@ pub fn check_quarter_placement(
     defender_base: BoardEdge,
     quarter: Quarter,
 ) -> Result<(), PlacementProblem> {
-    let Some(cell) = board.quarter_polygon(quarter, defender_base) else {
+    if board.quarter_box(quarter, defender_base).is_none() {
         return Err(PlacementProblem::NoSuchQuarter(quarter));
-    };
+    }
     let touched = quarters_touched(feature, board, defender_base);
     let others: Vec<Quarter> = touched.iter().copied().filter(|&q| q != quarter).collect();
     let into_one_adjacent = touched.contains(&quarter)
@@ -2676,7 +2725,9 @@ pub fn check_quarter_placement(
         }
         TerrainFeature::Area(a) if a.kind == AreaKind::GentleHill => {
             let total = a.outline.area();
-            let here = clipped_area(&a.outline, &cell);
+            let bounds = finite_bounds(&a.outline.points);
+            let here =
+                area_in_quarter(&a.outline, bounds, board, quarter, defender_base).unwrap_or(0.0);
             let ok = here * 2.0 >= total
                 && (others.is_empty()
                     || (others.len() == 1 && Board::quarters_adjacent(quarter, others[0])));
@@ -2917,6 +2968,50 @@ mod measure_tests {
         }
         // Both shortcuts are taken often, so the comparison above is of them.
         assert!(settled > 1_000, "{settled}");
+    }
+
+    // DBA3.md §3.8: the area of an outline in each quarter, with the outline's box worked out
+    // once and the quarter's polygon built only when the boxes do not settle it, is the clip's
+    // own area to the bit, on square and Big Battle boards seen from every base edge; and the
+    // quarters a feature touches are those the clip gives.
+    #[test]
+    fn quarter_areas_are_the_clip_areas() {
+        use rand_core::{RngCore, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(308);
+        let mut u = |scale: f64| ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64) * scale;
+        let boards = [
+            Board::standard(15.0).expect("board"),
+            Board::big_battle(18.0).expect("board"),
+        ];
+        let (mut within, mut across) = (0, 0);
+        for n in 0..1_500 {
+            let board = boards[n % 2];
+            let k = 3 + (n % 20);
+            let radii: Vec<f64> = (0..k).map(|_| 0.2 + u(3.0)).collect();
+            let poly = star((u(board.width), u(board.depth)), &radii, u(360.0));
+            let bounds = finite_bounds(&poly.points);
+            for base in BoardEdge::ALL {
+                let mut touched = Vec::new();
+                for q in (1..=4).map(Quarter) {
+                    let cell = board.quarter_polygon(q, base).expect("a quarter");
+                    let clipped = clip_to_convex(&poly, &cell).area();
+                    let area = area_in_quarter(&poly, bounds, &board, q, base).expect("a quarter");
+                    assert_eq!(area.to_bits(), clipped.to_bits(), "{poly:?} in {q:?}");
+                    if clipped > TOLERANCE * TOLERANCE {
+                        touched.push(q);
+                    }
+                    if (clipped - poly.area()).abs() == 0.0 {
+                        within += 1;
+                    } else if clipped > 0.0 {
+                        across += 1;
+                    }
+                }
+                let feature = TerrainFeature::Area(AreaFeature::new(AreaKind::Wood, poly.clone()));
+                assert_eq!(quarters_touched(&feature, &board, base), touched);
+            }
+        }
+        // Outlines within one quarter and across two are both met often.
+        assert!(within > 1_000 && across > 1_000, "{within} {across}");
     }
 
     // DBA3.md §3.2: the demonstration's wood and hill are settled without measuring, one

@@ -285,7 +285,9 @@ fn plausible(table: &Battlefield, f: &TerrainFeature, q: Quarter) -> bool {
                         !apart || a.outline.distance_to_polygon(&b.outline) >= 1.0 + TOLERANCE,
                         "outlines passed over as apart"
                     );
-                    apart || a.outline.distance_to_polygon(&b.outline) >= 1.0 + TOLERANCE
+                    // (`closer_than` is the distance's comparison, answered without measuring
+                    // every pair of edges.)
+                    apart || !a.outline.closer_than(&b.outline, 1.0 + TOLERANCE)
                 }
                 TerrainFeature::Waterway(w) => {
                     a.outline.distance_to_polygon(&w.with_beach_polygon(board)) > TOLERANCE
