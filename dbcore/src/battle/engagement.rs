@@ -60,7 +60,9 @@ use crate::contact::{
     rect_corners, scan_enemy_contacts, ContactKind, ContactPart, ContactReport, OverlapKind,
 };
 use crate::error::{ErrorCode, ErrorInfo};
-use crate::geometry::{Corner, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
+use crate::geometry::{
+    finite_bounds, Corner, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE,
+};
 use crate::terrain::{AreaKind, Going as TableGoing, GoingContext, RiverState};
 use crate::troops::{BaseKind, ElementKind, TroopType};
 use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone, ZoneRelation};
@@ -1279,12 +1281,20 @@ impl<'c, 'a> View<'c, 'a> {
     /// (§4.7), by id.
     fn assaulters(&self, si: usize) -> Vec<usize> {
         let s = &self.ctx.strongholds[si];
+        // The perimeter's box once, for the pre-test of every element (#15).
+        let bounds = finite_bounds(&s.perimeter.points);
         let mut v: Vec<usize> = (0..self.ctx.elements.len())
             .filter(|&i| {
                 let e = &self.ctx.elements[i];
-                e.in_play()
-                    && e.army != s.army
-                    && front_touches_perimeter(&self.rects[i], &s.perimeter)
+                if !e.in_play() || e.army == s.army {
+                    return false;
+                }
+                let far = front_far_from_box(&self.rects[i], bounds);
+                debug_assert!(
+                    !far || !front_touches_perimeter(&self.rects[i], &s.perimeter),
+                    "a front edge passed over as far from a perimeter touches it"
+                );
+                !far && front_touches_perimeter(&self.rects[i], &s.perimeter)
             })
             .collect();
         v.sort_by_key(|&i| self.ctx.elements[i].id);
@@ -1677,6 +1687,25 @@ fn wholly_inside(r: &ElementRect, poly: &Polygon) -> bool {
     r.corners().iter().all(|&c| poly.contains(c))
 }
 
+/// Whether the front edge of `r` stands too far from the box `bounds` (a perimeter's
+/// [`finite_bounds`]) to touch the perimeter: [`front_touches_perimeter`] is then false.
+///
+/// Pure speed (#15: every state asks it of every element for each camp, city and fort). The
+/// front edge's ends lie half the width from its middle (the pose), and a contact needs a point
+/// of the edge within [`TOLERANCE`] of a perimeter edge, inside the box. A front middle further
+/// from the box on x or y than half the width, twice the tolerance and a slack far above
+/// rounding cannot touch. A position or box that is not a number is never far, and goes to the
+/// exact test.
+fn front_far_from_box(r: &ElementRect, bounds: Option<(f64, f64, f64, f64)>) -> bool {
+    let Some((x0, y0, x1, y1)) = bounds else {
+        return false;
+    };
+    let (x, y) = (r.pose.x, r.pose.y);
+    let size = x.abs() + y.abs() + x0.abs().max(x1.abs()) + y0.abs().max(y1.abs());
+    let reach = r.width.abs() * 0.5 + 2.0 * TOLERANCE + 1e-9 * (1.0 + size + r.width.abs());
+    x + reach < x0 || x - reach > x1 || y + reach < y0 || y - reach > y1
+}
+
 /// The element's front edge lies along `poly`'s boundary for more than [`TOLERANCE`] and the
 /// element stands outside it (§4.7: front-edge contact with a camp, city or fort).
 fn front_touches_perimeter(r: &ElementRect, poly: &Polygon) -> bool {
@@ -1701,4 +1730,46 @@ fn partly_beyond_rear(shooter: &ElementRect, target: &ElementRect) -> bool {
         .corners()
         .iter()
         .any(|&p| (rear_mid - p).dot(f) > TOLERANCE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Pose;
+
+    // DBA3.md §4.7: a front edge the box pre-test passes over never touches the perimeter, for
+    // elements facing every way about a camp's outline, some in front-edge contact with it.
+    #[test]
+    fn a_front_far_from_the_box_does_not_touch_the_perimeter() {
+        let camp = Polygon::new(vec![
+            Point::new(4.0, 0.0),
+            Point::new(7.0, 0.0),
+            Point::new(7.0, 2.0),
+            Point::new(4.0, 2.0),
+        ]);
+        let bounds = finite_bounds(&camp.points);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut u = move |scale: f64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) * scale
+        };
+        let (mut far, mut touching) = (0, 0);
+        for n in 0..20_000 {
+            let r = if n % 4 == 0 {
+                // Facing the camp's north wall from outside, its front on the wall.
+                ElementRect::new(Pose::new(4.0 + u(3.0), 2.0 + u(1e-9), 180.0), 1.0, 0.5)
+            } else {
+                let facing = [0.0, 90.0, 180.0, 270.0, u(360.0)][n % 5];
+                ElementRect::new(Pose::new(u(11.0), u(6.0) - 2.0, facing), 1.0, 0.5)
+            };
+            let is_far = front_far_from_box(&r, bounds);
+            let touches = front_touches_perimeter(&r, &camp);
+            assert!(!(is_far && touches), "{r:?}");
+            far += usize::from(is_far);
+            touching += usize::from(touches);
+        }
+        assert!(far > 5_000 && touching > 1_000, "{far} {touching}");
+    }
 }
