@@ -363,14 +363,24 @@ impl Polygon {
     /// that far from the other polygon's whole box is so from each of its edges. The first pair
     /// found closer ends the search.
     pub fn closer_than(&self, o: &Polygon, d: f64) -> bool {
+        self.nearer(o, d, |dist, d| dist < d)
+    }
+    /// Whether the polygons are at most `d` apart: exactly `self.distance_to_polygon(o) <= d`,
+    /// found as [`Polygon::closer_than`] finds its answer.
+    pub fn within(&self, o: &Polygon, d: f64) -> bool {
+        self.nearer(o, d, |dist, d| dist <= d)
+    }
+    /// [`Polygon::closer_than`] (`near` being `<`) or [`Polygon::within`] (`<=`): whether
+    /// `near(self.distance_to_polygon(o), d)`.
+    fn nearer(&self, o: &Polygon, d: f64, near: impl Fn(f64, f64) -> bool) -> bool {
         let (Some(_), Some(b)) = (finite_bounds(&self.points), finite_bounds(&o.points)) else {
-            return self.distance_to_polygon(o) < d;
+            return near(self.distance_to_polygon(o), d);
         };
         if !d.is_finite() {
-            return self.distance_to_polygon(o) < d;
+            return near(self.distance_to_polygon(o), d);
         }
         if self.has_vertex_strictly_in(o) || o.has_vertex_strictly_in(self) {
-            return 0.0 < d;
+            return near(0.0, d);
         }
         // The slack of any pair with an edge of `o`, from the largest coordinates of its box
         // (at least `rounding_slack` of every such pair).
@@ -387,7 +397,7 @@ impl Polygon {
             }
             o.edges().any(|f| {
                 segment_boxes_gap(&e, &f) <= d + rounding_slack(&e, &f)
-                    && e.distance_to_segment(&f) < d
+                    && near(e.distance_to_segment(&f), d)
             })
         })
     }
@@ -988,6 +998,7 @@ mod tests {
             ];
             for d in limits.into_iter().chain([f64::INFINITY, f64::NAN]) {
                 assert_eq!(a.closer_than(&b, d), got < d, "{d} {a:?} {b:?}");
+                assert_eq!(a.within(&b, d), got <= d, "{d} {a:?} {b:?}");
             }
         }
         assert!(apart > 5000, "the sample reaches apart pairs ({apart})");

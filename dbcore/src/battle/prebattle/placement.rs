@@ -112,11 +112,58 @@ fn cell(board: &Board, q: Quarter) -> Option<(Point, Point)> {
 /// The shapes the search tries for a feature of type `t` in quarter `q`, with `bua` the BUA kind
 /// wanted when `t` is a BUA. Deterministic; the order is the search order.
 pub fn candidates(board: &Board, t: FeatureType, bua: AreaKind, q: Quarter) -> Vec<TerrainFeature> {
+    let list = candidate_list(board, t, bua, q);
+    (0..list.len()).map(|i| list.get(i).into_owned()).collect()
+}
+
+/// The candidates of [`candidates`], in its order, with the ellipses kept as a shape and a
+/// centre until one is wanted: the search tries few of them, and building every outline first
+/// was most of its cost for a wood or a marsh (#15).
+struct CandidateList {
+    /// Every candidate of a family other than the ellipses.
+    built: Vec<TerrainFeature>,
+    /// The ellipses' kind, and each shape's vertices about its centre, x radius and turn.
+    kind: AreaKind,
+    shapes: Vec<(Vec<Point>, f64, f64)>,
+    /// The ellipses after `built`, as (shape, centre).
+    ellipses: Vec<(usize, Point)>,
+}
+
+impl CandidateList {
+    fn len(&self) -> usize {
+        self.built.len() + self.ellipses.len()
+    }
+
+    /// Candidate `i` (below [`Self::len`]), the very feature [`candidates`] lists there.
+    fn get(&self, i: usize) -> std::borrow::Cow<'_, TerrainFeature> {
+        use std::borrow::Cow;
+        match self.built.get(i) {
+            Some(f) => Cow::Borrowed(f),
+            None => {
+                let (shape, centre) = self.ellipses[i - self.built.len()];
+                let (offsets, rx, rot) = &self.shapes[shape];
+                Cow::Owned(TerrainFeature::Area(AreaFeature::ellipse_at(
+                    self.kind, centre, offsets, *rx, *rot,
+                )))
+            }
+        }
+    }
+}
+
+/// The candidates of a feature of type `t` in quarter `q` ([`candidates`]), the ellipses not yet
+/// built.
+fn candidate_list(board: &Board, t: FeatureType, bua: AreaKind, q: Quarter) -> CandidateList {
+    let mut list = CandidateList {
+        built: Vec::new(),
+        kind: bua,
+        shapes: Vec::new(),
+        ellipses: Vec::new(),
+    };
     let Some((lo, hi)) = cell(board, q) else {
-        return Vec::new();
+        return list;
     };
     let (w, d) = (board.width, board.depth);
-    let mut v = Vec::new();
+    let v = &mut list.built;
     let area = |f: AreaFeature| TerrainFeature::Area(f);
     match t {
         FeatureType::Waterway => {
@@ -226,8 +273,9 @@ pub fn candidates(board: &Board, t: FeatureType, bua: AreaKind, q: Quarter) -> V
         }
         _ => {
             let Some(kind) = area_kind(t) else {
-                return v;
+                return list;
             };
+            list.kind = kind;
             let sizes: &[(f64, f64, f64)] = if kind == AreaKind::Gully {
                 &[(1.8, 0.55, 0.0), (1.8, 0.55, 90.0)]
             } else {
@@ -236,22 +284,18 @@ pub fn candidates(board: &Board, t: FeatureType, bua: AreaKind, q: Quarter) -> V
             for &(rx, ry, rot) in sizes {
                 let (ex, ey) = if rot == 0.0 { (rx, ry) } else { (ry, rx) };
                 // One shape at many centres: its vertices about the centre worked out once.
-                let offsets = AreaFeature::ellipse_offsets(rx, ry, rot, 24);
+                let shape = list.shapes.len();
+                list.shapes
+                    .push((AreaFeature::ellipse_offsets(rx, ry, rot, 24), rx, rot));
                 for x in steps(lo.x + ex + 0.1, hi.x - ex - 0.1) {
                     for y in steps(lo.y + ey + 0.1, hi.y - ey - 0.1) {
-                        v.push(area(AreaFeature::ellipse_at(
-                            kind,
-                            Point::new(x, y),
-                            &offsets,
-                            rx,
-                            rot,
-                        )));
+                        list.ellipses.push((shape, Point::new(x, y)));
                     }
                 }
             }
         }
     }
-    v
+    list
 }
 
 /// Quick tests that rule out most illegal candidates before the full check: the quarter rule and
@@ -290,7 +334,7 @@ fn plausible(table: &Battlefield, f: &TerrainFeature, q: Quarter) -> bool {
                     apart || !a.outline.closer_than(&b.outline, 1.0 + TOLERANCE)
                 }
                 TerrainFeature::Waterway(w) => {
-                    a.outline.distance_to_polygon(&w.with_beach_polygon(board)) > TOLERANCE
+                    !a.outline.within(&w.with_beach_polygon(board), TOLERANCE)
                 }
                 TerrainFeature::River(r) => {
                     !blocks_river(a.kind)
@@ -352,12 +396,12 @@ pub fn find_placement(
         vec![bua]
     };
     for kind in kinds {
-        let all = candidates(&table.board, t, kind, q);
+        let all = candidate_list(&table.board, t, kind, q);
         let n = all.len();
         for i in 0..n {
-            let f = &all[(start + i) % n];
-            if plausible(table, f, q) && placement_problems(table, f, q, variant).is_empty() {
-                return Some(f.clone());
+            let f = all.get((start + i) % n);
+            if plausible(table, &f, q) && placement_problems(table, &f, q, variant).is_empty() {
+                return Some(f.into_owned());
             }
         }
     }
