@@ -2564,7 +2564,8 @@ impl Prebattle {
         let board = &self.battlefield.board;
         let bf = &self.battlefield;
         let mut p = Vec::new();
-        if !corners.iter().all(|&c| board.polygon().contains(c)) {
+        let table = board.polygon();
+        if !corners.iter().all(|&c| table.contains(c)) {
             p.push(DeploymentProblem::OffTable { id });
         }
         let ctx = GoingContext {
@@ -2616,14 +2617,14 @@ impl Prebattle {
             } else if polygons_intersect(&Polygon::new(corners.to_vec()), &area.outline) {
                 p.push(DeploymentProblem::InWalls { id, feature: f });
             } else if army != owner {
-                let d = area
-                    .outline
-                    .distance_to_polygon(&Polygon::new(corners.to_vec()));
-                if d < 3.0 - TOLERANCE {
+                // (The distance is measured only to report it: `closer_than` is its
+                // comparison, #15.)
+                let element = Polygon::new(corners.to_vec());
+                if area.outline.closer_than(&element, 3.0 - TOLERANCE) {
                     p.push(DeploymentProblem::EnemyStronghold {
                         id,
                         feature: f,
-                        distance: d,
+                        distance: area.outline.distance_to_polygon(&element),
                     });
                 }
             }
