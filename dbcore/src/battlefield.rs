@@ -1275,11 +1275,11 @@ impl Battlefield {
     ) -> bool {
         let limit = self.command_distance(general, mover, camps, all_light_horse);
         let gp = general.polygon();
+        // The least distance is within the limit exactly when one mover's is (`within` is
+        // that comparison, #15).
         mover
             .iter()
-            .map(|m| gp.distance_to_polygon(&m.polygon()))
-            .fold(f64::INFINITY, f64::min)
-            <= limit + TOLERANCE
+            .any(|m| gp.within(&m.polygon(), limit + TOLERANCE))
     }
 }
 

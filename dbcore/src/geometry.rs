@@ -665,6 +665,7 @@ pub(crate) fn hull_into(points: &[Point], pts: &mut [Point], hull: &mut [Point])
 /// Whether the axis-aligned bounding boxes of two point sets are apart by more than `margin` on
 /// x or y (false when either set is empty or has a coordinate that is not finite, so such sets go
 /// to the exact tests). A pre-test in front of exact geometry: boxes apart mean disjoint sets.
+#[inline]
 pub(crate) fn boxes_apart(a: &[Point], b: &[Point], margin: f64) -> bool {
     match (finite_bounds(a), finite_bounds(b)) {
         (Some((ax0, ay0, ax1, ay1)), Some((bx0, by0, bx1, by1))) => {
@@ -675,6 +676,7 @@ pub(crate) fn boxes_apart(a: &[Point], b: &[Point], margin: f64) -> bool {
 }
 
 /// The bounding box (min x, min y, max x, max y) of a non-empty set of finite points.
+#[inline]
 pub(crate) fn finite_bounds(s: &[Point]) -> Option<(f64, f64, f64, f64)> {
     let first = s.first()?;
     let mut b = (first.x, first.y, first.x, first.y);

@@ -480,6 +480,7 @@ impl ElementGrid {
     /// `read` of a bit set by index marking the elements [`Self::near`] lists. The elements are
     /// marked by index (on the stack for up to 512 elements), then read out in ascending order:
     /// no sorting, and the same list as sorting and removing repeats would give.
+    #[inline]
     fn marked<R>(&self, pts: &[Point], margin: f64, read: impl FnOnce(&[u64]) -> R) -> R {
         let words = self.boxes.len().div_ceil(64);
         let mut stack = [0u64; 8];

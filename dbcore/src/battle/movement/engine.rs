@@ -1124,9 +1124,7 @@ fn check_second_move(
             }
             let er = rect(ctx, j).polygon();
             for piece in &pieces {
-                if piece.len() >= 3
-                    && Polygon::new(piece.to_vec()).distance_to_polygon(&er) <= 1.0 + TOLERANCE
-                {
+                if piece.len() >= 3 && Polygon::new(piece.to_vec()).within(&er, 1.0 + TOLERANCE) {
                     return Err(MoveError::refused(
                         "§7.5",
                         format!(
