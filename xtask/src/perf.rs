@@ -347,112 +347,120 @@ impl Fixture {
     /// Run row `name` `n` times.
     fn run(&self, name: &str, n: u64) {
         let dice = [DieScore::new(4).expect("4"), DieScore::new(3).expect("3")];
-        for i in 0..n {
-            match name {
-                "driven_battle" => {
-                    black_box(play_validated(black_box(&self.setup), SEED + i, MAX_BOUNDS).ok());
+        // The row is chosen once, and its operation repeated `n` times: matching the name for
+        // every operation counted a string compare or two with each (#15, about 30
+        // instructions, a twentieth of a `resolve`).
+        macro_rules! each {
+            (|$i:ident| $body:block) => {
+                for $i in 0..n {
+                    let _ = $i;
+                    $body
                 }
-                "driven_battle_many" => {
-                    // The same seeds every time, so that instruction counts compare.
-                    for seed in MANY_FIRST_SEED..MANY_FIRST_SEED + MANY_SEEDS {
-                        black_box(play_validated(black_box(&self.setup), seed, MAX_BOUNDS).ok());
-                    }
+            };
+        }
+        match name {
+            "driven_battle" => each!(|i| {
+                black_box(play_validated(black_box(&self.setup), SEED + i, MAX_BOUNDS).ok());
+            }),
+            "driven_battle_many" => each!(|i| {
+                // The same seeds every time, so that instruction counts compare.
+                for seed in MANY_FIRST_SEED..MANY_FIRST_SEED + MANY_SEEDS {
+                    black_box(play_validated(black_box(&self.setup), seed, MAX_BOUNDS).ok());
                 }
-                "replay" => {
-                    black_box(Battle::replay(black_box(&self.record)).ok());
-                }
-                "replay_validated" => {
-                    let actions = black_box(&self.record.actions);
-                    black_box(Battle::replay_validated(black_box(&self.setup), actions).ok());
-                }
-                "game_from_lists" => {
-                    let game = dbcore::driver::play_lists(LISTS.0, LISTS.1, SEED + i, MAX_BOUNDS);
-                    black_box(game.ok());
-                }
-                "driven_big_battle" => {
-                    let s = black_box(self.big_battle.clone());
-                    black_box(play(s, SEED + i, MAX_COMMAND_BOUNDS).ok());
-                }
-                "driven_giant" => {
-                    let s = black_box(self.giant.clone());
-                    black_box(play(s, SEED + i, MAX_COMMAND_BOUNDS).ok());
-                }
-                "resolve" => {
-                    let r = resolve(black_box(&self.situation), black_box(dice), &self.cfg);
+            }),
+            "replay" => each!(|i| {
+                black_box(Battle::replay(black_box(&self.record)).ok());
+            }),
+            "replay_validated" => each!(|i| {
+                let actions = black_box(&self.record.actions);
+                black_box(Battle::replay_validated(black_box(&self.setup), actions).ok());
+            }),
+            "game_from_lists" => each!(|i| {
+                let game = dbcore::driver::play_lists(LISTS.0, LISTS.1, SEED + i, MAX_BOUNDS);
+                black_box(game.ok());
+            }),
+            "driven_big_battle" => each!(|i| {
+                let s = black_box(self.big_battle.clone());
+                black_box(play(s, SEED + i, MAX_COMMAND_BOUNDS).ok());
+            }),
+            "driven_giant" => each!(|i| {
+                let s = black_box(self.giant.clone());
+                black_box(play(s, SEED + i, MAX_COMMAND_BOUNDS).ok());
+            }),
+            "resolve" => each!(|i| {
+                let r = resolve(black_box(&self.situation), black_box(dice), &self.cfg);
+                black_box(&r);
+            }),
+            "resolve_brief" => each!(|i| {
+                let r = resolve_brief(black_box(&self.situation), black_box(dice), &self.cfg);
+                black_box(&r);
+            }),
+            "ffi_resolve" => each!(|i| {
+                let mut out = std::mem::MaybeUninit::<dbcore_ffi::DbcoreCombatResult>::uninit();
+                // SAFETY: the situation is a valid struct and `out` is writable.
+                let status = unsafe {
+                    dbcore_ffi::dbcore_resolve(
+                        black_box(&self.c_situation),
+                        black_box(4),
+                        black_box(3),
+                        out.as_mut_ptr(),
+                    )
+                };
+                black_box((status, &out));
+            }),
+            "ffi_resolve_compact" => each!(|i| {
+                let mut out = std::mem::MaybeUninit::<dbcore_ffi::DbcoreCompactResult>::uninit();
+                // SAFETY: the situation is a valid struct and `out` is writable.
+                let status = unsafe {
+                    dbcore_ffi::dbcore_resolve_compact(
+                        black_box(&self.c_situation),
+                        black_box(4),
+                        black_box(3),
+                        out.as_mut_ptr(),
+                    )
+                };
+                black_box((status, &out));
+            }),
+            "table_combat" => each!(|i| {
+                if let Action::Fight { a, b, dice, .. } = &self.fight.1 {
+                    let battle = black_box(&self.fight.0);
+                    let s = battle.combat_situation(*a, *b).ok();
+                    let r = s.map(|s| resolve(&s, *dice, &battle.setup().config));
                     black_box(&r);
                 }
-                "resolve_brief" => {
-                    let r = resolve_brief(black_box(&self.situation), black_box(dice), &self.cfg);
-                    black_box(&r);
-                }
-                "ffi_resolve" => {
-                    let mut out = std::mem::MaybeUninit::<dbcore_ffi::DbcoreCombatResult>::uninit();
-                    // SAFETY: the situation is a valid struct and `out` is writable.
-                    let status = unsafe {
-                        dbcore_ffi::dbcore_resolve(
-                            black_box(&self.c_situation),
-                            black_box(4),
-                            black_box(3),
-                            out.as_mut_ptr(),
-                        )
-                    };
-                    black_box((status, &out));
-                }
-                "ffi_resolve_compact" => {
-                    let mut out =
-                        std::mem::MaybeUninit::<dbcore_ffi::DbcoreCompactResult>::uninit();
-                    // SAFETY: the situation is a valid struct and `out` is writable.
-                    let status = unsafe {
-                        dbcore_ffi::dbcore_resolve_compact(
-                            black_box(&self.c_situation),
-                            black_box(4),
-                            black_box(3),
-                            out.as_mut_ptr(),
-                        )
-                    };
-                    black_box((status, &out));
-                }
-                "table_combat" => {
-                    if let Action::Fight { a, b, dice, .. } = &self.fight.1 {
-                        let battle = black_box(&self.fight.0);
-                        let s = battle.combat_situation(*a, *b).ok();
-                        let r = s.map(|s| resolve(&s, *dice, &battle.setup().config));
-                        black_box(&r);
-                    }
-                }
-                "fight_check" => {
-                    black_box(self.fight.0.check(black_box(&self.fight.1)).ok());
-                }
-                "per_action_12" | "per_action_24" | "per_action_48" | "per_action_96" => {
-                    let k = SIZES
-                        .iter()
-                        .position(|&n| name.ends_with(&format!("_{n}")))
-                        .unwrap_or(0);
-                    // The same seed every time, so that every run takes the counted actions.
-                    black_box(play_validated(black_box(&self.sized[k].0), SEED, SIZE_BOUNDS).ok());
-                }
-                "contact_scan_24" => {
-                    black_box(scan_contacts(black_box(&self.table)));
-                }
-                "clone_end" => {
-                    black_box(black_box(&self.end).clone());
-                }
-                "state_json_round_trip" => {
-                    let text = serde_json::to_string(black_box(&self.end)).expect("serialises");
-                    black_box(serde_json::from_str::<Battle>(&text).ok());
-                }
-                "compact_state_round_trip" => {
-                    let text = black_box(&self.end).state_json();
-                    black_box(Battle::from_state_json(&text).ok());
-                }
-                "from_state_json_full" => {
-                    black_box(Battle::from_state_json(black_box(&self.full)).ok());
-                }
-                "clone_largest" => {
-                    black_box(black_box(&self.largest.0).clone());
-                }
-                _ => {}
-            }
+            }),
+            "fight_check" => each!(|i| {
+                black_box(self.fight.0.check(black_box(&self.fight.1)).ok());
+            }),
+            "per_action_12" | "per_action_24" | "per_action_48" | "per_action_96" => each!(|i| {
+                let k = SIZES
+                    .iter()
+                    .position(|&n| name.ends_with(&format!("_{n}")))
+                    .unwrap_or(0);
+                // The same seed every time, so that every run takes the counted actions.
+                black_box(play_validated(black_box(&self.sized[k].0), SEED, SIZE_BOUNDS).ok());
+            }),
+            "contact_scan_24" => each!(|i| {
+                black_box(scan_contacts(black_box(&self.table)));
+            }),
+            "clone_end" => each!(|i| {
+                black_box(black_box(&self.end).clone());
+            }),
+            "state_json_round_trip" => each!(|i| {
+                let text = serde_json::to_string(black_box(&self.end)).expect("serialises");
+                black_box(serde_json::from_str::<Battle>(&text).ok());
+            }),
+            "compact_state_round_trip" => each!(|i| {
+                let text = black_box(&self.end).state_json();
+                black_box(Battle::from_state_json(&text).ok());
+            }),
+            "from_state_json_full" => each!(|i| {
+                black_box(Battle::from_state_json(black_box(&self.full)).ok());
+            }),
+            "clone_largest" => each!(|i| {
+                black_box(black_box(&self.largest.0).clone());
+            }),
+            _ => {}
         }
     }
 }
