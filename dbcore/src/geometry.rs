@@ -753,6 +753,18 @@ pub(crate) fn exact_bits(x: f64) -> u64 {
     }
 }
 
+/// Tests: a stream of numbers uniform in [0, 1) from `seed` (xorshift), the same on every
+/// machine, for property tests that draw their own shapes.
+#[cfg(test)]
+pub(crate) fn unit_stream(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -762,13 +774,8 @@ mod tests {
     // overlapping and one within the other, with vertices on the box's lines.
     #[test]
     fn vertices_beside_a_box_are_not_inside() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut u = move |scale: f64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) * scale
-        };
+        let mut next = unit_stream(0x9e37_79b9_7f4a_7c15u64);
+        let mut u = move |scale: f64| next() * scale;
         let mut inside = 0;
         for n in 0..3_000 {
             let shape = |u: &mut dyn FnMut(f64) -> f64, c: (f64, f64), k: usize| {

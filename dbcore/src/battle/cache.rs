@@ -836,13 +836,7 @@ mod known_contacts_tests {
     fn derived_contacts_are_a_fresh_scans() {
         let cfg = RulesConfig::default();
         let bf = Battlefield::default();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::geometry::unit_stream(0x9e37_79b9_7f4a_7c15u64);
         let (mut shared, mut derived, mut rescanned, mut with_contacts, mut changes) =
             (0, 0, 0, 0, 0);
         for n in [4usize, 12, 40] {

@@ -1748,13 +1748,8 @@ mod tests {
             Point::new(4.0, 2.0),
         ]);
         let bounds = finite_bounds(&camp.points);
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut u = move |scale: f64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) * scale
-        };
+        let mut next = crate::geometry::unit_stream(0x2545_f491_4f6c_dd1du64);
+        let mut u = move |scale: f64| next() * scale;
         let (mut far, mut touching) = (0, 0);
         for n in 0..20_000 {
             let r = if n % 4 == 0 {

@@ -738,13 +738,7 @@ pub(crate) mod tests {
     #[test]
     fn refreshed_grid_answers_as_a_fresh_one_after_random_moves() {
         let cfg = RulesConfig::default();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::geometry::unit_stream(0x2545_f491_4f6c_dd1du64);
         for n in [3usize, 24, 96] {
             let mut els: Vec<ElementState> = (0..n as u32)
                 .map(|i| element(i, next() * 30.0, next() * 24.0, next() * 360.0))

@@ -2248,13 +2248,8 @@ mod tests {
             Point::new(7.0, 2.0),
             Point::new(4.0, 2.0),
         ]);
-        let mut seed = 0x853c_49e6_748f_ea9bu64;
-        let mut u = move |scale: f64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) * scale
-        };
+        let mut next = crate::geometry::unit_stream(0x853c_49e6_748f_ea9bu64);
+        let mut u = move |scale: f64| next() * scale;
         let (mut clear, mut touching) = (0, 0);
         for n in 0..20_000 {
             let r = match n % 3 {
