@@ -1123,17 +1123,12 @@ impl Battle {
         // rounding) is answered no without its corners.
         let held_in = |e: &ElementState, outline: &Polygon, bx: Option<(f64, f64, f64, f64)>| {
             let r = e.rect(cfg);
-            if let Some((x0, y0, x1, y1)) = bx {
-                let m = r.pose.front_mid();
-                let w = r.width.abs() * 0.5;
-                let reach = w + TOLERANCE + 1e-9 * (1.0 + m.x.abs() + m.y.abs() + w);
-                if m.x < x0 - reach || m.x > x1 + reach || m.y < y0 - reach || m.y > y1 + reach {
-                    debug_assert!(
-                        !wholly_in(&r, outline),
-                        "an element passed over by the box test is wholly inside"
-                    );
-                    return false;
-                }
+            if r.front_clear_of_box(bx, TOLERANCE) {
+                debug_assert!(
+                    !wholly_in(&r, outline),
+                    "an element passed over by the box test is wholly inside"
+                );
+                return false;
             }
             wholly_in(&r, outline)
         };

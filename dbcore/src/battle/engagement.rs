@@ -1289,7 +1289,9 @@ impl<'c, 'a> View<'c, 'a> {
                 if !e.in_play() || e.army == s.army {
                     return false;
                 }
-                let far = front_far_from_box(&self.rects[i], bounds);
+                // A contact needs a point of the front edge within the tolerance of a
+                // perimeter edge (twice it, to be clear of rounding in that test).
+                let far = self.rects[i].front_clear_of_box(bounds, 2.0 * TOLERANCE);
                 debug_assert!(
                     !far || !front_touches_perimeter(&self.rects[i], &s.perimeter),
                     "a front edge passed over as far from a perimeter touches it"
@@ -1687,25 +1689,6 @@ fn wholly_inside(r: &ElementRect, poly: &Polygon) -> bool {
     r.corners().iter().all(|&c| poly.contains(c))
 }
 
-/// Whether the front edge of `r` stands too far from the box `bounds` (a perimeter's
-/// [`finite_bounds`]) to touch the perimeter: [`front_touches_perimeter`] is then false.
-///
-/// Pure speed (#15: every state asks it of every element for each camp, city and fort). The
-/// front edge's ends lie half the width from its middle (the pose), and a contact needs a point
-/// of the edge within [`TOLERANCE`] of a perimeter edge, inside the box. A front middle further
-/// from the box on x or y than half the width, twice the tolerance and a slack far above
-/// rounding cannot touch. A position or box that is not a number is never far, and goes to the
-/// exact test.
-fn front_far_from_box(r: &ElementRect, bounds: Option<(f64, f64, f64, f64)>) -> bool {
-    let Some((x0, y0, x1, y1)) = bounds else {
-        return false;
-    };
-    let (x, y) = (r.pose.x, r.pose.y);
-    let size = x.abs() + y.abs() + x0.abs().max(x1.abs()) + y0.abs().max(y1.abs());
-    let reach = r.width.abs() * 0.5 + 2.0 * TOLERANCE + 1e-9 * (1.0 + size + r.width.abs());
-    x + reach < x0 || x - reach > x1 || y + reach < y0 || y - reach > y1
-}
-
 /// The element's front edge lies along `poly`'s boundary for more than [`TOLERANCE`] and the
 /// element stands outside it (§4.7: front-edge contact with a camp, city or fort).
 fn front_touches_perimeter(r: &ElementRect, poly: &Polygon) -> bool {
@@ -1740,7 +1723,7 @@ mod tests {
     // DBA3.md §4.7: a front edge the box pre-test passes over never touches the perimeter, for
     // elements facing every way about a camp's outline, some in front-edge contact with it.
     #[test]
-    fn a_front_far_from_the_box_does_not_touch_the_perimeter() {
+    fn a_front_clear_of_the_box_does_not_touch_the_perimeter() {
         let camp = Polygon::new(vec![
             Point::new(4.0, 0.0),
             Point::new(7.0, 0.0),
@@ -1759,7 +1742,7 @@ mod tests {
                 let facing = [0.0, 90.0, 180.0, 270.0, u(360.0)][n % 5];
                 ElementRect::new(Pose::new(u(11.0), u(6.0) - 2.0, facing), 1.0, 0.5)
             };
-            let is_far = front_far_from_box(&r, bounds);
+            let is_far = r.front_clear_of_box(bounds, 2.0 * TOLERANCE);
             let touches = front_touches_perimeter(&r, &camp);
             assert!(!(is_far && touches), "{r:?}");
             far += usize::from(is_far);

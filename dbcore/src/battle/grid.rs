@@ -77,18 +77,8 @@ struct CellIndex {
 }
 
 /// The bounding box of a non-empty set of finite points (`None` for an empty set or one with a
-/// coordinate that is not finite).
-pub(crate) fn bounds_of(pts: &[Point]) -> Option<Bounds> {
-    let first = pts.first()?;
-    let mut b = (first.x, first.y, first.x, first.y);
-    for p in pts {
-        if !(p.x.is_finite() && p.y.is_finite()) {
-            return None;
-        }
-        b = (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y));
-    }
-    Some(b)
-}
+/// coordinate that is not finite): the geometry's own [`finite_bounds`].
+pub(crate) use crate::geometry::finite_bounds as bounds_of;
 
 /// [`bounds_of`] read from a kept [`OutlineBox`] (the per-state memo's box of a feature's
 /// outline): `None` for an outline with a point not finite or with no point, as `bounds_of`
