@@ -453,25 +453,41 @@ pub fn shot_geometry(
     } else {
         &[Edge::Front]
     };
-    let tpoly = target.polygon();
+    // The target's corners worked out once (#15: its outline and each of its edges took them
+    // again): its outline is these corners, and each edge two of them.
+    let corners = target.corners();
+    let target_edge = |te: Edge| {
+        let [fl, fr, rr, rl] = corners;
+        match te {
+            Edge::Front => Segment::new(fl, fr),
+            Edge::Right => Segment::new(fr, rr),
+            Edge::Rear => Segment::new(rr, rl),
+            Edge::Left => Segment::new(rl, fl),
+        }
+    };
     let mut best: Option<ShotGeometry> = None;
     for &se in shooting_edges {
         let edge = shooter.edge(se);
-        let distance = segment_to_polygon_distance(&edge, &tpoly);
+        let distance = convex_distance(&corners, &[edge.a, edge.b]);
         if distance > range + TOLERANCE {
             continue;
         }
         let (_, n_shoot) = frame(&edge);
-        let mut cands: Vec<(f64, f64, Edge)> = [Edge::Front, Edge::Right, Edge::Rear, Edge::Left]
-            .iter()
-            .map(|&te| {
-                let s = target.edge(te);
-                let (_, n_t) = frame(&s);
-                (segment_distance(&s, &edge), -n_t.dot(n_shoot), te)
-            })
-            .collect();
+        let mut cands = [Edge::Front, Edge::Right, Edge::Rear, Edge::Left].map(|te| {
+            let s = target_edge(te);
+            let (_, n_t) = frame(&s);
+            (segment_distance(&s, &edge), -n_t.dot(n_shoot), te)
+        });
         let nearest = cands.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
-        cands.retain(|c| c.0 <= nearest + TOLERANCE);
+        // The edges as near as the nearest, kept in order at the front (a list of them before).
+        let mut kept = 0;
+        for i in 0..cands.len() {
+            if cands[i].0 <= nearest + TOLERANCE {
+                cands[kept] = cands[i];
+                kept += 1;
+            }
+        }
+        let cands = &mut cands[..kept];
         // Among equally near edges, the one facing the shooting edge most squarely; if two face it
         // equally (a target at 45 degrees), the one with more of its length in the zone.
         let zone = ShootingZone::new(edge, range);
@@ -483,13 +499,13 @@ pub fn shot_geometry(
             };
             by_facing
                 .then_with(|| {
-                    zone.length_inside(target.edge(q.2))
-                        .total_cmp(&zone.length_inside(target.edge(p.2)))
+                    zone.length_inside(target_edge(q.2))
+                        .total_cmp(&zone.length_inside(target_edge(p.2)))
                 })
                 .then(p.2.cmp(&q.2))
         });
         let te = cands[0].2;
-        let Some(portion) = zone.portion_inside(target.edge(te)) else {
+        let Some(portion) = zone.portion_inside(target_edge(te)) else {
             continue;
         };
         if portion.length() < SHOOTING_EDGE_MIN_LENGTH - TOLERANCE {
@@ -546,52 +562,57 @@ pub fn line_of_sight_blocker(
 /// end-to-end segments (the side edges of two elements in a line) must not be taken for crossing
 /// on rounding noise: a crossing needs each segment's ends clearly on both sides of the other.
 pub(crate) fn segment_distance(s: &Segment, t: &Segment) -> f64 {
-    let ends = s
-        .distance_to_point(t.a)
+    let cross = |p: Point, q: Point, r: Point| (q - p).cross(r - p);
+    let (v1, v2) = (cross(t.a, t.b, s.a), cross(t.a, t.b, s.b));
+    let (v3, v4) = (cross(s.a, s.b, t.a), cross(s.a, s.b, t.b));
+    // A crossing needs each segment's ends on both sides of the other, beyond rounding noise (a
+    // side within it counts as none). Pure speed (#15): the noise is taken off only when the
+    // plain signs already differ both ways, since taking it off only ever turns a side to none.
+    if v1 * v2 < 0.0 && v3 * v4 < 0.0 {
+        let side = |v: f64, p: Point, q: Point, r: Point| {
+            let scale = (q - p).length() * (r - p).length();
+            if v.abs() <= 1e-12 * scale.max(1e-300) {
+                0.0
+            } else {
+                v
+            }
+        };
+        let (d1, d2) = (side(v1, t.a, t.b, s.a), side(v2, t.a, t.b, s.b));
+        let (d3, d4) = (side(v3, s.a, s.b, t.a), side(v4, s.a, s.b, t.b));
+        if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
+            return 0.0;
+        }
+    }
+    s.distance_to_point(t.a)
         .min(s.distance_to_point(t.b))
         .min(t.distance_to_point(s.a))
-        .min(t.distance_to_point(s.b));
-    let side = |p: Point, q: Point, r: Point| {
-        let v = (q - p).cross(r - p);
-        let scale = (q - p).length() * (r - p).length();
-        if v.abs() <= 1e-12 * scale.max(1e-300) {
-            0.0
-        } else {
-            v
-        }
-    };
-    let (d1, d2) = (side(t.a, t.b, s.a), side(t.a, t.b, s.b));
-    let (d3, d4) = (side(s.a, s.b, t.a), side(s.a, s.b, t.b));
-    if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
-        0.0
-    } else {
-        ends
-    }
+        .min(t.distance_to_point(s.b))
 }
 
 /// Least distance between a convex polygon (given by its vertices) and a set of points forming a
 /// convex shape (a segment's two ends, or another convex polygon): 0 when they meet. For disjoint
 /// convex shapes the nearest points include a vertex of one, so vertex-to-edge distances suffice.
 pub(crate) fn convex_distance(a: &[Point], b: &[Point]) -> f64 {
-    if convex_gap(a, b) <= 0.0 {
+    // Only the sign of the gap is asked: the scan of the axes stops at the first that separates
+    // the sets (#15), which decides it as the whole scan would.
+    if crate::geometry::convex_gap_up_to(a, b, 0.0) <= 0.0 {
         return 0.0;
     }
-    let edges = |p: &[Point]| -> Vec<Segment> {
-        if p.len() == 2 {
-            return vec![Segment::new(p[0], p[1])];
-        }
-        (0..p.len())
-            .map(|i| Segment::new(p[i], p[(i + 1) % p.len()]))
-            .collect()
-    };
-    let (ea, eb) = (edges(a), edges(b));
+    // The edges of a point set as the least distance sees them: a segment's two ends are one
+    // edge, a polygon's vertices close round (walked in place, #15: two lists per question).
+    fn edge(p: &[Point], i: usize) -> Segment {
+        Segment::new(p[i], p[(i + 1) % p.len()])
+    }
+    let edges = |p: &[Point]| if p.len() == 2 { 1 } else { p.len() };
     let mut best = f64::INFINITY;
-    for e in &ea {
+    for i in 0..edges(a) {
+        let e = edge(a, i);
         for &q in b {
             best = best.min(e.distance_to_point(q));
         }
     }
-    for e in &eb {
+    for i in 0..edges(b) {
+        let e = edge(b, i);
         for &q in a {
             best = best.min(e.distance_to_point(q));
         }
@@ -611,4 +632,137 @@ pub fn nearest_distance(a: &ElementRect, b: &ElementRect) -> f64 {
 /// Least distance from `a`'s front edge to any point of `b` (0 when they touch or overlap).
 pub fn front_edge_distance(a: &ElementRect, b: &ElementRect) -> f64 {
     segment_to_polygon_distance(&a.edge(Edge::Front), &b.polygon())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{exact_bits, unit_stream};
+
+    /// Segments of every kind two element edges make: apart, crossing, touching at an end, end to
+    /// end on one line, nearly parallel, and through each other's ends (points on a grid of
+    /// quarters, so that many fall exactly on one line).
+    fn segments(n: usize) -> Vec<(Segment, Segment)> {
+        let mut next = unit_stream(0x2545_f491_4f6c_dd1d);
+        let mut u = move |scale: f64| next() * scale;
+        let point = |u: &mut dyn FnMut(f64) -> f64| {
+            if u(1.0) < 0.5 {
+                Point::new((u(12.0)).round() * 0.25, (u(12.0)).round() * 0.25)
+            } else {
+                Point::new(u(3.0), u(3.0))
+            }
+        };
+        (0..n)
+            .map(|_| {
+                let s = Segment::new(point(&mut u), point(&mut u));
+                let t = match (u(1.0) * 4.0) as u32 {
+                    // Beyond `s`'s end on its line, or back over it.
+                    0 => Segment::new(s.b, s.b + (s.b - s.a) * (u(2.0) - 0.5)),
+                    // Nearly parallel, a hair off.
+                    1 => {
+                        let off = Point::new(u(1e-9), u(1e-9));
+                        Segment::new(s.a + off, s.b + off * 2.0)
+                    }
+                    _ => Segment::new(point(&mut u), point(&mut u)),
+                };
+                (s, t)
+            })
+            .collect()
+    }
+
+    // DBA3.md §9.2 (a target's nearest edge): taking the rounding noise off the sides only when
+    // the plain signs differ gives, to the bit, the distance of taking it off every time.
+    #[test]
+    fn segment_distance_is_that_of_the_full_side_test() {
+        let full = |s: &Segment, t: &Segment| {
+            let ends = s
+                .distance_to_point(t.a)
+                .min(s.distance_to_point(t.b))
+                .min(t.distance_to_point(s.a))
+                .min(t.distance_to_point(s.b));
+            let side = |p: Point, q: Point, r: Point| {
+                let v = (q - p).cross(r - p);
+                let scale = (q - p).length() * (r - p).length();
+                if v.abs() <= 1e-12 * scale.max(1e-300) {
+                    0.0
+                } else {
+                    v
+                }
+            };
+            let (d1, d2) = (side(t.a, t.b, s.a), side(t.a, t.b, s.b));
+            let (d3, d4) = (side(s.a, s.b, t.a), side(s.a, s.b, t.b));
+            if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
+                0.0
+            } else {
+                ends
+            }
+        };
+        let (mut crossing, mut apart) = (0, 0);
+        for (s, t) in segments(20_000) {
+            let d = segment_distance(&s, &t);
+            assert_eq!(exact_bits(d), exact_bits(full(&s, &t)), "{s:?} {t:?}");
+            if d == 0.0 {
+                crossing += 1;
+            } else {
+                apart += 1;
+            }
+        }
+        assert!(crossing > 1_000 && apart > 1_000, "{crossing} {apart}");
+    }
+
+    // DBA3.md §9.2 (a shot's distance): stopping the axis scan at the first separating axis and
+    // walking the edges in place gives, to the bit, the distance of the full gap and edge lists.
+    #[test]
+    fn convex_distance_is_that_of_the_full_gap() {
+        let full = |a: &[Point], b: &[Point]| {
+            if crate::geometry::convex_gap(a, b) <= 0.0 {
+                return 0.0;
+            }
+            let edges = |p: &[Point]| -> Vec<Segment> {
+                if p.len() == 2 {
+                    return vec![Segment::new(p[0], p[1])];
+                }
+                (0..p.len())
+                    .map(|i| Segment::new(p[i], p[(i + 1) % p.len()]))
+                    .collect()
+            };
+            let mut best = f64::INFINITY;
+            for e in edges(a) {
+                for &q in b {
+                    best = best.min(e.distance_to_point(q));
+                }
+            }
+            for e in edges(b) {
+                for &q in a {
+                    best = best.min(e.distance_to_point(q));
+                }
+            }
+            best
+        };
+        let mut next = unit_stream(0x9e37_79b9_7f4a_7c15);
+        let mut u = move |scale: f64| next() * scale;
+        let (mut meeting, mut apart) = (0, 0);
+        for (s, t) in segments(5_000) {
+            let rect = ElementRect::new(
+                crate::geometry::Pose::new(u(3.0), u(3.0), u(360.0)),
+                1.0,
+                0.5,
+            );
+            let corners = rect.corners();
+            for (a, b) in [
+                (&corners[..], &[s.a, s.b][..]),
+                (&[s.a, s.b][..], &[t.a, t.b][..]),
+                (&[t.a][..], &corners[..]),
+            ] {
+                let d = convex_distance(a, b);
+                assert_eq!(exact_bits(d), exact_bits(full(a, b)), "{a:?} {b:?}");
+                if d == 0.0 {
+                    meeting += 1;
+                } else {
+                    apart += 1;
+                }
+            }
+        }
+        assert!(meeting > 1_000 && apart > 1_000, "{meeting} {apart}");
+    }
 }

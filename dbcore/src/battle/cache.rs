@@ -37,7 +37,7 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use super::engagement::CloseCombatPair;
+use super::engagement::{CloseCombatPair, ShotTarget};
 use super::grid::{address, ElementGrid};
 use super::movement::{HeldStronghold, MoveContext};
 use super::state::ElementState;
@@ -346,7 +346,14 @@ pub struct CloseCombatFlags {
     contacts_seed: Option<Arc<KnownContacts>>,
     /// The boxes of the table's area outlines (#15), worked out when first asked.
     area_boxes: OnceLock<crate::battlefield::AreaBoxes>,
+    /// Each element's targets as a shooter ([`super::engagement::shooting_targets`] before the
+    /// enemies shooting at it are ranked), by index, each worked out when first asked, and what
+    /// they were worked out from.
+    shots: OnceLock<(Inputs, Box<[ShotsOf]>)>,
 }
+
+/// One element's targets as a shooter, worked out when first asked ([`CloseCombatFlags::shots`]).
+type ShotsOf = OnceLock<Vec<ShotTarget>>;
 
 /// The bits of an element's answer byte that say whether it is in close combat.
 const IN_CLOSE_COMBAT: u8 = 0b11;
@@ -477,6 +484,30 @@ impl CloseCombatFlags {
             .get_or_init(|| crate::battlefield::AreaBoxes::of(ctx.battlefield))
     }
 
+    /// The targets of element `idx` as a shooter in the state `ctx` describes, kept from the
+    /// first question, worked out by `work` then; `None` when the memo holds another context's
+    /// answers (as [`Self::close_combats`]).
+    pub(crate) fn shots(
+        &self,
+        ctx: &MoveContext,
+        idx: usize,
+        work: impl Fn() -> Vec<ShotTarget>,
+    ) -> Option<&[ShotTarget]> {
+        let (inputs, each) = self.shots.get_or_init(|| {
+            let each = ctx.elements.iter().map(|_| OnceLock::new()).collect();
+            (Inputs::of(ctx), each)
+        });
+        if !inputs.describe(ctx) {
+            return None;
+        }
+        let known = each.get(idx)?.get_or_init(&work);
+        debug_assert!(
+            *known == work(),
+            "memoised shooting targets differ from a fresh scan"
+        );
+        Some(known.as_slice())
+    }
+
     /// The enemy threat zones of the state `ctx` describes, as [`Self::close_combats`] keeps
     /// the close combats.
     pub(crate) fn enemy_zones(
@@ -576,6 +607,7 @@ impl StateCache {
             m.describes(ctx)
                 && m.flags.pairs.get().is_none_or(|(i, _)| i.describe(ctx))
                 && m.flags.zones.get().is_none_or(|(i, _)| i.describe(ctx))
+                && m.flags.shots.get().is_none_or(|(i, _)| i.describe(ctx))
         })
     }
 
@@ -597,6 +629,7 @@ impl StateCache {
                 enemy_contacts: OnceLock::new(),
                 contacts_seed: self.contacts_seed.clone(),
                 area_boxes: OnceLock::new(),
+                shots: OnceLock::new(),
             },
         });
         memo.describes(ctx).then_some(&memo.flags)
@@ -769,6 +802,7 @@ impl Carry {
                 enemy_contacts: OnceLock::new(),
                 contacts_seed: self.contacts,
                 area_boxes: OnceLock::new(),
+                shots: OnceLock::new(),
             },
         };
         let _ = cache.close_combat.set(memo);
@@ -824,6 +858,67 @@ mod known_contacts_tests {
             close_combat: None,
             refusals: Default::default(),
         }
+    }
+
+    /// DBA3.md §9.3 (#15): the targets a state keeps for each shooter are those a fresh scan
+    /// gives, and the enemies shooting at the shooter are ranked (after those in its threat zone,
+    /// before the free ones) on every question, whatever the memo holds; a context that differs
+    /// from the one the memo was worked out for (another army moving) is answered afresh.
+    #[test]
+    fn kept_shooting_targets_are_a_fresh_scans() {
+        use crate::battle::engagement::{shooting_targets, TargetPriority};
+        use crate::battle::setup::{ElementId, ElementSetup};
+        let el = |army: usize, id: u32, code: &str, x: f64, y: f64, facing: f64| {
+            let setup = ElementSetup {
+                id: ElementId(id),
+                kind: code.parse().expect("a troop code"),
+                pose: Pose::new(x, y, facing),
+                general: false,
+                contingent: None,
+                dismounts_as: None,
+                mobile_tower: false,
+            };
+            ElementState::from_setup(army, &setup)
+        };
+        let (cfg, bf) = (RulesConfig::default(), Battlefield::default());
+        let els = vec![
+            el(0, 1, "4Bw", 5.0, 5.0, 0.0),
+            el(1, 101, "Sp", 4.6, 5.9, 180.0),
+            el(1, 102, "Sp", 3.6, 5.3, 180.0),
+            el(1, 103, "4Bw", 6.4, 7.0, 180.0),
+        ];
+        let cache = StateCache::default();
+        let mut kept = ctx(&bf, &cfg, &els);
+        kept.close_combat = cache.close_combat(&kept);
+        let flags = kept.close_combat.expect("an empty memo is this state's");
+        let fresh = ctx(&bf, &cfg, &els);
+        let other_army = MoveContext { army: 1, ..kept };
+        let id = ElementId;
+        for at_it in [&[][..], &[id(103)], &[id(102), id(103)], &[id(1)]] {
+            for shooter in [id(1), id(103)] {
+                let want = shooting_targets(&fresh, shooter, at_it).expect("in play");
+                assert_eq!(shooting_targets(&kept, shooter, at_it), Ok(want.clone()));
+                assert_eq!(shooting_targets(&other_army, shooter, at_it), Ok(want));
+            }
+        }
+        // The Bows' own list, worked out once, with 103 shooting at them: 101 in their threat
+        // zone, then 103, then the nearer 102.
+        let order: Vec<(ElementId, TargetPriority)> = shooting_targets(&kept, id(1), &[id(103)])
+            .expect("in play")
+            .iter()
+            .map(|t| (t.target, t.priority))
+            .collect();
+        assert_eq!(
+            order,
+            vec![
+                (id(101), TargetPriority::InThreatZone),
+                (id(103), TargetPriority::ShootingAtShooter),
+                (id(102), TargetPriority::Free),
+            ]
+        );
+        let (_, each) = flags.shots.get().expect("the memo was filled");
+        let filled: Vec<bool> = each.iter().map(|s| s.get().is_some()).collect();
+        assert_eq!(filled, vec![true, false, false, true]);
     }
 
     /// DBA3.md §8.2 (#15): the contacts between enemies carried from one state to the next

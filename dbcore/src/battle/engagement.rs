@@ -709,16 +709,48 @@ pub fn shooting_targets(
     let v = View::new(ctx);
     let i = v.index(shooter)?;
     v.in_play(i)?;
+    // Every target the shooter can see and reach, ranked as if nobody were shooting at it: the
+    // per-state memo's when `ctx` carries it (#15: a driver, a table tool or an AI asks again
+    // for every shot it tries and every time it asks what dice are awaited).
+    let scan = || shots_of(&v, i);
+    let mut out = match ctx.close_combat.and_then(|m| m.shots(ctx, i, scan)) {
+        Some(known) => known.to_vec(),
+        None => scan(),
+    };
+    // §9.3: an enemy shooting at the shooter ranks after those in its threat zone (Artillery
+    // picks freely among all its targets).
+    let artillery = ctx.elements[i].kind.troop_type() == TroopType::Art;
+    if !artillery && !shooting_at_it.is_empty() {
+        for t in &mut out {
+            if t.priority == TargetPriority::Free && shooting_at_it.contains(&t.target) {
+                t.priority = TargetPriority::ShootingAtShooter;
+            }
+        }
+    }
+    out.sort_by(|p, q| {
+        p.priority
+            .cmp(&q.priority)
+            .then(p.distance.total_cmp(&q.distance))
+            .then(p.target.cmp(&q.target))
+    });
+    Ok(out)
+}
+
+/// The targets of element `i` (in play) in the view `v`, unsorted, each ranked in the shooter's
+/// threat zone or free (§9.3 without the enemies shooting at it, which depend on the shots of
+/// the bound, not on the table): what [`shooting_targets`] keeps per state.
+fn shots_of(v: &View, i: usize) -> Vec<ShotTarget> {
+    let ctx = v.ctx;
     let me = &ctx.elements[i];
     if !me.kind.shoots() || in_close_combat(ctx, i) || v.sacking(i) {
-        return Ok(Vec::new());
+        return Vec::new();
     }
     let all_round = me.kind.troop_type() == TroopType::WWg;
     let artillery = me.kind.troop_type() == TroopType::Art;
     let tz = ThreatZone::of_element(&v.rects[i], all_round);
     let mut out = Vec::new();
     // Only enemies within range of the shooter can be shot at (a shot's distance is at most its
-    // range plus a tolerance, and never below the gap of the two boxes); the list is sorted below.
+    // range plus a tolerance, and never below the gap of the two boxes).
     let reach = ctx
         .config
         .shooting_range(me.kind)
@@ -763,18 +795,13 @@ pub fn shooting_targets(
             else {
                 return;
             };
-            let e = &ctx.elements[t];
-            let priority = if artillery {
-                TargetPriority::Free
-            } else if in_threat_zone {
+            let priority = if in_threat_zone && !artillery {
                 TargetPriority::InThreatZone
-            } else if shooting_at_it.contains(&e.id) {
-                TargetPriority::ShootingAtShooter
             } else {
                 TargetPriority::Free
             };
             out.push(ShotTarget {
-                target: e.id,
+                target: ctx.elements[t].id,
                 distance,
                 in_threat_zone,
                 priority,
@@ -795,13 +822,7 @@ pub fn shooting_targets(
             }
         }
     }
-    out.sort_by(|p, q| {
-        p.priority
-            .cmp(&q.priority)
-            .then(p.distance.total_cmp(&q.distance))
-            .then(p.target.cmp(&q.target))
-    });
-    Ok(out)
+    out
 }
 
 /// A shooter as the one target scan ([`scan_shots`]) sees it.
