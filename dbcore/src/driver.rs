@@ -397,12 +397,9 @@ pub fn drive_with(
                 events.extend(ev);
             }
             Phase::Shooting | Phase::CloseCombat => {
-                if !matches!(
-                    battle.awaiting(),
-                    Some(DiceRequest::Shot { .. } | DiceRequest::Combat { .. })
-                ) {
-                    break;
-                }
+                // These phases always await a shot or a combat (`Battle::awaiting`), so the
+                // pair of dice is rolled without asking which (#15: asking worked out every
+                // pending shooter's targets).
                 let roll = dice.roll_pair();
                 let Some(choice) = policies[who].next_choice(battle, Some(roll)) else {
                     break;
@@ -566,9 +563,11 @@ fn best_move_with(b: &Battle, pass_over: bool) -> Option<CheckedAction> {
 /// The next shot or combat the moving army chooses: the first shot the battle accepts (checked),
 /// or the first combat (unchecked: the battle asked for it).
 fn next_fire_or_fight(b: &Battle, roll: [DieScore; 2]) -> Option<Choice> {
-    match b.awaiting()? {
-        DiceRequest::Shot { shooters } => {
-            for shooter in shooters {
+    match b.phase() {
+        // The shooters `awaiting` names, in its order, each reached only if those before it have
+        // no shot the battle accepts (#15: the list worked out every shooter's targets).
+        Phase::Shooting => {
+            for shooter in b.each_pending_shooter() {
                 // The shooter looked up once, not once per element (#15).
                 let from = b.element(shooter);
                 let (army, at) = (from.map(|s| s.army), from.map(|s| s.pose.front_mid()));
@@ -604,7 +603,10 @@ fn next_fire_or_fight(b: &Battle, roll: [DieScore; 2]) -> Option<Choice> {
             }
             None
         }
-        DiceRequest::Combat { pairs } => {
+        Phase::CloseCombat => {
+            let Some(DiceRequest::Combat { pairs }) = b.awaiting() else {
+                return None;
+            };
             let (a, b_id) = *pairs.first()?;
             Some(Choice::Unchecked(Action::Fight {
                 a,
@@ -614,7 +616,7 @@ fn next_fire_or_fight(b: &Battle, roll: [DieScore; 2]) -> Option<Choice> {
                 c_in_c_bonus: Vec::new(),
             }))
         }
-        DiceRequest::Pips { .. } | DiceRequest::CommandPips { .. } => None,
+        _ => None,
     }
 }
 

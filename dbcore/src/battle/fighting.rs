@@ -26,11 +26,17 @@ use crate::terrain::TerrainFeature;
 impl Battle {
     /// Eligible shooters of both armies that have not shot this bound and have a target (§9.1).
     pub fn pending_shooters(&self) -> Vec<ElementId> {
+        self.each_pending_shooter().collect()
+    }
+
+    /// [`Battle::pending_shooters`] one at a time, in the same order, each shooter's targets
+    /// worked out only when it is reached (#15: whether anyone is still to shoot, and the first
+    /// shooter a driver picks, need only the first few).
+    pub(crate) fn each_pending_shooter(&self) -> impl Iterator<Item = ElementId> + '_ {
         self.eligible_shooters()
             .into_iter()
             .filter(|id| !self.shot.contains(id))
             .filter(|id| !self.allowed_targets(*id).is_empty())
-            .collect()
     }
 
     /// Shooters of both armies eligible this bound, whether or not they have shot or have a
@@ -160,7 +166,7 @@ impl Battle {
             b.commit(&e);
             events.push(e);
         };
-        if from == Phase::Shooting && !self.pending_shooters().is_empty() {
+        if from == Phase::Shooting && self.each_pending_shooter().next().is_some() {
             if self.phase != Phase::Shooting {
                 emit(
                     self,
