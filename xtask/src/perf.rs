@@ -28,6 +28,9 @@ const SEED: u64 = 1;
 const MAX_BOUNDS: u32 = 40;
 /// The two army lists of the `game_from_lists` row: `dbcore simulate`'s example in the README.
 const LISTS: (&str, &str) = ("II/56", "II/5a");
+/// The two army lists of the `game_from_lists_shooting` row: Early Egyptian against Early Bedouin,
+/// bowmen on both sides, where shooting is most of a battle.
+const SHOOTING_LISTS: (&str, &str) = ("I/2a", "I/6a");
 /// Bound limit of the driven Big Battle and Giant rows (three commands a side, §14).
 const MAX_COMMAND_BOUNDS: u32 = 200;
 /// Battles (consecutive seeds) of one `driven_battle_many` operation.
@@ -44,7 +47,7 @@ struct Row {
     target_instr: Option<f64>,
 }
 
-const ROWS: [Row; 23] = [
+const ROWS: [Row; 24] = [
     Row {
         name: "driven_battle",
         target_ns: Some(1_000_000.0),
@@ -142,6 +145,13 @@ const ROWS: [Row; 23] = [
         target_ns: None,
         target_instr: None,
     },
+    // The same with shooting armies: every shot the driver tries asks for each shooter's
+    // targets.
+    Row {
+        name: "game_from_lists_shooting",
+        target_ns: None,
+        target_instr: None,
+    },
     // The cost of size (#13): 36 elements a side against the standard game's 12.
     Row {
         name: "driven_big_battle",
@@ -203,6 +213,7 @@ fn describe(name: &str) -> &'static str {
         "from_state_json_full" => "from_state_json of the full state (replays)",
         "clone_largest" => "clone of the largest state of the battle",
         "game_from_lists" => "whole game from lists II/56 v II/5a, with pre-battle",
+        "game_from_lists_shooting" => "whole game from lists I/2a v I/6a (bowmen), the same",
         "driven_big_battle" => "whole Big Battle (3 commands, 36 elements a side)",
         "driven_giant" => "whole Giant battle (3 generals, 36 a side, 45 BW)",
         "per_action_12" => "8 bounds, 12 a side (one battle; per action below)",
@@ -377,6 +388,15 @@ impl Fixture {
             }),
             "game_from_lists" => each!(|i| {
                 let game = dbcore::driver::play_lists(LISTS.0, LISTS.1, SEED + i, MAX_BOUNDS);
+                black_box(game.ok());
+            }),
+            "game_from_lists_shooting" => each!(|i| {
+                let game = dbcore::driver::play_lists(
+                    SHOOTING_LISTS.0,
+                    SHOOTING_LISTS.1,
+                    SEED + i,
+                    MAX_BOUNDS,
+                );
                 black_box(game.ok());
             }),
             "driven_big_battle" => each!(|i| {
@@ -634,7 +654,8 @@ fn instructions(name: &str) -> Result<f64, String> {
     };
     let many: u64 = match name {
         "driven_battle" | "replay" | "replay_validated" => 3,
-        "driven_big_battle" | "driven_giant" | "driven_battle_many" | "game_from_lists" => 1,
+        "driven_big_battle" | "driven_giant" | "driven_battle_many" => 1,
+        "game_from_lists" | "game_from_lists_shooting" => 1,
         "per_action_12" | "per_action_24" | "per_action_48" | "per_action_96" => 1,
         "state_json_round_trip" | "fight_check" | "clone_end" | "contact_scan_24" => 200,
         "table_combat" => 200,
@@ -832,7 +853,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
         );
     }
     for (i, r) in ROWS.iter().enumerate() {
-        if (r.name.starts_with("driven_") || r.name == "game_from_lists")
+        if (r.name.starts_with("driven_") || r.name.starts_with("game_from_lists"))
             && r.name != "driven_battle"
             && r.name != "driven_battle_many"
             && best[i] > 0.0

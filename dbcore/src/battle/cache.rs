@@ -23,8 +23,13 @@
 //! Beside the flags, the same per-state memo keeps the list of close combats
 //! ([`super::engagement::close_combats`], asked when dice are awaited, when a Fight is checked
 //! and when the bound continues) and the enemy threat zones a move is checked against (built
-//! for every candidate move otherwise). The uniform grid of the elements (`battle/grid.rs`) is
-//! kept with the flags, for the state they are for; a state's grid starts from the grid of the
+//! for every candidate move otherwise), and each shooter's targets
+//! ([`super::engagement::shooting_targets`], asked for every shot a driver tries, every
+//! `awaiting` and every continuation of the bound; kept before the enemies shooting at the
+//! shooter are ranked, since those depend on the shots of the bound, not on the table).
+//!
+//! The uniform grid of the elements (`battle/grid.rs`) is kept with the flags, for the state
+//! they are for; a state's grid starts from the grid of the
 //! state it came from (its clone's source, the state before an event), which
 //! `ElementGrid::refreshed` brings up to date by comparing every element, so it is never
 //! stale whatever that state was. Every intermediate state a Fight's check
