@@ -420,7 +420,10 @@ impl Waterway {
         let (a, b) = board.edge_segment(self.edge);
         let inward = board.inward(self.edge);
         let n = (self.depths.len().max(2) - 1) * 8;
-        let mut pts = vec![a];
+        // Room for every point at once (#15: grown one push at a time, it was reallocated five
+        // times or so for every going a mover beside the water was asked).
+        let mut pts = Vec::with_capacity(n + 3);
+        pts.push(a);
         for i in 0..=n {
             let t = i as f64 / n as f64;
             let on_edge = a + (b - a) * t;
