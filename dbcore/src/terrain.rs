@@ -433,6 +433,30 @@ impl Waterway {
         Polygon::new(pts)
     }
 
+    /// A box holding [`Waterway::water_polygon`] (min x, min y, max x, max y): the board's edge
+    /// along its length, and from the least to the greatest depth inward (and the edge's line
+    /// itself). `None` when a depth or the board is not finite. Pure speed (#15): a shape whose
+    /// box is clear of it does not meet the water, and the band need not be built to say so.
+    pub(crate) fn water_bounds(&self, board: &Board) -> Option<(f64, f64, f64, f64)> {
+        let (lo, hi) = self
+            .depths
+            .iter()
+            .fold((0.0f64, 0.0f64), |(lo, hi), &d| (lo.min(d), hi.max(d)));
+        let finite = self.depths.iter().all(|d| d.is_finite())
+            && board.width.is_finite()
+            && board.depth.is_finite();
+        if !finite {
+            return None;
+        }
+        let (w, d) = (board.width, board.depth);
+        Some(match self.edge {
+            BoardEdge::South => (0.0, lo, w, hi),
+            BoardEdge::North => (0.0, d - hi, w, d - lo),
+            BoardEdge::West => (lo, 0.0, hi, d),
+            BoardEdge::East => (w - hi, 0.0, w - lo, d),
+        })
+    }
+
     /// The water itself (impassable).
     pub fn water_polygon(&self, board: &Board) -> Polygon {
         self.band(board, 0.0)
@@ -3755,5 +3779,53 @@ pub(crate) mod intersect_agreement {
             let want = s.points.iter().all(|q| q.x.is_finite() && q.y.is_finite());
             assert_eq!(finite, want, "{s:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod water_bounds_tests {
+    use super::*;
+    use crate::geometry::unit_stream;
+
+    // DBA3.md §3.4 (a waterway is impassable): the box a move's going is pre-tested against holds
+    // every point of the water's band, along every edge, for shores of any shape, on boards of
+    // every size; with a depth not finite there is no box, and the band is met as before.
+    #[test]
+    fn water_bounds_hold_the_band() {
+        let mut next = unit_stream(0x2545_f491_4f6c_dd1d);
+        let mut u = move |scale: f64| next() * scale;
+        for _ in 0..2_000 {
+            let board = Board {
+                width: 8.0 + u(40.0),
+                depth: 8.0 + u(40.0),
+            };
+            let edge = [
+                BoardEdge::South,
+                BoardEdge::North,
+                BoardEdge::West,
+                BoardEdge::East,
+            ][(u(4.0) as usize).min(3)];
+            let stations = (u(6.0) as usize).min(5);
+            let w = Waterway {
+                edge,
+                depths: (0..stations).map(|_| u(4.0) - 0.5).collect(),
+                beach: u(2.0),
+            };
+            let (x0, y0, x1, y1) = w.water_bounds(&board).expect("finite");
+            for p in w.water_polygon(&board).points {
+                assert!(
+                    p.x >= x0 - 1e-9 && p.x <= x1 + 1e-9 && p.y >= y0 - 1e-9 && p.y <= y1 + 1e-9,
+                    "{p:?} outside {:?} for {w:?}",
+                    (x0, y0, x1, y1)
+                );
+            }
+        }
+        let board = Board {
+            width: 12.0,
+            depth: 12.0,
+        };
+        let mut w = Waterway::uniform(BoardEdge::South, 1.0, 0.5);
+        w.depths[1] = f64::NAN;
+        assert_eq!(w.water_bounds(&board), None);
     }
 }

@@ -315,10 +315,33 @@ fn going_and_feature_of(
                             _ => crate::geometry::boxes_apart(piece, &a.outline.points, 1e-6),
                         }
                 }
-                TerrainFeature::Waterway(_) => true,
+                // Its band's box, on the board's edge, against the piece's own (#15: every piece
+                // of every move was shrunk and met with the band built afresh, on any table
+                // with water); the slack is far above the rounding of the band's points.
+                TerrainFeature::Waterway(w) => {
+                    going < Going::Impassable
+                        && !super::super::grid::bounds_apart(
+                            super::super::grid::bounds_of(piece),
+                            w.water_bounds(&ctx.battlefield.board),
+                            1e-6,
+                        )
+                }
                 TerrainFeature::River(_) | TerrainFeature::Road(_) => false,
             });
         if !near_any {
+            debug_assert!(
+                going == Going::Impassable
+                    || super::geom::inset_convex(piece, TOLERANCE).is_none_or(|inner| {
+                        let poly = Polygon::new(inner);
+                        ctx.battlefield.features.iter().all(|f| match f {
+                            TerrainFeature::Waterway(w) => {
+                                !polygons_intersect(&poly, &w.water_polygon(&ctx.battlefield.board))
+                            }
+                            _ => true,
+                        })
+                    }),
+                "a piece passed over by the box test meets the water"
+            );
             continue;
         }
         let Some(inner) = super::geom::inset_convex(piece, TOLERANCE) else {
