@@ -689,6 +689,37 @@ impl<'a> HillsInReach<'a> {
     }
 }
 
+/// A bound on [`Battlefield::hill_height`] of `hills` at every point within `reach` of
+/// `middle` (#15). A point's height is `b / (b + c)`, `b` its distance from the hill's edge
+/// (0 outside the hill) and `c` its distance from the crest (or the middle): it grows with `b`
+/// and falls with `c`, and each distance changes by at most `reach` from `middle`'s, so the
+/// height is at most `(b + reach) / (b + reach + c - reach)` with `middle`'s distances. 1 when
+/// that does not bound it (`c` within `reach`, or a distance not a number).
+fn height_bound(hills: &HillsInReach, middle: Point, reach: f64) -> f64 {
+    hills
+        .iter()
+        .map(|h| {
+            let hill = h.hill;
+            let edge = hill
+                .outline
+                .edges()
+                .map(|e| e.distance_to_point(middle))
+                .fold(f64::INFINITY, f64::min);
+            let crest = if hill.crest.is_empty() {
+                crate::terrain::centroid(&hill.outline).distance(middle)
+            } else {
+                polyline_distance_to_point(&hill.crest, middle)
+            };
+            let (b, c) = (edge + reach, crest - reach);
+            if b >= 0.0 && c > 0.0 && b.is_finite() && c.is_finite() {
+                b / (b + c)
+            } else {
+                1.0
+            }
+        })
+        .fold(0.0, f64::max)
+}
+
 /// `n` evenly spaced points along a segment, ends included.
 fn segment_samples(s: &Segment, n: usize) -> Vec<Point> {
     (0..n)
@@ -1046,12 +1077,46 @@ impl Battlefield {
         // The samples of `rect_samples(b, 17)`, in its order; the answer is settled as soon as
         // some part of `b` stands as high as the front edge less the margin.
         let (across, back) = (b1 - b0, b3 - b0);
+        // Pure speed (#15): the quarters of `b` (samples 0 to 8 and 8 to 16 each way) that stand
+        // below the front edge less the margin, by a bound on the height over the whole quarter
+        // ([`height_bound`]) with a slack far above rounding. None of their samples can settle
+        // the answer, and the answer is whether any sample does, so they are passed over.
+        let mut low = [[false; 2]; 2];
+        for (qi, row) in low.iter_mut().enumerate() {
+            for (qj, q) in row.iter_mut().enumerate() {
+                let (s0, t0) = (qi as f64 * 0.5, qj as f64 * 0.5);
+                let corners = [
+                    (s0, t0),
+                    (s0 + 0.5, t0),
+                    (s0 + 0.5, t0 + 0.5),
+                    (s0, t0 + 0.5),
+                ]
+                .map(|(s, t)| b0 + across * s + back * t);
+                let middle = b0 + across * (s0 + 0.25) + back * (t0 + 0.25);
+                let reach = corners
+                    .iter()
+                    .map(|c| c.distance(middle))
+                    .fold(0.0, f64::max);
+                let bound = height_bound(&hills, middle, reach + 1e-9);
+                *q = top_a > bound + HEIGHT_EPS + 1e-9;
+            }
+        }
+        let low_at = |i: usize, j: usize| {
+            let quarters = |k: usize| [(k <= 8).then_some(0), (k >= 8).then_some(1)];
+            quarters(i)
+                .into_iter()
+                .flatten()
+                .any(|qi| quarters(j).into_iter().flatten().any(|qj| low[qi][qj]))
+        };
         let mut top_b: f64 = 0.0;
         for i in 0..17 {
             for j in 0..17 {
                 let (s, t) = (i as f64 / 16.0, j as f64 / 16.0);
                 let p = b0 + across * s + back * t;
-                if hills.iter().all(|h| h.clear_of(p)) || front.distance_to_point(p) <= TOLERANCE {
+                if low_at(i, j)
+                    || hills.iter().all(|h| h.clear_of(p))
+                    || front.distance_to_point(p) <= TOLERANCE
+                {
                     continue;
                 }
                 top_b = top_b.max(height(p));
@@ -1399,6 +1464,61 @@ mod uphill_agreement {
             up > 300 && not > 300,
             "both answers met ({up} uphill, {not} not)"
         );
+    }
+}
+
+#[cfg(test)]
+mod height_bound_tests {
+    use super::*;
+    use crate::geometry::unit_stream;
+
+    // DBA3.md §3.3 (heights up a slope): the bound on a quarter of an element's height holds every
+    // point within its reach, on crested hills and hills rising to their middle, inside, across
+    // and beyond their edges; and it is below 1 often enough to pass quarters over.
+    #[test]
+    fn height_bound_holds_every_point_within_reach() {
+        let mut bf = Battlefield::new(Board::default());
+        let ellipse = |cx: f64, cy: f64, rx: f64, ry: f64| {
+            let pts = (0..20)
+                .map(|k| {
+                    let t = f64::from(k) * std::f64::consts::TAU / 20.0;
+                    Point::new(cx + rx * t.cos(), cy + ry * t.sin())
+                })
+                .collect();
+            AreaFeature::new(AreaKind::GentleHill, Polygon::new(pts))
+        };
+        let mut crested = ellipse(5.0, 5.0, 3.0, 2.0);
+        crested.crest = vec![Point::new(3.0, 5.0), Point::new(7.0, 5.5)];
+        bf.features.push(TerrainFeature::Area(crested));
+        bf.features
+            .push(TerrainFeature::Area(ellipse(11.0, 10.0, 2.0, 2.5)));
+        let mut hills = HillsInReach::default();
+        for (_, h) in bf.areas() {
+            hills.push(HillBox::of(h).expect("finite"));
+        }
+        let mut next = unit_stream(0x6a09_e667_f3bc_c909);
+        let (mut useful, mut points) = (0, 0);
+        for _ in 0..3_000 {
+            let middle = Point::new(next() * 16.0, next() * 16.0);
+            let reach = next() * 0.8;
+            let bound = height_bound(&hills, middle, reach);
+            if bound < 0.9 {
+                useful += 1;
+            }
+            for _ in 0..20 {
+                let (angle, r) = (next() * std::f64::consts::TAU, next().sqrt() * reach);
+                let p = middle + Point::new(angle.cos(), angle.sin()) * r;
+                for h in hills.iter() {
+                    let height = Battlefield::hill_height(h.hill, p);
+                    assert!(
+                        height <= bound + 1e-12,
+                        "{height} above {bound} at {p:?} ({middle:?}, {reach})"
+                    );
+                    points += usize::from(height > 0.0);
+                }
+            }
+        }
+        assert!(useful > 1_000 && points > 5_000, "{useful} {points}");
     }
 }
 
