@@ -363,9 +363,43 @@ pub fn lists() -> &'static [ArmyList] {
 }
 
 /// The list variant with this exact id.
+///
+/// Only that list is read from the bundled file (#15: reading all 605 lists took about 5 ms, paid
+/// by every program that asked for one list, such as a game from two list names), unless every
+/// list has been read already; either way the list is the same, field for field.
 pub fn list(id: &ListId) -> Option<&'static ArmyList> {
-    let all = lists();
-    all.binary_search_by(|l| l.id.cmp(id)).ok().map(|i| &all[i])
+    if let Some(all) = LISTS.get() {
+        return all.binary_search_by(|l| l.id.cmp(id)).ok().map(|i| &all[i]);
+    }
+    let lines = bundled_lines();
+    let i = lines.binary_search_by(|(l, _, _)| l.cmp(id)).ok()?;
+    let (_, text, cell) = &lines[i];
+    Some(cell.get_or_init(|| {
+        // Each line is one list, checked by the test suite as `lists` is.
+        serde_json::from_str(text)
+            .unwrap_or_else(|e| panic!("bundled army list {id} is corrupt: {e}"))
+    }))
+}
+
+/// The bundled file's lists one line each (as `xtask armies` writes them), by id: each line's
+/// text, and the list read from it when first asked ([`list`]).
+type BundledLine = (ListId, &'static str, OnceLock<ArmyList>);
+
+/// The lines of the bundled lists, found once (a scan for each line's id, nothing parsed).
+fn bundled_lines() -> &'static [BundledLine] {
+    static LINES: OnceLock<Vec<BundledLine>> = OnceLock::new();
+    LINES.get_or_init(|| {
+        let mut lines: Vec<BundledLine> = BUNDLED_JSON
+            .lines()
+            .filter_map(|line| {
+                let rest = line.strip_prefix("{\"id\":\"")?;
+                let id = rest.split('"').next()?.parse::<ListId>().ok()?;
+                Some((id, line.trim_end().trim_end_matches(','), OnceLock::new()))
+            })
+            .collect();
+        lines.sort_by_key(|a| a.0);
+        lines
+    })
 }
 
 /// The variants a reference names: the one variant, or every variant of a list written without
@@ -478,4 +512,25 @@ impl ListQuery {
 /// ```
 pub fn find(query: &ListQuery) -> Vec<&'static ArmyList> {
     lists().iter().filter(|l| query.matches(l)).collect()
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+
+    // DBA3.md §16 (the army lists): a list read alone from its line of the bundled file is the
+    // list the whole file gives, field for field, for every one of them; and `list` finds each.
+    #[test]
+    fn each_line_is_the_list_the_whole_file_gives() {
+        let whole: Bundle = serde_json::from_str(BUNDLED_JSON).expect("the bundled file");
+        let lines = bundled_lines();
+        assert_eq!(lines.len(), whole.lists.len());
+        for (want, (id, text, _)) in whole.lists.iter().zip(lines) {
+            assert_eq!(*id, want.id);
+            let alone: ArmyList = serde_json::from_str(text).expect("one list a line");
+            assert_eq!(&alone, want);
+            assert_eq!(list(id), Some(want));
+        }
+        assert_eq!(list(&"IV/99z".parse().expect("an id")), None);
+    }
 }
