@@ -724,7 +724,7 @@ struct Entry {
     projectors: Vec<Projector>,
 }
 
-fn zone_entry(mover: &MoverPath, zones: &[(Projector, ThreatZone)]) -> Option<Entry> {
+fn zone_entry(mover: &MoverPath, zones: &[&(Projector, ThreatZone)]) -> Option<Entry> {
     for (li, leg) in mover.legs.iter().enumerate() {
         let holding = |r: &ElementRect| -> Vec<Projector> {
             zones
@@ -786,7 +786,7 @@ fn zone_entry(mover: &MoverPath, zones: &[(Projector, ThreatZone)]) -> Option<En
 /// of the distance along the path, so that the same tolerance holds whatever the angle of
 /// approach) and was closing on it all the way: the gap to a convex zone along a straight move
 /// is convex, so a gap still shrinking at the end was larger everywhere before.
-fn reaches_zones_only_at_end(m: &MoverPath, zones: &[(Projector, ThreatZone)]) -> bool {
+fn reaches_zones_only_at_end(m: &MoverPath, zones: &[&(Projector, ThreatZone)]) -> bool {
     let Some((last, before)) = m.legs.split_last() else {
         return true;
     };
@@ -940,24 +940,21 @@ fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), 
     };
     // Only the zones near the path can be met on it: the box of every position of every leg
     // (its start, its end and what it sweeps) against each zone's box, with a margin far above
-    // the tolerance of a touch. The zones keep their order, so every answer is as before.
-    let near: Vec<(Projector, ThreatZone)>;
-    let zones: &[(Projector, ThreatZone)] = match path_bounds(p) {
-        Some(b) => {
+    // the tolerance of a touch. The zones keep their order, so every answer is as before. They
+    // are lent, not copied (#15: a copy of every zone near every move checked).
+    let bounds = path_bounds(p);
+    let zones: Vec<&(Projector, ThreatZone)> = zones
+        .iter()
+        .filter(|(_, z)| {
             let m = NEAR_CONTACT;
-            near = zones
-                .iter()
-                .filter(|(_, z)| {
-                    z.bounds().is_none_or(|z| {
-                        !(z.2 + m < b.0 || b.2 + m < z.0 || z.3 + m < b.1 || b.3 + m < z.1)
-                    })
+            bounds.is_none_or(|b| {
+                z.bounds().is_none_or(|z| {
+                    !(z.2 + m < b.0 || b.2 + m < z.0 || z.3 + m < b.1 || b.3 + m < z.1)
                 })
-                .cloned()
-                .collect();
-            &near
-        }
-        None => zones,
-    };
+            })
+        })
+        .collect();
+    let zones = zones.as_slice();
     let mut first: Option<(usize, Entry)> = None;
     for (k, m) in p.movers.iter().enumerate() {
         if let Some(e) = zone_entry(m, zones) {
