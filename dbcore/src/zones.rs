@@ -82,15 +82,9 @@ impl ThreatZone {
     /// The threat zone of an element: from its front edge, or from all four edges when `all_round`
     /// (War Wagons, §8.1).
     pub fn of_element(rect: &ElementRect, all_round: bool) -> ThreatZone {
-        if all_round {
-            ThreatZone::Edges(
-                [Edge::Front, Edge::Right, Edge::Rear, Edge::Left]
-                    .iter()
-                    .map(|&e| rect.edge(e))
-                    .collect(),
-            )
-        } else {
-            ThreatZone::Edges(vec![rect.edge(Edge::Front)])
+        match KeptZone::of_element(rect, all_round) {
+            KeptZone::Edges { edges, n } => ThreatZone::Edges(edges[..n].to_vec()),
+            KeptZone::Perimeter(poly) => ThreatZone::Perimeter(poly),
         }
     }
 
@@ -99,11 +93,113 @@ impl ThreatZone {
         ThreatZone::Perimeter(perimeter)
     }
 
+    /// The zone's shape, lent.
+    pub(crate) fn view(&self) -> ZoneView<'_> {
+        match self {
+            ThreatZone::Edges(edges) => ZoneView::Edges(edges),
+            ThreatZone::Perimeter(poly) => ZoneView::Perimeter(poly),
+        }
+    }
+
     /// The axis-aligned box (min x, min y, max x, max y) holding the whole zone, or `None` when
     /// a coordinate is not finite. A rectangle whose box is clear of it by more than
     /// [`TOLERANCE`] is [`ZoneRelation::Outside`] and never enters the zone on a path that stays
     /// clear of it too.
     pub fn bounds(&self) -> Option<(f64, f64, f64, f64)> {
+        self.view().bounds()
+    }
+
+    /// Whether a point is in the zone (boundary included within [`TOLERANCE`], projecting edge
+    /// excluded).
+    pub fn contains_point(&self, p: Point) -> bool {
+        self.view().contains_point(p)
+    }
+
+    /// Where `rect` stands relative to the zone.
+    pub fn relation(&self, rect: &ElementRect) -> ZoneRelation {
+        self.view().relation(rect)
+    }
+
+    /// How far `rect` is from the zone: positive outside it, zero on its outer boundary,
+    /// negative by how deep it is inside (the measure [`ThreatZone::relation`] compares with
+    /// [`TOLERANCE`]).
+    pub fn gap(&self, rect: &ElementRect) -> f64 {
+        self.view().gap(rect)
+    }
+
+    /// Whether the rectangle is in the zone: inside it or on its boundary (§8.1).
+    pub fn holds(&self, rect: &ElementRect) -> bool {
+        self.view().holds(rect)
+    }
+
+    /// How far `rect` can move straight along `direction` (any length; normalised here) before it
+    /// reaches the zone, if it does so within `max_distance`. Zero when it is already in the zone.
+    ///
+    /// Reaching the outer boundary and entering are the same moment, the zone being closed.
+    pub fn entry_distance(
+        &self,
+        rect: &ElementRect,
+        direction: Point,
+        max_distance: f64,
+    ) -> Option<f64> {
+        self.view().entry_distance(rect, direction, max_distance)
+    }
+}
+
+/// A threat zone's shape, lent: the edges an element's zone stands out from, or a camp's, city's
+/// or fort's perimeter. Every question about a zone is answered here, for a [`ThreatZone`] and for
+/// a [`KeptZone`] alike (each method as the [`ThreatZone`] method of the same name).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ZoneView<'a> {
+    Edges(&'a [Segment]),
+    Perimeter(&'a Polygon),
+}
+
+/// A threat zone as the battle's per-state memo keeps it, an element's edges inline (#15: a list
+/// allocated for every enemy's zone at every state a move was checked in). The same zone as
+/// [`ThreatZone`], edge for edge.
+#[derive(Debug, Clone)]
+pub(crate) enum KeptZone {
+    /// The first `n` of `edges`.
+    Edges {
+        edges: [Segment; 4],
+        n: usize,
+    },
+    Perimeter(Polygon),
+}
+
+impl KeptZone {
+    /// [`ThreatZone::of_element`], kept inline.
+    pub(crate) fn of_element(rect: &ElementRect, all_round: bool) -> KeptZone {
+        if all_round {
+            KeptZone::Edges {
+                edges: [Edge::Front, Edge::Right, Edge::Rear, Edge::Left].map(|e| rect.edge(e)),
+                n: 4,
+            }
+        } else {
+            let front = rect.edge(Edge::Front);
+            KeptZone::Edges {
+                edges: [front; 4],
+                n: 1,
+            }
+        }
+    }
+
+    /// The zone's shape, lent.
+    pub(crate) fn view(&self) -> ZoneView<'_> {
+        match self {
+            KeptZone::Edges { edges, n } => ZoneView::Edges(&edges[..*n]),
+            KeptZone::Perimeter(poly) => ZoneView::Perimeter(poly),
+        }
+    }
+}
+
+impl ZoneView<'_> {
+    /// The axis-aligned box (min x, min y, max x, max y) holding the whole zone, or `None` when
+    /// a coordinate is not finite. A rectangle whose box is clear of it by more than
+    /// [`TOLERANCE`] is [`ZoneRelation::Outside`] and never enters the zone on a path that stays
+    /// clear of it too.
+    pub(crate) fn bounds(self) -> Option<(f64, f64, f64, f64)> {
         let mut b: Option<(f64, f64, f64, f64)> = None;
         let mut add = |p: Point| {
             b = Some(match b {
@@ -112,14 +208,14 @@ impl ThreatZone {
             });
         };
         match self {
-            ThreatZone::Edges(edges) => {
+            ZoneView::Edges(edges) => {
                 for e in edges {
                     for p in edge_box(e, 0.0, THREAT_ZONE_DEPTH, 0.0) {
                         add(p);
                     }
                 }
             }
-            ThreatZone::Perimeter(poly) => {
+            ZoneView::Perimeter(poly) => {
                 for p in &poly.points {
                     add(*p - Point::new(THREAT_ZONE_DEPTH, THREAT_ZONE_DEPTH));
                     add(*p + Point::new(THREAT_ZONE_DEPTH, THREAT_ZONE_DEPTH));
@@ -131,9 +227,9 @@ impl ThreatZone {
 
     /// Whether a point is in the zone (boundary included within [`TOLERANCE`], projecting edge
     /// excluded).
-    pub fn contains_point(&self, p: Point) -> bool {
+    pub(crate) fn contains_point(self, p: Point) -> bool {
         match self {
-            ThreatZone::Edges(edges) => edges.iter().any(|e| {
+            ZoneView::Edges(edges) => edges.iter().any(|e| {
                 let (u, n) = frame(e);
                 let x = (p - e.a).dot(u);
                 let y = (p - e.a).dot(n);
@@ -142,17 +238,17 @@ impl ThreatZone {
                     && x >= -TOLERANCE
                     && x <= e.length() + TOLERANCE
             }),
-            ThreatZone::Perimeter(poly) => poly
+            ZoneView::Perimeter(poly) => poly
                 .edges()
                 .any(|e| e.distance_to_point(p) <= THREAT_ZONE_DEPTH + TOLERANCE),
         }
     }
 
     /// Where `rect` stands relative to the zone.
-    pub fn relation(&self, rect: &ElementRect) -> ZoneRelation {
+    pub(crate) fn relation(self, rect: &ElementRect) -> ZoneRelation {
         let corners = rect.corners();
         match self {
-            ThreatZone::Edges(edges) => {
+            ZoneView::Edges(edges) => {
                 let mut rel = ZoneRelation::Outside;
                 for e in edges {
                     // Box pre-tests, pure speed: both sets are rectangles, so their Minkowski
@@ -176,7 +272,7 @@ impl ThreatZone {
                 }
                 rel
             }
-            ThreatZone::Perimeter(poly) => {
+            ZoneView::Perimeter(poly) => {
                 let rp = rect.polygon();
                 let d = poly
                     .edges()
@@ -197,14 +293,14 @@ impl ThreatZone {
     /// How far `rect` is from the zone: positive outside it, zero on its outer boundary,
     /// negative by how deep it is inside (the measure [`ThreatZone::relation`] compares with
     /// [`TOLERANCE`]).
-    pub fn gap(&self, rect: &ElementRect) -> f64 {
+    pub(crate) fn gap(self, rect: &ElementRect) -> f64 {
         let corners = rect.corners();
         match self {
-            ThreatZone::Edges(edges) => edges
+            ZoneView::Edges(edges) => edges
                 .iter()
                 .map(|e| convex_gap(&corners, &edge_box(e, 0.0, THREAT_ZONE_DEPTH, 0.0)))
                 .fold(f64::INFINITY, f64::min),
-            ThreatZone::Perimeter(poly) => {
+            ZoneView::Perimeter(poly) => {
                 let rp = rect.polygon();
                 poly.edges()
                     .flat_map(|e| rp.edges().map(move |f| segment_distance(&e, &f)))
@@ -215,7 +311,7 @@ impl ThreatZone {
     }
 
     /// Whether the rectangle is in the zone: inside it or on its boundary (§8.1).
-    pub fn holds(&self, rect: &ElementRect) -> bool {
+    pub(crate) fn holds(self, rect: &ElementRect) -> bool {
         self.relation(rect) != ZoneRelation::Outside
     }
 
@@ -223,7 +319,7 @@ impl ThreatZone {
     /// reaches the zone, if it does so within `max_distance`. Zero when it is already in the zone.
     ///
     /// Reaching the outer boundary and entering are the same moment, the zone being closed.
-    pub fn entry_distance(
+    pub(crate) fn entry_distance(
         &self,
         rect: &ElementRect,
         direction: Point,
@@ -239,7 +335,7 @@ impl ThreatZone {
         let dir = direction * (1.0 / len);
         let corners = rect.corners();
         let t = match self {
-            ThreatZone::Edges(edges) => edges
+            ZoneView::Edges(edges) => edges
                 .iter()
                 .filter_map(|e| {
                     let grown = edge_box(e, TOLERANCE, THREAT_ZONE_DEPTH + TOLERANCE, TOLERANCE);
@@ -248,7 +344,7 @@ impl ThreatZone {
                         .map(|(t0, _)| t0.max(0.0))
                 })
                 .fold(f64::INFINITY, f64::min),
-            ThreatZone::Perimeter(poly) => {
+            ZoneView::Perimeter(poly) => {
                 let segs: Vec<Segment> = poly.edges().collect();
                 first_within(&corners, dir, &segs, THREAT_ZONE_DEPTH + TOLERANCE)
                     .unwrap_or(f64::INFINITY)
@@ -668,6 +764,41 @@ mod tests {
                 (s, t)
             })
             .collect()
+    }
+
+    // DBA3.md §8.1 (threat zones): the zone the per-state memo keeps inline is the element's
+    // zone edge for edge, front only or all round (War Wagons), and answers every question alike.
+    #[test]
+    fn a_kept_zone_is_the_threat_zone() {
+        let mut next = unit_stream(0x6a09_e667_f3bc_c909);
+        for n in 0..2_000 {
+            let rect = ElementRect::new(
+                crate::geometry::Pose::new(next() * 10.0, next() * 10.0, next() * 360.0),
+                1.0,
+                0.5,
+            );
+            let other = ElementRect::new(
+                crate::geometry::Pose::new(next() * 10.0, next() * 10.0, next() * 360.0),
+                1.0,
+                0.75,
+            );
+            let all_round = n % 3 == 0;
+            let (tz, kept) = (
+                ThreatZone::of_element(&rect, all_round),
+                KeptZone::of_element(&rect, all_round),
+            );
+            let (ZoneView::Edges(a), ZoneView::Edges(b)) = (tz.view(), kept.view()) else {
+                panic!("an element's zone stands out from its edges");
+            };
+            assert_eq!(a, b);
+            assert_eq!(a.len(), if all_round { 4 } else { 1 });
+            assert_eq!(tz.relation(&other), kept.view().relation(&other));
+            let d = Point::new(next() - 0.5, next() - 0.5);
+            assert_eq!(
+                tz.entry_distance(&other, d, 5.0),
+                kept.view().entry_distance(&other, d, 5.0)
+            );
+        }
     }
 
     // DBA3.md §9.2 (a target's nearest edge): taking the rounding noise off the sides only when

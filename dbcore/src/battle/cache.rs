@@ -49,7 +49,7 @@ use super::state::ElementState;
 use crate::config::RulesConfig;
 use crate::contact::ContactReport;
 use crate::terrain::{Going, RiverState};
-use crate::zones::ThreatZone;
+use crate::zones::KeptZone;
 
 /// Who projects an enemy threat zone against a mover (§8.1): an element, by index of the
 /// elements, or a held camp, city or fort, by index of the strongholds.
@@ -338,7 +338,7 @@ pub struct CloseCombatFlags {
     /// The close combats of the state, and what they were worked out from.
     pairs: OnceLock<(Inputs, Vec<CloseCombatPair>)>,
     /// The enemy threat zones against the moving army, and what they were worked out from.
-    zones: OnceLock<(Inputs, Vec<(Projector, ThreatZone)>)>,
+    zones: OnceLock<(Inputs, Vec<(Projector, KeptZone)>)>,
     /// The uniform grid of the elements ([`super::grid`]), built when first asked (from `seed`
     /// when there is one).
     grid: OnceLock<Arc<ElementGrid>>,
@@ -518,8 +518,8 @@ impl CloseCombatFlags {
     pub(crate) fn enemy_zones(
         &self,
         ctx: &MoveContext,
-        work: impl Fn() -> Vec<(Projector, ThreatZone)>,
-    ) -> Option<&[(Projector, ThreatZone)]> {
+        work: impl Fn() -> Vec<(Projector, KeptZone)>,
+    ) -> Option<&[(Projector, KeptZone)]> {
         let (inputs, zones) = self.zones.get_or_init(|| (Inputs::of(ctx), work()));
         inputs.describe(ctx).then_some(zones.as_slice())
     }

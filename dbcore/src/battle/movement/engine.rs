@@ -13,7 +13,7 @@ use crate::terrain::{
     GoingContext, RiverState, TerrainFeature,
 };
 use crate::troops::{ElementKind, TroopType};
-use crate::zones::{ThreatZone, ZoneRelation};
+use crate::zones::{KeptZone, ZoneRelation};
 
 use super::geom::{angle_diff, legs, local, overlaps, pose_at, same_facing, Leg, Piece};
 use super::{
@@ -689,7 +689,7 @@ use crate::battle::cache::Projector;
 
 /// Every enemy threat zone against the moving army (§8.1): enemy elements not in close combat
 /// (§17.15), all round for War Wagons; camps, cities and forts held by another army.
-fn enemy_zones(ctx: &MoveContext) -> Vec<(Projector, ThreatZone)> {
+fn enemy_zones(ctx: &MoveContext) -> Vec<(Projector, KeptZone)> {
     let mut v = Vec::new();
     for (j, o) in ctx.elements.iter().enumerate() {
         if !o.in_play()
@@ -701,14 +701,14 @@ fn enemy_zones(ctx: &MoveContext) -> Vec<(Projector, ThreatZone)> {
         let all_round = o.kind.troop_type() == TroopType::WWg;
         v.push((
             Projector::Element(j),
-            ThreatZone::of_element(&o.rect(ctx.config), all_round),
+            KeptZone::of_element(&o.rect(ctx.config), all_round),
         ));
     }
     for (k, s) in ctx.strongholds.iter().enumerate() {
         if s.army != ctx.army {
             v.push((
                 Projector::Stronghold(k),
-                ThreatZone::of_stronghold(s.perimeter.clone()),
+                KeptZone::Perimeter(s.perimeter.clone()),
             ));
         }
     }
@@ -724,12 +724,12 @@ struct Entry {
     projectors: Vec<Projector>,
 }
 
-fn zone_entry(mover: &MoverPath, zones: &[&(Projector, ThreatZone)]) -> Option<Entry> {
+fn zone_entry(mover: &MoverPath, zones: &[&(Projector, KeptZone)]) -> Option<Entry> {
     for (li, leg) in mover.legs.iter().enumerate() {
         let holding = |r: &ElementRect| -> Vec<Projector> {
             zones
                 .iter()
-                .filter(|(_, z)| z.relation(r) != ZoneRelation::Outside)
+                .filter(|(_, z)| z.view().relation(r) != ZoneRelation::Outside)
                 .map(|(p, _)| *p)
                 .collect()
         };
@@ -761,7 +761,11 @@ fn zone_entry(mover: &MoverPath, zones: &[&(Projector, ThreatZone)]) -> Option<E
         }
         let hits: Vec<(f64, Projector)> = zones
             .iter()
-            .filter_map(|(p, z)| z.entry_distance(&leg.from, shift, len).map(|t| (t, *p)))
+            .filter_map(|(p, z)| {
+                z.view()
+                    .entry_distance(&leg.from, shift, len)
+                    .map(|t| (t, *p))
+            })
             .collect();
         if let Some(t) = hits.iter().map(|h| h.0).reduce(f64::min) {
             let at = leg.from.pose.front_mid() + shift * (t / len);
@@ -786,7 +790,7 @@ fn zone_entry(mover: &MoverPath, zones: &[&(Projector, ThreatZone)]) -> Option<E
 /// of the distance along the path, so that the same tolerance holds whatever the angle of
 /// approach) and was closing on it all the way: the gap to a convex zone along a straight move
 /// is convex, so a gap still shrinking at the end was larger everywhere before.
-fn reaches_zones_only_at_end(m: &MoverPath, zones: &[&(Projector, ThreatZone)]) -> bool {
+fn reaches_zones_only_at_end(m: &MoverPath, zones: &[&(Projector, KeptZone)]) -> bool {
     let Some((last, before)) = m.legs.split_last() else {
         return true;
     };
@@ -800,8 +804,8 @@ fn reaches_zones_only_at_end(m: &MoverPath, zones: &[&(Projector, ThreatZone)]) 
     let len = last.shift().length();
     if last.turns() || last.wheel.is_some() {
         return zones.iter().all(|(_, z)| {
-            z.relation(&last.from) == ZoneRelation::Outside
-                && z.relation(&last.to) == ZoneRelation::Outside
+            z.view().relation(&last.from) == ZoneRelation::Outside
+                && z.view().relation(&last.to) == ZoneRelation::Outside
         });
     }
     let dir = last.shift();
@@ -814,18 +818,18 @@ fn reaches_zones_only_at_end(m: &MoverPath, zones: &[&(Projector, ThreatZone)]) 
         )
     };
     zones.iter().all(|(_, z)| {
-        let Some(t) = z.entry_distance(&last.from, dir, len) else {
+        let Some(t) = z.view().entry_distance(&last.from, dir, len) else {
             return true;
         };
-        if t >= len - TOLERANCE && z.relation(&last.to) != ZoneRelation::Inside {
+        if t >= len - TOLERANCE && z.view().relation(&last.to) != ZoneRelation::Inside {
             return true;
         }
-        if t <= 0.0 || z.relation(&last.to) != ZoneRelation::OnBoundary {
+        if t <= 0.0 || z.view().relation(&last.to) != ZoneRelation::OnBoundary {
             return false;
         }
-        let end = z.gap(&last.to);
+        let end = z.view().gap(&last.to);
         let step = (len - t).min(TOLERANCE);
-        z.gap(&at(len - step)) >= end - 1e-12 && z.gap(&at(t)) > end + 1e-9
+        z.view().gap(&at(len - step)) >= end - 1e-12 && z.view().gap(&at(t)) > end + 1e-9
     })
 }
 
@@ -928,7 +932,7 @@ fn path_bounds(p: &Proposal) -> Option<(f64, f64, f64, f64)> {
 fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), MoveError> {
     // The zones of a battle state are worked out once for every move checked against it.
     let fresh;
-    let zones: &[(Projector, ThreatZone)] = match ctx
+    let zones: &[(Projector, KeptZone)] = match ctx
         .close_combat
         .and_then(|memo| memo.enemy_zones(ctx, || enemy_zones(ctx)))
     {
@@ -943,12 +947,12 @@ fn check_threat_zones(ctx: &MoveContext, p: &Proposal, full: f64) -> Result<(), 
     // the tolerance of a touch. The zones keep their order, so every answer is as before. They
     // are lent, not copied (#15: a copy of every zone near every move checked).
     let bounds = path_bounds(p);
-    let zones: Vec<&(Projector, ThreatZone)> = zones
+    let zones: Vec<&(Projector, KeptZone)> = zones
         .iter()
         .filter(|(_, z)| {
             let m = NEAR_CONTACT;
             bounds.is_none_or(|b| {
-                z.bounds().is_none_or(|z| {
+                z.view().bounds().is_none_or(|z| {
                     !(z.2 + m < b.0 || b.2 + m < z.0 || z.3 + m < b.1 || b.3 + m < z.1)
                 })
             })
@@ -2195,7 +2199,7 @@ fn plan_dismount(ctx: &MoveContext, id: ElementId) -> Result<MovePlan, MoveError
         ));
     }
     let zones = enemy_zones(ctx);
-    if zones.iter().any(|(_, z)| z.holds(&r)) {
+    if zones.iter().any(|(_, z)| z.view().holds(&r)) {
         return Err(MoveError::refused(
             "§7.9",
             format!("element {id} may not dismount in an enemy threat zone"),

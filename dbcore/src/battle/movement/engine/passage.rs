@@ -234,7 +234,7 @@ fn check_far_side(
         }
         let threatened: Vec<ElementId> = zones
             .iter()
-            .filter(|(_, z)| z.relation(r) == crate::zones::ZoneRelation::Inside)
+            .filter(|(_, z)| z.view().relation(r) == crate::zones::ZoneRelation::Inside)
             .filter_map(|(p, _)| match p {
                 Projector::Element(j) => Some(ctx.elements[*j].id),
                 Projector::Stronghold(_) => None,
@@ -242,7 +242,7 @@ fn check_far_side(
             .collect();
         let in_stronghold_zone = zones.iter().any(|(p, z)| {
             matches!(p, Projector::Stronghold(_))
-                && z.relation(r) == crate::zones::ZoneRelation::Inside
+                && z.view().relation(r) == crate::zones::ZoneRelation::Inside
         });
         if !threatened.is_empty() || in_stronghold_zone {
             return Err(MoveError::refused(
