@@ -1477,48 +1477,36 @@ mod height_bound_tests {
     // and beyond their edges; and it is below 1 often enough to pass quarters over.
     #[test]
     fn height_bound_holds_every_point_within_reach() {
-        let mut bf = Battlefield::new(Board::default());
-        let ellipse = |cx: f64, cy: f64, rx: f64, ry: f64| {
-            let pts = (0..20)
-                .map(|k| {
-                    let t = f64::from(k) * std::f64::consts::TAU / 20.0;
-                    Point::new(cx + rx * t.cos(), cy + ry * t.sin())
-                })
-                .collect();
-            AreaFeature::new(AreaKind::GentleHill, Polygon::new(pts))
-        };
-        let mut crested = ellipse(5.0, 5.0, 3.0, 2.0);
-        crested.crest = vec![Point::new(3.0, 5.0), Point::new(7.0, 5.5)];
-        bf.features.push(TerrainFeature::Area(crested));
-        bf.features
-            .push(TerrainFeature::Area(ellipse(11.0, 10.0, 2.0, 2.5)));
-        let mut hills = HillsInReach::default();
-        for (_, h) in bf.areas() {
-            hills.push(HillBox::of(h).expect("finite"));
-        }
+        // The uphill tests' table: a crested hill, a hill rising to its middle, and a hill with a
+        // point that is not finite. Each hill is bounded alone, as every one in reach is.
+        let bf = super::uphill_reach_agreement::table();
+        let hills: Vec<HillBox> = bf.areas().filter_map(|(_, h)| HillBox::of(h)).collect();
+        assert_eq!(hills.len(), 3);
         let mut next = unit_stream(0x6a09_e667_f3bc_c909);
         let (mut useful, mut points) = (0, 0);
         for _ in 0..3_000 {
             let middle = Point::new(next() * 16.0, next() * 16.0);
             let reach = next() * 0.8;
-            let bound = height_bound(&hills, middle, reach);
-            if bound < 0.9 {
-                useful += 1;
-            }
-            for _ in 0..20 {
-                let (angle, r) = (next() * std::f64::consts::TAU, next().sqrt() * reach);
-                let p = middle + Point::new(angle.cos(), angle.sin()) * r;
-                for h in hills.iter() {
+            for h in &hills {
+                let mut one = HillsInReach::default();
+                one.push(h.clone());
+                let bound = height_bound(&one, middle, reach);
+                useful += usize::from(bound < 0.9);
+                for _ in 0..20 {
+                    let (angle, r) = (next() * std::f64::consts::TAU, next().sqrt() * reach);
+                    let p = middle + Point::new(angle.cos(), angle.sin()) * r;
+                    // A height that is not a number (the odd hill's, whose middle is not one)
+                    // is dropped by the maxima of `is_uphill_of`, so it needs no bound.
                     let height = Battlefield::hill_height(h.hill, p);
                     assert!(
-                        height <= bound + 1e-12,
+                        height.is_nan() || height <= bound + 1e-12,
                         "{height} above {bound} at {p:?} ({middle:?}, {reach})"
                     );
                     points += usize::from(height > 0.0);
                 }
             }
         }
-        assert!(useful > 1_000 && points > 5_000, "{useful} {points}");
+        assert!(useful > 1_000 && points > 3_000, "{useful} {points}");
     }
 }
 
@@ -1568,7 +1556,7 @@ mod uphill_reach_agreement {
     }
 
     /// A crested hill, a hill rising to its middle, and a hill with a non-finite point.
-    fn table() -> Battlefield {
+    pub(super) fn table() -> Battlefield {
         let mut bf = Battlefield::new(Board::default());
         let ellipse = |cx: f64, cy: f64, rx: f64, ry: f64| {
             let pts = (0..20)
