@@ -10,8 +10,8 @@ use crate::battle::prebattle::{
     ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleError, PrebattleEvent, PrebattleSetup,
 };
 use crate::battle::{
-    Action, Battle, BattleRecord, BattleSetup, CheckedAction, ContactWanted, DiceRequest,
-    ElementId, Event, MoveOrder, Phase, SetupError, ValidatedSetup, Verdict,
+    Action, Battle, BattleRecord, BattleSetup, CheckedAction, ContactWanted, ElementId, Event,
+    MoveOrder, Phase, SetupError, ValidatedSetup, Verdict,
 };
 use crate::dice::{DieScore, SeededDice};
 use crate::geometry::{Point, Pose, TOLERANCE};
@@ -603,11 +603,9 @@ fn next_fire_or_fight(b: &Battle, roll: [DieScore; 2]) -> Option<Choice> {
             }
             None
         }
+        // The first of the combats `awaiting` names.
         Phase::CloseCombat => {
-            let Some(DiceRequest::Combat { pairs }) = b.awaiting() else {
-                return None;
-            };
-            let (a, b_id) = *pairs.first()?;
+            let (a, b_id) = b.pending_combats().first().map(|p| (p.a, p.b))?;
             Some(Choice::Unchecked(Action::Fight {
                 a,
                 b: b_id,
