@@ -103,6 +103,20 @@ impl Point {
         if deg == 0.0 {
             return Point::new(deg, 1.0);
         }
+        // Due south, east and west, the other facings of a battle line, are constants (#15).
+        if deg == 180.0 {
+            return DUE_SOUTH;
+        }
+        if deg == 90.0 {
+            return DUE_EAST;
+        }
+        if deg == 270.0 {
+            return DUE_WEST;
+        }
+        Point::by_trigonometry(deg)
+    }
+    /// The unit vector of a compass bearing from its sine and cosine, always worked out.
+    fn by_trigonometry(deg: f64) -> Self {
         let r = deg.to_radians();
         Point::new(r.sin(), r.cos())
     }
@@ -142,6 +156,17 @@ impl Point {
         within_tolerance(self - o)
     }
 }
+
+// [`Point::from_bearing`] of 90, 180 and 270 degrees, to the bit: the sine and cosine of each
+// bearing in radians as `to_radians` gives it. That angle is within a unit in the last place of
+// the right angle, so its sine and cosine are 1 (or -1) and the small distance between the two,
+// which is exactly what a sine and cosine rounded correctly give. A test holds them to the
+// functions as they run on the machine (`right_angles_are_their_trigonometry`). Constants rather
+// than values worked out once: the compiler can merge them as it merges the trigonometry of the
+// same bearing, which a value behind a lock stops it from doing.
+const DUE_EAST: Point = Point::new(1.0, 6.123233995736766e-17);
+const DUE_SOUTH: Point = Point::new(1.2246467991473532e-16, -1.0);
+const DUE_WEST: Point = Point::new(-1.0, -1.8369701987210297e-16);
 
 impl Add for Point {
     type Output = Point;
@@ -554,11 +579,16 @@ impl ElementRect {
     }
     /// Corners in order front-left, front-right, rear-right, rear-left (clockwise).
     pub fn corners(&self) -> [Point; 4] {
+        // Each corner as `corner` gives it, the facing's unit vector worked out once (#15).
+        let f = self.pose.forward();
+        let r = f.right();
+        let m = self.pose.front_mid();
+        let hw = self.width * 0.5;
         [
-            self.corner(Corner::FrontLeft),
-            self.corner(Corner::FrontRight),
-            self.corner(Corner::RearRight),
-            self.corner(Corner::RearLeft),
+            m - r * hw,
+            m + r * hw,
+            m + r * hw - f * self.depth,
+            m - r * hw - f * self.depth,
         ]
     }
     /// The edge as a segment; front runs left to right, right runs front to rear, rear runs right to
@@ -957,16 +987,58 @@ mod tests {
         assert!(inside > 5000 && outside > 5000, "{inside} {outside}");
     }
 
-    // DBA3.md §0.3: due north without trigonometry (#15) is the sine and cosine of ±0 to the
-    // bit; every other bearing is worked out as before.
+    // DBA3.md §0.3: a rectangle's four corners worked out together (#15) are each corner as
+    // `corner` gives it, to the bit, at right angles and at any other facing.
     #[test]
-    fn due_north_is_the_trigonometry_of_zero() {
-        for deg in [0.0, -0.0, 1e-300, -5e-324, 90.0, 180.0, 359.999, f64::NAN] {
-            let r = f64::to_radians(deg);
+    fn corners_are_each_corner() {
+        let mut unit = unit_stream(0x5eed_c0de);
+        let corner_bits = |p: Point| (p.x.to_bits(), p.y.to_bits());
+        for k in 0..4000 {
+            let facing = match k % 4 {
+                0 => [0.0, 90.0, 180.0, 270.0][k / 4 % 4],
+                _ => unit() * 720.0 - 360.0,
+            };
+            let pose = Pose::new(unit() * 24.0 - 6.0, unit() * 24.0 - 6.0, facing);
+            let rect = ElementRect::new(pose, 0.5 + unit(), 0.25 + unit());
+            let corners = [
+                Corner::FrontLeft,
+                Corner::FrontRight,
+                Corner::RearRight,
+                Corner::RearLeft,
+            ]
+            .map(|c| corner_bits(rect.corner(c)));
+            assert_eq!(rect.corners().map(corner_bits), corners, "{rect:?}");
+        }
+    }
+    // DBA3.md §0.3: due north without trigonometry, and east, south and west from the table
+    // worked out once (#15), are the sine and cosine of their bearing to the bit; every other
+    // bearing is worked out as before.
+    #[test]
+    fn right_angles_are_their_trigonometry() {
+        let bearings = [
+            0.0,
+            -0.0,
+            1e-300,
+            -5e-324,
+            90.0,
+            180.0,
+            270.0,
+            -90.0,
+            -180.0,
+            360.0,
+            89.999,
+            180.000_000_000_000_03,
+            269.999,
+            359.999,
+            f64::NAN,
+        ];
+        for deg in bearings {
+            let r = f64::to_radians(std::hint::black_box(deg));
             let (got, want) = (Point::from_bearing(deg), Point::new(r.sin(), r.cos()));
             assert_eq!(
                 (got.x.to_bits(), got.y.to_bits()),
-                (want.x.to_bits(), want.y.to_bits())
+                (want.x.to_bits(), want.y.to_bits()),
+                "bearing {deg}"
             );
         }
     }
