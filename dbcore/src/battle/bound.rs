@@ -2024,7 +2024,7 @@ impl Battle {
                     AreaKind::Wood | AreaKind::Oasis | AreaKind::Marsh | AreaKind::Gully
                 ))
                 && inside(&a.outline)
-        }) || self.camps().iter().any(inside)
+        }) || self.each_camp().any(|c| inside(c.outline))
     }
 
     /// A single element wholly inside its own camp, or a City or Fort (§6.3 (a)).

@@ -15,7 +15,7 @@ use crate::terrain::{
 use crate::troops::{ElementKind, TroopType};
 use crate::zones::{KeptZone, ZoneRelation};
 
-use super::geom::{angle_diff, legs, local, overlaps, pose_at, same_facing, Leg, Piece};
+use super::geom::{angle_diff, legs, legs_of, local, overlaps, pose_at, same_facing, Leg, Piece};
 use super::{
     ContactWanted, ElementMove, Flank, GroupStep, MoveContext, MoveError, MoveOrder, MovePlan,
     Refusals,
@@ -147,11 +147,12 @@ pub fn plan_move(ctx: &MoveContext, order: &MoveOrder) -> Result<MovePlan, MoveE
             if path.is_empty() {
                 return Err(MoveError::refused("§7.2", "a move needs at least one pose"));
             }
-            let path: Vec<Pose> = path.iter().map(|p| p.snapped()).collect();
             let e = &ctx.elements[idx];
+            // The poses snapped as they are read, without a list of them (#15).
+            let path = path.iter().map(|p| p.snapped());
             let mover = MoverPath {
                 idx,
-                legs: legs(e.pose, &path, 1.0, ctx.config.depth(e.kind)),
+                legs: legs_of(e.pose, path, 1.0, ctx.config.depth(e.kind)),
             };
             validate(ctx, Proposal::new(Shape::Single, vec![mover]))
         }
@@ -690,7 +691,8 @@ use crate::battle::cache::Projector;
 /// Every enemy threat zone against the moving army (§8.1): enemy elements not in close combat
 /// (§17.15), all round for War Wagons; camps, cities and forts held by another army.
 fn enemy_zones(ctx: &MoveContext) -> Vec<(Projector, KeptZone)> {
-    let mut v = Vec::new();
+    // Room for every element and place at once (#15: growing it copied the zones three times).
+    let mut v = Vec::with_capacity(ctx.elements.len() + ctx.strongholds.len());
     for (j, o) in ctx.elements.iter().enumerate() {
         if !o.in_play()
             || o.army == ctx.army
@@ -1372,13 +1374,29 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
             return Err(MoveError::OffTable { id });
         }
     }
-    // Each mover's swept pieces, for the going and for `check_in_the_way`.
-    let swept: Vec<Vec<Piece>> = p.movers.iter().map(|m| swept_pieces(&m.legs)).collect();
+    // Each mover's swept pieces, for the going and for `check_in_the_way`: a lone mover's
+    // without a list of one (#15).
+    let (one, many): (Vec<Piece>, Vec<Vec<Piece>>);
+    let swept: &[Vec<Piece>] = match p.movers.as_slice() {
+        [m] => {
+            one = swept_pieces(&m.legs);
+            std::slice::from_ref(&one)
+        }
+        movers => {
+            many = movers.iter().map(|m| swept_pieces(&m.legs)).collect();
+            &many
+        }
+    };
     let early = ctx.refusals == Refusals::Any;
     if early {
-        check_in_the_way(ctx, p, &swept)?;
+        check_in_the_way(ctx, p, swept)?;
     }
     let along_road = p.movers.iter().all(|m| {
+        // A one-leg move's two midpoints without a list (#15).
+        if let [leg] = m.legs.as_slice() {
+            let mids = [m.start().pose.front_mid(), leg.to.pose.front_mid()];
+            return ctx.battlefield.move_along_road(&mids);
+        }
         let mut mids = Vec::with_capacity(m.legs.len() + 1);
         mids.push(m.start().pose.front_mid());
         mids.extend(m.legs.iter().map(|l| l.to.pose.front_mid()));
@@ -1391,7 +1409,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     // What limits the move, put in words only when the move is refused as too far.
     let mut limit: Option<TooFarLimit> = None;
     let mut river_limits = false;
-    for (m, pieces) in p.movers.iter().zip(&swept) {
+    for (m, pieces) in p.movers.iter().zip(swept) {
         let e = &ctx.elements[m.idx];
         let (g, feature) = going_and_feature_of(ctx, going_context(ctx, m.idx), pieces);
         if g == Going::Impassable {
@@ -1477,7 +1495,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
         if along_road { Going::Good } else { going },
     )?;
     if !early {
-        check_in_the_way(ctx, p, &swept)?;
+        check_in_the_way(ctx, p, swept)?;
     }
     check_walls(ctx, p)?;
     check_stronghold_contact(ctx, p)?;

@@ -167,9 +167,19 @@ impl std::ops::Deref for Piece {
 
 /// The legs of a path of poses starting at `start`.
 pub(crate) fn legs(start: Pose, path: &[Pose], width: f64, depth: f64) -> Vec<Leg> {
+    legs_of(start, path.iter().copied(), width, depth)
+}
+
+/// [`legs`] of the poses `path` gives, in order.
+pub(crate) fn legs_of(
+    start: Pose,
+    path: impl ExactSizeIterator<Item = Pose>,
+    width: f64,
+    depth: f64,
+) -> Vec<Leg> {
     let mut v = Vec::with_capacity(path.len());
     let mut at = start;
-    for &p in path {
+    for p in path {
         v.push(Leg::new(at, p, width, depth));
         at = p;
     }
