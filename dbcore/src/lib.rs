@@ -36,6 +36,7 @@ pub mod dbaix;
 pub mod dice;
 pub mod driver;
 pub mod error;
+mod few;
 pub mod game;
 pub mod geometry;
 pub mod json;

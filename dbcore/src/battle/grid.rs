@@ -371,15 +371,18 @@ impl ElementGrid {
         // floor. The same cells as `floor` then clamping gives, without the call to `floor`
         // (#15: four calls per query), and converting only numbers below the last cell (at
         // most `MAX_CELLS`), which the narrow conversion takes with fewer checks.
+        // The last cell's number as a `u32` (there are at most `MAX_CELLS`), which converts to
+        // a float in one step.
         let at = |v: f64, o: f64, n: usize| -> usize {
             let k = (v - o) / self.cell;
-            let last = n - 1;
+            let last = (n - 1) as u32;
+            let top = f64::from(last);
             if k < 1.0 {
                 0
-            } else if k < last as f64 {
+            } else if k < top {
                 k as u32 as usize
-            } else if k >= last as f64 {
-                last
+            } else if k >= top {
+                last as usize
             } else {
                 0
             }

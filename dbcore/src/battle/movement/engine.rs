@@ -5,6 +5,7 @@
 use crate::contact::{
     classify_contact, classify_with_outlines, may_contact_edge, ContactKind, ContactPart,
 };
+use crate::few::Few;
 use crate::geometry::{
     convex_hull, finite_bounds, Corner, Edge, ElementRect, Point, Polygon, Pose, TOLERANCE,
 };
@@ -207,7 +208,7 @@ fn check_may_move(ctx: &MoveContext, idx: usize) -> Result<(), MoveError> {
 #[derive(Debug, Clone)]
 struct MoverPath {
     idx: usize,
-    legs: Vec<Leg>,
+    legs: Few<Leg>,
 }
 
 impl MoverPath {
@@ -798,7 +799,7 @@ fn reaches_zones_only_at_end(m: &MoverPath, zones: &[&(Projector, KeptZone)]) ->
     };
     let earlier = MoverPath {
         idx: m.idx,
-        legs: before.to_vec(),
+        legs: before.iter().copied().collect(),
     };
     if !before.is_empty() && zone_entry(&earlier, zones).is_some() {
         return false;
@@ -1065,7 +1066,7 @@ fn may_interpenetrate(ctx: &MoveContext, m: &MoverPath, j: usize) -> bool {
 fn check_in_the_way(
     ctx: &MoveContext,
     p: &Proposal,
-    swept: &[Vec<Piece>],
+    swept: &[Few<Piece>],
 ) -> Result<(), MoveError> {
     for (m, pieces) in p.movers.iter().zip(swept) {
         for piece in pieces {
@@ -1351,7 +1352,7 @@ struct Checked {
 }
 
 /// The pieces a mover's legs sweep, leg by leg; a one-leg move's own pieces as they are (#15).
-fn swept_pieces(legs: &[Leg]) -> Vec<Piece> {
+fn swept_pieces(legs: &[Leg]) -> Few<Piece> {
     match legs {
         [only] => only.swept(),
         legs => legs.iter().flat_map(|l| l.swept()).collect(),
@@ -1376,8 +1377,8 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     }
     // Each mover's swept pieces, for the going and for `check_in_the_way`: a lone mover's
     // without a list of one (#15).
-    let (one, many): (Vec<Piece>, Vec<Vec<Piece>>);
-    let swept: &[Vec<Piece>] = match p.movers.as_slice() {
+    let (one, many): (Few<Piece>, Vec<Few<Piece>>);
+    let swept: &[Few<Piece>] = match &p.movers[..] {
         [m] => {
             one = swept_pieces(&m.legs);
             std::slice::from_ref(&one)
@@ -1393,7 +1394,7 @@ fn check_paths(ctx: &MoveContext, p: &Proposal, slide: f64) -> Result<Checked, M
     }
     let along_road = p.movers.iter().all(|m| {
         // A one-leg move's two midpoints without a list (#15).
-        if let [leg] = m.legs.as_slice() {
+        if let [leg] = &m.legs[..] {
             let mids = [m.start().pose.front_mid(), leg.to.pose.front_mid()];
             return ctx.battlefield.move_along_road(&mids);
         }
@@ -1775,7 +1776,7 @@ fn plan_group(
         .iter()
         .map(|&i| ctx.config.depth(ctx.elements[i].kind))
         .collect();
-    let mut legs_of: Vec<Vec<Leg>> = vec![Vec::new(); v.len()];
+    let mut legs_of: Vec<Few<Leg>> = vec![Few::Zero; v.len()];
     for step in steps {
         match *step {
             GroupStep::Advance { distance } => {
@@ -1838,7 +1839,7 @@ fn plan_group(
     } else {
         Shape::Single
     };
-    let movers = v
+    let movers: Vec<MoverPath> = v
         .iter()
         .zip(legs_of)
         .map(|(&idx, legs)| MoverPath { idx, legs })
@@ -1911,7 +1912,7 @@ fn plan_forming_column(
         }
         movers.push(MoverPath {
             idx: i,
-            legs: vec![leg],
+            legs: Few::one(leg),
         });
         tail = to;
         tail_depth = depth;
@@ -2146,7 +2147,7 @@ fn plan_into_contact(
                     let depth = ctx.config.depth(e.kind);
                     let r = super::geom::rotate_pose(&e.pose, from.front_mid(), turn);
                     let mid = Pose::new(r.x + shift.x, r.y + shift.y, r.facing).snapped();
-                    let mut legs = vec![Leg::new(e.pose, mid, 1.0, depth)];
+                    let mut legs = Few::one(Leg::new(e.pose, mid, 1.0, depth));
                     if off > 0.0 {
                         let to = Pose::new(mid.x + back.x, mid.y + back.y, mid.facing).snapped();
                         legs.push(Leg::new(mid, to, 1.0, depth));

@@ -6,6 +6,7 @@
 //! pivots: only the front edge's sweep (the hull of its two positions) and the end position are
 //! checked, since rear corners may pass through things while the front edge pivots (§7.2).
 
+use crate::few::Few;
 use crate::geometry::{
     boxes_apart, convex_gap_up_to, hull_into, Corner, Edge, ElementRect, Point, Pose, TOLERANCE,
 };
@@ -74,7 +75,7 @@ impl Leg {
     }
 
     /// Convex pieces that together cover what the leg may not pass through (see module docs).
-    pub fn swept(&self) -> Vec<Piece> {
+    pub fn swept(&self) -> Few<Piece> {
         if let Some((pivot, cw)) = self.wheel {
             // Chords of the arc, fine enough that the arc bulges less than half the tolerance
             // beyond them (as `paths::Wheel::swept_by_front_edge`).
@@ -103,18 +104,18 @@ impl Leg {
                 prev = next;
             }
             v.push(Piece::of(&self.to.corners()));
-            return v;
+            return Few::from(v);
         }
         if self.turns() {
             let a = self.from.edge(Edge::Front);
             let b = self.to.edge(Edge::Front);
-            vec![
+            Few::Two([
                 Piece::hull(&[a.a, a.b, b.a, b.b]),
                 Piece::of(&self.to.corners()),
-            ]
+            ])
         } else {
             let ([a, b, c, d], [e, f, g, h]) = (self.from.corners(), self.to.corners());
-            vec![Piece::hull(&[a, b, c, d, e, f, g, h])]
+            Few::one(Piece::hull(&[a, b, c, d, e, f, g, h]))
         }
     }
 }
@@ -166,7 +167,7 @@ impl std::ops::Deref for Piece {
 }
 
 /// The legs of a path of poses starting at `start`.
-pub(crate) fn legs(start: Pose, path: &[Pose], width: f64, depth: f64) -> Vec<Leg> {
+pub(crate) fn legs(start: Pose, path: &[Pose], width: f64, depth: f64) -> Few<Leg> {
     legs_of(start, path.iter().copied(), width, depth)
 }
 
@@ -176,14 +177,14 @@ pub(crate) fn legs_of(
     path: impl ExactSizeIterator<Item = Pose>,
     width: f64,
     depth: f64,
-) -> Vec<Leg> {
-    let mut v = Vec::with_capacity(path.len());
+) -> Few<Leg> {
     let mut at = start;
-    for p in path {
-        v.push(Leg::new(at, p, width, depth));
+    path.map(|p| {
+        let leg = Leg::new(at, p, width, depth);
         at = p;
-    }
-    v
+        leg
+    })
+    .collect()
 }
 
 /// Whether two convex point sets overlap by more than [`TOLERANCE`] (touching is not
