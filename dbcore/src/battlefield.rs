@@ -661,6 +661,25 @@ fn loose_reach(a: &ElementRect, b: &ElementRect) -> [f64; 4] {
     ]
 }
 
+/// Whether the sight line from `g` to `q` stands more than twice [`TOLERANCE`] clear of the box
+/// of an outline ([`OutlineBox`]) along x or y: false when a coordinate is not finite or the
+/// outline has no point, so that such values reach the exact tests as before.
+pub(crate) fn sight_clear_of_box(g: Point, q: Point, ((lo, hi), finite): OutlineBox) -> bool {
+    let margin = 2.0 * TOLERANCE;
+    let known = finite
+        && lo.x <= hi.x
+        && lo.y <= hi.y
+        && g.x.is_finite()
+        && g.y.is_finite()
+        && q.x.is_finite()
+        && q.y.is_finite();
+    known
+        && (g.x.max(q.x) + margin < lo.x
+            || hi.x + margin < g.x.min(q.x)
+            || g.y.max(q.y) + margin < lo.y
+            || hi.y + margin < g.y.min(q.y))
+}
+
 /// The hills [`Battlefield::is_uphill_of`] looks at, in feature order, without a heap block
 /// for the few a table has (a table with more spills to the heap).
 #[derive(Default)]
@@ -1268,11 +1287,26 @@ impl Battlefield {
     /// crest; or passes through a difficult hill, wood, oasis, dunes, BUA or camp that does not
     /// contain `g` (more than [`TOLERANCE`] of the line inside it); or when `q` is itself on a
     /// difficult hill or inside a wood, oasis or dunes ("on", "inside").
-    fn point_screened(&self, g: Point, q: Point, camps: &[Polygon]) -> bool {
+    ///
+    /// `boxes` are the outlines' boxes by feature index, when known (#15): an outline whose box
+    /// stands clear of the sight line's by more than twice the tolerance can neither hold `q`
+    /// (within the tolerance of an edge, or inside) nor have any of the line inside it (the line
+    /// meets none of its edges, and its middle is outside), so its tests are passed over. A
+    /// hill's crest is tested whatever its outline's box, as before.
+    fn point_screened(
+        &self,
+        g: Point,
+        q: Point,
+        camps: &[Polygon],
+        boxes: Option<&[OutlineBox]>,
+    ) -> bool {
         let s = Segment::new(g, q);
-        for (_, a) in self.areas() {
+        for (i, a) in self.areas() {
             if a.kind.is_hill() && segment_crosses_polyline(&s, &a.crest) {
                 return true;
+            }
+            if boxes.is_some_and(|k| sight_clear_of_box(g, q, k[i])) {
+                continue;
             }
             let area_screen = matches!(
                 a.kind,
@@ -1302,12 +1336,25 @@ impl Battlefield {
         mover: &[ElementRect],
         camps: &[Polygon],
     ) -> bool {
+        self.mover_screened_boxed(general, mover, camps, None)
+    }
+
+    /// [`Battlefield::mover_screened`] with the outlines' boxes kept in `boxes` when they are
+    /// this table's (#15), the same answer.
+    fn mover_screened_boxed(
+        &self,
+        general: &ElementRect,
+        mover: &[ElementRect],
+        camps: &[Polygon],
+        boxes: Option<&AreaBoxes>,
+    ) -> bool {
         let g = general.centre();
+        let boxes = boxes.and_then(|k| k.of_table(self));
         !mover.is_empty()
             && mover
                 .iter()
                 .flat_map(|m| rect_samples(m, 5))
-                .all(|q| self.point_screened(g, q, camps))
+                .all(|q| self.point_screened(g, q, camps, boxes))
     }
 
     /// The command distance that applies to a mover (§6.4): 20 BW when it is all Light Horse;
@@ -1319,9 +1366,22 @@ impl Battlefield {
         camps: &[Polygon],
         all_light_horse: bool,
     ) -> f64 {
+        self.command_distance_boxed(general, mover, camps, all_light_horse, None)
+    }
+
+    /// [`Battlefield::command_distance`] with the outlines' boxes kept in `boxes` when they are
+    /// this table's (#15), the same answer.
+    pub(crate) fn command_distance_boxed(
+        &self,
+        general: &ElementRect,
+        mover: &[ElementRect],
+        camps: &[Polygon],
+        all_light_horse: bool,
+        boxes: Option<&AreaBoxes>,
+    ) -> f64 {
         if all_light_horse {
             COMMAND_DISTANCE_LIGHT_HORSE
-        } else if self.mover_screened(general, mover, camps) {
+        } else if self.mover_screened_boxed(general, mover, camps, boxes) {
             COMMAND_DISTANCE_SCREENED
         } else {
             COMMAND_DISTANCE
@@ -1693,7 +1753,7 @@ mod going_agreement {
 
     /// A difficult hill under a Fort, a gentle hill, a wood, dunes, plough, rocky ground and a
     /// waterway, some of them overlapping so that the worst going decides.
-    fn table() -> Battlefield {
+    pub(super) fn table() -> Battlefield {
         let mut bf = Battlefield::new(Board::default());
         let areas = [
             ellipse(AreaKind::DifficultHill, 4.0, 4.0, 2.5, 2.0),
@@ -1799,5 +1859,87 @@ mod going_agreement {
             }
             assert!(seen.len() >= 3, "goings met: {seen:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod screening_agreement {
+    use super::*;
+    use crate::geometry::Pose;
+
+    fn stream(mut state: u64) -> impl FnMut() -> f64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    // DBA3.md §6.4: the command distance with the outlines' boxes kept (#15) is the distance
+    // worked out with every outline tested, for generals and movers all over a table with a
+    // wood, dunes, a difficult hill and a camp, screened and not.
+    #[test]
+    fn command_distance_with_boxes_is_the_distance() {
+        let bf = super::going_agreement::table();
+        let boxes = AreaBoxes::of(&bf);
+        let camp = Polygon::new(vec![
+            Point::new(13.0, 1.0),
+            Point::new(15.0, 1.0),
+            Point::new(15.0, 2.5),
+            Point::new(13.0, 2.5),
+        ]);
+        let camps = std::slice::from_ref(&camp);
+        let mut unit = stream(0x9e37_79b9_7f4a_7c15);
+        let at = |unit: &mut dyn FnMut() -> f64| {
+            let facing = [0.0, 90.0, 180.0, 270.0, 33.0][(unit() * 5.0) as usize];
+            ElementRect::new(Pose::new(unit() * 16.0, unit() * 16.0, facing), 1.0, 0.5)
+        };
+        let mut screened = 0;
+        for _ in 0..3_000 {
+            let general = at(&mut unit);
+            let movers: Vec<ElementRect> = (0..1 + (unit() * 2.0) as usize)
+                .map(|_| at(&mut unit))
+                .collect();
+            let want = bf.command_distance(&general, &movers, camps, false);
+            let got = bf.command_distance_boxed(&general, &movers, camps, false, Some(&boxes));
+            assert_eq!(got.to_bits(), want.to_bits(), "{general:?} {movers:?}");
+            screened += usize::from(want == COMMAND_DISTANCE_SCREENED);
+        }
+        assert!(screened > 50, "only {screened} screened movers");
+    }
+
+    // DBA3.md §6.4 (#15): a sight line more than twice the tolerance clear of an outline's box
+    // has no length inside the outline and its far end is not in it, for lines passing near,
+    // along and across the box's sides.
+    #[test]
+    fn a_sight_line_clear_of_the_box_misses_the_outline() {
+        let bf = super::going_agreement::table();
+        let mut unit = stream(0x2545_f491_4f6c_dd1d);
+        let mut clear = 0;
+        for (_, a) in bf.areas() {
+            let b = outline_box(&a.outline);
+            let ((lo, hi), _) = b;
+            for _ in 0..2_000 {
+                // Ends anywhere within 1 BW of the box, many just past the margin.
+                let mut end = || {
+                    Point::new(
+                        lo.x - 1.0 + unit() * (hi.x - lo.x + 2.0),
+                        lo.y - 1.0 + unit() * (hi.y - lo.y + 2.0),
+                    )
+                };
+                let (g, q) = (end(), end());
+                if sight_clear_of_box(g, q, b) {
+                    clear += 1;
+                    assert!(!a.outline.contains(q), "{q:?}");
+                    let inside = length_inside(&Segment::new(g, q), &a.outline);
+                    assert!(inside <= TOLERANCE, "{g:?} {q:?}: {inside}");
+                }
+            }
+        }
+        assert!(clear > 1_000, "only {clear} lines clear");
+        let nan = Point::new(f64::NAN, 0.0);
+        let (_, a) = bf.areas().next().expect("an area");
+        assert!(!sight_clear_of_box(nan, nan, outline_box(&a.outline)));
     }
 }

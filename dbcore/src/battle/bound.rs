@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::battlefield::COMMAND_DISTANCE_SCREENED;
+use crate::battlefield::{AreaBoxes, COMMAND_DISTANCE_SCREENED};
 use crate::combat::{CombatError, CombatResult};
 use crate::dice::{DiceError, DieScore};
 use crate::error::{ErrorCode, ErrorInfo};
@@ -1493,7 +1493,8 @@ impl Battle {
                 if let Some(c) = command.filter(|c| c.demoralised) {
                     self.check_demoralised_move(c, &plan)?;
                 }
-                let cost = self.pip_cost(order, &plan);
+                let cost =
+                    self.pip_cost_boxed(order, &plan, ctx.close_combat.map(|m| m.area_boxes(&ctx)));
                 let available = command.map_or(self.pips, |c| c.pips);
                 if cost.total > available {
                     return Err(BattleError::NotEnoughPips {
@@ -1915,6 +1916,17 @@ impl Battle {
 
     /// What a planned move costs (§6.3).
     pub fn pip_cost(&self, order: &MoveOrder, plan: &MovePlan) -> PipCost {
+        self.pip_cost_boxed(order, plan, None)
+    }
+
+    /// [`Battle::pip_cost`] with the terrain outlines' boxes kept in `boxes` (the per-state
+    /// memo's, #15) when they are this table's: the same cost.
+    pub(crate) fn pip_cost_boxed(
+        &self,
+        order: &MoveOrder,
+        plan: &MovePlan,
+        boxes: Option<&AreaBoxes>,
+    ) -> PipCost {
         let cfg = &self.setup.config;
         let movers: Vec<&ElementState> = plan
             .movers
@@ -1960,7 +1972,7 @@ impl Battle {
                 }) {
                     Some(g) if g.in_play() => {
                         let grect = g.rect(cfg);
-                        if self.is_sheltered(&grect) {
+                        if self.is_sheltered(&grect, boxes) {
                             extras.push(PipExtra::GeneralSheltered);
                         } else {
                             let rects: Vec<ElementRect> =
@@ -1981,7 +1993,8 @@ impl Battle {
                                 let all_lh =
                                     movers.iter().all(|e| e.kind.troop_type() == TroopType::LH);
                                 let bf = &self.setup.battlefield;
-                                let limit = bf.command_distance(&grect, &rects, &camps, all_lh);
+                                let limit = bf
+                                    .command_distance_boxed(&grect, &rects, &camps, all_lh, boxes);
                                 if !within(limit) {
                                     extras.push(PipExtra::BeyondCommand { limit });
                                 }
@@ -2015,14 +2028,26 @@ impl Battle {
     }
 
     /// Wholly inside a BUA, camp, wood, oasis, marsh or gully (§6.3 (b), §17.46).
-    fn is_sheltered(&self, r: &ElementRect) -> bool {
-        let inside = |p: &Polygon| r.corners().iter().all(|c| p.contains(*c));
-        self.setup.battlefield.areas().any(|(_, a)| {
+    ///
+    /// `boxes` are the outlines' boxes by feature index when known (#15): a corner more than
+    /// twice the tolerance clear of an outline's box is not in it, so neither is the element.
+    fn is_sheltered(&self, r: &ElementRect, boxes: Option<&AreaBoxes>) -> bool {
+        let corners = r.corners();
+        let inside = |p: &Polygon| corners.iter().all(|c| p.contains(*c));
+        let bf = &self.setup.battlefield;
+        let boxes = boxes.and_then(|k| k.of_table(bf));
+        let apart = |i: usize| {
+            boxes.is_some_and(|k| {
+                crate::battlefield::sight_clear_of_box(corners[0], corners[0], k[i])
+            })
+        };
+        bf.areas().any(|(i, a)| {
             (a.kind.is_bua()
                 || matches!(
                     a.kind,
                     AreaKind::Wood | AreaKind::Oasis | AreaKind::Marsh | AreaKind::Gully
                 ))
+                && !apart(i)
                 && inside(&a.outline)
         }) || self.each_camp().any(|c| inside(c.outline))
     }

@@ -211,12 +211,13 @@ impl Battle {
                 full_distance_forward: false,
                 into_contact: false,
             };
-            let cost = self.pip_cost(
+            let cost = self.pip_cost_boxed(
                 &super::MoveOrder::Element {
                     id: e.id,
                     path: Vec::new(),
                 },
                 &plan,
+                ctx.close_combat.map(|m| m.area_boxes(&ctx)),
             );
             v.push(LegalMove {
                 id: e.id,
