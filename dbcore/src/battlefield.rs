@@ -1865,16 +1865,7 @@ mod going_agreement {
 #[cfg(test)]
 mod screening_agreement {
     use super::*;
-    use crate::geometry::Pose;
-
-    fn stream(mut state: u64) -> impl FnMut() -> f64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        }
-    }
+    use crate::geometry::{unit_stream as stream, Pose};
 
     // DBA3.md §6.4: the command distance with the outlines' boxes kept (#15) is the distance
     // worked out with every outline tested, for generals and movers all over a table with a
