@@ -445,35 +445,66 @@ fn movers_and_nearest_enemies(b: &Battle) -> Vec<(ElementId, ElementId, f64)> {
 }
 
 /// Of `(id, p, q)`, the id with the least `p.distance(q)` (by `total_cmp`, then the lower id),
-/// with that distance: `min_by` of the distances. A candidate whose squared distance is clearly
-/// above the square of the least distance so far is passed over without its `hypot` (#15: the
-/// driver measured every enemy from every mover). It cannot be the least: its squared distance
-/// is worked out within a few units in the last place, as is the square of the distance so far,
-/// and `hypot` is within one, so with a margin of 1e-9 its distance is above the least so far,
-/// and the least only shrinks. Only finite numbers are passed over, so a NaN or an infinity is
-/// compared as before.
+/// with that distance: `min_by` of the distances, each comparison made without a `hypot` when
+/// the squared distances settle it (#15: the driver measured every enemy from every mover).
+///
+/// A squared distance is worked out within a few units in the last place, and `hypot` within
+/// one, so when one squared distance exceeds the other by more than a factor of `1 + 1e-9`
+/// (far above both errors) the distances are in the same order, strictly: the comparison of
+/// distances, and so of distances then ids, gives what the squares give. Otherwise (near ties,
+/// squares that are not finite or too small for that bound) both distances are measured and
+/// compared as `min_by` compares them. Each comparison being the one `min_by` makes, the least
+/// is the one it finds; its distance is measured once at the end if it was not already.
 fn nearest(
     candidates: impl Iterator<Item = (ElementId, Point, Point)>,
 ) -> Option<(ElementId, f64)> {
-    let mut best: Option<(ElementId, f64)> = None;
+    /// The squared distance when it is finite and large enough for the bound above.
+    fn square(p: Point, q: Point) -> Option<f64> {
+        let (dx, dy) = (p.x - q.x, p.y - q.y);
+        let s = dx * dx + dy * dy;
+        (s.is_finite() && s > 1e-200).then_some(s)
+    }
+    const SLACK: f64 = 1.0 + 1e-9;
+    /// The best so far: its id, its ends, its squared distance and its distance once measured.
+    struct Best {
+        id: ElementId,
+        p: Point,
+        q: Point,
+        square: Option<f64>,
+        distance: Option<f64>,
+    }
+    let mut best: Option<Best> = None;
     for (id, p, q) in candidates {
-        if let Some((_, least)) = best {
-            let (dx, dy) = (p.x - q.x, p.y - q.y);
-            let square = dx * dx + dy * dy;
-            let bound = least * least * (1.0 + 1e-9);
-            if least.is_finite() && least > 1e-100 && square.is_finite() && square > bound {
+        let s = square(p, q);
+        let candidate = Best {
+            id,
+            p,
+            q,
+            square: s,
+            distance: None,
+        };
+        let Some(b) = &mut best else {
+            best = Some(candidate);
+            continue;
+        };
+        match (s, b.square) {
+            (Some(s), Some(least)) if s > least * SLACK => continue,
+            (Some(s), Some(least)) if s * SLACK < least => {
+                best = Some(candidate);
                 continue;
             }
+            _ => {}
         }
+        let least = *b.distance.get_or_insert_with(|| b.p.distance(b.q));
         let d = p.distance(q);
-        best = match best {
-            Some(b) if b.1.total_cmp(&d).then(b.0.cmp(&id)) != std::cmp::Ordering::Greater => {
-                Some(b)
-            }
-            _ => Some((id, d)),
-        };
+        if least.total_cmp(&d).then(b.id.cmp(&id)) == std::cmp::Ordering::Greater {
+            best = Some(Best {
+                distance: Some(d),
+                ..candidate
+            });
+        }
     }
-    best
+    best.map(|b| (b.id, b.distance.unwrap_or_else(|| b.p.distance(b.q))))
 }
 
 /// The first legal move, trying elements nearest the enemy first: contact if possible, else the
@@ -531,6 +562,8 @@ fn best_move_with(b: &Battle, pass_over: bool) -> Option<CheckedAction> {
         // legal move (#15: about half the candidates were repeats).
         let mut tried = [0u64; 16];
         let mut tries = 0;
+        // The same direction for every step tried, worked out once.
+        let dir = Point::from_bearing(facing);
         for fraction in [1.0, 0.75, 0.5, 0.25] {
             for allowance in [4.0, 3.0, 2.0, 1.0] {
                 let d: f64 = reach.min(allowance) * fraction;
@@ -543,7 +576,6 @@ fn best_move_with(b: &Battle, pass_over: bool) -> Option<CheckedAction> {
                 }
                 tried[tries] = d.to_bits();
                 tries += 1;
-                let dir = Point::from_bearing(facing);
                 let dest = here + dir * d;
                 let action = Action::Move {
                     order: MoveOrder::Element {
