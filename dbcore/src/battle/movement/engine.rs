@@ -1776,13 +1776,13 @@ fn plan_group(
         .iter()
         .map(|&i| ctx.config.depth(ctx.elements[i].kind))
         .collect();
-    let mut legs_of: Vec<Few<Leg>> = vec![Few::Zero; v.len()];
+    let mut legs_by_mover: Vec<Few<Leg>> = vec![Few::Zero; v.len()];
     for step in steps {
         match *step {
             GroupStep::Advance { distance } => {
                 for (k, pose) in poses.iter_mut().enumerate() {
                     let to = pose_at(pose, 0.0, distance, 0.0);
-                    legs_of[k].push(Leg::new(*pose, to, 1.0, depths[k]));
+                    legs_by_mover[k].push(Leg::new(*pose, to, 1.0, depths[k]));
                     *pose = to;
                 }
             }
@@ -1827,7 +1827,7 @@ fn plan_group(
                 for (k, pose) in poses.iter_mut().enumerate() {
                     let leg = Leg::wheel(*pose, pivot_point, degrees, 1.0, depths[k]);
                     *pose = leg.to.pose;
-                    legs_of[k].push(leg);
+                    legs_by_mover[k].push(leg);
                 }
             }
         }
@@ -1841,7 +1841,7 @@ fn plan_group(
     };
     let movers: Vec<MoverPath> = v
         .iter()
-        .zip(legs_of)
+        .zip(legs_by_mover)
         .map(|(&idx, legs)| MoverPath { idx, legs })
         .collect();
     validate(ctx, Proposal::new(shape, movers))
