@@ -142,26 +142,14 @@ fn edge_of(c: &[Point; 4], e: Edge) -> Segment {
     }
 }
 
-/// The same corners as [`ElementRect::corners`], by the same arithmetic, with one sine and cosine
-/// instead of four (the contact scan spends most of its time here otherwise).
+/// [`ElementRect::corners`]: one sine and cosine for the four corners.
 pub(crate) fn rect_corners(r: &ElementRect) -> [Point; 4] {
-    rect_corners_and_forward(r).0
+    r.corners()
 }
 
-/// [`rect_corners`] and the rectangle's forward vector (`r.pose.forward()`, which it works out
-/// on the way): one sine and cosine for both.
+/// [`rect_corners`] and the rectangle's forward vector ([`ElementRect::corners_and_forward`]).
 pub(crate) fn rect_corners_and_forward(r: &ElementRect) -> ([Point; 4], Point) {
-    let f = r.pose.forward();
-    let rt = f.right();
-    let m = r.pose.front_mid();
-    let hw = r.width * 0.5;
-    let c = [
-        m - rt * hw,
-        m + rt * hw,
-        m + rt * hw - f * r.depth,
-        m - rt * hw - f * r.depth,
-    ];
-    (c, f)
+    r.corners_and_forward()
 }
 
 /// A rectangle's corners (in [`CORNERS`] order) with what every contact test derives from them:

@@ -578,18 +578,25 @@ impl ElementRect {
         }
     }
     /// Corners in order front-left, front-right, rear-right, rear-left (clockwise).
+    #[inline]
     pub fn corners(&self) -> [Point; 4] {
-        // Each corner as `corner` gives it, the facing's unit vector worked out once (#15).
+        self.corners_and_forward().0
+    }
+    /// [`ElementRect::corners`] and the facing's unit vector (`pose.forward()`): each corner as
+    /// `corner` gives it, by the same arithmetic, the unit vector worked out once (#15).
+    #[inline]
+    pub(crate) fn corners_and_forward(&self) -> ([Point; 4], Point) {
         let f = self.pose.forward();
         let r = f.right();
         let m = self.pose.front_mid();
         let hw = self.width * 0.5;
-        [
+        let corners = [
             m - r * hw,
             m + r * hw,
             m + r * hw - f * self.depth,
             m - r * hw - f * self.depth,
-        ]
+        ];
+        (corners, f)
     }
     /// The edge as a segment; front runs left to right, right runs front to rear, rear runs right to
     /// left, left runs rear to front (clockwise round the rectangle).
@@ -1010,9 +1017,9 @@ mod tests {
             assert_eq!(rect.corners().map(corner_bits), corners, "{rect:?}");
         }
     }
-    // DBA3.md §0.3: due north without trigonometry, and east, south and west from the table
-    // worked out once (#15), are the sine and cosine of their bearing to the bit; every other
-    // bearing is worked out as before.
+    // DBA3.md §0.3: due north without trigonometry, and east, south and west as constants
+    // (#15), are the sine and cosine of their bearing to the bit; every other bearing is worked
+    // out as before.
     #[test]
     fn right_angles_are_their_trigonometry() {
         let bearings = [

@@ -369,10 +369,9 @@ impl ElementGrid {
         // The floor of the cell number, clamped: below 1 (or not a number) is cell 0, the last
         // cell or beyond is the last, and between the two the conversion's truncation is the
         // floor. The same cells as `floor` then clamping gives, without the call to `floor`
-        // (#15: four calls per query), and converting only numbers below the last cell (at
-        // most `MAX_CELLS`), which the narrow conversion takes with fewer checks.
-        // The last cell's number as a `u32` (there are at most `MAX_CELLS`), which converts to
-        // a float in one step.
+        // (#15: four calls per query). Only numbers below the last cell are converted, and the
+        // last cell's number is a `u32` (there are at most `MAX_CELLS`): the narrow conversions
+        // take fewer checks.
         let at = |v: f64, o: f64, n: usize| -> usize {
             let k = (v - o) / self.cell;
             let last = (n - 1) as u32;
