@@ -858,7 +858,10 @@ impl Evaluator {
         for pair in close_combats(&ctx) {
             engaged.push(pair.a);
             engaged.push(pair.b);
-            let Ok(sit) = close_combat_situation(&ctx, pair.a, pair.b) else {
+            // A pair of `close_combats(&ctx)`: its situation without looking for it again.
+            let Ok(sit) = crate::battle::engagement::close_combat_situation_of_known_pair(
+                &ctx, pair.a, pair.b,
+            ) else {
                 continue;
             };
             let Ok(o) = odds(&sit, cfg) else { continue };

@@ -579,6 +579,28 @@ pub fn close_combat_situation(
     a: ElementId,
     b: ElementId,
 ) -> Result<Situation, EngagementError> {
+    pair_situation(ctx, a, b, false)
+}
+
+/// [`close_combat_situation`] of a pair the caller found in [`close_combats`] of this very
+/// `ctx` (either way round): the same situation, without looking for the pair among the close
+/// combats again (#15: a second search of the list, a tenth of a combat derived from the table).
+pub(crate) fn close_combat_situation_of_known_pair(
+    ctx: &MoveContext,
+    a: ElementId,
+    b: ElementId,
+) -> Result<Situation, EngagementError> {
+    pair_situation(ctx, a, b, true)
+}
+
+/// The body of [`close_combat_situation`]; `known` when the pair is one of the close combats of
+/// `ctx`, which the §10.2 test below would find.
+fn pair_situation(
+    ctx: &MoveContext,
+    a: ElementId,
+    b: ElementId,
+    known: bool,
+) -> Result<Situation, EngagementError> {
     let v = View::new(ctx);
     if let Some(si) = civilians_of(ctx, b) {
         return civilians_situation(ctx, &v, a, si, false);
@@ -595,11 +617,12 @@ pub fn close_combat_situation(
     }
     // §10.2: only the combats of this bound, so a flank attacker on an enemy that already has a
     // frontal opponent is refused (it counts as that enemy's flank contact instead).
-    let fights = with_close_combats(ctx, |pairs| {
-        pairs
-            .iter()
-            .any(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
-    });
+    let fights = known
+        || with_close_combats(ctx, |pairs| {
+            pairs
+                .iter()
+                .any(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
+        });
     if !fights {
         return Err(EngagementError::NotInContact { a, b });
     }

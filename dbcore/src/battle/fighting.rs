@@ -12,8 +12,9 @@ use crate::troops::TroopType;
 
 use super::bound::{Battle, BattleError, Event, Phase};
 use super::engagement::{
-    close_combat_situation, close_combats, shooters, shooting_targets, shot_situation,
-    with_enemy_contacts, CloseCombatPair, CombatContact,
+    close_combat_situation, close_combat_situation_of_known_pair, close_combats, shooters,
+    shooting_targets, shot_situation, with_close_combats, with_enemy_contacts, CloseCombatPair,
+    CombatContact,
 };
 use super::movement::geom::angle_diff;
 use super::movement::HeldStronghold;
@@ -355,11 +356,20 @@ impl Battle {
         c_in_c_bonus: &[ElementId],
     ) -> Result<(Vec<Event>, Battle), BattleError> {
         let bonus = self.check_c_in_c_bonus(a, b, c_in_c_bonus)?;
-        let pair = self
-            .pending_combats()
-            .into_iter()
-            .find(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
-            .ok_or(BattleError::NotInCombat { a, b })?;
+        // The first of `pending_combats` that is this pair, read from the state's list where it
+        // is kept rather than from two copies of it (#15).
+        let pair = {
+            let strongholds = self.held_strongholds_kept();
+            with_close_combats(&self.move_context(&strongholds), |pairs| {
+                pairs
+                    .iter()
+                    .find(|p| {
+                        ((p.a == a && p.b == b) || (p.a == b && p.b == a)) && self.still_to_fight(p)
+                    })
+                    .cloned()
+            })
+        }
+        .ok_or(BattleError::NotInCombat { a, b })?;
         let mut sim = self.clone();
         let mut events = Vec::new();
         let mut turned = false;
@@ -379,9 +389,13 @@ impl Battle {
         // A clone starts with an empty per-state memo (cache.rs), so asking the clone would scan
         // every contact again; until something turns it is the very state `self` is, whose memo
         // already holds the close combats `pending_combats` just listed: ask `self` then.
-        let asked = if turned { &sim } else { self };
-        let mut situation = close_combat_situation(&asked.move_context(&strongholds), a, b)
-            .map_err(BattleError::Engagement)?;
+        let mut situation = if turned {
+            close_combat_situation(&sim.move_context(&strongholds), a, b)
+        } else {
+            // The pair was found among this state's close combats, just above.
+            close_combat_situation_of_known_pair(&self.move_context(&strongholds), a, b)
+        }
+        .map_err(BattleError::Engagement)?;
         // §14.4, §14.5: the C-in-C's +1 and a demoralised command's −2 (outside a stronghold,
         // which the combat rules decide).
         let side_of = |id: ElementId| if id == a { 0 } else { 1 };

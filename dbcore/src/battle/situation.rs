@@ -4,7 +4,9 @@
 use crate::combat::Situation;
 
 use super::bound::{Battle, BattleError, Event};
-use super::engagement::{close_combat_situation, with_close_combats};
+use super::engagement::{
+    close_combat_situation, close_combat_situation_of_known_pair, with_close_combats,
+};
 use super::outcome::turn_to_face;
 use super::setup::ElementId;
 
@@ -55,7 +57,8 @@ impl Battle {
             let strongholds = at.held_strongholds_kept();
             close_combat_situation(&at.move_context(&strongholds), a, b)
         } else {
-            close_combat_situation(&ctx, a, b)
+            // The pair was found among the close combats of this very context, just above.
+            close_combat_situation_of_known_pair(&ctx, a, b)
         }
         .map_err(BattleError::Engagement)?;
         situation.a.demoralised = at.element(a).is_some() && at.demoralised(a);
