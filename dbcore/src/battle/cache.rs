@@ -762,7 +762,22 @@ impl Carry {
     /// [`CARRY_MARGIN`] clear of every moved element, before and after its move (nothing that
     /// could touch them has changed, so their answers are those a fresh question gives; debug
     /// builds check each one when it answers).
-    pub(super) fn after(self, elements: &[ElementState], cfg: &RulesConfig) -> StateCache {
+    pub(super) fn after(mut self, elements: &[ElementState], cfg: &RulesConfig) -> StateCache {
+        // The grid before the event, brought up to date for the elements after it in place when
+        // nothing else holds it (#15: a tactical move commits to the battle itself, whose grid is
+        // then its own); shared, it stays where the new state's grid starts, copied when asked.
+        let mut current = false;
+        if let Some(g) = self.grid.take() {
+            self.grid = Some(match ElementGrid::refreshed_owned(g, elements, cfg) {
+                Ok(g) => {
+                    #[cfg(debug_assertions)]
+                    g.assert_answers_as(&ElementGrid::new(elements, cfg));
+                    current = true;
+                    g
+                }
+                Err(g) => g,
+            });
+        }
         let cache = StateCache {
             close_combat: OnceLock::new(),
             seed: self.grid.clone(),
@@ -802,7 +817,11 @@ impl Carry {
                     .collect(),
                 pairs: OnceLock::new(),
                 zones: OnceLock::new(),
-                grid: OnceLock::new(),
+                // Already this state's when brought up to date above.
+                grid: match (&self.grid, current) {
+                    (Some(g), true) => OnceLock::from(Arc::clone(g)),
+                    _ => OnceLock::new(),
+                },
                 seed: self.grid,
                 enemy_contacts: OnceLock::new(),
                 contacts_seed: self.contacts,

@@ -113,6 +113,21 @@ struct Shape {
     listed: Option<Cells>,
 }
 
+impl Shape {
+    /// The shape of rectangle `r` of an element of `kind`, listed in no cell yet. The corners
+    /// are those of `ElementRect::corners` by the same arithmetic, one sine and cosine each, kept
+    /// in the outline.
+    fn of(r: &ElementRect, kind: ElementKind) -> Shape {
+        let (corners, forward) = rect_corners_and_forward(r);
+        Shape {
+            outline: RectOutline::of_corners(corners),
+            forward,
+            kind,
+            listed: None,
+        }
+    }
+}
+
 /// The elements of one state by cell (see the module documentation).
 #[derive(Debug)]
 pub(crate) struct ElementGrid {
@@ -150,21 +165,22 @@ impl ElementGrid {
     /// The grid of `elements`, measured by `cfg`.
     pub(crate) fn new(elements: &[ElementState], cfg: &RulesConfig) -> ElementGrid {
         let rects: Vec<ElementRect> = elements.iter().map(|e| e.rect(cfg)).collect();
-        // The corners of `ElementRect::corners` by the same arithmetic, one sine and cosine each,
-        // kept in the outline.
-        let mut shapes: Vec<Shape> = rects
+        let shapes: Vec<Shape> = rects
             .iter()
             .zip(elements)
-            .map(|(r, e)| {
-                let (corners, forward) = rect_corners_and_forward(r);
-                Shape {
-                    outline: RectOutline::of_corners(corners),
-                    forward,
-                    kind: e.kind,
-                    listed: None,
-                }
-            })
+            .map(|(r, e)| Shape::of(r, e.kind))
             .collect();
+        ElementGrid::indexed(rects, shapes, elements, cfg)
+    }
+
+    /// The grid of `elements`, measured by `cfg`, from every element's rectangle and shape
+    /// (`listed` is filled in here): the boxes, the cells and the index of the elements by cell.
+    fn indexed(
+        rects: Vec<ElementRect>,
+        mut shapes: Vec<Shape>,
+        elements: &[ElementState],
+        cfg: &RulesConfig,
+    ) -> ElementGrid {
         let mut everywhere = Vec::new();
         let boxes: Vec<Option<Bounds>> = elements
             .iter()
@@ -243,14 +259,16 @@ impl ElementGrid {
     /// every element's rectangle (to the bit) and whether it is in play are those it holds; else
     /// a grid sharing this one's cell index with the elements that differ worked out again (their
     /// rectangle, corners, outline and box), an element whose box left
-    /// the cells it is listed in being tested against every query; a fresh grid when the number
-    /// of elements differs, when `cfg` is not the configuration this grid was measured by, or
-    /// when more than a quarter of the elements would be so tested.
+    /// the cells it is listed in being tested against every query; a grid indexed afresh when
+    /// more than a quarter of the elements would be so tested, and a fresh grid when the number
+    /// of elements differs or when `cfg` is not the configuration this grid was measured by.
     ///
     /// An element's rectangle is its pose with the width 1 and the depth `cfg` gives its kind,
     /// so by the same configuration it is the same to the bit exactly when its pose is and its
     /// kind is the same: that is what is compared (#15: working every rectangle out again to
-    /// compare it was half the cost of a refresh).
+    /// compare it was half the cost of a refresh). For the same reason a grid indexed afresh
+    /// keeps the rectangles and outlines of the elements that are the same (#15: working them
+    /// all out again was most of a re-index).
     ///
     /// Its answers are those of `ElementGrid::new(elements, cfg)`: the rectangles, corners and
     /// outlines are those of the elements' rectangles, by the same functions; and [`Self::near`]
@@ -265,8 +283,60 @@ impl ElementGrid {
         if elements.len() != self.len() || self.config != address(cfg) {
             return Arc::new(ElementGrid::new(elements, cfg));
         }
-        // The elements that differ from what the grid holds, by index (no allocation when none
-        // does).
+        let changed = self.differing(elements);
+        if changed.is_empty() {
+            return Arc::clone(self);
+        }
+        let mut g = ElementGrid {
+            rects: self.rects.clone(),
+            shapes: self.shapes.clone(),
+            config: self.config,
+            boxes: Vec::new(),
+            everywhere: Vec::new(),
+            origin: self.origin,
+            cell: self.cell,
+            nx: self.nx,
+            ny: self.ny,
+            cells: Arc::clone(&self.cells),
+            moved: Vec::new(),
+        };
+        // The lists re-indexing builds anew are copied only when kept.
+        let reindex = self.reindexes(&changed);
+        if !reindex {
+            g.boxes.clone_from(&self.boxes);
+            g.everywhere.clone_from(&self.everywhere);
+            g.moved.clone_from(&self.moved);
+        }
+        g.update(elements, cfg, &changed, reindex);
+        Arc::new(g)
+    }
+
+    /// [`Self::refreshed`] of the grid `this` when nothing else holds it: the same grid, brought
+    /// up to date in place, without copying its lists (#15: the copies and their allocations
+    /// were a third of a refresh). `Err` gives `this` back untouched when it is shared.
+    pub(crate) fn refreshed_owned(
+        mut this: Arc<Self>,
+        elements: &[ElementState],
+        cfg: &RulesConfig,
+    ) -> Result<Arc<Self>, Arc<Self>> {
+        let Some(g) = Arc::get_mut(&mut this) else {
+            return Err(this);
+        };
+        if elements.len() != g.len() || g.config != address(cfg) {
+            *g = ElementGrid::new(elements, cfg);
+        } else {
+            let changed = g.differing(elements);
+            if !changed.is_empty() {
+                let reindex = g.reindexes(&changed);
+                g.update(elements, cfg, &changed, reindex);
+            }
+        }
+        Ok(this)
+    }
+
+    /// The elements that differ from what the grid holds (their pose to the bit, their kind or
+    /// whether they are in play), by index: no allocation when none does.
+    fn differing(&self, elements: &[ElementState]) -> Vec<usize> {
         let mut changed: Vec<usize> = Vec::new();
         for (i, e) in elements.iter().enumerate() {
             let was_in_play = self.boxes[i].is_some() || self.everywhere.contains(&i);
@@ -277,55 +347,64 @@ impl ElementGrid {
                 changed.push(i);
             }
         }
-        if changed.is_empty() {
-            return Arc::clone(self);
-        }
-        if 4 * (self.moved.len() + changed.len()) > elements.len() {
-            return Arc::new(ElementGrid::new(elements, cfg));
-        }
-        let mut g = ElementGrid {
-            rects: self.rects.clone(),
-            shapes: self.shapes.clone(),
-            config: self.config,
-            boxes: self.boxes.clone(),
-            everywhere: self.everywhere.clone(),
-            origin: self.origin,
-            cell: self.cell,
-            nx: self.nx,
-            ny: self.ny,
-            cells: Arc::clone(&self.cells),
-            moved: self.moved.clone(),
-        };
-        for i in changed {
+        changed
+    }
+
+    /// Whether bringing the grid up to date for `changed` indexes it afresh: more than a quarter
+    /// of the elements would be tested against every query.
+    fn reindexes(&self, changed: &[usize]) -> bool {
+        4 * (self.moved.len() + changed.len()) > self.len()
+    }
+
+    /// Bring this grid of as many elements, measured by `cfg`, up to date for `elements`, of
+    /// which `changed` (ascending, not empty) are those that differ from what it holds: their
+    /// rectangles and shapes worked out again, then either each one's box and cells, or, when
+    /// `reindex` (what [`Self::reindexes`] said of the grid as it was), the boxes and cell index
+    /// of all (`boxes`, `everywhere` and `moved` may then hold anything: they are built anew).
+    fn update(
+        &mut self,
+        elements: &[ElementState],
+        cfg: &RulesConfig,
+        changed: &[usize],
+        reindex: bool,
+    ) {
+        for &i in changed {
             let r = elements[i].rect(cfg);
-            g.rects[i] = r;
-            let shape = &mut g.shapes[i];
-            let (corners, forward) = rect_corners_and_forward(&r);
-            shape.outline = RectOutline::of_corners(corners);
-            shape.forward = forward;
-            shape.kind = elements[i].kind;
-            g.everywhere.retain(|&k| k != i);
-            g.moved.retain(|&k| k != i);
-            g.boxes[i] = if elements[i].in_play() {
-                let b = bounds_of(shape.outline.corners());
+            self.rects[i] = r;
+            let listed = self.shapes[i].listed;
+            self.shapes[i] = Shape {
+                listed,
+                ..Shape::of(&r, elements[i].kind)
+            };
+        }
+        if reindex {
+            let rects = std::mem::take(&mut self.rects);
+            let shapes = std::mem::take(&mut self.shapes);
+            *self = ElementGrid::indexed(rects, shapes, elements, cfg);
+            return;
+        }
+        for &i in changed {
+            self.everywhere.retain(|&k| k != i);
+            self.moved.retain(|&k| k != i);
+            self.boxes[i] = if elements[i].in_play() {
+                let b = bounds_of(self.shapes[i].outline.corners());
                 if b.is_none() {
-                    g.everywhere.push(i);
+                    self.everywhere.push(i);
                 }
                 b
             } else {
                 None
             };
-            if let Some(b) = g.boxes[i] {
-                let (cx0, cy0, cx1, cy1) = g.cell_range(b);
-                let listed = g.shapes[i].listed.is_some_and(|(lx0, ly0, lx1, ly1)| {
+            if let Some(b) = self.boxes[i] {
+                let (cx0, cy0, cx1, cy1) = self.cell_range(b);
+                let listed = self.shapes[i].listed.is_some_and(|(lx0, ly0, lx1, ly1)| {
                     lx0 <= cx0 && ly0 <= cy0 && cx1 <= lx1 && cy1 <= ly1
                 });
                 if !listed {
-                    g.moved.push(i);
+                    self.moved.push(i);
                 }
             }
         }
-        Arc::new(g)
     }
 
     /// Debug builds and tests: assert that this grid answers as `fresh` does (a grid built afresh from
@@ -743,6 +822,8 @@ pub(crate) mod tests {
                 .map(|i| element(i, next() * 30.0, next() * 24.0, next() * 360.0))
                 .collect();
             let mut g = Arc::new(ElementGrid::new(&els, &cfg));
+            // The same grid brought up to date in place (nothing else holds it).
+            let mut owned = Arc::new(ElementGrid::new(&els, &cfg));
             for step in 0..60 {
                 let moves = 1 + (next() * 3.0) as usize;
                 for _ in 0..moves {
@@ -764,11 +845,20 @@ pub(crate) mod tests {
                     }
                 }
                 g = g.refreshed(&els, &cfg);
+                let at = Arc::as_ptr(&owned);
+                owned = match ElementGrid::refreshed_owned(owned, &els, &cfg) {
+                    Ok(o) => o,
+                    Err(_) => panic!("nothing else holds the grid"),
+                };
+                assert_eq!(Arc::as_ptr(&owned), at, "brought up to date in place");
                 let fresh = ElementGrid::new(&els, &cfg);
                 g.assert_answers_as(&fresh);
+                owned.assert_answers_as(&fresh);
                 for i in 0..n {
                     let (a, b) = (g.outline(i), fresh.outline(i));
                     assert_eq!(format!("{a:?}"), format!("{b:?}"), "outline {i}");
+                    let a = owned.outline(i);
+                    assert_eq!(format!("{a:?}"), format!("{b:?}"), "outline {i} in place");
                 }
                 for q in 0..40 {
                     let pts = ElementRect::new(
@@ -782,6 +872,11 @@ pub(crate) mod tests {
                         g.near(&pts, margin),
                         fresh.near(&pts, margin),
                         "{n} elements, step {step}, query {q}"
+                    );
+                    assert_eq!(
+                        owned.near(&pts, margin),
+                        fresh.near(&pts, margin),
+                        "{n} elements, step {step}, query {q}, in place"
                     );
                 }
             }
@@ -814,6 +909,21 @@ pub(crate) mod tests {
         // Nothing changed: the very same grid.
         let again = g.refreshed(&els, &cfg);
         assert!(Arc::ptr_eq(&g, &again));
+        // Held elsewhere too (`again`): given back untouched, not brought up to date.
+        let moved: Vec<ElementState> = (0..5).map(|i| element(i, 4.0, 2.0, 0.0)).collect();
+        match ElementGrid::refreshed_owned(g, &moved, &cfg) {
+            Ok(_) => panic!("a shared grid was changed in place"),
+            Err(back) => {
+                assert!(Arc::ptr_eq(&back, &again));
+                back.assert_answers_as(&ElementGrid::new(&els, &cfg));
+            }
+        }
+        // Alone again, another configuration or number of elements: a fresh grid in its place.
+        let other = RulesConfig::default();
+        let owned = ElementGrid::refreshed_owned(again, &moved, &other).expect("alone");
+        owned.assert_answers_as(&ElementGrid::new(&moved, &other));
+        let owned = ElementGrid::refreshed_owned(owned, &moved[..3], &other).expect("alone");
+        owned.assert_answers_as(&ElementGrid::new(&moved[..3], &other));
     }
 
     /// The corners a grid hands out for an element are its own, to the bit, only while its pose,
