@@ -1928,7 +1928,8 @@ impl Battle {
         boxes: Option<&AreaBoxes>,
     ) -> PipCost {
         let cfg = &self.setup.config;
-        let movers: Vec<&ElementState> = plan
+        // A lone mover, or two, without a heap block (#15: most moves are one element's).
+        let movers: crate::few::Few<&ElementState> = plan
             .movers
             .iter()
             .filter_map(|id| self.element(*id))
@@ -1975,7 +1976,7 @@ impl Battle {
                         if self.is_sheltered(&grect, boxes) {
                             extras.push(PipExtra::GeneralSheltered);
                         } else {
-                            let rects: Vec<ElementRect> =
+                            let rects: crate::few::Few<ElementRect> =
                                 movers.iter().map(|e| e.rect(cfg)).collect();
                             // §6.4 as `Battlefield::within_command` measures it: the nearest
                             // mover against the command distance. Every command distance is at

@@ -48,6 +48,7 @@ use super::movement::{HeldStronghold, MoveContext};
 use super::state::ElementState;
 use crate::config::RulesConfig;
 use crate::contact::ContactReport;
+use crate::few::Few;
 use crate::terrain::{Going, RiverState};
 use crate::zones::KeptZone;
 
@@ -694,7 +695,7 @@ pub(super) struct Carry {
     /// The answer bytes known before the event ([`CloseCombatFlags::flags`]), by index.
     flags: Vec<u8>,
     /// The elements the event moves, by index, with their boxes before it.
-    changed: Vec<(usize, BoxOf)>,
+    changed: Few<(usize, BoxOf)>,
     /// The grid before the event, where the next state's starts.
     grid: Option<Arc<ElementGrid>>,
     /// The contacts between enemies before the event, where the next state's start.
@@ -715,7 +716,7 @@ impl StateCache {
         let contacts = self.contacts_now();
         let nothing = Carry {
             flags: Vec::new(),
-            changed: Vec::new(),
+            changed: Few::Zero,
             grid,
             contacts,
         };
@@ -725,14 +726,16 @@ impl StateCache {
         if memo.config != address(cfg) || memo.elements != ElementsAt::of(elements) {
             return nothing;
         }
-        let mut ids: Vec<super::ElementId> = match event {
+        // One or two elements for most events, kept in place (#15).
+        let mut ids: Few<super::ElementId> = match event {
             super::Event::Moved { moves, .. } => moves.iter().map(|m| m.id).collect(),
-            super::Event::Outcome { effect } => vec![effect.id()],
+            super::Event::Outcome { effect } => Few::one(effect.id()),
             _ => return nothing,
         };
         ids.sort_unstable();
-        ids.dedup();
-        let mut changed = Vec::with_capacity(ids.len());
+        let mut last = None;
+        ids.retain(|&id| last.replace(id) != Some(id));
+        let mut changed = Few::Zero;
         for id in ids {
             match elements.iter().position(|e| e.id == id) {
                 Some(i) => {
@@ -787,9 +790,10 @@ impl Carry {
         if self.flags.len() != elements.len() || self.flags.iter().all(|&f| f == 0) {
             return cache;
         }
-        let mut moved: Vec<BoxOf> = Vec::with_capacity(2 * self.changed.len());
+        let mut moved: Few<BoxOf> = Few::Zero;
         for &(i, before) in &self.changed {
-            moved.extend([before, box_of(&elements[i], cfg)]);
+            moved.push(before);
+            moved.push(box_of(&elements[i], cfg));
         }
         let memo = CloseCombat {
             config: address(cfg),
