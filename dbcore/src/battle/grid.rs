@@ -338,12 +338,15 @@ impl ElementGrid {
     /// whether they are in play), by index: no allocation when none does.
     fn differing(&self, elements: &[ElementState]) -> Vec<usize> {
         let mut changed: Vec<usize> = Vec::new();
-        for (i, e) in elements.iter().enumerate() {
-            let was_in_play = self.boxes[i].is_some() || self.everywhere.contains(&i);
-            if pose_bits(&e.pose) != pose_bits(&self.rects[i].pose)
-                || e.kind != self.shapes[i].kind
-                || e.in_play() != was_in_play
-            {
+        // The lists side by side, without an index check per element (#15: this runs at every
+        // commit and every refresh); an element without a box was in play only if listed
+        // `everywhere`, which is asked only then.
+        let held = self.rects.iter().zip(&self.shapes).zip(&self.boxes);
+        for (i, (e, ((r, shape), b))) in elements.iter().zip(held).enumerate() {
+            let same = pose_bits(&e.pose) == pose_bits(&r.pose)
+                && e.kind == shape.kind
+                && e.in_play() == (b.is_some() || self.everywhere.contains(&i));
+            if !same {
                 changed.push(i);
             }
         }
