@@ -32,7 +32,10 @@
 //! they are for; a state's grid starts from the grid of the
 //! state it came from (its clone's source, the state before an event), which
 //! `ElementGrid::refreshed` brings up to date by comparing every element, so it is never
-//! stale whatever that state was. Every intermediate state a Fight's check
+//! stale whatever that state was. When an event is committed to a battle whose grid nothing
+//! else holds (a tactical move, committed to the battle itself), the grid is brought up to date
+//! in place for the state after it, by the same comparison (`ElementGrid::refreshed_owned`),
+//! instead of being copied when that state is first asked. Every intermediate state a Fight's check
 //! simulates (after each outcome move) gets a memo of its own, filled when first asked. Its
 //! contacts between enemies start, like its grid, from those of the state it came from
 //! (`KnownContacts::derived`): only the pairs with an element whose rectangle, army or status
@@ -696,7 +699,8 @@ pub(super) struct Carry {
     flags: Vec<u8>,
     /// The elements the event moves, by index, with their boxes before it.
     changed: Few<(usize, BoxOf)>,
-    /// The grid before the event, where the next state's starts.
+    /// The grid before the event, where the next state's starts ([`Carry::after`] brings it up
+    /// to date in place when nothing else holds it).
     grid: Option<Arc<ElementGrid>>,
     /// The contacts between enemies before the event, where the next state's start.
     contacts: Option<Arc<KnownContacts>>,
