@@ -147,6 +147,19 @@ impl Battle {
             .collect()
     }
 
+    /// The first of [`Battle::pending_combats`] between `a` and `b` (either way round), read
+    /// from the state's kept list of close combats rather than from copies of it (#15).
+    fn pending_pair(&self, a: ElementId, b: ElementId) -> Option<CloseCombatPair> {
+        let strongholds = self.held_strongholds_kept();
+        with_close_combats(&self.move_context(&strongholds), |pairs| {
+            pairs
+                .iter()
+                .filter(|p| self.still_to_fight(p))
+                .find(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
+                .cloned()
+        })
+    }
+
     /// Whether the close combat `p` is still to be fought this bound: none of its elements has
     /// fought or pursued already (§10.2, §12.5); for an assault only the assaulter counts, since
     /// the defender fights each assaulter in turn (§4.7).
@@ -356,20 +369,9 @@ impl Battle {
         c_in_c_bonus: &[ElementId],
     ) -> Result<(Vec<Event>, Battle), BattleError> {
         let bonus = self.check_c_in_c_bonus(a, b, c_in_c_bonus)?;
-        // The first of `pending_combats` that is this pair, read from the state's list where it
-        // is kept rather than from two copies of it (#15).
-        let pair = {
-            let strongholds = self.held_strongholds_kept();
-            with_close_combats(&self.move_context(&strongholds), |pairs| {
-                pairs
-                    .iter()
-                    .find(|p| {
-                        ((p.a == a && p.b == b) || (p.a == b && p.b == a)) && self.still_to_fight(p)
-                    })
-                    .cloned()
-            })
-        }
-        .ok_or(BattleError::NotInCombat { a, b })?;
+        let pair = self
+            .pending_pair(a, b)
+            .ok_or(BattleError::NotInCombat { a, b })?;
         let mut sim = self.clone();
         let mut events = Vec::new();
         let mut turned = false;
@@ -388,7 +390,8 @@ impl Battle {
         let strongholds = sim.held_strongholds();
         // A clone starts with an empty per-state memo (cache.rs), so asking the clone would scan
         // every contact again; until something turns it is the very state `self` is, whose memo
-        // already holds the close combats `pending_combats` just listed: ask `self` then.
+        // already holds the close combats `pending_pair` just searched, among which it found
+        // this pair: ask `self` then, without searching again.
         let mut situation = if turned {
             close_combat_situation(&sim.move_context(&strongholds), a, b)
         } else {
