@@ -10,8 +10,8 @@ use crate::battle::prebattle::{
     ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleError, PrebattleEvent, PrebattleSetup,
 };
 use crate::battle::{
-    Action, Battle, BattleRecord, BattleSetup, CheckedAction, ContactWanted, ElementId, Event,
-    MoveOrder, Phase, SetupError, ValidatedSetup, Verdict,
+    Action, Battle, BattleRecord, BattleSetup, CheckedAction, ContactWanted, ElementId,
+    ElementState, Event, MoveOrder, Phase, SetupError, ValidatedSetup, Verdict,
 };
 use crate::dice::{DieScore, SeededDice};
 use crate::geometry::{Point, Pose, TOLERANCE};
@@ -151,8 +151,8 @@ pub(crate) fn play_game_to_end(
     seed: u64,
     max_bounds: u32,
 ) -> Result<(DrivenGame, Battle), GameError> {
-    let mut a = Demonstration;
-    let mut b = Demonstration;
+    let mut a = Demonstration::new();
+    let mut b = Demonstration::new();
     play_game_to_end_with(
         setup,
         seed,
@@ -274,8 +274,111 @@ impl Choice {
 /// else straight at the nearest enemy; the first shot and the first combat the battle accepts.
 /// In Big Battle and Giant it first buys holds for demoralised elements whose flight would
 /// take them off the table (§14.5).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Demonstration;
+///
+/// It remembers each mover's nearest enemy between its decisions, with the elements as they
+/// stood when it worked it out, and works it out again for a mover only when that mover or any
+/// enemy has changed since: the same choices as working everything out afresh at every
+/// decision, for less work (#15). `Demonstration::new()` (or `default()`) starts with nothing
+/// remembered; keep one for each army through a game.
+///
+/// ```
+/// use dbcore::battle::Battle;
+/// use dbcore::driver::{demo_setup, play_battle_with, Demonstration};
+/// use dbcore::SeededDice;
+///
+/// let (mut red, mut blue) = (Demonstration::new(), Demonstration::new());
+/// let battle = Battle::new(demo_setup()).unwrap();
+/// let driven = play_battle_with(battle, &mut SeededDice::new(1), 40, &mut [&mut red, &mut blue]);
+/// // The same battle as `play_battle` plays with its own two drivers.
+/// let again = dbcore::driver::play_battle(Battle::new(demo_setup()).unwrap(), &mut SeededDice::new(1), 40);
+/// assert_eq!(driven.events, again.events);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Demonstration {
+    nearest: NearestMemo,
+}
+
+impl Demonstration {
+    /// A demonstration driver remembering nothing yet.
+    pub const fn new() -> Demonstration {
+        Demonstration {
+            nearest: NearestMemo::new(),
+        }
+    }
+}
+
+/// What the demonstration driver keeps between decisions: the nearest enemy it found for each
+/// mover, and the elements as they stood then. Both are only read back when the elements that
+/// decide them are bit for bit the same, so a remembered answer is always the one working it out
+/// again would give.
+#[derive(Debug, Clone, Default)]
+struct NearestMemo {
+    /// The army whose movers the answers are for.
+    active: usize,
+    /// Every element as it stood when the memo was (re)started, in element order.
+    stood: Vec<Stood>,
+    /// By element index: the mover as it stood and its nearest enemy with the distance (`None`
+    /// for no enemy in play), once worked out.
+    found: Vec<Option<(Stood, Nearest)>>,
+}
+
+/// The nearest enemy in play and its distance, if any (what [`nearest`] finds).
+type Nearest = Option<(ElementId, f64)>;
+
+/// What of an element the nearest enemy depends on: which element and army it is, whether it
+/// is in play, and its pose to the bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stood {
+    id: ElementId,
+    army: usize,
+    in_play: bool,
+    pose: [u64; 3],
+}
+
+impl Stood {
+    fn of(e: &ElementState) -> Stood {
+        Stood {
+            id: e.id,
+            army: e.army,
+            in_play: e.in_play(),
+            pose: [
+                e.pose.x.to_bits(),
+                e.pose.y.to_bits(),
+                e.pose.facing.to_bits(),
+            ],
+        }
+    }
+}
+
+impl NearestMemo {
+    const fn new() -> NearestMemo {
+        NearestMemo {
+            active: 0,
+            stood: Vec::new(),
+            found: Vec::new(),
+        }
+    }
+
+    /// Keep what was found only if it was for army `active`'s movers and every element not of
+    /// that army (every enemy of a mover) stands as it did; otherwise start again from `els`.
+    /// Whether it was kept.
+    fn keep_if_enemies_stand(&mut self, els: &[ElementState], active: usize) -> bool {
+        let stands = self.active == active
+            && self.stood.len() == els.len()
+            && els
+                .iter()
+                .zip(&self.stood)
+                .all(|(e, s)| (e.army == active && s.army == active) || Stood::of(e) == *s);
+        if !stands {
+            self.active = active;
+            self.stood.clear();
+            self.stood.extend(els.iter().map(Stood::of));
+            self.found.clear();
+            self.found.resize(els.len(), None);
+        }
+        stands
+    }
+}
 
 impl Policy for Demonstration {
     fn next_action(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Action> {
@@ -286,7 +389,7 @@ impl Policy for Demonstration {
         match (battle.phase(), dice) {
             // §14.5: first the holds that keep demoralised elements from fleeing off the table.
             (Phase::Movement, _) => big_battle::hold_worth_buying(battle)
-                .or_else(|| best_move(battle))
+                .or_else(|| best_move(battle, &mut self.nearest))
                 .map(Choice::Checked),
             (Phase::Shooting | Phase::CloseCombat, Some(roll)) => next_fire_or_fight(battle, roll),
             _ => None,
@@ -312,8 +415,8 @@ impl Policy for Demonstration {
 /// assert_eq!(events, driven.events);
 /// ```
 pub fn play_battle(battle: Battle, dice: &mut SeededDice, max_bounds: u32) -> DrivenBattle {
-    let mut a = Demonstration;
-    let mut b = Demonstration;
+    let mut a = Demonstration::new();
+    let mut b = Demonstration::new();
     play_battle_with(battle, dice, max_bounds, &mut [&mut a, &mut b])
 }
 
@@ -325,8 +428,8 @@ pub fn drive(
     dice: &mut SeededDice,
     max_bounds: u32,
 ) -> (Vec<Event>, Option<Verdict>) {
-    let mut a = Demonstration;
-    let mut b = Demonstration;
+    let mut a = Demonstration::new();
+    let mut b = Demonstration::new();
     drive_with(battle, dice, max_bounds, &mut [&mut a, &mut b])
 }
 
@@ -426,22 +529,48 @@ pub fn drive_with(
 /// Every element of the moving army in play that has not moved this bound, with the nearest
 /// enemy in play to it and the distance between their front-edge midpoints (the first enemy by
 /// id among equally near ones), in the order of the elements.
-fn movers_and_nearest_enemies(b: &Battle) -> Vec<(ElementId, ElementId, f64)> {
+///
+/// A mover's nearest enemy depends only on the mover and the enemies, so it is read from `memo`
+/// when the mover and every enemy stand exactly as they did when it was found there (#15: in a
+/// movement phase only the movers move, one a decision, so all the others' answers still hold;
+/// measuring every enemy from every mover again was half of each action at 96 elements a side).
+fn movers_and_nearest_enemies(
+    b: &Battle,
+    memo: &mut NearestMemo,
+) -> Vec<(ElementId, ElementId, f64)> {
     let els = b.elements();
+    let active = b.active_army();
+    memo.keep_if_enemies_stand(els, active);
     // Each element's front-edge midpoint once, not once per pair (#15: the sines and cosines of
-    // every enemy for every mover were a tenth of a driven battle). The same numbers.
-    let mids: Vec<Point> = els.iter().map(|e| e.pose.front_mid()).collect();
-    els.iter()
-        .zip(&mids)
-        .filter(|(e, _)| e.army == b.active_army() && e.in_play() && e.moves_this_bound == 0)
-        .filter_map(|(me, &at)| {
-            let enemies = els
-                .iter()
-                .zip(&mids)
-                .filter(|(e, _)| e.army != me.army && e.in_play());
-            nearest(enemies.map(|(e, &mid)| (e.id, mid, at))).map(|(t, d)| (me.id, t, d))
-        })
-        .collect()
+    // every enemy for every mover were a tenth of a driven battle), and only when some mover's
+    // nearest enemy is worked out. The same numbers.
+    let mut mids: Option<Vec<Point>> = None;
+    let mut out = Vec::new();
+    for (k, me) in els.iter().enumerate() {
+        if !(me.army == active && me.in_play() && me.moves_this_bound == 0) {
+            continue;
+        }
+        let stood = Stood::of(me);
+        let found = match memo.found[k] {
+            Some((s, found)) if s == stood => found,
+            _ => {
+                let mids =
+                    mids.get_or_insert_with(|| els.iter().map(|e| e.pose.front_mid()).collect());
+                let at = mids[k];
+                let enemies = els
+                    .iter()
+                    .zip(mids.iter())
+                    .filter(|(e, _)| e.army != me.army && e.in_play());
+                let found = nearest(enemies.map(|(e, &mid)| (e.id, mid, at)));
+                memo.found[k] = Some((stood, found));
+                found
+            }
+        };
+        if let Some((t, d)) = found {
+            out.push((me.id, t, d));
+        }
+    }
+    out
 }
 
 /// Of `(id, p, q)`, the id with the least `p.distance(q)` (by `total_cmp`, then the lower id),
@@ -457,7 +586,7 @@ fn movers_and_nearest_enemies(b: &Battle) -> Vec<(ElementId, ElementId, f64)> {
 /// is the one it finds; its distance is measured once at the end if it was not already.
 fn nearest(
     candidates: impl Iterator<Item = (ElementId, Point, Point)>,
-) -> Option<(ElementId, f64)> {
+) -> Nearest {
     /// The squared distance when it is finite and large enough for the bound above.
     fn square(p: Point, q: Point) -> Option<f64> {
         let (dx, dy) = (p.x - q.x, p.y - q.y);
@@ -510,17 +639,17 @@ fn nearest(
 /// The first legal move, trying elements nearest the enemy first: contact if possible, else the
 /// longest step straight towards the nearest enemy. Checked, so that it is committed without a
 /// second check.
-fn best_move(b: &Battle) -> Option<CheckedAction> {
-    best_move_with(b, true)
+fn best_move(b: &Battle, memo: &mut NearestMemo) -> Option<CheckedAction> {
+    best_move_with(b, true, memo)
 }
 
 /// [`best_move`], passing over the moves sure to be refused as too far when `pass_over` (the
 /// tests compare it with asking the battle about every move).
-fn best_move_with(b: &Battle, pass_over: bool) -> Option<CheckedAction> {
+fn best_move_with(b: &Battle, pass_over: bool, memo: &mut NearestMemo) -> Option<CheckedAction> {
     if b.pips() == 0 {
         return None;
     }
-    let mut mine = movers_and_nearest_enemies(b);
+    let mut mine = movers_and_nearest_enemies(b, memo);
     mine.sort_by(|x, y| x.2.total_cmp(&y.2).then(x.0.cmp(&y.0)));
     let cfg = &b.setup().config;
     for (id, target, dist) in mine {
@@ -790,11 +919,19 @@ mod tests {
     }
 
     /// The demonstration driver, first checking at every move that passing over the moves
-    /// sure to be too far chooses as asking about every move does.
+    /// sure to be too far, with the nearest enemies it remembers from its earlier decisions,
+    /// chooses as asking about every move with everything worked out afresh does; and that the
+    /// movers and nearest enemies it remembers are, to the bit, those worked out afresh.
     #[derive(Default)]
     struct Comparing {
         compared: usize,
         moves: usize,
+        /// How many decisions found the enemies as the memo had them.
+        remembered: usize,
+        /// Carried from decision to decision, as the driver carries its own.
+        memo: NearestMemo,
+        listed: NearestMemo,
+        driver: Demonstration,
     }
 
     impl Policy for Comparing {
@@ -804,13 +941,25 @@ mod tests {
 
         fn next_choice(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Choice> {
             if battle.phase() == Phase::Movement {
-                let fast = best_move_with(battle, true);
-                let every = best_move_with(battle, false);
+                let fast = best_move_with(battle, true, &mut self.memo);
+                let every = best_move_with(battle, false, &mut NearestMemo::new());
                 assert_eq!(fast, every, "bound {}", battle.bound());
+                let bits =
+                    |v: Vec<(ElementId, ElementId, f64)>| -> Vec<(ElementId, ElementId, u64)> {
+                        v.into_iter().map(|(m, t, d)| (m, t, d.to_bits())).collect()
+                    };
+                let kept = self
+                    .listed
+                    .clone()
+                    .keep_if_enemies_stand(battle.elements(), battle.active_army());
+                self.remembered += usize::from(kept);
+                let remembered = bits(movers_and_nearest_enemies(battle, &mut self.listed));
+                let afresh = bits(movers_and_nearest_enemies(battle, &mut NearestMemo::new()));
+                assert_eq!(remembered, afresh, "bound {}", battle.bound());
                 self.compared += 1;
                 self.moves += usize::from(fast.is_some());
             }
-            Demonstration.next_choice(battle, dice)
+            self.driver.next_choice(battle, dice)
         }
     }
 
@@ -833,9 +982,16 @@ mod tests {
                 );
             }
         }
-        // Many decisions compared, most of them a move made.
-        let Comparing { compared, moves } = policy;
+        // Many decisions compared, most of them a move made, and many of them with the nearest
+        // enemies remembered from an earlier decision.
+        let Comparing {
+            compared,
+            moves,
+            remembered,
+            ..
+        } = policy;
         assert!(compared > 300 && moves > 150, "{compared} {moves}");
+        assert!(remembered > compared / 3, "{remembered} of {compared}");
     }
 
     #[test]

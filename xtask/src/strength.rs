@@ -113,7 +113,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     for i in 0..battles {
         let side = (i % 2) as usize;
         timed.ai.config.seed = u64::from(i);
-        let mut driver = Demonstration;
+        let mut driver = Demonstration::new();
         let (bounds_played, winner) = if demo {
             let setup = mirrored(&base, ((i / 2) % 2) as usize);
             let battle = Battle::new(setup).map_err(|e| e.to_string())?;

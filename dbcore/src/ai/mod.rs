@@ -694,7 +694,7 @@ fn shoot(b: &Battle, roll: [DieScore; 2], budget: &mut Budget) -> Option<Action>
     first_legal
         .or_else(|| {
             // The budget ran out or no listed target was accepted: the demonstration's choice.
-            crate::driver::Demonstration.next_action(b, Some(roll))
+            crate::driver::Demonstration::new().next_action(b, Some(roll))
         })
         .filter(|a| b.check(a).is_ok())
 }

@@ -65,7 +65,7 @@ proptest! {
         let setup = mirrored(&demo_setup(), army);
         let battle = Battle::new(setup).expect("mirrored set-up is valid");
         let mut ai = checked(nodes, seed);
-        let mut driver = Demonstration;
+        let mut driver = Demonstration::new();
         let mut dice = SeededDice::new(seed);
         let d = if side == 0 {
             play_battle_with(battle, &mut dice, MAX_BOUNDS, &mut [&mut ai, &mut driver])
@@ -186,8 +186,8 @@ fn whole_games_from_list_ids_are_never_refused() {
         let config = AiConfig { nodes: 60, seed };
         let mut first = checked(60, seed);
         let mut second = checked(60, seed + 1);
-        let mut d1 = Demonstration;
-        let mut d2 = Demonstration;
+        let mut d1 = Demonstration::new();
+        let mut d2 = Demonstration::new();
         let players: [&mut dyn Policy; 2] = [
             if ai_armies[0] { &mut first } else { &mut d1 },
             if ai_armies[1] { &mut second } else { &mut d2 },

@@ -684,7 +684,8 @@ fn s14_5_the_driver_holds_demoralised_elements_whose_flight_would_leave_the_tabl
     let depth = b.setup().battlefield.board.depth;
     let cfg = b.setup().config.clone();
     let mut held = Vec::new();
-    while let Some(choice) = Demonstration.next_choice(&b, None) {
+    let mut driver = Demonstration::new();
+    while let Some(choice) = driver.next_choice(&b, None) {
         let action = choice.into_action();
         let Action::Hold { ids } = &action else {
             break;

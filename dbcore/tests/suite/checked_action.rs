@@ -414,7 +414,7 @@ impl dbcore::driver::Policy for ComparingRefusals {
         if battle.phase() == dbcore::battle::Phase::Movement {
             self.compare(battle);
         }
-        dbcore::driver::Demonstration.next_action(battle, dice)
+        dbcore::driver::Demonstration::new().next_action(battle, dice)
     }
 }
 
