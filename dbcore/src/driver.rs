@@ -308,22 +308,48 @@ impl Demonstration {
 }
 
 /// What the demonstration driver keeps between decisions: the nearest enemy it found for each
-/// mover, and the elements as they stood then. Both are only read back when the elements that
-/// decide them are bit for bit the same, so a remembered answer is always the one working it out
-/// again would give.
+/// mover, and the elements as they stood then. An answer is read back only while its mover
+/// stands exactly as it did; when enemies have changed, each answer is brought up to date with
+/// the changed enemies alone (or dropped, when its own nearest enemy changed). So a remembered
+/// answer is always the one working it out again would give.
 #[derive(Debug, Clone, Default)]
 struct NearestMemo {
     /// The army whose movers the answers are for.
     active: usize,
-    /// Every element as it stood when the memo was (re)started, in element order.
+    /// Every element as the answers know it, in element order.
     stood: Vec<Stood>,
-    /// By element index: the mover as it stood and its nearest enemy with the distance (`None`
-    /// for no enemy in play), once worked out.
-    found: Vec<Option<(Stood, Nearest)>>,
+    /// By element index: what was found for that mover, once worked out.
+    found: Vec<Option<Found>>,
+}
+
+/// A mover's nearest enemy, as [`NearestMemo`] keeps it.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    /// The mover as it stood.
+    mover: Stood,
+    /// Its front-edge midpoint, from which enemies are measured.
+    at: Point,
+    /// Its nearest enemy in play and the distance, if any.
+    nearest: Nearest,
 }
 
 /// The nearest enemy in play and its distance, if any (what [`nearest`] finds).
 type Nearest = Option<(ElementId, f64)>;
+
+/// The nearer of two answers of [`nearest`] by its order (the distance by `total_cmp`, then the
+/// lower id): the answer for the two lists of candidates together.
+fn nearer(a: Nearest, b: Nearest) -> Nearest {
+    match (a, b) {
+        (Some(x), Some(y)) => {
+            if x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)) == std::cmp::Ordering::Greater {
+                Some(y)
+            } else {
+                Some(x)
+            }
+        }
+        (x, None) | (None, x) => x,
+    }
+}
 
 /// What of an element the nearest enemy depends on: which element and army it is, whether it
 /// is in play, and its pose to the bit.
@@ -359,24 +385,67 @@ impl NearestMemo {
         }
     }
 
-    /// Keep what was found only if it was for army `active`'s movers and every element not of
-    /// that army (every enemy of a mover) stands as it did; otherwise start again from `els`.
-    /// Whether it was kept.
-    fn keep_if_enemies_stand(&mut self, els: &[ElementState], active: usize) -> bool {
-        let stands = self.active == active
+    /// Bring the answers up to date for army `active`'s movers among `els`: kept when every
+    /// enemy (every element not of that army) stands as it did; brought up to date with the
+    /// enemies that changed otherwise; all forgotten when the army, or which elements there
+    /// are, changed. Whether any answer was kept.
+    ///
+    /// An answer is the least of every enemy in play by [`nearest`]'s order. The enemies that
+    /// did not change give the same distances as before and none was less than the answer, so
+    /// when the answer's own enemy did not change, the least of all is the nearer of the answer
+    /// and the least of the changed enemies in play. When it did change, the answer is dropped
+    /// and worked out afresh when asked.
+    fn bring_up_to_date(&mut self, els: &[ElementState], active: usize) -> bool {
+        // The enemies that changed, by index, in one pass that also finds whether the same
+        // elements are there.
+        let mut changed: Vec<usize> = Vec::new();
+        let same_elements = self.active == active
             && self.stood.len() == els.len()
-            && els
-                .iter()
-                .zip(&self.stood)
-                .all(|(e, s)| (e.army == active && s.army == active) || Stood::of(e) == *s);
-        if !stands {
+            && els.iter().zip(&self.stood).enumerate().all(|(k, (e, s))| {
+                if e.army != active && Stood::of(e) != *s {
+                    changed.push(k);
+                }
+                e.id == s.id && e.army == s.army
+            });
+        if !same_elements {
             self.active = active;
             self.stood.clear();
             self.stood.extend(els.iter().map(Stood::of));
             self.found.clear();
             self.found.resize(els.len(), None);
+            return false;
         }
-        stands
+        if changed.is_empty() {
+            return true;
+        }
+        // Their ids, with their front-edge midpoints when in play.
+        let changed: Vec<(ElementId, Option<Point>)> = changed
+            .into_iter()
+            .map(|k| {
+                let e = &els[k];
+                self.stood[k] = Stood::of(e);
+                (e.id, e.in_play().then(|| e.pose.front_mid()))
+            })
+            .collect();
+        for slot in &mut self.found {
+            let Some(f) = slot else {
+                continue;
+            };
+            if f.nearest
+                .is_some_and(|(t, _)| changed.iter().any(|&(id, _)| id == t))
+            {
+                *slot = None;
+                continue;
+            }
+            let at = f.at;
+            let least = nearest(
+                changed
+                    .iter()
+                    .filter_map(|&(id, mid)| mid.map(|mid| (id, mid, at))),
+            );
+            f.nearest = nearer(f.nearest, least);
+        }
+        true
     }
 }
 
@@ -540,7 +609,7 @@ fn movers_and_nearest_enemies(
 ) -> Vec<(ElementId, ElementId, f64)> {
     let els = b.elements();
     let active = b.active_army();
-    memo.keep_if_enemies_stand(els, active);
+    memo.bring_up_to_date(els, active);
     // Each element's front-edge midpoint once, not once per pair (#15: the sines and cosines of
     // every enemy for every mover were a tenth of a driven battle), and only when some mover's
     // nearest enemy is worked out. The same numbers.
@@ -552,7 +621,7 @@ fn movers_and_nearest_enemies(
         }
         let stood = Stood::of(me);
         let found = match memo.found[k] {
-            Some((s, found)) if s == stood => found,
+            Some(f) if f.mover == stood => f.nearest,
             _ => {
                 let mids =
                     mids.get_or_insert_with(|| els.iter().map(|e| e.pose.front_mid()).collect());
@@ -562,7 +631,11 @@ fn movers_and_nearest_enemies(
                     .zip(mids.iter())
                     .filter(|(e, _)| e.army != me.army && e.in_play());
                 let found = nearest(enemies.map(|(e, &mid)| (e.id, mid, at)));
-                memo.found[k] = Some((stood, found));
+                memo.found[k] = Some(Found {
+                    mover: stood,
+                    at,
+                    nearest: found,
+                });
                 found
             }
         };
@@ -584,9 +657,7 @@ fn movers_and_nearest_enemies(
 /// squares that are not finite or too small for that bound) both distances are measured and
 /// compared as `min_by` compares them. Each comparison being the one `min_by` makes, the least
 /// is the one it finds; its distance is measured once at the end if it was not already.
-fn nearest(
-    candidates: impl Iterator<Item = (ElementId, Point, Point)>,
-) -> Nearest {
+fn nearest(candidates: impl Iterator<Item = (ElementId, Point, Point)>) -> Nearest {
     /// The squared distance when it is finite and large enough for the bound above.
     fn square(p: Point, q: Point) -> Option<f64> {
         let (dx, dy) = (p.x - q.x, p.y - q.y);
@@ -918,16 +989,19 @@ mod tests {
         }
     }
 
-    /// The demonstration driver, first checking at every move that passing over the moves
-    /// sure to be too far, with the nearest enemies it remembers from its earlier decisions,
-    /// chooses as asking about every move with everything worked out afresh does; and that the
-    /// movers and nearest enemies it remembers are, to the bit, those worked out afresh.
+    /// The demonstration driver of one army, first checking at every move that passing over
+    /// the moves sure to be too far, with the nearest enemies it remembers from its earlier
+    /// decisions, chooses as asking about every move with everything worked out afresh does;
+    /// and that the movers and nearest enemies it remembers are, to the bit, those worked out
+    /// afresh.
     #[derive(Default)]
     struct Comparing {
         compared: usize,
         moves: usize,
-        /// How many decisions found the enemies as the memo had them.
-        remembered: usize,
+        /// Decisions that found every enemy as the memo had it.
+        kept: usize,
+        /// Decisions whose memo was brought up to date with enemies that had changed.
+        updated: usize,
         /// Carried from decision to decision, as the driver carries its own.
         memo: NearestMemo,
         listed: NearestMemo,
@@ -948,11 +1022,14 @@ mod tests {
                     |v: Vec<(ElementId, ElementId, f64)>| -> Vec<(ElementId, ElementId, u64)> {
                         v.into_iter().map(|(m, t, d)| (m, t, d.to_bits())).collect()
                     };
-                let kept = self
-                    .listed
-                    .clone()
-                    .keep_if_enemies_stand(battle.elements(), battle.active_army());
-                self.remembered += usize::from(kept);
+                let mut probe = self.listed.clone();
+                if probe.bring_up_to_date(battle.elements(), battle.active_army()) {
+                    if probe.stood == self.listed.stood {
+                        self.kept += 1;
+                    } else {
+                        self.updated += 1;
+                    }
+                }
                 let remembered = bits(movers_and_nearest_enemies(battle, &mut self.listed));
                 let afresh = bits(movers_and_nearest_enemies(battle, &mut NearestMemo::new()));
                 assert_eq!(remembered, afresh, "bound {}", battle.bound());
@@ -965,10 +1042,12 @@ mod tests {
 
     /// #15: passing over the moves sure to be too far (DBA3.md §7.2, §7.3: a move is measured by
     /// the front corner moving furthest, and no going allows more than the element's move in
-    /// good going) chooses, at every move of whole battles, the move asking every one chooses.
+    /// good going) chooses, at every move of whole battles, the move asking every one chooses;
+    /// and the nearest enemies each army's driver remembers, kept or brought up to date from
+    /// one decision to the next, are those worked out afresh.
     #[test]
     fn passing_over_too_far_moves_chooses_as_asking_every_move() {
-        let mut policy = Comparing::default();
+        let (mut red, mut blue) = (Comparing::default(), Comparing::default());
         let big = big_battle_setup(crate::battlefield::Variant::BigBattle);
         for (setup, seeds, bounds) in [(demo_setup(), 1..7, 40), (big, 1..3, 12)] {
             let validated = ValidatedSetup::new(setup).unwrap();
@@ -978,20 +1057,20 @@ mod tests {
                     &mut battle,
                     &mut SeededDice::new(seed),
                     bounds,
-                    &mut [&mut policy],
+                    &mut [&mut red, &mut blue],
                 );
             }
         }
-        // Many decisions compared, most of them a move made, and many of them with the nearest
-        // enemies remembered from an earlier decision.
-        let Comparing {
-            compared,
-            moves,
-            remembered,
-            ..
-        } = policy;
+        // Many decisions compared, most of them a move made; many with every enemy standing
+        // as remembered, and many with enemies that had moved since.
+        let sum = |f: fn(&Comparing) -> usize| f(&red) + f(&blue);
+        let (compared, moves) = (sum(|c| c.compared), sum(|c| c.moves));
+        let (kept, updated) = (sum(|c| c.kept), sum(|c| c.updated));
         assert!(compared > 300 && moves > 150, "{compared} {moves}");
-        assert!(remembered > compared / 3, "{remembered} of {compared}");
+        assert!(
+            kept > compared / 3 && updated > compared / 10,
+            "{kept} kept, {updated} brought up to date, of {compared}"
+        );
     }
 
     #[test]
