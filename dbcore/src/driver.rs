@@ -391,10 +391,11 @@ impl NearestMemo {
     /// are, changed. Whether any answer was kept.
     ///
     /// An answer is the least of every enemy in play by [`nearest`]'s order. The enemies that
-    /// did not change give the same distances as before and none was less than the answer, so
+    /// did not change give the same distances as before and each came after the answer, so
     /// when the answer's own enemy did not change, the least of all is the nearer of the answer
-    /// and the least of the changed enemies in play. When it did change, the answer is dropped
-    /// and worked out afresh when asked.
+    /// and the least of the changed enemies in play; when it changed but came no further away,
+    /// the least of all is the least of the changed enemies. Otherwise (it went further away,
+    /// or out of play) the answer is dropped and worked out afresh when asked.
     fn bring_up_to_date(&mut self, els: &[ElementState], active: usize) -> bool {
         // The enemies that changed, by index, in one pass that also finds whether the same
         // elements are there.
@@ -431,19 +432,28 @@ impl NearestMemo {
             let Some(f) = slot else {
                 continue;
             };
-            if f.nearest
-                .is_some_and(|(t, _)| changed.iter().any(|&(id, _)| id == t))
-            {
-                *slot = None;
-                continue;
-            }
             let at = f.at;
             let least = nearest(
                 changed
                     .iter()
                     .filter_map(|&(id, mid)| mid.map(|mid| (id, mid, at))),
             );
-            f.nearest = nearer(f.nearest, least);
+            let Some((t, d)) = f.nearest else {
+                f.nearest = least;
+                continue;
+            };
+            match changed.iter().find(|&&(id, _)| id == t) {
+                // Its enemy stands where it did: the nearer of it and the changed ones.
+                None => f.nearest = nearer(f.nearest, least),
+                // Its enemy came no further away (measured as `nearest` measures): every enemy
+                // that did not change was further than it was, so the nearest is among the
+                // changed ones, itself included.
+                Some(&(_, Some(mid))) if mid.distance(at).total_cmp(&d).is_le() => {
+                    f.nearest = least;
+                }
+                // It went further away or out of play: any enemy may be the nearest now.
+                Some(_) => *slot = None,
+            }
         }
         true
     }
