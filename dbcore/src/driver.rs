@@ -320,6 +320,8 @@ struct NearestMemo {
     stood: Vec<Stood>,
     /// By element index: what was found for that mover, once worked out.
     found: Vec<Option<Found>>,
+    /// The list [`movers_and_nearest_enemies`] gives, kept for its room.
+    listed: Vec<(ElementId, ElementId, f64)>,
 }
 
 /// A mover's nearest enemy, as [`NearestMemo`] keeps it.
@@ -382,6 +384,7 @@ impl NearestMemo {
             active: 0,
             stood: Vec::new(),
             found: Vec::new(),
+            listed: Vec::new(),
         }
     }
 
@@ -613,10 +616,13 @@ pub fn drive_with(
 /// when the mover and every enemy stand exactly as they did when it was found there (#15: in a
 /// movement phase only the movers move, one a decision, so all the others' answers still hold;
 /// measuring every enemy from every mover again was half of each action at 96 elements a side).
-fn movers_and_nearest_enemies(
+///
+/// The list is the memo's own, refilled at every call (#15: a new list was a heap block at every
+/// decision).
+fn movers_and_nearest_enemies<'m>(
     b: &Battle,
-    memo: &mut NearestMemo,
-) -> Vec<(ElementId, ElementId, f64)> {
+    memo: &'m mut NearestMemo,
+) -> &'m mut [(ElementId, ElementId, f64)] {
     let els = b.elements();
     let active = b.active_army();
     memo.bring_up_to_date(els, active);
@@ -624,7 +630,8 @@ fn movers_and_nearest_enemies(
     // every enemy for every mover were a tenth of a driven battle), and only when some mover's
     // nearest enemy is worked out. The same numbers.
     let mut mids: Option<Vec<Point>> = None;
-    let mut out = Vec::new();
+    let mut out = std::mem::take(&mut memo.listed);
+    out.clear();
     for (k, me) in els.iter().enumerate() {
         if !(me.army == active && me.in_play() && me.moves_this_bound == 0) {
             continue;
@@ -653,7 +660,8 @@ fn movers_and_nearest_enemies(
             out.push((me.id, t, d));
         }
     }
-    out
+    memo.listed = out;
+    &mut memo.listed
 }
 
 /// Of `(id, p, q)`, the id with the least `p.distance(q)` (by `total_cmp`, then the lower id),
@@ -730,10 +738,10 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut NearestMemo) -> Option
     if b.pips() == 0 {
         return None;
     }
-    let mut mine = movers_and_nearest_enemies(b, memo);
+    let mine = movers_and_nearest_enemies(b, memo);
     mine.sort_by(|x, y| x.2.total_cmp(&y.2).then(x.0.cmp(&y.0)));
     let cfg = &b.setup().config;
-    for (id, target, dist) in mine {
+    for &mut (id, target, dist) in mine {
         let me = b.element(id)?;
         // Moves the battle is sure to refuse as too far are not asked (#15: they were a third
         // of the candidates). A leg moves as far as its front corner moving furthest, which is
@@ -1029,8 +1037,8 @@ mod tests {
                 let every = best_move_with(battle, false, &mut NearestMemo::new());
                 assert_eq!(fast, every, "bound {}", battle.bound());
                 let bits =
-                    |v: Vec<(ElementId, ElementId, f64)>| -> Vec<(ElementId, ElementId, u64)> {
-                        v.into_iter().map(|(m, t, d)| (m, t, d.to_bits())).collect()
+                    |v: &mut [(ElementId, ElementId, f64)]| -> Vec<(ElementId, ElementId, u64)> {
+                        v.iter().map(|&(m, t, d)| (m, t, d.to_bits())).collect()
                     };
                 let mut probe = self.listed.clone();
                 if probe.bring_up_to_date(battle.elements(), battle.active_army()) {
