@@ -1668,14 +1668,17 @@ fn finish(
 // Groups and columns (§7.4)
 // ---------------------------------------------------------------------------------------------
 
-fn group_indices(ctx: &MoveContext, ids: &[ElementId]) -> Result<Vec<usize>, MoveError> {
+/// The indices of a group's elements, in the order named: in place for one or two (#15: an
+/// into-contact move of one element, which a driver tries for every mover, made a heap block
+/// for its one index).
+fn group_indices(ctx: &MoveContext, ids: &[ElementId]) -> Result<Few<usize>, MoveError> {
     if ids.is_empty() {
         return Err(MoveError::refused(
             "§7.4",
             "a group needs at least one element",
         ));
     }
-    let mut v = Vec::with_capacity(ids.len());
+    let mut v = Few::default();
     for id in ids {
         let i = index_of(ctx, *id)?;
         if v.contains(&i) {
