@@ -142,16 +142,6 @@ fn edge_of(c: &[Point; 4], e: Edge) -> Segment {
     }
 }
 
-/// [`ElementRect::corners`]: one sine and cosine for the four corners.
-pub(crate) fn rect_corners(r: &ElementRect) -> [Point; 4] {
-    r.corners()
-}
-
-/// [`rect_corners`] and the rectangle's forward vector ([`ElementRect::corners_and_forward`]).
-pub(crate) fn rect_corners_and_forward(r: &ElementRect) -> ([Point; 4], Point) {
-    r.corners_and_forward()
-}
-
 /// A rectangle's corners (in [`CORNERS`] order) with what every contact test derives from them:
 /// each edge's length and the unit normal of each edge that the separating-axis gap projects on
 /// (edge `i` runs from corner `i` to corner `i + 1`, in [`EDGES`] order). Worked out once per
@@ -184,7 +174,7 @@ pub(crate) struct RectOutline {
 }
 
 impl RectOutline {
-    /// The outline of the rectangle with corners `c` ([`rect_corners`] order).
+    /// The outline of the rectangle with corners `c` ([`ElementRect::corners`] order).
     pub(crate) fn of_corners(c: [Point; 4]) -> RectOutline {
         let mut len = [0.0; 4];
         // Which edges run along x (their ends share y) and which along y, as bits 0 to 3.
@@ -249,7 +239,7 @@ impl RectOutline {
 
     /// The outline of `r`.
     pub(crate) fn of(r: &ElementRect) -> RectOutline {
-        RectOutline::of_corners(rect_corners(r))
+        RectOutline::of_corners(r.corners())
     }
 
     /// The corners the outline was made of.
@@ -1061,7 +1051,7 @@ mod pre_test_agreement {
             for limit in [TOLERANCE, f64::INFINITY] {
                 assert_eq!(
                     outline_gap_up_to(&oa, &ob, limit).to_bits(),
-                    convex_gap_up_to(&rect_corners(&a), &rect_corners(&b), limit).to_bits(),
+                    convex_gap_up_to(&a.corners(), &b.corners(), limit).to_bits(),
                     "{a:?} {b:?}"
                 );
             }
@@ -1084,7 +1074,7 @@ mod pre_test_agreement {
         if rect_cmp(a, b) == Ordering::Greater {
             return classify_reference(b, a).map(|c| c.swapped());
         }
-        let (ca, cb) = (rect_corners(a), rect_corners(b));
+        let (ca, cb) = (a.corners(), b.corners());
         // Only compared with the tolerance below, so the gap may stop at the first axis above it.
         let gap = crate::geometry::convex_gap_up_to(&ca, &cb, TOLERANCE);
         if gap > TOLERANCE {
@@ -1383,7 +1373,7 @@ mod pre_test_agreement {
                 _ => (unit(next) * 30.0 - 15.0, unit(next) * 20.0 - 10.0),
             };
             let a = ElementRect::new(Pose::new(xa, ya, facing_a), wa, da);
-            let ca = rect_corners(&a);
+            let ca = a.corners();
             let offsets = [0.0, 1e-12, -1e-12, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0];
             let off =
                 offsets[pick(next, 10)] * TOLERANCE + if pick(next, 4) == 0 { 1e-15 } else { 0.0 };
@@ -1411,7 +1401,7 @@ mod pre_test_agreement {
                     let inward = facing_a + [180.0, 0.0, 90.0, 270.0][k];
                     let face = inward + [0.0, 270.0, 180.0, 90.0][m] + turn;
                     let trial = ElementRect::new(Pose::new(0.0, 0.0, face), wb, db);
-                    let mid = edge_of(&rect_corners(&trial), EDGES[m]).midpoint();
+                    let mid = edge_of(&trial.corners(), EDGES[m]).midpoint();
                     let at = target - mid;
                     ElementRect::new(Pose::new(at.x, at.y, face), wb, db)
                 }
@@ -1419,8 +1409,8 @@ mod pre_test_agreement {
                 3 => {
                     let face = facing_a + turn + [0.0, 90.0, 180.0, 270.0, 45.0][pick(next, 5)];
                     let trial = ElementRect::new(Pose::new(0.0, 0.0, face), wb, db);
-                    let at = ca[pick(next, 4)] - rect_corners(&trial)[pick(next, 4)]
-                        + Point::new(off, -off);
+                    let at =
+                        ca[pick(next, 4)] - trial.corners()[pick(next, 4)] + Point::new(off, -off);
                     ElementRect::new(Pose::new(at.x, at.y, face), wb, db)
                 }
                 // On the storage grid, square to the board (exact touches are common).
@@ -1776,16 +1766,16 @@ mod pre_test_agreement {
         );
     }
 
-    // DBA3.md §1.3: the corners with one sine and cosine (#15), which the close combat's
-    // supporters and battlefield-edge overlaps now read, are `ElementRect::corners` to the bit.
+    // DBA3.md §1.3: the edges read from the corners worked out with one sine and cosine (#15),
+    // which the close combat's supporters and battlefield-edge overlaps read, are
+    // `ElementRect::edge` to the bit.
     #[test]
-    fn rect_corners_are_the_corners_to_the_bit() {
+    fn edges_of_the_corners_are_the_edges_to_the_bit() {
         let mut turned = 0;
         for r in outline_sample() {
             let bits = |c: [Point; 4]| c.map(|p| [exact_bits(p.x), exact_bits(p.y)]);
-            assert_eq!(bits(rect_corners(&r)), bits(r.corners()), "{r:?}");
             for e in EDGES {
-                let (got, want) = (edge_of(&rect_corners(&r), e), r.edge(e));
+                let (got, want) = (edge_of(&r.corners(), e), r.edge(e));
                 assert_eq!(
                     bits([got.a, got.b, got.a, got.b]),
                     bits([want.a, want.b, want.a, want.b])

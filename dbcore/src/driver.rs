@@ -338,18 +338,20 @@ struct Found {
 /// The nearest enemy in play and its distance, if any (what [`nearest`] finds).
 type Nearest = Option<(ElementId, f64)>;
 
-/// The nearer of two answers of [`nearest`] by its order (the distance by `total_cmp`, then the
-/// lower id): the answer for the two lists of candidates together.
+/// Whether enemy `x` (its id and distance) comes after `y` in [`nearest`]'s order: the
+/// distance by `total_cmp`, then the lower id.
+#[inline]
+fn comes_after(x: (ElementId, f64), y: (ElementId, f64)) -> bool {
+    x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)) == std::cmp::Ordering::Greater
+}
+
+/// The nearer of two answers of [`nearest`] by its order: the answer for the two lists of
+/// candidates together.
 fn nearer(a: Nearest, b: Nearest) -> Nearest {
     match (a, b) {
-        (Some(x), Some(y)) => {
-            if x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)) == std::cmp::Ordering::Greater {
-                Some(y)
-            } else {
-                Some(x)
-            }
-        }
-        (x, None) | (None, x) => x,
+        (Some(x), Some(y)) if comes_after(x, y) => Some(y),
+        (Some(x), _) => Some(x),
+        (None, y) => y,
     }
 }
 
@@ -715,7 +717,7 @@ fn nearest(candidates: impl Iterator<Item = (ElementId, Point, Point)>) -> Neare
         }
         let least = *b.distance.get_or_insert_with(|| b.p.distance(b.q));
         let d = p.distance(q);
-        if least.total_cmp(&d).then(b.id.cmp(&id)) == std::cmp::Ordering::Greater {
+        if comes_after((b.id, least), (id, d)) {
             best = Some(Best {
                 distance: Some(d),
                 ..candidate

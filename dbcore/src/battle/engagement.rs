@@ -57,7 +57,7 @@ use crate::combat::{
 };
 use crate::contact::{
     classify_contact, classify_with_outlines, edge_contact_length, overlap_of_contact,
-    rect_corners, scan_enemy_contacts, ContactKind, ContactPart, ContactReport, OverlapKind,
+    scan_enemy_contacts, ContactKind, ContactPart, ContactReport, OverlapKind,
 };
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{
@@ -1115,11 +1115,11 @@ impl<'c, 'a> View<'c, 'a> {
         }
     }
 
-    /// Element `i`'s corners (`rect_corners`): the grid's, or worked out.
+    /// Element `i`'s corners (`ElementRect::corners`): the grid's, or worked out.
     fn corners(&self, i: usize) -> [Point; 4] {
         match self.grid {
             Some(g) => *g.corners(i),
-            None => rect_corners(&self.rects[i]),
+            None => self.rects[i].corners(),
         }
     }
 

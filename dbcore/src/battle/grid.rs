@@ -23,7 +23,7 @@
 use std::sync::Arc;
 
 use crate::config::RulesConfig;
-use crate::contact::{rect_corners_and_forward, RectOutline};
+use crate::contact::RectOutline;
 use crate::geometry::{ElementRect, Point, Pose};
 use crate::terrain::OutlineBox;
 
@@ -118,7 +118,7 @@ impl Shape {
     /// are those of `ElementRect::corners` by the same arithmetic, one sine and cosine each, kept
     /// in the outline.
     fn of(r: &ElementRect, kind: ElementKind) -> Shape {
-        let (corners, forward) = rect_corners_and_forward(r);
+        let (corners, forward) = r.corners_and_forward();
         Shape {
             outline: RectOutline::of_corners(corners),
             forward,
@@ -493,7 +493,7 @@ impl ElementGrid {
 
     /// Element `i`'s contact outline, as [`RectOutline::of`] its rectangle.
     pub(crate) fn outline(&self, i: usize) -> &RectOutline {
-        // The corners kept are those `RectOutline::of` works out (`rect_corners`).
+        // The corners kept are those `RectOutline::of` works out (`ElementRect::corners`).
         &self.shapes[i].outline
     }
 
