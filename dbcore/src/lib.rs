@@ -43,10 +43,12 @@ pub mod json;
 pub mod limits;
 pub mod outline;
 pub mod paths;
+pub mod record;
 #[cfg(feature = "schema")]
 mod schema;
 pub mod simulate;
 pub mod snap;
+pub mod surface;
 pub mod svg;
 pub mod table;
 mod tagged;

@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::battle::{
     close_combat_situation, close_combats, losses, shot_situation, Action, Battle, BattleError,
-    DiceRequest, ElementId, ElementState, GroupStep, MoveError, MoveOrder, Phase,
+    DiceRequest, ElementId, ElementState, MoveError, MoveOrder, Phase,
 };
 use crate::combat::{odds, Combatant, Outcome, Situation};
 use crate::dice::{DieScore, SeededDice};
@@ -47,6 +47,10 @@ use crate::troops::{ElementKind, TroopType};
 
 pub mod notation;
 pub mod prebattle;
+
+use crate::battle::legal_actions::{
+    column_moves, element_to, group_advance, road_moves, side_by_side,
+};
 
 /// How hard the opponent thinks and which of its equal choices it makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -260,8 +264,20 @@ fn decide(
     let none = AiError::NoAction { army, phase };
     match phase {
         Phase::Finished { .. } => Err(AiError::Finished),
-        Phase::AwaitingPips => Ok(Action::RollPips {
-            die: dice_for(battle, config.seed)[0],
+        // Big Battle and Giant: one die a command still rolling, in the order asked (§14.4).
+        Phase::AwaitingPips => Ok(match battle.awaiting() {
+            Some(DiceRequest::CommandPips { commands, .. }) => {
+                let mut d = SeededDice::new(mix(
+                    seed_of_pips(config.seed),
+                    battle.actions().len() as u64,
+                ));
+                Action::RollCommandPips {
+                    dice: commands.iter().map(|_| d.roll()).collect(),
+                }
+            }
+            _ => Action::RollPips {
+                die: dice_for(battle, config.seed)[0],
+            },
         }),
         Phase::Movement => Ok(movement(battle, config, budget)),
         Phase::Shooting => {
@@ -312,6 +328,12 @@ fn movement(battle: &Battle, config: &AiConfig, budget: &mut Budget) -> Action {
         },
         _ => Action::EndMovement,
     }
+}
+
+/// The seed of the command PIP dice (Big Battle and Giant), apart from the other dice drawn at
+/// the same point of the battle.
+fn seed_of_pips(seed: u64) -> u64 {
+    seed ^ 0x5049_5053_0000
 }
 
 /// Keeps the river's die apart from the PIP die drawn at the same point of the battle.
@@ -391,218 +413,15 @@ fn candidates(b: &Battle) -> Vec<Action> {
             order: MoveOrder::Dismount { id: lm.id },
         });
     }
-    out.extend(road_moves(b, &legal.moves, &enemies));
+    out.extend(road_moves(b, &legal.moves, true));
     out.extend(column_moves(b, &movers));
-    for group in lines(b, &movers) {
+    for group in side_by_side(b, &movers) {
         let reach = group
             .iter()
             .filter_map(|id| movers.iter().find(|m| m.0 == *id).map(|m| m.1))
             .fold(f64::INFINITY, f64::min);
         for step in [reach, reach * 0.5, 1.0] {
-            out.push(Action::Move {
-                order: MoveOrder::Group {
-                    ids: group.clone(),
-                    steps: vec![GroupStep::Advance { distance: step }],
-                },
-            });
-        }
-    }
-    out
-}
-
-/// Moves along a road (§7.5, §6.3): for an element on a road, the road's next points towards
-/// the nearest enemy, as far as a first move reaches (free of PIPs when wholly along it) or, for
-/// an element that has moved already, the second move that only a road allows.
-fn road_moves(
-    b: &Battle,
-    moves: &[crate::battle::LegalMove],
-    enemies: &[&ElementState],
-) -> Vec<Action> {
-    let roads: Vec<&crate::terrain::Road> = b
-        .setup()
-        .battlefield
-        .features
-        .iter()
-        .filter_map(|f| match f {
-            crate::terrain::TerrainFeature::Road(r) => Some(r),
-            _ => None,
-        })
-        .collect();
-    let mut out = Vec::new();
-    if roads.is_empty() {
-        return out;
-    }
-    for lm in moves.iter().filter(|m| m.affordable || m.cost.total == 0) {
-        let Some(e) = b.element(lm.id) else { continue };
-        let here = e.pose.front_mid();
-        let Some(aim) = enemies
-            .iter()
-            .map(|t| t.pose.front_mid())
-            .min_by(|p, q| p.distance(here).total_cmp(&q.distance(here)))
-        else {
-            continue;
-        };
-        for road in &roads {
-            // The road's vertex nearest the element, then onwards in the direction that closes
-            // on the enemy.
-            let Some((start, _)) = road
-                .path
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (i, p.distance(here)))
-                .min_by(|x, y| x.1.total_cmp(&y.1))
-            else {
-                continue;
-            };
-            if road.path[start].distance(here) > 0.75 {
-                continue;
-            }
-            let forward: Vec<Point> = road.path[start..].to_vec();
-            let backward: Vec<Point> = road.path[..=start].iter().rev().copied().collect();
-            let way = if forward.last().map_or(f64::INFINITY, |p| p.distance(aim))
-                <= backward.last().map_or(f64::INFINITY, |p| p.distance(aim))
-            {
-                forward
-            } else {
-                backward
-            };
-            let mut path = Vec::new();
-            let mut from = here;
-            let mut left = lm.reach_good;
-            for p in way.into_iter().skip(1) {
-                let d = p.distance(from);
-                if d < 1e-6 {
-                    continue;
-                }
-                let to = p - from;
-                let facing = to.x.atan2(to.y).to_degrees().rem_euclid(360.0);
-                let step = d.min(left);
-                let dest = from + Point::from_bearing(facing) * step;
-                path.push(Pose::new(dest.x, dest.y, facing));
-                left -= step;
-                from = dest;
-                out.push(Action::Move {
-                    order: MoveOrder::Element {
-                        id: lm.id,
-                        path: path.clone(),
-                    },
-                });
-                if left <= 1e-6 {
-                    break;
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Columns (§7.4): an element with friends lined up straight behind it leads them forward, the
-/// whole file for one PIP, full and half its reach.
-fn column_moves(b: &Battle, movers: &[(ElementId, f64)]) -> Vec<Action> {
-    let mut out = Vec::new();
-    let els: Vec<&ElementState> = movers.iter().filter_map(|m| b.element(m.0)).collect();
-    for lead in &els {
-        let mut file = vec![lead.id];
-        let mut tail = *lead;
-        // Each next element stands with its front edge against the tail's rear edge.
-        while let Some(next) = els.iter().find(|q| {
-            !file.contains(&q.id) && {
-                let df = (q.pose.facing - tail.pose.facing).rem_euclid(360.0);
-                let d = tail.pose.front_mid() - q.pose.front_mid();
-                !(0.5..=359.5).contains(&df)
-                    && d.cross(tail.pose.forward()).abs() < 0.05
-                    && d.dot(tail.pose.forward()) > 0.1
-                    && d.dot(tail.pose.forward()) < 1.05
-            }
-        }) {
-            file.push(next.id);
-            tail = next;
-        }
-        if file.len() < 2 {
-            continue;
-        }
-        // The file is led by the element nobody stands in front of.
-        let led_by_another = els.iter().any(|q| {
-            let d = q.pose.front_mid() - lead.pose.front_mid();
-            let df = (q.pose.facing - lead.pose.facing).rem_euclid(360.0);
-            q.id != lead.id
-                && !(0.5..=359.5).contains(&df)
-                && d.cross(lead.pose.forward()).abs() < 0.05
-                && d.dot(lead.pose.forward()) > 0.1
-                && d.dot(lead.pose.forward()) < 1.05
-        });
-        if led_by_another {
-            continue;
-        }
-        let reach = file
-            .iter()
-            .filter_map(|id| movers.iter().find(|m| m.0 == *id).map(|m| m.1))
-            .fold(f64::INFINITY, f64::min);
-        for step in [reach, reach * 0.5] {
-            if step < 0.25 {
-                continue;
-            }
-            let dest = lead.pose.front_mid() + lead.pose.forward() * step;
-            out.push(Action::Move {
-                order: MoveOrder::Column {
-                    ids: file.clone(),
-                    path: vec![Pose::new(dest.x, dest.y, lead.pose.facing)],
-                },
-            });
-        }
-    }
-    out
-}
-
-fn element_to(id: ElementId, dest: Point, facing: f64) -> Action {
-    Action::Move {
-        order: MoveOrder::Element {
-            id,
-            path: vec![Pose::new(dest.x, dest.y, facing)],
-        },
-    }
-}
-
-/// Runs of side-by-side elements facing the same way among `movers` (two or more each), in
-/// battle order: the groups that may advance as one (§7.4).
-fn lines(b: &Battle, movers: &[(ElementId, f64)]) -> Vec<Vec<ElementId>> {
-    let els: Vec<&ElementState> = movers.iter().filter_map(|m| b.element(m.0)).collect();
-    let n = els.len();
-    let adjacent = |p: &ElementState, q: &ElementState| {
-        let df = (p.pose.facing - q.pose.facing).rem_euclid(360.0);
-        if df > 0.5 && df < 359.5 {
-            return false;
-        }
-        let d = q.pose.front_mid() - p.pose.front_mid();
-        let along = d.dot(p.pose.forward()).abs();
-        let across = d.cross(p.pose.forward()).abs();
-        along < 0.05 && across < 1.05
-    };
-    let mut comp: Vec<usize> = (0..n).collect();
-    fn root(c: &mut [usize], i: usize) -> usize {
-        let mut r = i;
-        while c[r] != r {
-            r = c[r];
-        }
-        c[i] = r;
-        r
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            if adjacent(els[i], els[j]) {
-                let (ri, rj) = (root(&mut comp, i), root(&mut comp, j));
-                comp[ri.max(rj)] = ri.min(rj);
-            }
-        }
-    }
-    let mut out: Vec<Vec<ElementId>> = Vec::new();
-    for r in 0..n {
-        let ids: Vec<ElementId> = (0..n)
-            .filter(|&i| root(&mut comp, i) == r)
-            .map(|i| els[i].id)
-            .collect();
-        if ids.len() >= 2 {
-            out.push(ids);
+            out.push(group_advance(group.clone(), step));
         }
     }
     out

@@ -68,30 +68,10 @@ pub fn play_prebattle(
             return Ok(events);
         };
         let mine = |army: usize| ai.get(army).copied().unwrap_or(false);
-        let own = match &req {
-            PrebattleRequest::Features { army, .. } if mine(*army) => features(pre, *army, config),
-            PrebattleRequest::Quarter { army, feature } if mine(*army) => {
-                Some(quarter(pre, *army, *feature))
-            }
-            PrebattleRequest::Placement {
-                army,
-                feature,
-                quarter,
-            } if mine(*army) => Some(placement(pre, *army, *feature, *quarter)),
-            PrebattleRequest::BaseEdge { army, allowed } if mine(*army) => {
-                base_edge(pre, *army, allowed)
-            }
-            // Big Battle and Giant camps and deployment go by command (§14.3): the driver's
-            // choices do them.
-            PrebattleRequest::Camp {
-                army, compulsory, ..
-            } if mine(*army) && !pre.setup().is_by_command() => camp(pre, *army, *compulsory),
-            PrebattleRequest::Deployment { army, remaining }
-                if mine(*army) && !pre.setup().is_by_command() =>
-            {
-                deploy(pre, *army, remaining)
-            }
-            _ => None,
+        let own = if req_army(&req).is_some_and(mine) {
+            choose(pre, &req, config)
+        } else {
+            None
         };
         let action = match own {
             Some(a) => a,
@@ -100,6 +80,47 @@ pub fn play_prebattle(
         events.extend(pre.apply(action)?);
     }
     Ok(events)
+}
+
+/// The army whose choice `req` asks for, if it asks for a choice (not dice).
+fn req_army(req: &PrebattleRequest) -> Option<usize> {
+    match req {
+        PrebattleRequest::Features { army, .. }
+        | PrebattleRequest::Quarter { army, .. }
+        | PrebattleRequest::Placement { army, .. }
+        | PrebattleRequest::BaseEdge { army, .. }
+        | PrebattleRequest::Camp { army, .. }
+        | PrebattleRequest::Deployment { army, .. } => Some(*army),
+        _ => None,
+    }
+}
+
+/// The opponent's own answer to `req` for the army it asks, or `None` for what the opponent
+/// leaves to the demonstration driver (dice, the PIP allocation, the camps and deployment of a
+/// Big Battle or Giant army, which go by command, §14.3, and any choice it finds no legal answer
+/// for).
+pub fn choose(
+    pre: &Prebattle,
+    req: &PrebattleRequest,
+    config: &AiConfig,
+) -> Option<PrebattleAction> {
+    match req {
+        PrebattleRequest::Features { army, .. } => features(pre, *army, config),
+        PrebattleRequest::Quarter { army, feature } => Some(quarter(pre, *army, *feature)),
+        PrebattleRequest::Placement {
+            army,
+            feature,
+            quarter,
+        } => Some(placement(pre, *army, *feature, *quarter)),
+        PrebattleRequest::BaseEdge { army, allowed } => base_edge(pre, *army, allowed),
+        PrebattleRequest::Camp {
+            army, compulsory, ..
+        } if !pre.setup().is_by_command() => camp(pre, *army, *compulsory),
+        PrebattleRequest::Deployment { army, remaining } if !pre.setup().is_by_command() => {
+            deploy(pre, *army, remaining)
+        }
+        _ => None,
+    }
 }
 
 /// How much army `army` wants difficult going: its share of troops at home there less its

@@ -422,6 +422,121 @@ pub fn by_name(fragment: &str) -> Vec<&'static ArmyList> {
         .collect()
 }
 
+/// A list named by its id (`II/56`) or its name, whole or in part (`early imperial roman`,
+/// `Ancient British`), ignoring case: the id of the one list it names. Text that names no list,
+/// or several, is refused with the lists it may have meant.
+///
+/// ```
+/// use dbcore::armies::lookup;
+///
+/// assert_eq!(lookup("II/56").unwrap().to_string(), "II/56");
+/// assert_eq!(lookup("early imperial roman").unwrap().to_string(), "II/56");
+/// let e = lookup("Early Imperial Romen").unwrap_err();
+/// assert!(e.to_string().contains("did you mean II/56 Early Imperial Roman"), "{e}");
+/// ```
+pub fn lookup(text: &str) -> Result<ListId, ListLookupError> {
+    let t = text.trim();
+    let refused = |suggestions: Vec<&'static ArmyList>| ListLookupError {
+        text: crate::limits::quote(t),
+        suggestions: suggestions
+            .into_iter()
+            .take(MAX_SUGGESTIONS)
+            .map(|l| (l.id, l.name.clone()))
+            .collect(),
+    };
+    if let Ok(id) = t.parse::<ListId>() {
+        if list(&id).is_some() {
+            return Ok(id);
+        }
+        return Err(refused(resolve(id)));
+    }
+    let lower = t.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    if words.is_empty() || t.len() > crate::limits::MAX_NAME_BYTES {
+        return Err(refused(Vec::new()));
+    }
+    if let Some(l) = lists().iter().find(|l| l.name.to_lowercase() == lower) {
+        return Ok(l.id);
+    }
+    // Every word typed begins a word of the name (`imp rom` names Early Imperial Roman).
+    let named: Vec<&'static ArmyList> = lists()
+        .iter()
+        .filter(|l| {
+            let name = l.name.to_lowercase();
+            let name_words: Vec<&str> = name
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            words.iter().all(|w| {
+                let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+                name_words.iter().any(|n| n.starts_with(w))
+            })
+        })
+        .collect();
+    if let [one] = named[..] {
+        return Ok(one.id);
+    }
+    if !named.is_empty() {
+        return Err(refused(named));
+    }
+    // Nothing matches: the names nearest in spelling.
+    let mut near: Vec<(usize, &'static ArmyList)> = lists()
+        .iter()
+        .map(|l| (edit_distance(&lower, &l.name.to_lowercase()), l))
+        .collect();
+    near.sort_by_key(|(d, l)| (*d, l.id));
+    Err(refused(near.into_iter().map(|(_, l)| l).collect()))
+}
+
+/// How many lists a refused [`lookup`] suggests.
+pub const MAX_SUGGESTIONS: usize = 5;
+
+/// The number of single-character edits between two short texts (Levenshtein).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(here + 1);
+            prev = here;
+        }
+    }
+    row[b.len()]
+}
+
+/// Text that names no army list, or several (see [`lookup`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("§16: no one army list is named `{text}`{}", did_you_mean(.suggestions))]
+pub struct ListLookupError {
+    /// The text as given (cut to a short quote).
+    pub text: String,
+    /// The lists it may have meant, nearest first: id and name.
+    pub suggestions: Vec<(ListId, String)>,
+}
+
+fn did_you_mean(s: &[(ListId, String)]) -> String {
+    if s.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<String> = s.iter().map(|(id, n)| format!("{id} {n}")).collect();
+        format!("; did you mean {}?", names.join(", or "))
+    }
+}
+
+impl ErrorInfo for ListLookupError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidArgument
+    }
+    fn rule(&self) -> Option<&'static str> {
+        Some("§16")
+    }
+}
+
 /// Lists in existence in `year` (BC negative).
 ///
 /// ```

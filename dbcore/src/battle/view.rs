@@ -143,6 +143,32 @@ impl Battle {
 }
 
 impl BattleSetup {
+    /// The table as the set-up deploys it (positions as given, nothing checked but the
+    /// table's own limits), for a picture of a set-up before its battle starts.
+    pub fn table(&self) -> Result<Table, crate::table::TableError> {
+        let elements = self
+            .armies
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| {
+                a.elements.iter().map(move |e| crate::table::PlacedElement {
+                    id: e.id.0,
+                    side: u8::try_from(i).unwrap_or(u8::MAX),
+                    kind: e.kind,
+                    pose: e.pose,
+                    general: e.general,
+                })
+            })
+            .collect();
+        Table::new(self.battlefield.clone(), elements)
+    }
+
+    /// The picture of the set-up as deployed, with each army's name.
+    pub fn svg(&self, threat_zones: bool) -> Result<String, crate::table::TableError> {
+        let table = self.table()?;
+        Ok(table.svg_with_key(&self.config, threat_zones, &|_| None, Some(self.svg_key())))
+    }
+
     /// The key of the picture of a set-up before the battle: each army's name, no losses and no
     /// moment.
     pub fn svg_key(&self) -> SvgKey {

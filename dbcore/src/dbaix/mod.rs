@@ -21,6 +21,7 @@
 
 mod bound;
 pub mod driver;
+mod legal;
 mod rules;
 pub mod svg;
 

@@ -63,6 +63,7 @@ mod geometry_zones;
 mod golden_traces;
 mod json_contract;
 mod json_paths;
+mod legal_actions;
 mod limits;
 mod messages;
 mod narration;

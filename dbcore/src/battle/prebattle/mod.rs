@@ -254,6 +254,9 @@ pub enum ListsError {
     /// A Big Battle or Giant army that breaks §14.1.
     #[error(transparent)]
     BigArmy(#[from] crate::armies::BigArmyError),
+    /// Text that names no one army list.
+    #[error(transparent)]
+    Lookup(#[from] crate::armies::ListLookupError),
 }
 
 impl ErrorInfo for ListsError {
@@ -262,6 +265,7 @@ impl ErrorInfo for ListsError {
             ListsError::ListId(e) => e.code(),
             ListsError::Army(e) => e.code(),
             ListsError::BigArmy(e) => e.code(),
+            ListsError::Lookup(e) => e.code(),
         }
     }
     fn rule(&self) -> Option<&'static str> {
@@ -269,6 +273,7 @@ impl ErrorInfo for ListsError {
             ListsError::ListId(e) => e.rule(),
             ListsError::Army(e) => e.rule(),
             ListsError::BigArmy(e) => e.rule(),
+            ListsError::Lookup(e) => e.rule(),
         }
     }
 }
@@ -339,7 +344,7 @@ impl PrebattleSetup {
         second: &str,
     ) -> Result<PrebattleSetup, ListsError> {
         let entry = |id: &str| -> Result<ArmyEntry, ListsError> {
-            let id: crate::armies::ListId = id.trim().parse()?;
+            let id = crate::armies::lookup(id)?;
             let list = crate::armies::list(&id).ok_or(crate::armies::ArmyError::UnknownList(id))?;
             let army = crate::armies::choose_big(&crate::armies::default_big_choice(
                 list,
@@ -356,10 +361,10 @@ impl PrebattleSetup {
 
 impl PrebattleSetup {
     /// A standard game between the default armies ([`crate::armies::default_army`]) of two
-    /// bundled lists, named by id (`"II/56"`).
+    /// bundled lists, named by id (`"II/56"`) or by name ([`crate::armies::lookup`]).
     pub fn from_lists(first: &str, second: &str) -> Result<PrebattleSetup, ListsError> {
         let entry = |id: &str| -> Result<ArmyEntry, ListsError> {
-            let id: crate::armies::ListId = id.trim().parse()?;
+            let id = crate::armies::lookup(id)?;
             Ok(ArmyEntry::from_army(&crate::armies::default_army(&id)?))
         };
         Ok(PrebattleSetup::new(vec![entry(first)?, entry(second)?]))
