@@ -446,6 +446,14 @@ typedef struct DbcoreBattle DbcoreBattle;
 typedef struct DbcoreDice DbcoreDice;
 
 /**
+ * A game in progress of any kind (an opaque handle over `dbcore::surface::Session`): the game,
+ * every event so far, its history for `undo`, and a seeded dice tray for dice nobody typed.
+ * Every method goes through `DbcoreGame *`, used by one thread at a time (a second call meanwhile
+ * gets `DBCORE_STATUS_HANDLE_BUSY` rather than a race).
+ */
+typedef struct DbcoreGame DbcoreGame;
+
+/**
  * A batch of battles running on its own threads (an opaque handle): started by
  * `dbcore_simulation_start`, watched with `dbcore_simulation_progress`, stopped early with
  * `dbcore_simulation_cancel`, collected with `dbcore_simulation_wait` and freed with
@@ -1648,6 +1656,99 @@ size_t dbcore_last_error_message(char *buf, size_t len);
  * ```
  */
 size_t dbcore_last_error_rule(char *buf, size_t len);
+
+/**
+ * Start a game: `how_json` is one of `{"setup": <a set-up>}`, `{"lists": ["II/56", "II/53"],
+ * "variant": "standard", "prebattle": "caller"}` (army lists by id or name; the pre-battle
+ * played step by step by the caller, or whole by `"driver"` or `"ai"`), `{"game": <a game
+ * record>}` (replayed), `{"state": <a saved state>}` or `{"demo": "battle"}`, with an optional
+ * `"seed"` for the dice tray. Free it with `dbcore_game_free`.
+ *
+ * # Safety
+ * `how_json` must be a NUL-terminated string and `out` valid for writes; either may be NULL
+ * (then `DBCORE_STATUS_NULL_ARGUMENT`). `*out` is written only on success.
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_UTF8`, `DBCORE_STATUS_INVALID_JSON`, `DBCORE_STATUS_INVALID_ARGUMENT`
+ * (none or several of the ways to start, an unknown field, an army list that names no list,
+ * with suggestions in the message), `DBCORE_STATUS_INVALID_SETUP`, or the refusal of an action
+ * of a record that does not replay.
+ *
+ * # Example
+ * ```c
+ * DbcoreGame *game = NULL;
+ * if (dbcore_game_new_json("{\"lists\":[\"II/56\",\"Ancient British\"]}", &game)
+ *         != DBCORE_STATUS_OK) { /* dbcore_last_error_message says why */ }
+ * ```
+ */
+DbcoreStatus dbcore_game_new_json(const char *how_json, struct DbcoreGame **out);
+
+/**
+ * Free a game. NULL is ignored.
+ *
+ * # Safety
+ * `game` must be NULL or a game handle not freed before, and no other thread may be using it.
+ *
+ * # Example
+ * ```c
+ * dbcore_game_free(game);
+ * game = NULL;
+ * ```
+ */
+void dbcore_game_free(struct DbcoreGame *game);
+
+/**
+ * Answer `method` of the game with its JSON parameters (NULL for none): `"legal_actions"`,
+ * `"apply"` (`{"action": ...}`), `"play"` (`{"text": "3 move 1.5"}`), `"undo"`, `"record"`,
+ * `"info"`, `"svg"`, `"ai"`, ... (`dbcore_call_json("methods", NULL, ...)` lists every one with
+ * its parameters). `*out_json` is the result as JSON; free it with `dbcore_string_free`.
+ *
+ * # Safety
+ * `game` must be a live game handle, `method` a NUL-terminated string, `params_json` NULL or a
+ * NUL-terminated string, and `out_json` valid for writes; NULL where not allowed gives
+ * `DBCORE_STATUS_NULL_ARGUMENT`.
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_ARGUMENT` for an unknown method or parameter, `DBCORE_STATUS_INVALID_JSON`,
+ * and a refusal's own status (`DBCORE_STATUS_ILLEGAL_MOVE`, `DBCORE_STATUS_WRONG_PHASE`, ...)
+ * with its rule and message in the last error; the game is then as it was.
+ * `DBCORE_STATUS_HANDLE_BUSY` when another thread is using it; `DBCORE_STATUS_POISONED` after a
+ * panic inside it.
+ *
+ * # Example
+ * ```c
+ * char *legal = NULL;
+ * if (dbcore_game_call_json(game, "legal_actions", NULL, &legal) == DBCORE_STATUS_OK)
+ *     puts(legal); /* {"actions":[{"action":"roll_pips","die":4}],"dice":[4,...]} */
+ * dbcore_string_free(legal);
+ * ```
+ */
+DbcoreStatus dbcore_game_call_json(struct DbcoreGame *game,
+                                   const char *method,
+                                   const char *params_json,
+                                   char **out_json);
+
+/**
+ * Answer a `method` that needs no game, with its JSON parameters (NULL for none):
+ * `"version"`, `"methods"`, `"armies.lookup"` (`{"text": "ancient british"}`),
+ * `"record.read"`, `"record.replay"`, `"render"`, `"validate"`, `"odds"`, `"resolve"`, ...
+ * Free `*out_json` with `dbcore_string_free`.
+ *
+ * # Safety
+ * `method` must be a NUL-terminated string, `params_json` NULL or a NUL-terminated string, and
+ * `out_json` valid for writes.
+ *
+ * # Errors
+ * As `dbcore_game_call_json`.
+ *
+ * # Example
+ * ```c
+ * char *found = NULL;
+ * dbcore_call_json("armies.lookup", "{\"text\":\"Early Imperial Roman\"}", &found);
+ * dbcore_string_free(found);
+ * ```
+ */
+DbcoreStatus dbcore_call_json(const char *method, const char *params_json, char **out_json);
 
 /**
  * Resolve one combat from a JSON `dbcore::combat::ResolveRequest`

@@ -1,20 +1,23 @@
 //! The subcommands that read and write files: `play`, `render`, `validate`, `replay`. Each
 //! returns its output as text (or a failure to print on stderr), so tests call them directly.
+//! Games are written and read as dbcore's one game record (`dbcore::record`, format
+//! `dbcore-game`); earlier spellings (a battle record, a whole game, a golden trace) are read too.
 
-use dbcore::battle::{narrate, Battle, BattleRecord, BattleSetup, Event};
+use dbcore::battle::{narrate, Battle, BattleSetup, Event, PrebattleSetup};
 use dbcore::driver;
+use dbcore::game::{AnyBattle, AnyEvent, AnySetup};
+use dbcore::record::{GameFile, GameMoves, Replayed};
 use serde_json::Value;
-
-use crate::rpc::setup_table;
 
 /// What a file holds, told apart by its keys.
 #[derive(Debug, Clone)]
 pub enum Document {
-    Setup(Box<BattleSetup>),
-    /// A battle in progress (the state JSON of `Battle`).
-    State(Box<Battle>),
-    /// A replayable record (set-up and actions), also read from a golden trace's `record`.
-    Record(Box<BattleRecord>),
+    /// A set-up of either game.
+    Setup(Box<AnySetup>),
+    /// A battle in progress (a saved state of either game).
+    State(Box<AnyBattle>),
+    /// A game record in any spelling dbcore reads.
+    Game(Box<GameFile>),
 }
 
 /// A failure: its message lines, for stderr.
@@ -27,31 +30,29 @@ impl Failure {
     }
 }
 
-fn read_as<T: serde::de::DeserializeOwned>(v: Value, what: &str) -> Result<T, Failure> {
-    serde_path_to_error::deserialize(v).map_err(|e| {
-        let at = e.path().to_string();
-        Failure::one(format!(
-            "not a valid {what}: {}",
-            dbcore::json::path_message(&at, &e.inner().to_string())
-        ))
-    })
-}
-
-/// Read `text` (JSON) as a set-up, a battle state or a record.
+/// Read `text` (JSON) as a set-up, a battle state or a game record.
 pub fn document(text: &str) -> Result<Document, Failure> {
     let v: Value =
         serde_json::from_str(text).map_err(|e| Failure::one(format!("not JSON: {e}")))?;
     let has = |k: &str| v.get(k).is_some();
-    if has("record") && !has("setup") {
-        return read_as(v["record"].clone(), "record").map(|r| Document::Record(Box::new(r)));
+    let format = v.get("format").and_then(Value::as_str).unwrap_or("");
+    if format == "dbcore-state" || (has("setup") && has("elements")) || has("figures") {
+        return AnyBattle::from_state_value(v)
+            .map(|b| Document::State(Box::new(b)))
+            .map_err(|e| Failure::one(format!("not a valid battle state: {e}")));
     }
-    if has("setup") && has("elements") {
-        return read_as(v, "battle state").map(|b| Document::State(Box::new(b)));
+    if format == dbcore::record::FORMAT
+        || has("actions")
+        || has("record")
+        || (has("prebattle") && has("battle"))
+    {
+        return GameFile::from_value(v)
+            .map(|g| Document::Game(Box::new(g)))
+            .map_err(|e| Failure::one(e.to_string()));
     }
-    if has("setup") && has("actions") {
-        return read_as(v, "record").map(|r| Document::Record(Box::new(r)));
-    }
-    read_as(v, "set-up").map(|s| Document::Setup(Box::new(s)))
+    AnySetup::from_json(text)
+        .map(|s| Document::Setup(Box::new(s)))
+        .map_err(|e| Failure::one(format!("not a valid set-up: {e}")))
 }
 
 /// Read a file given on the command line (`-` for stdin).
@@ -103,9 +104,12 @@ pub fn play(o: &PlayOptions) -> Result<(String, Battle), Failure> {
     let (battle, _) = Battle::replay(&driven.record)
         .map_err(|e| Failure::one(format!("the driven battle does not replay: {e}")))?;
     if o.json {
-        let text = serde_json::to_string_pretty(&driven.record)
-            .map_err(|e| Failure::one(e.to_string()))?;
-        return Ok((text + "\n", battle));
+        let file = GameFile::of_battle(driven.record.clone())
+            .tag("seed", o.seed.to_string())
+            .with_result(dbcore::record::result_of(&AnyBattle::Dba(Box::new(
+                battle.clone(),
+            ))));
+        return Ok((file.to_json_pretty() + "\n", battle));
     }
     let names: Vec<&str> = setup.armies.iter().map(|a| a.name.as_str()).collect();
     let mut out = format!("DBA 3.0: {}, seed {}\n\n", names.join(" against "), o.seed);
@@ -158,9 +162,15 @@ fn play_game(o: &PlayOptions) -> Result<(String, Battle), Failure> {
         .map_err(|e| Failure::one(format!("the driven game does not replay: {e}")))?;
     let battle = replayed.battle;
     if o.json {
-        let text =
-            serde_json::to_string_pretty(&game.record).map_err(|e| Failure::one(e.to_string()))?;
-        return Ok((text + "\n", battle));
+        let entries = &game.record.prebattle.setup;
+        let file = GameFile::of_game(game.record.clone())
+            .tag("red", entries.armies[0].name.clone())
+            .tag("blue", entries.armies[1].name.clone())
+            .tag("seed", o.seed.to_string())
+            .with_result(dbcore::record::result_of(&AnyBattle::Dba(Box::new(
+                battle.clone(),
+            ))));
+        return Ok((file.to_json_pretty() + "\n", battle));
     }
     let entries = &game.record.prebattle.setup;
     let mut out = format!(
@@ -210,18 +220,42 @@ fn problems(e: dbcore::battle::SetupError) -> Failure {
     Failure(e.problems.iter().map(|p| format!("set-up: {p}")).collect())
 }
 
-/// `dbcore render`: the SVG picture of a set-up (as deployed), a state or a record (its end).
+fn problems_of(e: dbcore::battle::SetupError) -> Failure {
+    problems(e)
+}
+
+/// A game record replayed, or its refusal.
+fn replayed(g: &GameFile) -> Result<Replayed, Failure> {
+    g.replay().map_err(|e| Failure::one(format!("record: {e}")))
+}
+
+/// The picture of a battle of either game.
+fn picture(b: &AnyBattle, threat_zones: bool) -> String {
+    match b {
+        AnyBattle::Dba(b) => b.svg(threat_zones),
+        AnyBattle::Dbaix(b) => dbcore::dbaix::svg::table_svg(b),
+    }
+}
+
+/// `dbcore render`: the SVG picture of a set-up (as deployed), a state or a game record (where it
+/// ends).
 pub fn render(doc: &Document, threat_zones: bool) -> Result<String, Failure> {
     match doc {
-        Document::Setup(s) => {
-            let table = setup_table(s).map_err(|e| Failure::one(e.to_string()))?;
-            Ok(table.svg_with_key(&s.config, threat_zones, &|_| None, Some(s.svg_key())))
-        }
-        Document::State(b) => Ok(b.svg(threat_zones)),
-        Document::Record(r) => {
-            let (b, _) = Battle::replay(r).map_err(|e| Failure::one(e.to_string()))?;
-            Ok(b.svg(threat_zones))
-        }
+        Document::Setup(s) => match &**s {
+            AnySetup::Dba(s) => s.svg(threat_zones).map_err(|e| Failure::one(e.to_string())),
+            AnySetup::Dbaix(s) => {
+                let b = dbcore::dbaix::Battle::new(s.clone())
+                    .map_err(|e| Failure::one(e.to_string()))?;
+                Ok(dbcore::dbaix::svg::table_svg(&b))
+            }
+        },
+        Document::State(b) => Ok(picture(b, threat_zones)),
+        Document::Game(g) => match replayed(g)? {
+            Replayed::Battle { battle, .. } => Ok(picture(&battle, threat_zones)),
+            Replayed::Prebattle { .. } => Err(Failure::one(
+                "the record stops in its pre-battle: there is no battle to draw yet",
+            )),
+        },
     }
 }
 
@@ -229,70 +263,163 @@ pub fn render(doc: &Document, threat_zones: bool) -> Result<String, Failure> {
 /// checked when all is well.
 pub fn validate(doc: &Document) -> Result<String, Failure> {
     match doc {
-        Document::Setup(s) => {
-            let problems: Vec<String> = dbcore::battle::validate(s)
-                .iter()
-                .map(|p| format!("set-up: {p}"))
-                .collect();
-            if !problems.is_empty() {
-                return Err(Failure(problems));
+        Document::Setup(s) => match &**s {
+            AnySetup::Dba(s) => {
+                let problems: Vec<String> = dbcore::battle::validate(s)
+                    .iter()
+                    .map(|p| format!("set-up: {p}"))
+                    .collect();
+                if !problems.is_empty() {
+                    return Err(Failure(problems));
+                }
+                Battle::new((**s).clone()).map_err(problems_of)?;
+                Ok(format!(
+                    "set-up: valid ({} armies, {} elements)\n",
+                    s.armies.len(),
+                    s.armies.iter().map(|a| a.elements.len()).sum::<usize>()
+                ))
             }
-            Battle::new((**s).clone()).map_err(problems_of)?;
+            AnySetup::Dbaix(s) => {
+                dbcore::dbaix::Battle::new(s.clone())
+                    .map_err(|e| Failure::one(format!("set-up: {e}")))?;
+                Ok(format!(
+                    "set-up: valid (DBAix, {} figures)\n",
+                    s.figures.len()
+                ))
+            }
+        },
+        Document::Game(g) => {
+            if let GameMoves::Dba { setup: Some(s), .. } = &g.game {
+                let problems: Vec<String> = dbcore::battle::validate(s)
+                    .iter()
+                    .map(|p| format!("set-up: {p}"))
+                    .collect();
+                if !problems.is_empty() {
+                    return Err(Failure(problems));
+                }
+            }
+            let r = replayed(g)?;
+            let actions = match &g.game {
+                GameMoves::Dba {
+                    prebattle, actions, ..
+                } => prebattle.as_ref().map_or(0, |p| p.actions.len()) + actions.len(),
+                GameMoves::Dbaix { actions, .. } => actions.len(),
+            };
+            let (events, bound) = match &r {
+                Replayed::Prebattle {
+                    prebattle_events, ..
+                } => (prebattle_events.len(), 0),
+                Replayed::Battle {
+                    prebattle_events,
+                    events,
+                    battle,
+                    ..
+                } => (
+                    prebattle_events.len() + events.len(),
+                    dbcore::record::result_of(battle).bounds,
+                ),
+            };
             Ok(format!(
-                "set-up: valid ({} armies, {} elements)\n",
-                s.armies.len(),
-                s.armies.iter().map(|a| a.elements.len()).sum::<usize>()
+                "record: valid ({} v{}, {actions} actions, {events} events, bound {bound})\n",
+                dbcore::record::FORMAT,
+                dbcore::record::VERSION
             ))
         }
-        Document::Record(r) => match Battle::replay(r) {
-            Ok((b, events)) => Ok(format!(
-                "record: valid ({} actions, {} events, bound {})\n",
-                r.actions.len(),
-                events.len(),
-                b.bound()
-            )),
-            Err(dbcore::battle::ReplayError::Setup(e)) => Err(problems_of(e)),
-            Err(e) => Err(Failure::one(format!("record: {e}"))),
-        },
         Document::State(b) => {
-            let problems: Vec<String> = dbcore::battle::validate(b.setup())
-                .iter()
-                .map(|p| format!("set-up: {p}"))
-                .collect();
-            if !problems.is_empty() {
-                return Err(Failure(problems));
-            }
-            let (replayed, _) = Battle::replay(&b.record())
+            let record = b.record();
+            let (replayed, _) = AnyBattle::replay(&record)
                 .map_err(|e| Failure::one(format!("state: its actions do not replay: {e}")))?;
             if replayed != **b {
                 return Err(Failure::one(
                     "state: it differs from the replay of its own set-up and actions",
                 ));
             }
-            Ok(format!("state: valid ({} actions)\n", b.actions().len()))
+            let n = match &**b {
+                AnyBattle::Dba(b) => b.actions().len(),
+                AnyBattle::Dbaix(b) => b.actions().len(),
+            };
+            Ok(format!("state: valid ({n} actions)\n"))
         }
     }
 }
 
-fn problems_of(e: dbcore::battle::SetupError) -> Failure {
-    problems(e)
-}
-
-/// `dbcore replay`: the narration of a record, or its events as JSON lines.
+/// `dbcore replay`: the narration of a game record (or a state's own record), or its events as
+/// JSON lines.
 pub fn replay(doc: &Document, json: bool) -> Result<String, Failure> {
-    let record = match doc {
-        Document::Record(r) => (**r).clone(),
-        Document::State(b) => b.record(),
+    let file = match doc {
+        Document::Game(g) => (**g).clone(),
+        Document::State(b) => GameFile::of_any(b),
         Document::Setup(_) => return Err(Failure::one("replay takes a record, not a set-up")),
     };
-    let (_, events) = Battle::replay(&record).map_err(|e| Failure::one(e.to_string()))?;
+    let r = replayed(&file)?;
+    let (pre_setup, pre_events): (Option<PrebattleSetup>, Vec<dbcore::battle::PrebattleEvent>) =
+        match (&file.game, &r) {
+            (
+                GameMoves::Dba {
+                    prebattle: Some(p), ..
+                },
+                Replayed::Prebattle {
+                    prebattle_events, ..
+                }
+                | Replayed::Battle {
+                    prebattle_events, ..
+                },
+            ) => (Some(p.setup.clone()), prebattle_events.clone()),
+            _ => (None, Vec::new()),
+        };
+    let (battle, events) = match &r {
+        Replayed::Battle { battle, events, .. } => (Some(battle), events.as_slice()),
+        Replayed::Prebattle { .. } => (None, &[][..]),
+    };
+    let mut out = String::new();
     if json {
-        let mut out = String::new();
-        for e in &events {
+        for e in &pre_events {
+            out += &serde_json::to_string(e).map_err(|e| Failure::one(e.to_string()))?;
+            out.push('\n');
+        }
+        for e in events {
             out += &serde_json::to_string(e).map_err(|e| Failure::one(e.to_string()))?;
             out.push('\n');
         }
         return Ok(out);
     }
-    Ok(narration(&record.setup, &events))
+    if let Some(setup) = &pre_setup {
+        for e in &pre_events {
+            let line = dbcore::battle::prebattle::describe(setup, e);
+            if !line.is_empty() {
+                out += &line;
+                out.push('\n');
+            }
+        }
+        out.push('\n');
+    }
+    match battle {
+        Some(AnyBattle::Dba(b)) => {
+            let evs: Vec<Event> = events
+                .iter()
+                .filter_map(|e| match e {
+                    AnyEvent::Dba(e) => Some(e.clone()),
+                    AnyEvent::Dbaix(_) => None,
+                })
+                .collect();
+            out += &narration(b.setup(), &evs);
+        }
+        Some(AnyBattle::Dbaix(b)) => {
+            let evs: Vec<dbcore::dbaix::Event> = events
+                .iter()
+                .filter_map(|e| match e {
+                    AnyEvent::Dbaix(e) => Some(e.clone()),
+                    AnyEvent::Dba(_) => None,
+                })
+                .collect();
+            for line in dbcore::dbaix::driver::narrate(b.setup(), &evs) {
+                if !line.is_empty() {
+                    out += &line;
+                    out.push('\n');
+                }
+            }
+        }
+        None => out += "(the record stops in its pre-battle)\n",
+    }
+    Ok(out)
 }

@@ -74,6 +74,12 @@ enum Command {
         /// The opponent's budget per decision, in positions tried.
         #[arg(long, default_value_t = dbcore::ai::DEFAULT_NODES)]
         nodes: u32,
+        /// With --human: go on with a saved game (a game record, as `save` and `quit` write).
+        #[arg(long, requires = "human")]
+        load: Option<PathBuf>,
+        /// With --human: where `quit` (and `save` without a name) writes the game record.
+        #[arg(long, default_value = "dbcore-game.json")]
+        save: PathBuf,
     },
     /// The exact odds of a combat: `dbcore odds 3Kn:general 4Bd:uphill,side=Sp`.
     #[command(after_help = odds::FLAGS)]
@@ -262,6 +268,8 @@ fn run(cmd: Command) -> Result<(), Failure> {
             no_svg,
             human,
             nodes,
+            load: saved,
+            save,
         } => {
             let variant = match (big_battle, giant) {
                 (true, _) => Some(dbcore::battlefield::Variant::BigBattle),
@@ -271,15 +279,25 @@ fn run(cmd: Command) -> Result<(), Failure> {
             let variant = variant.unwrap_or(dbcore::battlefield::Variant::Standard);
             let setup = match setup {
                 Some(p) => match load(&p.to_string_lossy())? {
-                    Document::Setup(s) => Some(*s),
+                    Document::Setup(s) => match *s {
+                        dbcore::game::AnySetup::Dba(s) => Some(*s),
+                        dbcore::game::AnySetup::Dbaix(_) => {
+                            return Err(Failure(vec![
+                                "play --setup takes a DBA set-up (a DBAix game is played by `cargo run --example dbaix`)".into(),
+                            ]))
+                        }
+                    },
                     _ => return Err(Failure(vec!["--setup takes a set-up file".into()])),
                 },
                 None => None,
             };
             if let Some(side) = human {
-                let setup = match setup {
-                    Some(s) => s,
-                    None => commands::prebattle_setup(&first, &second, seed, variant)?,
+                let setup = match (setup, &saved) {
+                    (Some(s), _) => Some(s),
+                    (None, Some(_)) => None,
+                    (None, None) => {
+                        Some(commands::prebattle_setup(&first, &second, seed, variant)?)
+                    }
                 };
                 let o = HumanOptions {
                     human: human::side(&side)?,
@@ -287,11 +305,18 @@ fn run(cmd: Command) -> Result<(), Failure> {
                     max_bounds,
                     nodes,
                     svg: (!no_svg).then_some(svg),
+                    save,
                 };
-                let stdin = io::stdin();
-                let mut input = stdin.lock();
+                let session = human::session(setup, saved.as_deref(), seed)?;
                 let mut output = io::stdout().lock();
-                human::play(setup, &o, &mut input, &mut output)?;
+                match human::Edited::on_terminal() {
+                    Some(mut lines) => human::play(session, &o, &mut lines, &mut output)?,
+                    None => {
+                        let stdin = io::stdin();
+                        let mut input = stdin.lock();
+                        human::play(session, &o, &mut human::Plain(&mut input), &mut output)?
+                    }
+                };
                 return Ok(());
             }
             let (text, battle) = commands::play(&PlayOptions {
@@ -337,7 +362,14 @@ fn simulate(a: SimulateArgs) -> Result<(), Failure> {
 
     let source = match a.setup {
         Some(p) => match load(&p.to_string_lossy())? {
-            Document::Setup(s) => Source::Setup(*s),
+            Document::Setup(s) => match *s {
+                dbcore::game::AnySetup::Dba(s) => Source::Setup(*s),
+                dbcore::game::AnySetup::Dbaix(_) => {
+                    return Err(Failure(
+                        vec!["simulate plays DBA set-ups, not DBAix".into()],
+                    ))
+                }
+            },
             _ => return Err(Failure(vec!["--setup takes a set-up file".into()])),
         },
         None => Source::Lists([a.first, a.second]),

@@ -39,6 +39,7 @@ pub mod combat;
 pub mod dice;
 pub mod driver;
 pub mod error;
+pub mod game;
 pub mod json;
 pub mod kind;
 pub mod narrate;
@@ -73,6 +74,9 @@ pub use dice::{dbcore_dice_free, dbcore_dice_new, dbcore_dice_roll, DbcoreDice};
 pub use driver::{dbcore_demo_setup_json, dbcore_play_json};
 pub use error::{
     dbcore_last_error_code, dbcore_last_error_message, dbcore_last_error_rule, dbcore_status_name,
+};
+pub use game::{
+    dbcore_call_json, dbcore_game_call_json, dbcore_game_free, dbcore_game_new_json, DbcoreGame,
 };
 pub use json::{
     dbcore_json_array_at, dbcore_json_array_len, dbcore_json_equal, dbcore_json_get,

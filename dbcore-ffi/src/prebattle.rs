@@ -4,9 +4,7 @@
 
 use std::ffi::c_char;
 
-use dbcore::battle::prebattle::{
-    GameRecord, Prebattle, PrebattleAction, PrebattleRecord, PrebattleSetup,
-};
+use dbcore::battle::prebattle::{Prebattle, PrebattleAction, PrebattleRecord, PrebattleSetup};
 use serde::Serialize;
 
 use crate::boundary::{arg_str, boundary, FfiError, Out};
@@ -135,16 +133,26 @@ pub unsafe extern "C" fn dbcore_game_replay_json(
     boundary(|| {
         let out = Out::new(out_json, "out_json")?;
         // SAFETY: the caller's contract on `record_json`.
-        let record: GameRecord = unsafe { json_arg(record_json, "record_json") }?;
-        let r = record.replay()?;
-        give(
-            out,
-            &serde_json::json!({
-                "prebattle_events": r.prebattle_events,
-                "setup": r.battle.setup(),
-                "events": r.events,
-            }),
-        )
+        let v: serde_json::Value = unsafe { json_arg(record_json, "record_json") }?;
+        let file = dbcore::record::GameFile::from_value(v)?;
+        match file.replay()? {
+            dbcore::record::Replayed::Battle {
+                prebattle_events,
+                battle: dbcore::game::AnyBattle::Dba(b),
+                events,
+                ..
+            } => give(
+                out,
+                &serde_json::json!({
+                    "prebattle_events": prebattle_events,
+                    "setup": b.setup(),
+                    "events": events,
+                }),
+            ),
+            _ => Err(FfiError::invalid(
+                "a DBA game that reaches its battle is replayed here",
+            )),
+        }
     })
 }
 

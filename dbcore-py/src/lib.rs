@@ -22,6 +22,7 @@ mod packed;
 mod prebattle;
 mod simulate;
 mod table;
+mod topy;
 
 /// The crate version, as `dbcore.__version__` reports it.
 #[pyfunction]
@@ -60,6 +61,7 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(battle::play, m)?)?;
     m.add_function(wrap_pyfunction!(battle::demo_setup, m)?)?;
     m.add_function(wrap_pyfunction!(battle::narrate, m)?)?;
+    m.add_function(wrap_pyfunction!(battle::call, m)?)?;
     m.add_function(wrap_pyfunction!(prebattle::play_game, m)?)?;
     m.add_function(wrap_pyfunction!(prebattle::play_lists, m)?)?;
     m.add_function(wrap_pyfunction!(prebattle::replay_game, m)?)?;

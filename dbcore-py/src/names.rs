@@ -137,9 +137,27 @@ macro_rules! json_pymethods {
 }
 pub(crate) use json_pymethods;
 
-/// Any dbcore value as plain Python data (dicts, lists, numbers, strings, None), read by
-/// `json.loads` from its serde JSON, so dict keys keep the order of dbcore's fields.
-pub fn to_py<'py, T: Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
-    let text = to_json(v)?;
-    py.import("json")?.call_method1("loads", (text,))
+/// Any dbcore value as plain Python data (dicts, lists, numbers, strings, None), built straight
+/// from its serde form (no JSON text in between), so dict keys keep the order of dbcore's fields.
+pub fn to_py<'py, T: Serialize + ?Sized>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
+    crate::topy::to_python(py, v)
+        .map_err(|e| errors::internal(format!("cannot make a Python value: {e}")))
+}
+
+/// Plain Python data (or JSON text) as a JSON value, read straight from the objects. `what`
+/// names it in the error.
+pub fn to_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<serde_json::Value> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        let text = utf8(&s)?.0;
+        return dbcore::json::from_str(&text).map_err(|e| errors::invalid_json(what, &e));
+    }
+    pythonize::depythonize::<serde_json::Value>(obj).map_err(|e| {
+        errors::raise(
+            dbcore::ErrorCode::InvalidJson,
+            None,
+            format!(
+                "{what} is neither JSON text nor plain data (dicts, lists, numbers, strings): {e}"
+            ),
+        )
+    })
 }

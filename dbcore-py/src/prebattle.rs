@@ -3,9 +3,7 @@
 
 use pyo3::prelude::*;
 
-use dbcore::battle::prebattle::{
-    GameRecord, Prebattle, PrebattleAction, PrebattleRecord, PrebattleSetup,
-};
+use dbcore::battle::prebattle::{Prebattle, PrebattleAction, PrebattleRecord, PrebattleSetup};
 
 use crate::battle::from_py;
 use crate::errors;
@@ -51,22 +49,35 @@ pub fn play_lists<'py>(
     to_py(py, &game)
 }
 
-/// Replay a whole game's record: `{"prebattle_events": [...], "setup": ..., "events": [...]}`.
+/// Replay a game record (`play_game(...)["record"]`, `Battle.record()`, what `dbcore play
+/// --json` writes, or an earlier spelling): `{"prebattle_events": [...], "setup": ...,
+/// "events": [...]}`.
 #[pyfunction]
 pub fn replay_game<'py>(
     py: Python<'py>,
     record: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let record: GameRecord = from_py(record, "a game record")?;
-    let r = errors::guard(|| record.replay().map_err(|e| errors::from_info(&e)))?;
-    to_py(
-        py,
-        &serde_json::json!({
-            "prebattle_events": r.prebattle_events,
-            "setup": r.battle.setup(),
-            "events": r.events,
-        }),
-    )
+    let v = crate::names::to_value(record, "a game record")?;
+    let file = dbcore::record::GameFile::from_value(v).map_err(|e| errors::from_info(&e))?;
+    let r = errors::guard(|| file.replay().map_err(|e| errors::from_info(&e)))?;
+    match r {
+        dbcore::record::Replayed::Battle {
+            prebattle_events,
+            battle: dbcore::game::AnyBattle::Dba(b),
+            events,
+            ..
+        } => to_py(
+            py,
+            &serde_json::json!({
+                "prebattle_events": prebattle_events,
+                "setup": b.setup(),
+                "events": events,
+            }),
+        ),
+        _ => Err(errors::invalid_argument(
+            "replay_game takes a DBA game that reaches its battle (Battle.load plays any record)",
+        )),
+    }
 }
 
 /// One pre-battle step: replay `record` (`{"setup": ..., "actions": [...]}`; no actions starts

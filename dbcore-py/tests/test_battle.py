@@ -307,7 +307,15 @@ def test_golden_trace_replays_to_its_events(path: pathlib.Path) -> None:
     golden = json.loads(path.read_text(encoding="utf-8"))
     battle, events = Battle.replay(golden["record"])
     assert events == golden["events"]
-    assert battle.record() == golden["record"]
+    # The record a battle writes is the game record (format dbcore-game), starting from the
+    # golden's set-up, with the same actions.
+    record = battle.record()
+    assert (record["format"], record["version"], record["game"]) == ("dbcore-game", 1, "dba")
+    assert record["setup"] == golden["record"]["setup"]
+    assert record["actions"] == golden["record"]["actions"]
+    # The golden's own game record replays to the same events.
+    again, events_again = Battle.replay(golden["game"])
+    assert events_again[-len(events):] == events
 
 
 @pytest.mark.parametrize("path", golden_files(), ids=lambda p: p.stem)

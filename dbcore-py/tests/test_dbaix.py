@@ -28,7 +28,9 @@ def test_dbaix_golden_trace_replays(path: pathlib.Path) -> None:
     golden = json.loads(path.read_text(encoding="utf-8"))
     game, events = Battle.replay(golden["record"])
     assert events == golden["events"]
-    assert game.record() == golden["record"]
+    record = game.record()
+    assert record["game"] == "dbaix" and record["setup"] == golden["record"]["setup"]
+    assert record["actions"] == golden["record"]["actions"]
     assert game.phase == "finished"
     stepped = Battle(golden["record"]["setup"])
     got: list[dict[str, Any]] = []

@@ -77,7 +77,12 @@ pub fn play_validated(
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DrivenGame {
     /// The two armies, every pre-battle action and every battle action: replaying it gives the
-    /// same events ([`GameRecord::replay`]).
+    /// same events ([`GameRecord::replay`]). Written as a game record
+    /// ([`crate::record::GameFile`], format `dbcore-game`).
+    #[serde(
+        serialize_with = "crate::record::serialize_game",
+        deserialize_with = "crate::record::deserialize_game"
+    )]
     pub record: GameRecord,
     /// The pre-battle's events, in order.
     pub prebattle_events: Vec<PrebattleEvent>,

@@ -468,3 +468,37 @@ fn replay_prebattle(
     }
     Ok((pre, events))
 }
+
+/// Write a whole game's record as a game record ([`GameFile`]): what the driver's
+/// [`crate::driver::DrivenGame`] and the bindings' whole games write.
+pub fn serialize_game<S: serde::Serializer>(r: &GameRecord, s: S) -> Result<S::Ok, S::Error> {
+    GameFile::of_game(r.clone()).serialize(s)
+}
+
+/// Read a whole game's record written as a game record, or in the spelling before it
+/// (`{"prebattle", "battle"}`).
+pub fn deserialize_game<'de, D: serde::Deserializer<'de>>(d: D) -> Result<GameRecord, D::Error> {
+    let v = Value::deserialize(d)?;
+    let file = GameFile::from_value(v).map_err(serde::de::Error::custom)?;
+    file.whole_game().ok_or_else(|| {
+        serde::de::Error::custom("a whole game starts from its pre-battle, not a set-up")
+    })
+}
+
+impl GameFile {
+    /// The record as a whole DBA game (its pre-battle and battle), when it starts from a
+    /// pre-battle.
+    pub fn whole_game(&self) -> Option<GameRecord> {
+        match &self.game {
+            GameMoves::Dba {
+                prebattle: Some(p),
+                actions,
+                ..
+            } => Some(GameRecord {
+                prebattle: p.clone(),
+                battle: actions.clone(),
+            }),
+            _ => None,
+        }
+    }
+}

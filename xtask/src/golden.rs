@@ -11,6 +11,7 @@ use dbcore::battle::{
 };
 use dbcore::battlefield::{Battlefield, Board, BoardEdge, Variant};
 use dbcore::geometry::{Point, Pose};
+use dbcore::record::GameFile;
 use dbcore::terrain::{River, Road, RoadSurface, TerrainFeature};
 use dbcore::{DieScore, SeededDice};
 use serde::{Deserialize, Serialize};
@@ -20,12 +21,13 @@ use serde::{Deserialize, Serialize};
 pub struct Golden {
     pub name: String,
     pub description: String,
+    /// The battle: its set-up and every action (for a whole game, the battle the pre-battle
+    /// set up).
     pub record: BattleRecord,
     pub events: Vec<Event>,
-    /// Whole games only: the two armies, the pre-battle actions and the battle actions
-    /// (`record` is then the battle the pre-battle set up).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game: Option<dbcore::battle::GameRecord>,
+    /// The game record (format `dbcore-game`): for a whole game the two armies, the pre-battle
+    /// actions and the battle actions; else the battle's set-up and actions. With its result.
+    pub game: GameFile,
     /// Whole games only: the pre-battle's events.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prebattle_events: Vec<dbcore::battle::PrebattleEvent>,
@@ -111,9 +113,9 @@ fn play(
     Ok(Golden {
         name: name.to_string(),
         description: description.to_string(),
+        game: with_result(GameFile::of_battle(b.record()))?,
         record: b.record(),
         events,
-        game: None,
         prebattle_events: Vec::new(),
     })
 }
@@ -157,9 +159,9 @@ fn driven(name: &str, seed: u64) -> Result<Golden, String> {
                 None => "no decision".to_string(),
             }
         ),
+        game: with_result(GameFile::of_battle(d.record.clone()))?,
         record: d.record,
         events: d.events,
-        game: None,
         prebattle_events: Vec::new(),
     })
 }
@@ -191,9 +193,9 @@ fn commands_battle(name: &str, variant: Variant, seed: u64) -> Result<Golden, St
                 None => "no decision".to_string(),
             }
         ),
+        game: with_result(GameFile::of_battle(d.record.clone()))?,
         record: d.record,
         events: d.events,
-        game: None,
         prebattle_events: Vec::new(),
     })
 }
@@ -244,7 +246,7 @@ fn whole_game_of(
             actions: g.record.battle.clone(),
         },
         events: g.events,
-        game: Some(g.record),
+        game: with_result(GameFile::of_game(g.record))?,
         prebattle_events: g.prebattle_events,
     })
 }
@@ -383,6 +385,8 @@ pub struct DbaixGolden {
     pub description: String,
     pub record: dbcore::dbaix::BattleRecord,
     pub events: Vec<dbcore::dbaix::Event>,
+    /// The game record (format `dbcore-game`), with its result.
+    pub game: GameFile,
 }
 
 /// A whole three-sided DBAix game of the demonstration driver (DBAIX.md §2).
@@ -400,9 +404,16 @@ pub fn dbaix_all() -> Result<Vec<DbaixGolden>, String> {
                 None => "a draw".to_string(),
             }
         ),
+        game: with_result(GameFile::of_dbaix(p.record.clone()))?,
         record: p.record,
         events: p.events,
     }])
+}
+
+/// The record with its `result` written from its own replay.
+fn with_result(file: GameFile) -> Result<GameFile, String> {
+    let result = file.replay().map_err(|e| e.to_string())?.result();
+    Ok(file.with_result(result))
 }
 
 fn write_one<T: Serialize>(path: &Path, g: &T, check: bool) -> Result<(), String> {

@@ -32,8 +32,9 @@ fn a_scripted_person_moves_is_refused_and_the_opponent_answers() {
     let svg = dir.join("table.svg");
     // Seed 2 between II/56 and II/53: the Britons move first, then the Romans (red) with the
     // river still to be diced.
-    let script =
-        "help\nlegal\n3 move 1.5\n3 contact 104 sideways\n2 move 9\nriver\nend\ntable\nquit\n";
+    let saved = dir.join("game.json");
+    // The End key's escape sequence, typed by mistake, is no order.
+    let script = "help\nlegal\n3 move 1.5\n3 contact 104 sideways\n2 move 9\nundo\n3 move 1.5\n\u{1b}[F\nriver\nend\ntable\nquit\n";
     let (ok, out, err) = play_human(
         &[
             "play",
@@ -49,12 +50,14 @@ fn a_scripted_person_moves_is_refused_and_the_opponent_answers() {
             "60",
             "--svg",
             svg.to_str().expect("utf-8 path"),
+            "--save",
+            saved.to_str().expect("utf-8 path"),
         ],
         script,
     );
     assert!(ok, "{err}");
     // The help and the legal moves.
-    assert!(out.contains("ID contact T HOW"), "{out}");
+    assert!(out.contains("IDS contact T HOW"), "{out}");
     assert!(out.contains("may move (move 1"), "{out}");
     // DBA3.md §7.2: a legal move is made and told.
     assert!(out.contains("4Bd #3 moves 1.50 BW"), "{out}");
@@ -68,6 +71,15 @@ fn a_scripted_person_moves_is_refused_and_the_opponent_answers() {
     // The table is drawn as text, and the picture written after a bound.
     assert!(out.contains("+----"), "{out}");
     assert!(out.contains("You leave the field."), "{out}");
+    // `undo` takes the move back; the hint says what to type; the board has a legend.
+    assert!(out.contains("taken back: move"), "{out}");
+    assert!(out.contains("then `end`"), "{out}");
+    assert!(out.contains("legend:") && out.contains("= river"), "{out}");
+    // `quit` saves the game as a record the other tools read back.
+    assert!(out.contains("The game is saved to"), "{out}");
+    let record = std::fs::read_to_string(&saved).expect("the game is saved");
+    let file = dbcore::record::GameFile::from_json(&record).expect("a game record");
+    file.replay().expect("the saved game replays");
     let picture = std::fs::read_to_string(&svg).expect("the picture is written");
     assert!(
         picture.starts_with("<svg") || picture.contains("<svg"),

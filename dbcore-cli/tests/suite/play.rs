@@ -42,8 +42,12 @@ fn play_json_is_a_game_record_that_replays() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let record: dbcore::battle::prebattle::GameRecord =
-        serde_json::from_slice(&out.stdout).expect("a game record");
+    // One game record every tool reads: its format and version name it.
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let file = dbcore::record::GameFile::from_json(&text).expect("a game record");
+    assert_eq!((file.format.as_str(), file.version), ("dbcore-game", 1));
+    assert!(file.result.is_some() && file.tags.contains_key("seed"));
+    let record = file.whole_game().expect("a whole game");
     let replayed = record.replay().expect("it replays");
     assert!(!replayed.prebattle_events.is_empty());
 }
@@ -93,8 +97,10 @@ fn play_big_battle_and_giant_start_from_the_pre_battle() {
         "--json",
         "--no-svg",
     ]);
-    let record: dbcore::battle::prebattle::GameRecord =
-        serde_json::from_slice(&out.stdout).expect("a game record");
+    let record = dbcore::record::GameFile::from_json(&String::from_utf8(out.stdout).unwrap())
+        .expect("a game record")
+        .whole_game()
+        .expect("a whole game");
     assert_eq!(
         record.prebattle.setup.variant,
         dbcore::battlefield::Variant::BigBattle

@@ -52,7 +52,7 @@ pub struct SurfaceError {
     /// 400s set-up, 900s internal).
     pub code: ErrorCode,
     /// The rules section that refuses, when one does (a heading of `docs/rules/`).
-    pub rule: Option<String>,
+    pub rule: Option<&'static str>,
     /// What is wrong, in a sentence.
     pub message: String,
 }
@@ -76,7 +76,7 @@ impl SurfaceError {
     pub fn of<E: ErrorInfo + ?Sized>(e: &E) -> Self {
         SurfaceError {
             code: e.code(),
-            rule: e.rule().map(str::to_string),
+            rule: e.rule(),
             message: e.to_string(),
         }
     }
@@ -97,8 +97,7 @@ impl ErrorInfo for SurfaceError {
         self.code
     }
     fn rule(&self) -> Option<&'static str> {
-        // The rule text is owned here; bindings read `rule` directly.
-        None
+        self.rule
     }
 }
 

@@ -290,36 +290,67 @@ impl Session {
         }
     }
 
-    /// Replace the game by the replay of `file`, logging every event.
+    /// Replace the game by `file` played again from its start, action by action, so that every
+    /// event is logged and every action can be undone; the record's `result`, when it has one,
+    /// is checked against where the game ends.
     fn load(&mut self, file: &GameFile) -> Result<(), SurfaceError> {
-        let replayed = file.replay().map_err(record_err)?;
         self.log.clear();
         self.marks.clear();
-        let (game, pre_events, events) = match replayed {
-            Replayed::Prebattle {
+        let actions: Vec<Value> = match &file.game {
+            GameMoves::Dba {
                 prebattle,
-                prebattle_events,
-            } => (Game::Prebattle(prebattle), prebattle_events, Vec::new()),
-            Replayed::Battle {
-                prebattle,
-                prebattle_events,
-                battle,
-                events,
-            } => (Game::Battle { prebattle, battle }, prebattle_events, events),
+                setup,
+                actions,
+            } => {
+                let mut all = Vec::new();
+                match (prebattle, setup) {
+                    (Some(p), None) => {
+                        self.game = Game::Prebattle(Box::new(
+                            Prebattle::new(p.setup.clone()).map_err(|e| SurfaceError::of(&e))?,
+                        ));
+                        for a in &p.actions {
+                            all.push(to_value(a)?);
+                        }
+                    }
+                    (None, Some(s)) => {
+                        self.game = Game::Battle {
+                            prebattle: None,
+                            battle: AnyBattle::new(AnySetup::Dba(s.clone())).map_err(game_err)?,
+                        };
+                    }
+                    _ => return Err(record_err(crate::record::RecordError::Start)),
+                }
+                for a in actions {
+                    all.push(to_value(a)?);
+                }
+                all
+            }
+            GameMoves::Dbaix { setup, actions } => {
+                self.game = Game::Battle {
+                    prebattle: None,
+                    battle: AnyBattle::new(AnySetup::Dbaix((**setup).clone())).map_err(game_err)?,
+                };
+                actions.iter().map(to_value).collect::<Result<_, _>>()?
+            }
         };
-        self.game = game;
-        self.log
-            .extend(pre_events.into_iter().map(Logged::Prebattle));
-        self.log.extend(events.into_iter().map(Logged::Battle));
-        // Each action of the record is one step back for undo; the tray's past is not known
-        // for a loaded game, so undo keeps the tray as it is.
-        let n = self.revision();
-        self.marks = (0..n)
-            .map(|_| Mark {
-                logged: self.log.len(),
-                tray: self.tray.clone(),
-            })
-            .collect();
+        for (index, a) in actions.into_iter().enumerate() {
+            self.apply_value(a).map_err(|e| SurfaceError {
+                message: format!("action {index} of the record was refused: {}", e.message),
+                ..e
+            })?;
+        }
+        if let Some(written) = &file.result {
+            let now = self.record().result.unwrap_or(crate::record::GameResult {
+                bounds: 0,
+                winners: None,
+            });
+            if *written != now {
+                return Err(record_err(crate::record::RecordError::Result {
+                    written: written.clone(),
+                    replayed: now,
+                }));
+            }
+        }
         Ok(())
     }
 
@@ -724,8 +755,22 @@ pub(super) mod answers {
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct Since {
+        /// The first event wanted, by its number among every event so far.
         #[serde(default)]
         pub since: usize,
+        /// Or: the events from the action of this number on (0 for the first).
+        #[serde(default)]
+        pub from_action: Option<usize>,
+    }
+
+    impl Since {
+        /// The first event wanted.
+        fn first(&self, s: &Session) -> usize {
+            match self.from_action {
+                Some(n) => s.marks.get(n).map_or(s.log.len(), |m| m.logged),
+                None => self.since,
+            }
+        }
     }
 
     #[derive(Deserialize)]
@@ -950,7 +995,7 @@ pub(super) mod answers {
     }
 
     pub fn events(s: &Session, p: Since) -> Answer {
-        to_value(&s.log.get(p.since..).unwrap_or(&[]))
+        to_value(&s.log.get(p.first(s)..).unwrap_or(&[]))
     }
 
     pub fn narrate(s: &Session, p: Since) -> Answer {
@@ -979,7 +1024,9 @@ pub(super) mod answers {
         if let Some(b) = s.battle() {
             lines.extend(narrate_battle(b, &battle_events));
         }
-        to_value(&lines.get(p.since..).unwrap_or(&[]))
+        // One line an event, aligned with the log (empty for the events a player leaves
+        // untold, a PIP payment's total or a bound's end).
+        to_value(&lines.get(p.first(s)..).unwrap_or(&[]))
     }
 
     pub fn svg(s: &Session, p: Svg) -> Answer {

@@ -27,6 +27,7 @@ fn every_example_of_the_contract_page_is_what_dbcore_reads_and_writes() {
     // Each of the six actions has its example.
     assert_eq!(count("action"), 6);
     assert!(count("event") >= 10);
+    assert_eq!(count("game"), 1);
     for (tag, body) in &all {
         let given: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{body}: {e}"));
         match tag.as_str() {
@@ -59,6 +60,12 @@ fn every_example_of_the_contract_page_is_what_dbcore_reads_and_writes() {
                 let e: dbcore::battle::prebattle::PrebattleEvent =
                     dbcore::json::from_str(body).unwrap();
                 assert_eq!(serde_json::to_value(&e).unwrap(), given, "{body}");
+            }
+            "game" => {
+                // The game record reads, replays to its result and writes back the same.
+                let g = dbcore::record::GameFile::from_json(body).unwrap();
+                g.replay().unwrap();
+                assert_eq!(serde_json::to_value(&g).unwrap(), given, "{body}");
             }
             other => panic!("unknown example tag {other}"),
         }

@@ -89,6 +89,7 @@ use placement::{find_placement, placement_problems, FeatureProblem, BUA_KINDS};
 
 /// An army entering the pre-battle: what its list gives (§16.2), with its chosen elements.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct ArmyEntry {
     /// The army's name, as messages and the narration give it.
@@ -113,6 +114,7 @@ pub struct ArmyEntry {
 /// their positions (from 0) in [`ArmyEntry::elements`]. The battle's set-up gives it the same
 /// id, general and elements ([`CommandSetup`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct EntryCommand {
     /// The command's id, unique in its army.
@@ -136,6 +138,7 @@ pub struct EntryCommand {
 
 /// An element of an entering army: everything of [`ElementSetup`] but its id and pose.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct EntryElement {
     /// What troops it is (§2).
@@ -284,6 +287,7 @@ fn default_side() -> f64 {
 
 /// Everything the pre-battle starts from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct PrebattleSetup {
     /// Which game: standard DBA 3.0, Big Battle or Giant (whose armies list their commands);
@@ -556,6 +560,7 @@ impl std::fmt::Display for Step {
 
 /// What a player does before the battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "action")]
 pub enum PrebattleAction {
     /// One die per army, in army order (§5.1).
@@ -1137,6 +1142,7 @@ impl ErrorInfo for PrebattleError {
 
 /// A saved pre-battle: set-up and every action. Replaying it gives the same events.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub struct PrebattleRecord {
     /// The two armies and the rules the pre-battle started from.
