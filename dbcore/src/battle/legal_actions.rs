@@ -150,6 +150,15 @@ impl Battle {
     /// The concrete legal actions of one element (or, for a group or column it leads, of those
     /// too) in the movement phase: what a table draws when the player picks the element up.
     pub fn legal_actions_of(&self, id: ElementId) -> Vec<Action> {
+        self.legal_actions_of_checked(id)
+            .into_iter()
+            .map(CheckedAction::into_action)
+            .collect()
+    }
+
+    /// [`Battle::legal_actions_of`], each with its events (where the movers end), as tokens
+    /// [`Battle::apply_checked`] commits without checking them again.
+    pub fn legal_actions_of_checked(&self, id: ElementId) -> Vec<CheckedAction> {
         if self.phase != Phase::Movement {
             return Vec::new();
         }
@@ -159,7 +168,7 @@ impl Battle {
         };
         let mut out = Vec::new();
         self.element_actions(lm, &mut out);
-        out.into_iter().map(CheckedAction::into_action).collect()
+        out
     }
 
     fn movement_actions(&self, dice: &[DieScore]) -> Vec<CheckedAction> {

@@ -16,7 +16,7 @@ use crate::svg::{escape, id_corner, id_mark, num, with_key, KeyFrame, KeyMark, S
 use super::{Battle, FigureClass, Phase, Side, Status};
 
 /// Pixels per inch of the table.
-const SCALE: f64 = 20.0;
+pub(crate) const SCALE: f64 = 20.0;
 
 /// Pixels per unit of the title band and the key (the standard picture's default per BW), so
 /// that their text reads at the size it does there.

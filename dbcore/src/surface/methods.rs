@@ -45,7 +45,7 @@ const fn m(
 }
 
 /// The methods of a [`Session`].
-pub const SESSION_METHODS: [Method; 22] = [
+pub const SESSION_METHODS: [Method; 26] = [
     m("info", "", "{game, variant, stage, phase, army, bound, pips, revision, events, armies, winners, awaiting, seed}", "where the game stands"),
     m("awaiting", "", "the dice or choice awaited, or null", "what the game waits for"),
     m("legal", "", "the summary of what the side to move may do (DBA)", "moves with their costs and reach, shots, combats"),
@@ -68,6 +68,10 @@ pub const SESSION_METHODS: [Method; 22] = [
     m("shot_odds", "shooter: int, target: int, support?: [int], shoots_back?: bool", "{situation, odds}", "the exact odds of a shot"),
     m("reach", "element: int, bearings?: int", "{steps}", "the farthest legal step on each of N bearings"),
     m("verdict", "", "{finished, winners}", "whether the battle is over and who won"),
+    m("scene", "", "{game, board, frame, terrain_svg, armies, camps, elements, quarters}", "everything a table draws now, the pre-battle included: terrain, camps, every element with its corners"),
+    m("destinations", "element?: int, ids?: [int], bearings?: int", "{destinations: [{action, text, order, into_contact, target, pips, movers}]}", "where an element (or a group) may go now: each legal move with the poses its movers end in"),
+    m("snap", "element: int, pose, within?: float", "{pose, corners, action, text, with, events}", "where a base dropped at a pose would legally go, and the move that takes it there"),
+    m("outlines", "element: int", "{element, threat_zone, shooting_zone, range, command, reach}", "the zones round an element, as polygons"),
 ];
 
 /// The methods that need no game ([`call`]).
@@ -332,6 +336,13 @@ pub(super) fn session_call(s: &mut Session, method: &str, p: Value) -> Answer {
                 "winners": result.and_then(|r| r.winners),
             }))
         }
+        "scene" => {
+            params::<a::None_>(p)?;
+            super::scene::scene(s)
+        }
+        "destinations" => super::scene::destinations(s, params(p)?),
+        "snap" => super::scene::snap(s, params(p)?),
+        "outlines" => super::scene::outlines(s, params(p)?),
         other => Err(unknown(other, &SESSION_METHODS)),
     }
 }

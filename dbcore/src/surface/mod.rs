@@ -39,6 +39,7 @@ use serde_json::Value;
 use crate::error::{ErrorCode, ErrorInfo};
 
 mod methods;
+mod scene;
 mod session;
 
 pub use methods::{call, read_document, Document, Method, METHODS, SESSION_METHODS};

@@ -1102,7 +1102,11 @@ pub(super) mod answers {
                     | Some(crate::battle::DiceRequest::CommandPips { .. }) => {
                         b.legal_actions(&s.dice_for(None)?).into_iter().next()
                     }
-                    _ => Demonstration::new().next_action(b, dice),
+                    // Nothing to move: the driver's game loop ends the movement (`Policy`).
+                    _ => Demonstration::new().next_action(b, dice).or_else(|| {
+                        (b.phase() == crate::battle::Phase::Movement)
+                            .then_some(Action::EndMovement)
+                    }),
                 }
                 .ok_or_else(|| no_choice("the demonstration driver"))?;
                 to_value(&a)?
