@@ -6,6 +6,8 @@
 //! `-- schema [--check]` for the JSON Schema files in `schema/`. `-- install --prefix DIR` builds
 //! the C library and installs it with its header, pkg-config and CMake files (see `install.rs`).
 //! `--release -- perf [--callgrind]` prints the speed table of issue #15 (see `perf.rs`).
+//! `-- web [--dev]` builds the referee as WebAssembly into `web/pkg/` for the web table (see
+//! `web.rs`).
 
 mod armies;
 mod golden;
@@ -13,6 +15,7 @@ mod install;
 mod perf;
 mod simbench;
 mod strength;
+mod web;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -152,8 +155,9 @@ fn main() -> ExitCode {
         ["perf", ref rest @ ..] => perf::run(rest),
         ["ai-strength", ref rest @ ..] => strength::run(rest),
         ["simulate-bench", ref rest @ ..] => simbench::run(rest),
+        ["web", ref rest @ ..] => web::run_web(rest),
         _ => Err(
-            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check] | install --prefix DIR [--debug] | perf [--callgrind] [--rounds N] | ai-strength [--battles N] [--nodes N] [--max-bounds N] [--lists A B] | simulate-bench [--battles N] [--threads N] [--rounds N]"
+            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check] | install --prefix DIR [--debug] | perf [--callgrind] [--rounds N] | ai-strength [--battles N] [--nodes N] [--max-bounds N] [--lists A B] | simulate-bench [--battles N] [--threads N] [--rounds N] | web [--dev]"
                 .to_string(),
         ),
     };

@@ -1,0 +1,210 @@
+//! `cargo run -p xtask -- web [--dev]`: build the referee as WebAssembly and write the package
+//! the web table loads, `web/pkg/`:
+//!
+//! ```text
+//! web/pkg/dbcore_wasm_bg.wasm   the referee (dbcore-wasm), size-optimised (`[profile.wasm]`)
+//! web/pkg/dbcore_wasm.js        wasm-bindgen's glue (ES module, `--target web`)
+//! web/pkg/dbcore_wasm.d.ts      its TypeScript declarations
+//! web/pkg/dbcore.js, .d.ts      the layer a page imports (dbcore-wasm/js/): load, Game, call
+//! ```
+//!
+//! It installs what it needs when missing: the `wasm32-unknown-unknown` target (rustup) and
+//! `wasm-bindgen-cli` at exactly the version of the `wasm-bindgen` crate in `Cargo.lock` (cargo
+//! install from crates.io). `--dev` builds the dev profile instead: quicker to compile, larger,
+//! for tests. The sizes are printed (raw and gzip); the release package must stay within 3 MB.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const TARGET: &str = "wasm32-unknown-unknown";
+
+/// The most a release package's `.wasm` may weigh (issue #43).
+const MAX_WASM_BYTES: u64 = 3 * 1024 * 1024;
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
+    let status = cmd.status().map_err(|e| format!("{what}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+/// The version of a package in `Cargo.lock`.
+pub fn locked_version(root: &Path, package: &str) -> Result<String, String> {
+    let text = fs::read_to_string(root.join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    let lock: toml::Table = text.parse().map_err(|e| format!("Cargo.lock: {e}"))?;
+    lock.get("package")
+        .and_then(|p| p.as_array())
+        .into_iter()
+        .flatten()
+        .find(|p| p.get("name").and_then(|n| n.as_str()) == Some(package))
+        .and_then(|p| p.get("version").and_then(|v| v.as_str()))
+        .map(str::to_string)
+        .ok_or_else(|| format!("{package} is not in Cargo.lock"))
+}
+
+fn ensure_target() -> Result<(), String> {
+    let out = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map_err(|e| format!("rustup: {e}"))?;
+    if String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .any(|l| l.trim() == TARGET)
+    {
+        return Ok(());
+    }
+    eprintln!("xtask web: installing the {TARGET} target");
+    run(
+        Command::new("rustup").args(["target", "add", TARGET]),
+        "rustup target add",
+    )
+}
+
+/// The installed wasm-bindgen's version, if there is one.
+fn bindgen_version() -> Option<String> {
+    let out = Command::new("wasm-bindgen")
+        .arg("--version")
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.split_whitespace().nth(1).map(str::to_string)
+}
+
+fn ensure_bindgen(version: &str) -> Result<(), String> {
+    if bindgen_version().as_deref() == Some(version) {
+        return Ok(());
+    }
+    eprintln!("xtask web: installing wasm-bindgen-cli {version} (the wasm-bindgen crate's version)");
+    let install = |locked: bool| {
+        let mut cmd = Command::new(cargo());
+        cmd.args(["install", "--version", &format!("={version}"), "wasm-bindgen-cli"]);
+        if locked {
+            cmd.arg("--locked");
+        }
+        // Installed programs are built in a folder of their own, not the workspace's target.
+        cmd.env_remove("CARGO_TARGET_DIR");
+        run(&mut cmd, "cargo install wasm-bindgen-cli")
+    };
+    // The CLI's own lock file is tried first; a registry that no longer serves one of the
+    // versions it pins (a yanked or withdrawn release) gets the newest compatible ones instead.
+    install(true).or_else(|e| {
+        eprintln!("xtask web: {e}; installing again without --locked");
+        install(false)
+    })?;
+    match bindgen_version() {
+        Some(v) if v == version => Ok(()),
+        other => Err(format!(
+            "wasm-bindgen {version} was installed but `wasm-bindgen --version` says {other:?}: is ~/.cargo/bin on PATH?"
+        )),
+    }
+}
+
+/// Build dbcore-wasm for the browser; the path of the built `.wasm`, from cargo's own report.
+fn build(root: &Path, dev: bool) -> Result<PathBuf, String> {
+    let mut cmd = Command::new(cargo());
+    cmd.current_dir(root).args([
+        "build",
+        "-p",
+        "dbcore-wasm",
+        "--lib",
+        "--target",
+        TARGET,
+        "--message-format=json-render-diagnostics",
+    ]);
+    if !dev {
+        cmd.args(["--profile", "wasm"]);
+    }
+    let out = cmd
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cargo build: {e}"))?;
+    if !out.status.success() {
+        return Err("cargo build -p dbcore-wasm failed".to_string());
+    }
+    let mut wasm = None;
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if v["reason"] != "compiler-artifact" || v["target"]["name"] != "dbcore_wasm" {
+            continue;
+        }
+        for f in v["filenames"].as_array().into_iter().flatten() {
+            if let Some(f) = f.as_str().filter(|f| f.ends_with(".wasm")) {
+                wasm = Some(PathBuf::from(f));
+            }
+        }
+    }
+    wasm.ok_or_else(|| "cargo built no dbcore_wasm.wasm".to_string())
+}
+
+/// The gzip size of `path` (`gzip -9`), when gzip is there.
+fn gzip_size(path: &Path) -> Option<u64> {
+    let data = fs::read(path).ok()?;
+    let mut child = Command::new("gzip")
+        .args(["-9", "-c"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take()?;
+    let writer = std::thread::spawn(move || stdin.write_all(&data));
+    let out = child.wait_with_output().ok()?;
+    writer.join().ok()?.ok()?;
+    Some(out.stdout.len() as u64)
+}
+
+pub fn run_web(args: &[&str]) -> Result<(), String> {
+    let dev = match args {
+        [] => false,
+        ["--dev"] => true,
+        _ => return Err("usage: cargo run -p xtask -- web [--dev]".to_string()),
+    };
+    let root = crate::root();
+    ensure_target()?;
+    let version = locked_version(&root, "wasm-bindgen")?;
+    ensure_bindgen(&version)?;
+    let wasm = build(&root, dev)?;
+    let out = root.join("web").join("pkg");
+    fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut cmd = Command::new("wasm-bindgen");
+    cmd.arg(&wasm)
+        .args(["--target", "web", "--out-name", "dbcore_wasm", "--out-dir"])
+        .arg(&out);
+    if dev {
+        cmd.arg("--debug");
+    }
+    run(&mut cmd, "wasm-bindgen")?;
+    for name in ["dbcore.js", "dbcore.d.ts"] {
+        let from = root.join("dbcore-wasm").join("js").join(name);
+        fs::copy(&from, out.join(name)).map_err(|e| format!("{}: {e}", from.display()))?;
+    }
+    let bg = out.join("dbcore_wasm_bg.wasm");
+    let raw = fs::metadata(&bg).map_err(|e| format!("{}: {e}", bg.display()))?.len();
+    let gz = gzip_size(&bg);
+    println!(
+        "wrote {} ({} profile): dbcore_wasm_bg.wasm {raw} bytes ({:.2} MB), gzip {}",
+        out.display(),
+        if dev { "dev" } else { "wasm" },
+        raw as f64 / 1_048_576.0,
+        gz.map_or("unknown (no gzip)".to_string(), |g| format!(
+            "{g} bytes ({:.2} MB)",
+            g as f64 / 1_048_576.0
+        )),
+    );
+    if !dev && raw > MAX_WASM_BYTES {
+        return Err(format!(
+            "the wasm package is {raw} bytes, over its budget of {MAX_WASM_BYTES}"
+        ));
+    }
+    Ok(())
+}
