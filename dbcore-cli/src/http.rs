@@ -1,11 +1,13 @@
-//! The HTTP door: `POST /rpc` with one JSON-RPC request a body, `GET /health`, on a loopback
+//! The HTTP door: `POST /rpc` with one JSON-RPC request a body, `GET /health`, and `GET /` the
+//! web table (`static_files`: the page runs the referee in WebAssembly itself), on a loopback
 //! address only (unless the operator says otherwise), over `std::net` with `httparse`: one local
 //! client calling microsecond functions needs no async runtime.
 //!
 //! What it refuses, and why (DNS rebinding: a web page in the user's browser must not be able to
 //! drive the referee):
 //! * a `Host` that does not name the loopback address (or the bound address) and the port: 403;
-//! * any request carrying an `Origin` header (browsers send one with cross-site requests): 403;
+//! * a request whose `Origin` is not the door's own (`http://` and its `Host`): 403, so the page
+//!   served at `/` may call `/rpc` and a page from anywhere else may not;
 //! * a `/rpc` body that is not `Content-Type: application/json`: 415;
 //! * a body without `Content-Length` (or with `Transfer-Encoding`): 411;
 //! * a body or header block over its limit: 413 / 431; a request slower than the read timeout: 408.
@@ -155,6 +157,15 @@ fn host_ok(host: &str, local: SocketAddr) -> bool {
         Ok(ip) => ip.is_loopback() || ip == local.ip(),
         Err(_) => false,
     }
+}
+
+/// Whether `origin` is this door's own (`http://` and the Host already accepted by
+/// [`host_ok`]): the web table served at `/` calling back. Anything else, `null` included
+/// (sandboxed frames, files), is another page.
+fn same_origin(origin: &str, host: &str) -> bool {
+    origin
+        .strip_prefix("http://")
+        .is_some_and(|o| !host.is_empty() && o.eq_ignore_ascii_case(host))
 }
 
 /// One parsed request head.
@@ -312,14 +323,17 @@ fn connection(
                 return respond(&mut s, 403, &plain(&m), true);
             }
         }
-        if head.header("origin").is_some() {
-            log(403);
-            return respond(
-                &mut s,
-                403,
-                &plain("requests carrying an Origin header are refused"),
-                true,
-            );
+        // The page served at `/` may call its own door; any other page may not.
+        if let Some(origin) = head.header("origin") {
+            if !same_origin(origin.trim(), head.header("host").unwrap_or("").trim()) {
+                log(403);
+                return respond(
+                    &mut s,
+                    403,
+                    &plain("requests from another origin are refused"),
+                    true,
+                );
+            }
         }
         if head.header("transfer-encoding").is_some() {
             log(411);
@@ -419,6 +433,16 @@ fn connection(
                     }
                 }
             }
+            // The web table (`static_files`): the page and its WebAssembly referee.
+            ("GET" | "HEAD", p) if crate::static_files::find(p).is_some() => {
+                if length.is_some_and(|n| n > 0) {
+                    return respond(&mut s, 400, &plain("a GET has no body"), true);
+                }
+                buf.drain(..head.len);
+                log(200);
+                let file = crate::static_files::find(p).unwrap_or(("", b""));
+                crate::static_files::respond(&mut s, file, head.method == "HEAD", close)?;
+            }
             (_, "/rpc") | (_, "/health") => {
                 log(405);
                 return respond(&mut s, 405, &plain("POST /rpc or GET /health"), true);
@@ -459,6 +483,22 @@ mod tests {
             "localhost.evil:8080",
         ] {
             assert!(!host_ok(bad, local), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_the_doors_own_origin_is_accepted() {
+        assert!(same_origin("http://127.0.0.1:8080", "127.0.0.1:8080"));
+        assert!(same_origin("http://LOCALHOST:8080", "localhost:8080"));
+        for (origin, host) in [
+            ("http://evil.example", "127.0.0.1:8080"),
+            ("http://127.0.0.1:8081", "127.0.0.1:8080"),
+            ("https://127.0.0.1:8080", "127.0.0.1:8080"),
+            ("null", "127.0.0.1:8080"),
+            ("http://", ""),
+            ("http://127.0.0.1:8080.evil", "127.0.0.1:8080"),
+        ] {
+            assert!(!same_origin(origin, host), "{origin} at {host}");
         }
     }
 }

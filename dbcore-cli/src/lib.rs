@@ -12,4 +12,5 @@ pub mod rpc;
 pub mod rpc_names;
 pub mod schema;
 pub mod simulate;
+pub mod static_files;
 pub mod stdio;

@@ -467,6 +467,7 @@ fn serve(s: ServeArgs) -> Result<(), Failure> {
         serde_json::json!({ "listening": format!("http://{host}/rpc") })
     ))?;
     eprintln!("dbcore serve: listening on http://{host}/rpc");
+    eprintln!("dbcore serve: the web table is at http://{host}/ (open it in a browser)");
     let cfg = HttpConfig {
         max_connections: s.max_connections,
         read_timeout: Duration::from_millis(s.read_timeout_ms.max(1)),
