@@ -46,6 +46,7 @@ mod battlefield_props;
 mod battlefield_queries;
 mod big_battle_armies;
 mod big_battle_camps;
+mod big_battle_flight;
 mod checked_action;
 mod combat_factors;
 mod combat_fast_path;

@@ -533,6 +533,7 @@ impl<'a> Bytes<'a> {
                 }
             }
             "end_movement" => Action::EndMovement,
+            "flee" => Action::Flee,
             "shoot" => {
                 self.lit(",\"shooter\":")?;
                 let shooter = self.id()?;

@@ -272,6 +272,7 @@ impl Out {
                 self.order(order);
             }
             Action::EndMovement => self.raw("{\"action\":\"end_movement\""),
+            Action::Flee => self.raw("{\"action\":\"flee\""),
             Action::Shoot {
                 shooter,
                 target,
@@ -751,6 +752,7 @@ pub(super) mod tests {
                 c_in_c_bonus: vec![ElementId(1)],
             },
             Action::Hold { ids: vec![] },
+            Action::Flee,
         ]);
         v
     }
