@@ -971,6 +971,7 @@ pub fn mirrored(setup: &crate::battle::BattleSetup, army: usize) -> crate::battl
         vec![south, north],
     );
     out.config = setup.config.clone();
+    out.free_army_size = setup.free_army_size;
     out
 }
 

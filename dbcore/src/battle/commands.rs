@@ -200,7 +200,7 @@ impl CommandState {
 }
 
 /// Camp followers and denizens: not troop elements (§2.6).
-fn is_civilian(t: TroopType) -> bool {
+pub(crate) fn is_civilian(t: TroopType) -> bool {
     matches!(t, TroopType::CampFollowers | TroopType::Denizens)
 }
 
@@ -317,10 +317,11 @@ pub(super) fn command_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
             Variant::BigBattle => BIG_BATTLE_ELEMENTS,
             _ => ARMY_ELEMENTS * n,
         };
-        if a.elements.len() != expected_elements {
+        let troops = super::setup::troop_elements(a);
+        if !setup.free_army_size && troops != expected_elements {
             v.push(SetupProblem::ArmySize {
                 army: name.clone(),
-                count: a.elements.len(),
+                count: troops,
                 expected: expected_elements,
             });
         }
@@ -372,7 +373,7 @@ pub(super) fn command_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
                     count: c.elements.len(),
                 });
             }
-            if c.allied && c.elements.len() != ARMY_ELEMENTS {
+            if c.allied && !setup.free_army_size && c.elements.len() != ARMY_ELEMENTS {
                 v.push(SetupProblem::AlliedCommandSize {
                     army: name.clone(),
                     command: c.id,

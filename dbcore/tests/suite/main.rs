@@ -19,6 +19,7 @@ mod terrain_fixtures;
 mod ai;
 mod ai_moves;
 mod armies;
+mod army_sizes;
 mod battle_bound;
 mod battle_camps;
 mod battle_city_gates;

@@ -780,6 +780,7 @@ impl<'a> Bytes<'a> {
             None
         };
         let held_back = self.ids_if(",\"held_back\":")?;
+        let free_army_size = self.eat(",\"free_army_size\":true");
         self.lit("}")?;
         Some(BattleSetup {
             format,
@@ -792,6 +793,7 @@ impl<'a> Bytes<'a> {
             sandbox,
             city_owner,
             held_back,
+            free_army_size,
         })
     }
 

@@ -514,6 +514,9 @@ impl Out {
             self.raw(",\"held_back\":");
             self.ids(s.held_back);
         }
+        if s.free_army_size {
+            self.raw(",\"free_army_size\":true");
+        }
         self.buf.push(b'}');
     }
 
