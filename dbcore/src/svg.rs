@@ -758,7 +758,11 @@ fn draw_marks(out: &mut String, c: &Canvas, marks: &[SvgMark]) {
                     c.xy(*to).replace(',', " "),
                     c.xy(back - side_v).replace(',', " "),
                     colour(*side),
-                    if dashed { r#" stroke-dasharray="6,4""# } else { "" }
+                    if dashed {
+                        r#" stroke-dasharray="6,4""#
+                    } else {
+                        ""
+                    }
                 );
             }
             SvgMark::Shot { from, to, side } => {
@@ -963,7 +967,11 @@ impl Panel {
             num(self.x),
             num(self.y),
             self.text(KEY_TEXT_BW * 1.1),
-            fitted(text, KEY_TEXT_BW * 1.1 * self.scale, (PANEL_BW - 0.4) * self.scale),
+            fitted(
+                text,
+                KEY_TEXT_BW * 1.1 * self.scale,
+                (PANEL_BW - 0.4) * self.scale
+            ),
             escape(text)
         );
         self.y += KEY_LINE_BW * self.scale;

@@ -110,7 +110,10 @@ impl Battle {
                         side: side(*id),
                     }),
                     Effect::Destroyed { id, .. } => {
-                        if let Some(at) = self.element(*id).map(|e| e.rect(&self.setup().config).centre()) {
+                        if let Some(at) = self
+                            .element(*id)
+                            .map(|e| e.rect(&self.setup().config).centre())
+                        {
                             marks.push(SvgMark::Lost { at });
                         }
                     }
