@@ -59,7 +59,7 @@ fn compat([major, minor, _]: [u32; 3]) -> String {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Os {
     Linux,
-    MacOs,
+    Mac,
     Windows,
 }
 
@@ -69,7 +69,7 @@ impl Os {
         if cfg!(target_os = "linux") {
             Ok(Os::Linux)
         } else if cfg!(target_os = "macos") {
-            Ok(Os::MacOs)
+            Ok(Os::Mac)
         } else if cfg!(all(target_os = "windows", target_env = "msvc")) {
             Ok(Os::Windows)
         } else {
@@ -101,7 +101,7 @@ pub fn built_from(files: &[PathBuf], os: Os) -> Result<Built, String> {
             find(&|n| n.ends_with(".so")),
             None,
         ),
-        Os::MacOs => (
+        Os::Mac => (
             find(&|n| n.ends_with(".a")),
             find(&|n| n.ends_with(".dylib")),
             None,
@@ -286,7 +286,7 @@ fn names(os: Os, n: [u32; 3]) -> Names {
             implib: None,
             pc_shared_libs: "-L${libdir} -Wl,-rpath,${libdir} -ldbcore",
         },
-        Os::MacOs => Names {
+        Os::Mac => Names {
             shared: format!("libdbcore.{c}.dylib"),
             shared_dir: "lib",
             links: vec![("libdbcore.dylib".into(), format!("libdbcore.{c}.dylib"))],
@@ -587,7 +587,7 @@ mod tests {
         let built = dir.join("built");
         let names: &[&str] = match os {
             Os::Linux => &["libdbcore_ffi.a", "libdbcore_ffi.so", "libdbcore_ffi.rlib"],
-            Os::MacOs => &["libdbcore_ffi.a", "libdbcore_ffi.dylib"],
+            Os::Mac => &["libdbcore_ffi.a", "libdbcore_ffi.dylib"],
             Os::Windows => &["dbcore_ffi.lib", "dbcore_ffi.dll", "dbcore_ffi.dll.lib"],
         };
         let files: Vec<PathBuf> = names
@@ -661,10 +661,10 @@ mod tests {
     #[test]
     fn the_archive_layout_finds_its_prefix_from_the_pc_file() {
         let dir = scratch("reloc");
-        let built = fake_built(&dir, Os::MacOs);
+        let built = fake_built(&dir, Os::Mac);
         let header = crate::header_path();
         let layout = Layout {
-            os: Os::MacOs,
+            os: Os::Mac,
             built: &built,
             header: &header,
             version: "1.2.0",
