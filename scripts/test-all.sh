@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Every test of dbcore: Rust (format, lints, docs, unit/rules/property tests, header drift),
 # C (ASan+UBSan build, plain build under valgrind, C++ header check, the C example) and Python
-# (maturin build, pytest, mypy.stubtest); with DBCORE_FUZZ_SECONDS=N also a short run of every
-# fuzz target (fuzz/run.sh).
+# (maturin build, pytest, mypy.stubtest); what a user installs (the wheel, the C archive and
+# the program that `xtask dist` writes, installed and used with no Rust on the PATH, and the
+# release workflow linted); with DBCORE_FUZZ_SECONDS=N also a short run of every fuzz target
+# (fuzz/run.sh).
 # Installs what it needs itself. Exits non-zero if any
 # step fails and ends with one summary line.
 set -uo pipefail
@@ -40,6 +42,9 @@ step "army lists are up to date" cargo run -q -p xtask -- armies --check
 step "C tests (ASan+UBSan, valgrind, C++ header, examples, install with pkg-config and CMake)" bash tests/c/run.sh
 step "table-tool examples (TTS Lua over HTTP, Vassal Java over stdio)" bash tests/protocol/run_examples.sh
 step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$venv"
+# After the C and Python steps: `dist --profile dev` reuses the libraries, the program and the
+# wheel's compile they made, and the CMake they installed.
+step "what a user installs (xtask dist: wheel, C archive, program; one version; release.yml)" bash tests/dist/run.sh "$venv"
 # Live fuzzing (a nightly toolchain, cargo-fuzz and an instrumented build: about six minutes
 # before the first input) is asked for with DBCORE_FUZZ_SECONDS=N; without it the run stays
 # under its twenty-minute budget, and `cargo test` above has already replayed every committed

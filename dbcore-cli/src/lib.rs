@@ -10,6 +10,7 @@ pub mod human;
 pub mod odds;
 pub mod rpc;
 pub mod rpc_names;
+#[cfg(feature = "schema")]
 pub mod schema;
 pub mod simulate;
 pub mod static_files;

@@ -1,7 +1,7 @@
 //! # dbcore-ffi: the C ABI over dbcore
 //!
 //! The header is `include/dbcore.h`, generated from this crate by `cargo run -p xtask -- header`
-//! (cbindgen pinned in `xtask/Cargo.toml`); its first comment states the conventions, which are:
+//! (cbindgen pinned in `xtask/chores/Cargo.toml`); its first comment states the conventions, which are:
 //!
 //! - Opaque handles come from `dbcore_<thing>_new` and go back to `dbcore_<thing>_free`, which
 //!   ignores NULL. `const T*` arguments are only read and may be shared between threads; `T*`

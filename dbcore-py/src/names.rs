@@ -148,7 +148,7 @@ pub fn to_py<'py, T: Serialize + ?Sized>(py: Python<'py>, v: &T) -> PyResult<Bou
 /// names it in the error.
 pub fn to_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<serde_json::Value> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = utf8(&s)?.0;
+        let text = utf8(s)?.0;
         return dbcore::json::from_str(&text).map_err(|e| errors::invalid_json(what, &e));
     }
     pythonize::depythonize::<serde_json::Value>(obj).map_err(|e| {

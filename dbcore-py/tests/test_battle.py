@@ -37,6 +37,7 @@ def setup_data() -> dict[str, Any]:
         "variant": "standard",
         "battlefield": {"board": {"width": 15, "depth": 15}, "features": []},
         "sandbox": True,
+        "free_army_size": True,
         "first": 0,
         "armies": [
             {"name": "South", "base_edge": "south", "elements": south},

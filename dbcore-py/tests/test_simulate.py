@@ -70,6 +70,29 @@ def test_progress_is_reported_to_a_callable() -> None:
     assert all(t == 2 and 0 <= d <= 2 for d, t in seen)
 
 
+def test_progress_true_without_tqdm_warns_and_still_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A None entry in sys.modules makes `from tqdm import tqdm` raise ImportError, as on a
+    # machine where the dbcore[progress] extra was not installed.
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    with pytest.warns(UserWarning, match=r"tqdm is not installed .*dbcore\[progress\]") as w:
+        sim = batch(battles=2, progress=True)
+    assert len(w) == 1
+    # The warning points at the caller's line, not into dbcore.
+    assert w[0].filename.endswith("test_simulate.py")
+    assert [r["index"] for r in sim] == [0, 1]
+
+
+def test_progress_left_unsaid_without_tqdm_is_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(batch(battles=1, progress=None)) == 1
+
+
 # A process that presses Ctrl-C on itself (SIGINT, as a terminal sends it) from a progress report:
 # the interrupt is raised inside the callback or seen by the wait loop's signal check, and either
 # way cancels the batch, whatever the speed of the battles (a timer could fire after a fast batch

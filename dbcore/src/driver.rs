@@ -17,7 +17,7 @@ use crate::dice::{DieScore, SeededDice};
 use crate::geometry::{Point, Pose, TOLERANCE};
 use crate::terrain::HomeTerrain;
 
-mod big_battle;
+pub(crate) mod big_battle;
 mod prebattle;
 pub use big_battle::{big_battle_lists_setup, big_battle_setup, default_big_army};
 pub use prebattle::{choose as prebattle_choice, play_prebattle};
@@ -477,7 +477,9 @@ impl Policy for Demonstration {
     fn next_choice(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Choice> {
         match (battle.phase(), dice) {
             // §14.5: first the holds that keep demoralised elements from fleeing off the table.
+            // Then the flight those holds spare, before any move.
             (Phase::Movement, _) => big_battle::hold_worth_buying(battle)
+                .or_else(|| big_battle::flight_due(battle))
                 .or_else(|| best_move(battle, &mut self.nearest))
                 .map(Choice::Checked),
             (Phase::Shooting | Phase::CloseCombat, Some(roll)) => next_fire_or_fight(battle, roll),

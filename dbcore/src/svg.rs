@@ -135,6 +135,55 @@ pub struct SvgOptions {
     /// When given, a title band above the table and a key beside it ([`SvgKey`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<SvgKey>,
+    /// What happened lately, drawn over the table: moves, outcome moves, shots, combats and
+    /// losses ([`SvgMark`]). Omitted from JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<SvgMark>,
+}
+
+/// A mark of something that happened, drawn over the table so that a picture tells its story.
+/// Points are front-edge midpoints (or, for a combat, where the two fronts meet), BW.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "mark", rename_all = "snake_case")]
+pub enum SvgMark {
+    /// A tactical move: an arrow in the side's colour.
+    Move {
+        /// Where the element was.
+        from: Point,
+        /// Where it ended.
+        to: Point,
+        /// Its side.
+        side: u8,
+    },
+    /// An outcome move (a recoil, flight or pursuit, §12): a dashed arrow.
+    Outcome {
+        /// Where the element was.
+        from: Point,
+        /// Where it ended.
+        to: Point,
+        /// Its side.
+        side: u8,
+    },
+    /// A shot: a dotted line from shooter to target (§9).
+    Shot {
+        /// The shooter's front.
+        from: Point,
+        /// The target's front.
+        to: Point,
+        /// The shooter's side.
+        side: u8,
+    },
+    /// A close combat fought (§10): a starburst where the two met.
+    Combat {
+        /// Where.
+        at: Point,
+    },
+    /// An element lost (§13.1): a cross where it stood.
+    Lost {
+        /// Where.
+        at: Point,
+    },
 }
 
 impl Default for SvgOptions {
@@ -148,6 +197,7 @@ impl Default for SvgOptions {
             threat_zones: Vec::new(),
             going: GoingContext::default(),
             key: None,
+            marks: Vec::new(),
         }
     }
 }
@@ -659,6 +709,8 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
             escape(&el.label)
         );
     }
+    draw_marks(&mut out, &c, &opts.marks);
+    draw_compass_and_scale(&mut out, &c, opts);
     match &opts.key {
         None => {
             let mut doc = svg_open(total_w, total_h);
@@ -676,6 +728,161 @@ pub fn battlefield_svg(bf: &Battlefield, elements: &[SvgElement], opts: &SvgOpti
             };
             with_key(&frame, key, &out, total_w, total_h)
         }
+    }
+}
+
+/// The marks of what happened lately ([`SvgMark`]), over the elements.
+fn draw_marks(out: &mut String, c: &Canvas, marks: &[SvgMark]) {
+    if marks.is_empty() {
+        return;
+    }
+    let colour = |side: u8| SIDE_COLOURS[side as usize % SIDE_COLOURS.len()];
+    for m in marks {
+        match m {
+            SvgMark::Move { from, to, side } | SvgMark::Outcome { from, to, side } => {
+                if from.distance(*to) < 1e-6 {
+                    continue;
+                }
+                let dashed = matches!(m, SvgMark::Outcome { .. });
+                let class = if dashed { "mark-outcome" } else { "mark-move" };
+                // The head: two short strokes back from the tip.
+                let dir = (*to - *from) * (1.0 / from.distance(*to));
+                let back = *to - dir * 0.25;
+                let side_v = Point::new(-dir.y, dir.x) * 0.12;
+                let _ = writeln!(
+                    out,
+                    r##"<path class="{class}" d="M{} L{} M{} L{} L{}" fill="none" stroke="{}" stroke-width="2.500" stroke-opacity="0.85" stroke-linecap="round"{}/>"##,
+                    c.xy(*from).replace(',', " "),
+                    c.xy(*to).replace(',', " "),
+                    c.xy(back + side_v).replace(',', " "),
+                    c.xy(*to).replace(',', " "),
+                    c.xy(back - side_v).replace(',', " "),
+                    colour(*side),
+                    if dashed {
+                        r#" stroke-dasharray="6,4""#
+                    } else {
+                        ""
+                    }
+                );
+            }
+            SvgMark::Shot { from, to, side } => {
+                let _ = writeln!(
+                    out,
+                    r##"<line class="mark-shot" x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="1.500" stroke-dasharray="2,3" stroke-opacity="0.9"/>"##,
+                    num(c.x(*from)),
+                    num(c.y(*from)),
+                    num(c.x(*to)),
+                    num(c.y(*to)),
+                    colour(*side)
+                );
+            }
+            SvgMark::Combat { at } => {
+                let r = 0.22 * c.scale;
+                let (x, y) = (c.x(*at), c.y(*at));
+                let mut d = String::new();
+                for k in 0..8 {
+                    let a = f64::from(k) * std::f64::consts::PI / 4.0;
+                    let len = if k % 2 == 0 { r } else { r * 0.55 };
+                    let _ = write!(
+                        d,
+                        "M{} {}L{} {}",
+                        num(x),
+                        num(y),
+                        num(x + len * a.cos()),
+                        num(y + len * a.sin())
+                    );
+                }
+                let _ = writeln!(
+                    out,
+                    r##"<path class="mark-combat" d="{d}" stroke="#ff8c1a" stroke-width="2.500" stroke-linecap="round"/>"##
+                );
+            }
+            SvgMark::Lost { at } => {
+                let r = 0.2 * c.scale;
+                let (x, y) = (c.x(*at), c.y(*at));
+                let _ = writeln!(
+                    out,
+                    r##"<path class="mark-lost" d="M{} {}L{} {}M{} {}L{} {}" stroke="#111111" stroke-width="3.000" stroke-linecap="round"/>"##,
+                    num(x - r),
+                    num(y - r),
+                    num(x + r),
+                    num(y + r),
+                    num(x - r),
+                    num(y + r),
+                    num(x + r),
+                    num(y - r)
+                );
+            }
+        }
+    }
+}
+
+/// The compass name of each edge (the narration's "north edge") in the margin, and a scale bar
+/// of one base width in the bottom margin.
+fn draw_compass_and_scale(out: &mut String, c: &Canvas, opts: &SvgOptions) {
+    let b = c.board;
+    if opts.margin < 0.3 {
+        return;
+    }
+    let size = c.px(0.3);
+    for (edge, name) in [
+        (BoardEdge::North, "north"),
+        (BoardEdge::South, "south"),
+        (BoardEdge::West, "west"),
+        (BoardEdge::East, "east"),
+    ] {
+        // Near the edge's left end as seen from outside, clear of the base-edge labels in its
+        // middle.
+        let (a, e) = b.edge_segment(edge);
+        let along = a * 0.85 + e * 0.15;
+        let at = along - b.inward(edge) * (opts.margin * 0.5);
+        let rot = match edge {
+            BoardEdge::South | BoardEdge::North => 0.0,
+            BoardEdge::West => -90.0,
+            BoardEdge::East => 90.0,
+        };
+        let _ = writeln!(
+            out,
+            r##"<text class="compass" x="{x}" y="{y}" font-family="sans-serif" font-size="{size}" font-style="italic" fill="#555555" text-anchor="middle" dominant-baseline="middle" transform="rotate({} {x} {y})">{name}</text>"##,
+            num(rot),
+            x = num(c.x(at)),
+            y = num(c.y(at)),
+        );
+    }
+    // One base width, bottom right, under the south edge.
+    let y = c.y(Point::new(0.0, 0.0)) + opts.margin * 0.55 * c.scale;
+    let x1 = c.x(Point::new(b.width, 0.0));
+    let x0 = x1 - c.scale;
+    let tick = 0.08 * c.scale;
+    let _ = writeln!(
+        out,
+        r##"<path class="scale-bar" d="M{} {}V{}H{}V{}" fill="none" stroke="#333333" stroke-width="1.500"/>"##,
+        num(x0),
+        num(y - tick),
+        num(y),
+        num(x1),
+        num(y - tick)
+    );
+    let _ = writeln!(
+        out,
+        r##"<text class="scale-label" x="{}" y="{}" font-family="sans-serif" font-size="{size}" fill="#333333" text-anchor="end" dominant-baseline="middle">1 BW</text>"##,
+        num(x0 - 0.1 * c.scale),
+        num(y - tick * 0.5),
+    );
+}
+
+/// `textLength` for a text whose width at the assumed 0.6 em a glyph comes near `room` px, so
+/// that a wider font is squeezed to fit instead of running off the canvas; nothing for a text
+/// short enough that a font 40 % wider still fits.
+fn fitted(text: &str, size_px: f64, room_px: f64) -> String {
+    let estimate = text.chars().count() as f64 * 0.6 * size_px;
+    if estimate > room_px / 1.4 {
+        format!(
+            r#" textLength="{}" lengthAdjust="spacingAndGlyphs""#,
+            num(estimate.min(room_px))
+        )
+    } else {
+        String::new()
     }
 }
 
@@ -756,10 +963,15 @@ impl Panel {
         self.y += 0.25 * self.scale;
         let _ = writeln!(
             self.out,
-            r##"<text class="key-heading" x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="#333333">{}</text>"##,
+            r##"<text class="key-heading" x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="#333333"{}>{}</text>"##,
             num(self.x),
             num(self.y),
             self.text(KEY_TEXT_BW * 1.1),
+            fitted(
+                text,
+                KEY_TEXT_BW * 1.1 * self.scale,
+                (PANEL_BW - 0.4) * self.scale
+            ),
             escape(text)
         );
         self.y += KEY_LINE_BW * self.scale;
@@ -772,13 +984,15 @@ impl Panel {
             draw(&mut self.out, self.x, self.y - 0.8 * s, s);
             x += s * 1.6;
         }
+        let room = self.x + (PANEL_BW - 0.4) * self.scale - x;
         let _ = writeln!(
             self.out,
-            r#"<text class="key-text" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="{}">{}</text>"#,
+            r#"<text class="key-text" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="{}"{}>{}</text>"#,
             num(x),
             num(self.y),
             self.text(KEY_TEXT_BW),
             fill,
+            fitted(text, KEY_TEXT_BW * self.scale, room),
             escape(text)
         );
         self.y += KEY_LINE_BW * self.scale;
@@ -1032,12 +1246,14 @@ pub(crate) fn with_key(
     let total_h = (title_h + table_h).max(panel.y + 0.3 * scale);
     let mut doc = svg_open(total_w, total_h);
     // The title: the armies in their colours, then the moment.
+    let title: Vec<&str> = key.armies.iter().map(|a| a.name.as_str()).collect();
     let _ = write!(
         doc,
-        r##"<text class="title" xml:space="preserve" x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="#222222">"##,
+        r##"<text class="title" xml:space="preserve" x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="#222222"{}>"##,
         num(0.5 * scale),
         num(0.65 * scale),
-        num(0.5 * scale)
+        num(0.5 * scale),
+        fitted(&title.join(" v "), 0.5 * scale, total_w - scale)
     );
     for (i, a) in key.armies.iter().enumerate() {
         if i > 0 {
@@ -1054,10 +1270,11 @@ pub(crate) fn with_key(
     if let Some(status) = &key.status {
         let _ = writeln!(
             doc,
-            r##"<text class="status" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="#333333">{}</text>"##,
+            r##"<text class="status" x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="#333333"{}>{}</text>"##,
             num(0.5 * scale),
             num(1.2 * scale),
             num(0.35 * scale),
+            fitted(status, 0.35 * scale, total_w - scale),
             escape(status)
         );
     }

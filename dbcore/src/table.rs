@@ -412,6 +412,19 @@ impl Table {
         command_of: &dyn Fn(u32) -> Option<u8>,
         key: Option<SvgKey>,
     ) -> String {
+        self.svg_with_marks(cfg, threat_zones, command_of, key, Vec::new())
+    }
+
+    /// As [`Table::svg_with_key`], with marks of what happened lately drawn over the table
+    /// ([`crate::svg::SvgMark`]).
+    pub fn svg_with_marks(
+        &self,
+        cfg: &RulesConfig,
+        threat_zones: bool,
+        command_of: &dyn Fn(u32) -> Option<u8>,
+        key: Option<SvgKey>,
+        marks: Vec<crate::svg::SvgMark>,
+    ) -> String {
         let elements: Vec<SvgElement> = self
             .elements
             .iter()
@@ -433,6 +446,7 @@ impl Table {
         let mut opts = SvgOptions {
             going: self.going_context_plain(),
             key,
+            marks,
             ..SvgOptions::default()
         };
         if threat_zones {

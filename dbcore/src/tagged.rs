@@ -421,6 +421,7 @@ mod twins {
         Hold {
             ids: Vec<ElementId>,
         },
+        Flee,
     }
     tagged_deserialize!(Action, ActionTwin, "action", "Action");
 

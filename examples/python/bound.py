@@ -28,6 +28,7 @@ SETUP: dict[str, Any] = {
     "variant": "standard",
     "battlefield": {"board": {"width": 15, "depth": 15}, "features": []},
     "sandbox": True,
+    "free_army_size": True,
     "first": 0,
     "armies": [
         {

@@ -891,7 +891,7 @@ static void test_last_error_is_per_thread(void) {
 static const char *const BATTLE_SETUP =
     "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"standard\","
     "\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":[]},"
-    "\"sandbox\":true,\"first\":0,\"armies\":["
+    "\"sandbox\":true,\"free_army_size\":true,\"first\":0,\"armies\":["
     "{\"name\":\"South\",\"base_edge\":\"south\",\"elements\":["
     "{\"id\":1,\"kind\":\"3Kn\",\"pose\":{\"x\":7.5,\"y\":3,\"facing\":0},\"general\":true},"
     "{\"id\":2,\"kind\":\"4Bd\",\"pose\":{\"x\":6.5,\"y\":3,\"facing\":0}},"
@@ -1122,7 +1122,7 @@ static void test_battle_bad_setup(void) {
     static const char *const BAD =
         "{\"format\":\"dbcore-battle\",\"version\":1,\"variant\":\"standard\","
         "\"battlefield\":{\"board\":{\"width\":15,\"depth\":15},\"features\":[]},"
-        "\"sandbox\":true,\"armies\":["
+        "\"sandbox\":true,\"free_army_size\":true,\"armies\":["
         "{\"name\":\"South\",\"base_edge\":\"south\",\"elements\":["
         "{\"id\":1,\"kind\":\"3Kn\",\"pose\":{\"x\":7.5,\"y\":3,\"facing\":0},\"general\":true},"
         "{\"id\":2,\"kind\":\"4Bd\",\"pose\":{\"x\":5.5,\"y\":3,\"facing\":0}}]},"

@@ -1,25 +1,27 @@
-//! Project chores. `cargo run -p xtask -- header` regenerates `include/dbcore.h` from dbcore-ffi
-//! with the cbindgen pinned in `xtask/Cargo.toml`; `-- header --check` fails if the committed
-//! header differs from what would be generated. `-- golden [--check]` does the same for the golden
-//! traces in `tests/golden/`, `-- armies [--check]` for the bundled army lists
-//! (`dbcore/src/armies/lists.json` and its `corrections.csv`, from `../shared/data`), and
-//! `-- schema [--check]` for the JSON Schema files in `schema/`. `-- install --prefix DIR` builds
-//! the C library and installs it with its header, pkg-config and CMake files (see `install.rs`).
-//! `--release -- perf [--callgrind]` prints the speed table of issue #15 (see `perf.rs`).
-//! `-- web [--dev]` builds the referee as WebAssembly into `web/pkg/` for the web table (see
-//! `web.rs`).
+//! Project chores, `cargo run -p xtask -- CHORE`. This program is lean on purpose: it depends on
+//! serde_json alone, so that the chores it does itself compile nothing of the referee before
+//! they build it:
+//!
+//! - `install --prefix DIR [--debug]` builds the C library and lays it out under `DIR` with its
+//!   header, pkg-config files and CMake package (`install.rs`);
+//! - `dist [--profile P] [--out DIR]` writes the release packages to `dist/`: the Python wheel
+//!   and sdist, the C archive, the `dbcore` program's archive and `SHA256SUMS` (`dist.rs`);
+//! - `sums DIR` writes `DIR/SHA256SUMS` for every other file in `DIR`;
+//! - `web [--dev]` builds the referee as WebAssembly into `web/pkg/` for the web table, installing
+//!   the wasm32 target and the matching wasm-bindgen-cli when missing (`web.rs`).
+//!
+//! Every other chore (`header`, `golden`, `armies`, `schema`, `perf`, `ai-strength`,
+//! `simulate-bench`) needs the referee itself or cbindgen: it is handed to the `xtask-chores`
+//! program (`xtask/chores/`), built and run with this program's profile.
 
-mod armies;
-mod golden;
+mod dist;
 mod install;
-mod perf;
-mod simbench;
-mod strength;
+mod sha256;
+mod version;
 mod web;
 
-use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 
 /// The workspace root (xtask lives one level below it).
 fn root() -> PathBuf {
@@ -34,132 +36,37 @@ fn header_path() -> PathBuf {
     root().join("include").join("dbcore.h")
 }
 
-/// The version of dbcore-ffi, read from its manifest (or the workspace's when inherited).
-fn ffi_version(root: &Path) -> Result<String, String> {
-    let read = |p: PathBuf| -> Result<toml::Table, String> {
-        let text = fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-        text.parse::<toml::Table>()
-            .map_err(|e| format!("{}: {e}", p.display()))
-    };
-    let ffi = read(root.join("dbcore-ffi").join("Cargo.toml"))?;
-    let version = ffi
-        .get("package")
-        .and_then(|p| p.get("version"))
-        .ok_or("dbcore-ffi/Cargo.toml has no package.version")?;
-    if let Some(v) = version.as_str() {
-        return Ok(v.to_string());
+/// The cargo that runs this program (cargo sets `CARGO`), or the one on the PATH.
+fn cargo() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
+/// Run `args` as a chore of xtask-chores, in this program's profile, and return its exit code.
+fn chores(args: &[String]) -> ExitCode {
+    let mut cmd = cargo();
+    cmd.current_dir(root()).args(["run", "-p", "xtask-chores"]);
+    if !cfg!(debug_assertions) {
+        cmd.arg("--release");
     }
-    let ws = read(root.join("Cargo.toml"))?;
-    ws.get("workspace")
-        .and_then(|w| w.get("package"))
-        .and_then(|p| p.get("version"))
-        .and_then(|v| v.as_str())
-        .map(str::to_string)
-        .ok_or_else(|| "no workspace.package.version in Cargo.toml".to_string())
-}
-
-/// The `DBCORE_VERSION_*` macros for a version `MAJOR.MINOR.PATCH[-pre][+build]`.
-fn version_macros(version: &str) -> Result<String, String> {
-    let core = version.split(['-', '+']).next().unwrap_or(version);
-    let parts: Vec<u32> = core
-        .split('.')
-        .map(|p| p.parse::<u32>())
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("version {version:?}: {e}"))?;
-    let [major, minor, patch] = parts[..] else {
-        return Err(format!("version {version:?} is not MAJOR.MINOR.PATCH"));
-    };
-    Ok(format!(
-        "\n/* The version of dbcore this header describes; compare with dbcore_version(). */\n\
-         #define DBCORE_VERSION_MAJOR {major}\n\
-         #define DBCORE_VERSION_MINOR {minor}\n\
-         #define DBCORE_VERSION_PATCH {patch}\n\
-         #define DBCORE_VERSION_STRING \"{version}\"\n"
-    ))
-}
-
-/// Generate the header text in memory.
-pub fn generate() -> Result<String, String> {
-    let root = root();
-    let crate_dir = root.join("dbcore-ffi");
-    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
-        .map_err(|e| format!("dbcore-ffi/cbindgen.toml: {e}"))?;
-    config.after_includes = Some(version_macros(&ffi_version(&root)?)?);
-    let bindings = cbindgen::Builder::new()
-        .with_config(config)
-        .with_src(crate_dir.join("src").join("lib.rs"))
-        .generate()
-        .map_err(|e| format!("cbindgen: {e}"))?;
-    let mut out = Vec::new();
-    bindings.write(&mut out);
-    String::from_utf8(out).map_err(|e| format!("header is not UTF-8: {e}"))
-}
-
-fn header(check: bool) -> Result<(), String> {
-    let text = generate()?;
-    let path = header_path();
-    if check {
-        let old = fs::read_to_string(&path).unwrap_or_default();
-        if old != text {
-            return Err(format!(
-                "{} is out of date: run `cargo run -p xtask -- header`",
-                path.display()
-            ));
-        }
-        println!("{} is up to date", path.display());
-    } else {
-        fs::create_dir_all(path.parent().expect("include/"))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("wrote {}", path.display());
-    }
-    Ok(())
-}
-
-/// Write the JSON Schema files under `schema/` (or, with `check`, fail if a committed one differs).
-fn schema(check: bool) -> Result<(), String> {
-    let root = root();
-    for (path, text) in dbcore_cli::schema::files() {
-        let full = root.join(path);
-        if check {
-            let old = fs::read_to_string(&full).unwrap_or_default();
-            if old != text {
-                return Err(format!(
-                    "{path} is out of date: run `cargo run -p xtask -- schema`"
-                ));
-            }
-        } else {
-            if let Some(dir) = full.parent() {
-                fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            }
-            fs::write(&full, text).map_err(|e| format!("{path}: {e}"))?;
-            println!("wrote {path}");
+    match cmd.arg("--").args(args).status() {
+        Ok(s) if s.success() => ExitCode::SUCCESS,
+        Ok(s) => ExitCode::from(s.code().and_then(|c| u8::try_from(c).ok()).unwrap_or(1)),
+        Err(e) => {
+            eprintln!("xtask: cargo run -p xtask-chores: {e}");
+            ExitCode::FAILURE
         }
     }
-    Ok(())
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let result = match args[..] {
-        ["header"] => header(false),
-        ["header", "--check"] => header(true),
-        ["golden"] => golden::write(&root().join("tests").join("golden"), false),
-        ["golden", "--check"] => golden::write(&root().join("tests").join("golden"), true),
-        ["armies"] => armies::write(&root(), false),
-        ["armies", "--check"] => armies::write(&root(), true),
-        ["schema"] => schema(false),
-        ["schema", "--check"] => schema(true),
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match words[..] {
         ["install", ref rest @ ..] => install::run(rest),
-        ["perf", ref rest @ ..] => perf::run(rest),
-        ["ai-strength", ref rest @ ..] => strength::run(rest),
-        ["simulate-bench", ref rest @ ..] => simbench::run(rest),
-        ["web", ref rest @ ..] => web::run_web(rest),
-        _ => Err(
-            "usage: cargo run -p xtask -- header [--check] | golden [--check] | armies [--check] | schema [--check] | install --prefix DIR [--debug] | perf [--callgrind] [--rounds N] | ai-strength [--battles N] [--nodes N] [--max-bounds N] [--lists A B] | simulate-bench [--battles N] [--threads N] [--rounds N] | web [--dev]"
-                .to_string(),
-        ),
+        ["dist", ref rest @ ..] => dist::run(rest),
+        ["sums", dir] => dist::write_sums(Path::new(dir)).map(|_| ()),
+        ["web", ref rest @ ..] => web::run(rest),
+        _ => return chores(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -167,46 +74,5 @@ fn main() -> ExitCode {
             eprintln!("xtask: {e}");
             ExitCode::FAILURE
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn committed_header_matches_the_generator() {
-        let text = generate().expect("the header generates");
-        let old = fs::read_to_string(header_path()).expect("include/dbcore.h is committed");
-        assert!(
-            old == text,
-            "include/dbcore.h is out of date: run `cargo run -p xtask -- header`"
-        );
-    }
-
-    #[test]
-    fn committed_schema_files_match_the_generator() {
-        schema(true).unwrap();
-    }
-
-    #[test]
-    fn committed_golden_traces_match_the_generator() {
-        golden::write(&root().join("tests").join("golden"), true).unwrap();
-    }
-
-    #[test]
-    fn committed_army_lists_match_the_generator() {
-        armies::write(&root(), true).unwrap();
-    }
-
-    #[test]
-    fn version_macros_follow_the_crate_version() {
-        let m = version_macros("1.22.333-rc.1").unwrap();
-        assert!(m.contains("#define DBCORE_VERSION_MAJOR 1\n"));
-        assert!(m.contains("#define DBCORE_VERSION_MINOR 22\n"));
-        assert!(m.contains("#define DBCORE_VERSION_PATCH 333\n"));
-        assert!(m.contains("#define DBCORE_VERSION_STRING \"1.22.333-rc.1\"\n"));
-        assert!(version_macros("1.2").is_err());
-        assert!(version_macros(&ffi_version(&root()).unwrap()).is_ok());
     }
 }

@@ -23,11 +23,7 @@ const TARGET: &str = "wasm32-unknown-unknown";
 /// The most a release package's `.wasm` may weigh (issue #43).
 const MAX_WASM_BYTES: u64 = 3 * 1024 * 1024;
 
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())
-}
-
-fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
+fn run_cmd(cmd: &mut Command, what: &str) -> Result<(), String> {
     let status = cmd.status().map_err(|e| format!("{what}: {e}"))?;
     if status.success() {
         Ok(())
@@ -36,18 +32,26 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
     }
 }
 
-/// The version of a package in `Cargo.lock`.
+/// The version of a package in `Cargo.lock`, read from its `[[package]]` blocks (`name = ".."`
+/// then `version = ".."`), the lock file's own fixed layout.
 pub fn locked_version(root: &Path, package: &str) -> Result<String, String> {
-    let text = fs::read_to_string(root.join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
-    let lock: toml::Table = text.parse().map_err(|e| format!("Cargo.lock: {e}"))?;
-    lock.get("package")
-        .and_then(|p| p.as_array())
-        .into_iter()
-        .flatten()
-        .find(|p| p.get("name").and_then(|n| n.as_str()) == Some(package))
-        .and_then(|p| p.get("version").and_then(|v| v.as_str()))
-        .map(str::to_string)
-        .ok_or_else(|| format!("{package} is not in Cargo.lock"))
+    let text =
+        fs::read_to_string(root.join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    locked_version_in(&text, package).ok_or_else(|| format!("{package} is not in Cargo.lock"))
+}
+
+fn locked_version_in(lock: &str, package: &str) -> Option<String> {
+    let quoted = |line: &str, key: &str| -> Option<String> {
+        let rest = line.strip_prefix(key)?.trim_start().strip_prefix('=')?.trim();
+        Some(rest.strip_prefix('"')?.strip_suffix('"')?.to_string())
+    };
+    let mut lines = lock.lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        if quoted(line, "name").as_deref() == Some(package) {
+            return lines.next().and_then(|l| quoted(l, "version"));
+        }
+    }
+    None
 }
 
 fn ensure_target() -> Result<(), String> {
@@ -62,7 +66,7 @@ fn ensure_target() -> Result<(), String> {
         return Ok(());
     }
     eprintln!("xtask web: installing the {TARGET} target");
-    run(
+    run_cmd(
         Command::new("rustup").args(["target", "add", TARGET]),
         "rustup target add",
     )
@@ -85,14 +89,14 @@ fn ensure_bindgen(version: &str) -> Result<(), String> {
     }
     eprintln!("xtask web: installing wasm-bindgen-cli {version} (the wasm-bindgen crate's version)");
     let install = |locked: bool| {
-        let mut cmd = Command::new(cargo());
+        let mut cmd = crate::cargo();
         cmd.args(["install", "--version", &format!("={version}"), "wasm-bindgen-cli"]);
         if locked {
             cmd.arg("--locked");
         }
         // Installed programs are built in a folder of their own, not the workspace's target.
         cmd.env_remove("CARGO_TARGET_DIR");
-        run(&mut cmd, "cargo install wasm-bindgen-cli")
+        run_cmd(&mut cmd, "cargo install wasm-bindgen-cli")
     };
     // The CLI's own lock file is tried first; a registry that no longer serves one of the
     // versions it pins (a yanked or withdrawn release) gets the newest compatible ones instead.
@@ -110,7 +114,7 @@ fn ensure_bindgen(version: &str) -> Result<(), String> {
 
 /// Build dbcore-wasm for the browser; the path of the built `.wasm`, from cargo's own report.
 fn build(root: &Path, dev: bool) -> Result<PathBuf, String> {
-    let mut cmd = Command::new(cargo());
+    let mut cmd = crate::cargo();
     cmd.current_dir(root).args([
         "build",
         "-p",
@@ -163,7 +167,7 @@ fn gzip_size(path: &Path) -> Option<u64> {
     Some(out.stdout.len() as u64)
 }
 
-pub fn run_web(args: &[&str]) -> Result<(), String> {
+pub fn run(args: &[&str]) -> Result<(), String> {
     let dev = match args {
         [] => false,
         ["--dev"] => true,
@@ -183,7 +187,7 @@ pub fn run_web(args: &[&str]) -> Result<(), String> {
     if dev {
         cmd.arg("--debug");
     }
-    run(&mut cmd, "wasm-bindgen")?;
+    run_cmd(&mut cmd, "wasm-bindgen")?;
     for name in ["dbcore.js", "dbcore.d.ts"] {
         let from = root.join("dbcore-wasm").join("js").join(name);
         fs::copy(&from, out.join(name)).map_err(|e| format!("{}: {e}", from.display()))?;
@@ -207,4 +211,17 @@ pub fn run_web(args: &[&str]) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_locked_version_is_read_from_its_package_block() {
+        let lock = "version = 4\n\n[[package]]\nname = \"wasm-bindgen-macro\"\nversion = \"0.2.1\"\n\n[[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.130\"\nsource = \"registry\"\n";
+        assert_eq!(locked_version_in(lock, "wasm-bindgen").as_deref(), Some("0.2.130"));
+        assert_eq!(locked_version_in(lock, "wasm-bindgen-macro").as_deref(), Some("0.2.1"));
+        assert_eq!(locked_version_in(lock, "js-sys"), None);
+    }
 }

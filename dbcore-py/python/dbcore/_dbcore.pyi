@@ -653,29 +653,89 @@ class Table:
 
 @final
 class Battle:
-    """A battle in progress of either game dbcore plays: DBA 3.0 (§6-§8, Big Battle and Giant
-    included) or the three-sided Asterix variant DBAix (DBAIX.md §2).
+    """A game in progress of any kind dbcore plays: a DBA 3.0 battle (Big Battle and Giant
+    included), its pre-battle when it starts from two army lists, or the three-sided Asterix
+    variant DBAix (DBAIX.md §2), held as one ``dbcore::surface::Session`` with its events, its
+    history (``pop``) and a seeded dice tray for dice nobody typed.
 
     ``Battle(setup)`` starts one from a set-up (a dict or JSON text): one with
     ``"variant": "dbaix"`` gives a DBAix game (``dbaix_demo_setup()``), any other a DBA battle
     in dbcore's ``BattleSetup`` form, at the first side's first bound, awaiting its PIP die; a
-    bad set-up raises SetupError (code 400) listing every problem. Actions and events are dicts
-    tagged by ``'action'`` and ``'event'`` (``dbcore.actions`` builds DBA actions). A refused
-    action raises the DbcoreError of its family (RuleError 201-204, ArgumentError 102/104, ...)
-    and changes nothing. Questions only DBA answers (``legal``, ``table``, ``snap``,
-    ``outlines``, ``outcome``, ``contacts``, ``element``, ``config``) raise ArgumentError
-    (code 103) on a DBAix game. Pickles and copies go through the compact state JSON; in a
-    notebook the battle draws itself.
+    bad set-up raises SetupError (code 400) listing every problem. ``Battle.from_lists(a, b)``
+    starts a game from two army lists (by id or name), the pre-battle left to the caller;
+    ``Battle.load(record)`` plays a game record again. Actions and events are dicts tagged by
+    ``'action'`` and ``'event'`` (``dbcore.actions`` builds DBA actions; ``legal_actions()``
+    lists them; ``play("3 move 1.5")`` reads the notation). A refused action raises the
+    DbcoreError of its family (RuleError 201-204, ArgumentError 102/104, ...) and changes
+    nothing. Questions only a DBA battle answers (``legal``, ``table``, ``snap``, ``outlines``,
+    ``outcome``, ``contacts``, ``element``, ``config``) raise ArgumentError (code 103) on a DBAix
+    game or in the pre-battle. Pickles and copies go through the compact state JSON (a game in
+    its pre-battle through its record); in a notebook the battle draws itself.
     """
 
     def __new__(cls, setup: BattleData | str) -> Battle: ...
     @classmethod
+    def from_lists(
+        cls,
+        first: str,
+        second: str,
+        variant: Literal["standard", "big_battle", "giant"] = "standard",
+        seed: int = 1,
+        prebattle: Literal["caller", "driver", "ai"] = "caller",
+    ) -> Battle:
+        """A game between two army lists, by id ("II/56") or name ("Ancient British"; a name
+        that matches none raises ArgumentError with suggestions). The pre-battle is the caller's
+        (``awaiting()``, ``legal_actions()``, ``apply``), or played whole by the demonstration
+        driver ('driver') or the opponent ('ai'). ``seed`` seeds the dice tray."""
+    @classmethod
+    def load(cls, record: dict[str, Any] | str, seed: int = 1) -> Battle:
+        """A game from its record (``record()``, what ``dbcore play --json`` writes, or an
+        earlier spelling), played again action by action so that ``pop`` can take any back."""
+    @classmethod
+    def demo(
+        cls, which: Literal["battle", "armies", "dbaix"] = "battle", seed: int = 1
+    ) -> Battle:
+        """The demonstration battle, its armies from their pre-battle, or the DBAix game."""
+    @classmethod
     def from_json(cls, state: BattleData | str) -> Battle:
         """A battle from its state: the compact ``to_json()`` text, checked by its digest, or the
-        full ``state()``, checked by replaying its record; a hand-edited one is refused (code 103)."""
+        full ``state()``, checked by replaying its record; a hand-edited one is refused (code 103).
+        A game record (a game pickled in its pre-battle) is loaded as ``Battle.load`` loads it."""
     @classmethod
     def replay(cls, record: BattleData | str) -> tuple[Battle, list[Event]]:
         """The battle after the record's last action, and every event in order."""
+    def legal_actions(
+        self, dice: Sequence[int] | None = None, element: int | None = None
+    ) -> list[Action]:
+        """The concrete legal actions now, each accepted as it stands: the dice awaited (from
+        ``dice`` or the tray), each mover's farthest steps on documented bearings, every legal
+        contact, groups, columns, roads, shots, combats, ending the phase; in the pre-battle its
+        dice, edges, quarters and the computer's choices. ``element`` lists one element's."""
+    def play(self, text: str, dice: Sequence[int] | None = None) -> dict[str, Any]:
+        """Apply an action written in the notation (``"3 move 1.5 @ 90"``, ``"fight 3 104"``);
+        dice left out come from ``dice`` or the tray. ``{'action', 'text', 'events', 'revision'}``."""
+    def parse(self, text: str, dice: Sequence[int] | None = None) -> Action:
+        """The notation read as an action; changes nothing."""
+    def describe(self, action: Action | str, decimals: int | None = None) -> str:
+        """An action in the notation: exact (``parse`` reads it back), or rounded for people."""
+    def pop(self) -> Action:
+        """Take back the last action (events and dice too) and return it; RuleError if none."""
+    def ai(self, nodes: int | None = None, seed: int | None = None) -> Action:
+        """The computer opponent's choice now (in the pre-battle, its or the demonstration's)."""
+    def call(self, method: str, **params: Any) -> Any:
+        """Any method of the game by name, with keyword parameters (``dbcore.call("methods")``
+        lists them): ``battle.call("reach", element=5)``."""
+    @property
+    def verdict(self) -> dict[str, Any] | None:
+        """``{'winners': [army, ...]}`` once the battle is over (empty: no winner), else None."""
+    @property
+    def winner(self) -> int | None:
+        """The winning army once the battle is over with a winner, else None."""
+    @property
+    def stage(self) -> Literal["prebattle", "battle", "finished"]: ...
+    @property
+    def revision(self) -> int:
+        """Actions applied so far, the pre-battle's included."""
     def check(self, action: Action | str) -> list[Event]:
         """The events ``action`` would cause; changes nothing."""
     def apply(self, action: Action | str) -> list[Event]:
@@ -684,25 +744,28 @@ class Battle:
         """Roll the PIP die with ``dice`` and apply it (§6.2); in Big Battle and Giant one die
         per command the battle asks for (§14.4). A refusal draws nothing."""
     def awaiting(self) -> dict[str, Any] | None:
-        """The dice the battle waits for (``{'for': 'pips', 'army': 0}``), or None."""
+        """What the game waits for: the battle's dice (``{'for': 'pips', 'army': 0}``) or the
+        pre-battle's request, or None."""
     def legal(self) -> dict[str, Any]:
         """What the side to move may do now: dice, movers and their cost, shots, combats."""
-    def record(self) -> BattleData:
-        """The set-up and every action so far: ``Battle.replay`` gives this battle back."""
+    def record(self) -> dict[str, Any]:
+        """The game record (format 'dbcore-game'): its start, every action with its dice, its
+        tags and how it stands. ``Battle.load``, ``Battle.replay``, ``dbcore replay`` read it."""
     def state(self) -> BattleData:
         """The whole state as plain data."""
     def to_json(self) -> str:
         """The state as compact JSON text with its digest (what ``Battle.from_json`` reads
         fastest); a DBAix game's full state."""
     def narrate(self, since: int = 0) -> list[str]:
-        """The story as a player tells it, from action number ``since`` on (0: all of it)."""
+        """The story as a player tells it, one line an event (empty for an untold one), from
+        action number ``since`` on (0: all of it)."""
     @property
-    def variant(self) -> Literal["standard", "big_battle", "giant", "dbaix"]:
-        """The game played."""
+    def variant(self) -> str:
+        """The game played: 'standard', 'big_battle', 'giant' or 'dbaix'."""
     @property
     def phase(self) -> str:
-        """'awaiting_pips', 'movement', 'close_combat', 'finished', or a phase the rules add
-        later."""
+        """'awaiting_pips', 'movement', 'close_combat', 'finished', 'prebattle', or a phase the
+        rules add later."""
     @property
     def active_army(self) -> int:
         """The moving army by number (DBAix: 0 Romans, 1 Gauls, 2 Pirates)."""
@@ -736,7 +799,7 @@ class Battle:
     def svg(self, threat_zones: bool = False) -> str: ...
     def _repr_svg_(self) -> str: ...
     def __reduce__(self) -> tuple[object, tuple[str]]: ...
-    def __eq__(self, value: object, /) -> bool: ...
+    def __eq__(self, other: object) -> bool: ...
 
 def play(
     setup: BattleData | str | None = None, seed: int = 0, max_bounds: int = 40
@@ -746,8 +809,14 @@ def play(
     ...
 
 def narrate(record: BattleData | str) -> list[str]:
-    """The story of a record of either game (``Battle.record()``), one line a happening, as a
-    player tells it: "The Romans roll 1 PIP.", "... recoils 0.50 BW"."""
+    """The story of a game record of either game in any spelling (``Battle.record()``, what
+    ``dbcore play --json`` writes), one line an event as a player tells it: "The Romans roll 1
+    PIP.", "... recoils 0.50 BW"."""
+    ...
+
+def call(method: str, **params: Any) -> Any:
+    """A method that needs no game, by name, with keyword parameters: ``call("methods")`` lists
+    every method of the surface; ``call("armies.lookup", text="ancient british")``."""
     ...
 
 def demo_setup() -> BattleData:

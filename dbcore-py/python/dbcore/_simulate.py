@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
@@ -119,6 +120,13 @@ def _progress_bar(progress: bool | Progress | None, total: int) -> tuple[Progres
     try:
         from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
+        if progress is True:
+            # Asked for a bar by name: say why none is drawn rather than run on in silence.
+            warnings.warn(
+                "progress=True draws a tqdm bar, but tqdm is not installed "
+                "(pip install 'dbcore[progress]'); running without one",
+                stacklevel=3,
+            )
         return None, None
     bar = tqdm(total=total, unit="battle", file=sys.stderr)
 
@@ -160,7 +168,8 @@ def simulate(
     (a pre-battle set-up). ``threads`` Rust threads play them with the GIL released (0: one per
     core). Ctrl-C stops the batch and returns the battles that finished (``.cancelled``).
     ``progress``: None draws a tqdm bar when tqdm is installed and stderr is a terminal, False
-    never, True always (with tqdm), or a callable ``progress(done, total)``.
+    never, True always (tqdm is the ``dbcore[progress]`` extra; without it a ``UserWarning`` says
+    no bar is drawn), or a callable ``progress(done, total)``.
 
     ``executor``: a ``concurrent.futures`` executor or a Dask ``distributed.Client`` (anything
     with ``submit``): the batch is split into chunks of ``chunk_size`` consecutive indices, each

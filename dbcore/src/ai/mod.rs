@@ -279,6 +279,12 @@ fn decide(
                 die: dice_for(battle, config.seed)[0],
             },
         }),
+        // §14.5: a demoralised command's flight comes first in its bound, after the holds that
+        // keep its elements on the table (the demonstration driver's, which look no further).
+        Phase::Movement if battle.flight_due() => {
+            Ok(crate::driver::big_battle::hold_worth_buying(battle)
+                .map_or(Action::Flee, |c| c.into_action()))
+        }
         Phase::Movement => Ok(movement(battle, config, budget)),
         Phase::Shooting => {
             let roll = dice.unwrap_or_else(|| dice_for(battle, config.seed));
@@ -784,6 +790,7 @@ pub fn mirrored(setup: &crate::battle::BattleSetup, army: usize) -> crate::battl
         vec![south, north],
     );
     out.config = setup.config.clone();
+    out.free_army_size = setup.free_army_size;
     out
 }
 

@@ -165,12 +165,18 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         c_in_c_bonus: Vec<ElementId>,
     },
-    /// Big Battle and Giant: a demoralised command pays 1 PIP to hold an element, or a group,
-    /// in place this bound, so that it does not flee when the moves end (§14.5).
+    /// Big Battle and Giant: a demoralised command that has still to flee this bound pays 1 PIP
+    /// to hold an element, or a group, in place this bound, so that it does not flee (§14.5).
     Hold {
         /// The element, or the group of the command, held in place.
         ids: Vec<ElementId>,
     },
+    /// Big Battle and Giant: the moving army's demoralised commands flee again, as a later bound
+    /// of theirs begins (§14.5): every element not held this bound and not in close combat flees
+    /// towards the army's base edge. Due once a bound, after the holds and before any tactical
+    /// move ([`Legal::flight_due`](super::Legal::flight_due)); ending the movement with it still
+    /// due makes it first.
+    Flee,
 }
 
 /// Why a move costs an extra PIP (§6.3).
@@ -284,6 +290,14 @@ pub enum Event {
         ids: Vec<ElementId>,
         /// PIPs the command has left afterwards.
         left: u8,
+    },
+    /// The moving army's demoralised commands flee again at the start of a later bound of theirs
+    /// (§14.5); each element's flight follows as [`Event::Outcome`]s.
+    DemoralisedFlight {
+        /// The army whose commands flee.
+        army: usize,
+        /// The demoralised commands that flee.
+        commands: Vec<CommandId>,
     },
     /// A command became permanently demoralised at the start of its bound (§14.5).
     CommandDemoralised {
@@ -455,6 +469,7 @@ impl Event {
             | Event::CommandPipsRolled { .. }
             | Event::CInCBonusUsed { .. }
             | Event::Held { .. }
+            | Event::DemoralisedFlight { .. }
             | Event::CommandDemoralised { .. }
             | Event::PhaseStarted { .. }
             | Event::Shot { .. }
@@ -640,13 +655,29 @@ pub enum BattleError {
         /// The element.
         id: ElementId,
     },
-    /// A hold names an element that is not of a demoralised command, or is held already (§14.5).
+    /// A hold names an element that is not of a demoralised command still to flee this bound, or
+    /// is held already (§14.5).
     #[error(
-        "§14.5: only elements of a demoralised command are held, and each once a bound: not {id}"
+        "§14.5: only elements of a demoralised command still to flee this bound are held, and each once: not {id}"
     )]
     NotHeld {
         /// The element.
         id: ElementId,
+    },
+    /// A tactical move was ordered while the moving army's demoralised commands have still to
+    /// flee this bound (§14.5): holds, then the flight ([`Action::Flee`]), come first.
+    #[error("§14.5: the demoralised commands of army {army} flee as its bound begins: hold elements, then order the flight, before any tactical move")]
+    FlightDue {
+        /// The moving army.
+        army: usize,
+    },
+    /// The flight was ordered when no demoralised command of the moving army has still to flee
+    /// this bound (§14.5): a command flees at once when it becomes demoralised, then once at
+    /// the start of each later bound of its own.
+    #[error("§14.5: no demoralised command of army {army} has still to flee this bound")]
+    NoFlightDue {
+        /// The moving army.
+        army: usize,
     },
     /// The C-in-C's once-a-game +1 was asked for an element that may not add it (§14.4).
     #[error("§14.4: element {id} cannot add the C-in-C's +1: it is not a C-in-C in this combat, or the bonus has been used")]
@@ -691,6 +722,9 @@ impl ErrorInfo for BattleError {
             BattleError::MixedCommands { .. }
             | BattleError::Demoralised { .. }
             | BattleError::NotHeld { .. } => ErrorCode::IllegalMove,
+            BattleError::FlightDue { .. } | BattleError::NoFlightDue { .. } => {
+                ErrorCode::WrongPhase
+            }
             BattleError::Dice(_) => ErrorCode::InvalidDie,
             BattleError::Limit(_) => ErrorCode::InvalidArgument,
         }
@@ -717,7 +751,10 @@ impl ErrorInfo for BattleError {
             BattleError::CommandDice { .. }
             | BattleError::MixedCommands { .. }
             | BattleError::CInCBonus { .. } => Some("§14.4"),
-            BattleError::Demoralised { .. } | BattleError::NotHeld { .. } => Some("§14.5"),
+            BattleError::Demoralised { .. }
+            | BattleError::NotHeld { .. }
+            | BattleError::FlightDue { .. }
+            | BattleError::NoFlightDue { .. } => Some("§14.5"),
             BattleError::Dice(_) => Some("§0.3"),
             BattleError::UnknownElement { .. } | BattleError::Limit(_) => None,
         }
@@ -1440,6 +1477,18 @@ impl Battle {
                 }
                 self.check_hold(ids)
             }
+            Action::Flee => {
+                if self.phase != Phase::Movement {
+                    return Err(wrong("the flight of the demoralised commands"));
+                }
+                if !self.flight_due() {
+                    return Err(BattleError::NoFlightDue { army: self.active });
+                }
+                let mut sim = self.clone();
+                let mut events = Vec::new();
+                sim.demoralised_flight(&mut events);
+                return Ok((events, Some(Box::new(sim))));
+            }
             Action::DiceRiver { die } => {
                 if self.phase != Phase::Movement {
                     return Err(wrong("dicing for the river"));
@@ -1463,6 +1512,9 @@ impl Battle {
             Action::Move { order } => {
                 if self.phase != Phase::Movement {
                     return Err(wrong("a tactical move"));
+                }
+                if self.flight_due() {
+                    return Err(BattleError::FlightDue { army: self.active });
                 }
                 for &id in order_id_slice(order) {
                     let e = self.element(id).ok_or(BattleError::UnknownElement { id })?;
@@ -1528,11 +1580,17 @@ impl Battle {
                 if self.phase != Phase::Movement {
                     return Err(wrong("a landing"));
                 }
+                if self.flight_due() {
+                    return Err(BattleError::FlightDue { army: self.active });
+                }
                 self.check_land(ids, poses)
             }
             Action::Sally { city, pose } => {
                 if self.phase != Phase::Movement {
                     return Err(wrong("a sally"));
+                }
+                if self.flight_due() {
+                    return Err(BattleError::FlightDue { army: self.active });
                 }
                 self.check_sally(*city, *pose)
             }
@@ -1542,8 +1600,10 @@ impl Battle {
                 }
                 let mut sim = self.clone();
                 let mut events = Vec::new();
-                // §14.5: the unheld elements of demoralised commands flee now.
-                sim.demoralised_flight(&mut events);
+                // §14.5: a flight still due is made first.
+                if sim.flight_due() {
+                    sim.demoralised_flight(&mut events);
+                }
                 if let Some(e) = self.not_landed() {
                     sim.commit(&e);
                     events.push(e);
@@ -1706,6 +1766,8 @@ impl Battle {
                     c.pips = 0;
                     c.die = None;
                     c.held.clear();
+                    // §14.5: a command already demoralised flees again as its bound begins.
+                    c.flight_due = c.army == *army && c.demoralised && !c.removed;
                 }
                 for el in &mut self.elements {
                     el.moves_this_bound = 0;
@@ -1787,6 +1849,15 @@ impl Battle {
                     c.held.extend(ids.iter().copied());
                 }
                 self.set_command_pips(*command, *left);
+            }
+            Event::DemoralisedFlight { army, commands } => {
+                for c in self
+                    .commands
+                    .iter_mut()
+                    .filter(|c| c.army == *army && commands.contains(&c.id))
+                {
+                    c.flight_due = false;
+                }
             }
             Event::CommandDemoralised { army, command, .. } => {
                 if let Some(c) = self

@@ -7,7 +7,7 @@
 //! command, and which one is the C-in-C's. The battle then keeps a [`CommandState`] per command:
 //! its PIPs this bound, whether it is demoralised or removed, its losses.
 //!
-//! Readings where the rules are silent (listed in `docs/rules/big-battle.md` too):
+//! Readings where the rules are silent (listed in `docs/rules/14-big-battle-and-giant.md` too):
 //! - A command's *original troop elements* are all its elements except camp followers and
 //!   denizens (they are not troop elements, §2.6); Scythed Chariots and Hordes are troops, so
 //!   they count in the original number but their loss does not (§14.5).
@@ -32,7 +32,7 @@ use crate::zones::nearest_distance;
 
 use super::bound::{order_id_slice, Battle, BattleError, Event};
 use super::movement::{in_close_combat, MoveOrder, MovePlan};
-use super::outcome::flee;
+use super::outcome::flee_to_base_edge;
 use super::setup::{BattleSetup, ElementId, SetupProblem};
 use super::state::{ElementState, LossCause, Status};
 use super::victory::Verdict;
@@ -139,6 +139,10 @@ pub struct CommandState {
     /// Elements bought a hold this bound (§14.5): they neither flee nor move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub held: Vec<ElementId>,
+    /// Demoralised in an earlier bound, it has still to flee in this bound of its army's
+    /// (§14.5): set as the bound begins, cleared by the flight ([`super::Action::Flee`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flight_due: bool,
     /// An allied command's own camp has been sacked (§14.3, §14.5): one more loss to it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub camp_sacked: bool,
@@ -173,6 +177,7 @@ impl CommandState {
                     removed: false,
                     bonus_used: false,
                     held: Vec::new(),
+                    flight_due: false,
                     camp_sacked: false,
                     camp_followers: c.allied && c.camp.is_some() && c.camp_followers,
                 });
@@ -195,7 +200,7 @@ impl CommandState {
 }
 
 /// Camp followers and denizens: not troop elements (§2.6).
-fn is_civilian(t: TroopType) -> bool {
+pub(crate) fn is_civilian(t: TroopType) -> bool {
     matches!(t, TroopType::CampFollowers | TroopType::Denizens)
 }
 
@@ -312,10 +317,11 @@ pub(super) fn command_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
             Variant::BigBattle => BIG_BATTLE_ELEMENTS,
             _ => ARMY_ELEMENTS * n,
         };
-        if a.elements.len() != expected_elements {
+        let troops = super::setup::troop_elements(a);
+        if !setup.free_army_size && troops != expected_elements {
             v.push(SetupProblem::ArmySize {
                 army: name.clone(),
-                count: a.elements.len(),
+                count: troops,
                 expected: expected_elements,
             });
         }
@@ -367,7 +373,7 @@ pub(super) fn command_problems(setup: &BattleSetup, v: &mut Vec<SetupProblem>) {
                     count: c.elements.len(),
                 });
             }
-            if c.allied && c.elements.len() != ARMY_ELEMENTS {
+            if c.allied && !setup.free_army_size && c.elements.len() != ARMY_ELEMENTS {
                 v.push(SetupProblem::AlliedCommandSize {
                     army: name.clone(),
                     command: c.id,
@@ -711,7 +717,9 @@ impl Battle {
         let Some(c) = self.paying_command(&order)? else {
             return Err(BattleError::NotHeld { id: *first });
         };
-        if !c.demoralised {
+        // §14.5: a hold keeps an element from the flight of this bound, so it is bought before
+        // that flight (a command flees at once the bound it is demoralised: nothing to hold).
+        if !c.demoralised || !c.flight_due {
             return Err(BattleError::NotHeld { id: *first });
         }
         if let Some(id) = ids.iter().find(|id| c.held.contains(id)) {
@@ -746,30 +754,60 @@ impl Battle {
         }])
     }
 
-    /// §14.5: every element of the moving army's demoralised commands that is neither held this
-    /// bound nor in close combat flees towards the army's base edge. Our reading: after the
-    /// PIPs are rolled and the holds bought, when the moves end.
+    /// Whether the moving army has a demoralised command still to flee this bound (§14.5).
+    pub fn flight_due(&self) -> bool {
+        self.commands
+            .iter()
+            .any(|c| c.army == self.active && c.flight_due)
+    }
+
+    /// §14.5: the moving army's demoralised commands still to flee this bound flee again: each
+    /// of their elements not held this bound and not in close combat flees towards the army's
+    /// base edge. Our reading of "at the start of every later friendly bound": once the PIPs are
+    /// rolled and the holds bought with them, before any tactical move.
     pub(super) fn demoralised_flight(&mut self, events: &mut Vec<Event>) {
         let army = self.active;
-        let fleeing: Vec<ElementId> = self
+        let due: Vec<&CommandState> = self
             .commands
             .iter()
-            .filter(|c| c.army == army && c.demoralised && !c.removed)
-            .flat_map(|c| {
-                c.elements
-                    .iter()
-                    .filter(|id| !c.held.contains(id))
-                    .copied()
-                    .collect::<Vec<_>>()
-            })
+            .filter(|c| c.army == army && c.flight_due)
             .collect();
+        let commands: Vec<CommandId> = due.iter().map(|c| c.id).collect();
+        let fleeing: Vec<ElementId> = due
+            .iter()
+            .flat_map(|c| c.elements.iter().filter(|id| !c.held.contains(id)).copied())
+            .collect();
+        let e = Event::DemoralisedFlight { army, commands };
+        self.commit(&e);
+        events.push(e);
         self.flee_all(&fleeing, events);
     }
 
-    /// Each of `ids` still in play and not in close combat flees (§14.5, §12.4).
+    /// Each of `ids` still in play and not in close combat flees towards its army's base edge
+    /// (§14.5, §12.4). Our reading of their order, which the rules leave open: the element
+    /// nearest the base edge first (then in the order given), so that a rear rank fleeing clears
+    /// the way for the rank in front of it.
     fn flee_all(&mut self, ids: &[ElementId], events: &mut Vec<Event>) {
-        for id in ids {
-            let Some(i) = self.elements.iter().position(|e| e.id == *id) else {
+        let cfg = &self.setup.config;
+        let board = &self.setup.battlefield.board;
+        let mut order: Vec<(f64, usize, ElementId)> = ids
+            .iter()
+            .enumerate()
+            .filter_map(|(k, id)| {
+                let e = self.element(*id).filter(|e| e.in_play())?;
+                let base = self.setup.armies[e.army].base_edge;
+                let gap = e
+                    .rect(cfg)
+                    .corners()
+                    .iter()
+                    .map(|p| board.distance_to_edge(*p, base))
+                    .fold(f64::INFINITY, f64::min);
+                Some((gap, k, *id))
+            })
+            .collect();
+        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (_, _, id) in order {
+            let Some(i) = self.elements.iter().position(|e| e.id == id) else {
                 continue;
             };
             if !self.elements[i].in_play() {
@@ -782,7 +820,7 @@ impl Battle {
             if in_close_combat(&ctx, i) {
                 continue;
             }
-            let effects = flee(&ctx, *id, base);
+            let effects = flee_to_base_edge(&ctx, id, base);
             for effect in effects {
                 let e = Event::Outcome { effect };
                 self.commit(&e);

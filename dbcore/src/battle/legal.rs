@@ -60,6 +60,12 @@ pub struct Legal {
     pub landing: Vec<ElementId>,
     /// [`super::Action::EndMovement`] is legal: the movement phase is on.
     pub may_end_movement: bool,
+    /// Big Battle and Giant: the moving army's demoralised commands have still to flee this
+    /// bound (§14.5). Until they do ([`super::Action::Flee`]) no tactical move is listed or
+    /// accepted; their elements may first be held ([`super::Action::Hold`]). Omitted from JSON
+    /// when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flight_due: bool,
     /// Shots still to be made, by shooter, in battle order (§9).
     pub shots: Vec<LegalShot>,
     /// Close combats still to fight this bound, in the order [`Battle::awaiting`] gives (§10.2).
@@ -127,6 +133,7 @@ impl Battle {
     /// ```
     pub fn legal(&self) -> Legal {
         let movement = self.phase == Phase::Movement;
+        let flight_due = movement && self.flight_due();
         let has_river = self
             .setup
             .battlefield
@@ -156,18 +163,23 @@ impl Battle {
             pips: self.pips,
             dice: self.awaiting(),
             may_dice_river: movement && has_river && self.river.is_none(),
-            moves: if movement {
+            moves: if movement && !flight_due {
                 self.legal_moves()
             } else {
                 Vec::new()
             },
-            sally_cities: self.sally_cities(),
-            landing: if movement && self.first_bound_of_active() {
+            sally_cities: if flight_due {
+                Vec::new()
+            } else {
+                self.sally_cities()
+            },
+            landing: if movement && !flight_due && self.first_bound_of_active() {
                 self.afloat()
             } else {
                 Vec::new()
             },
             may_end_movement: movement,
+            flight_due,
             shots,
             combats,
         }

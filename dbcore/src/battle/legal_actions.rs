@@ -23,8 +23,9 @@
 //!   - for each **group** of two or more side-by-side elements facing the same way (§7.4), its
 //!     farthest step straight ahead and straight back; for each **column** of elements lined up
 //!     one behind the other, its leader's full and half move straight ahead;
-//!   - Big Battle and Giant: holding each element of a demoralised command that it may hold
-//!     (§14.5);
+//!   - Big Battle and Giant: holding each element of a demoralised command that it may hold,
+//!     and the flight of the demoralised commands when it is due (§14.5; until it is made, no
+//!     tactical move is accepted, so none is listed);
 //!   - ending the movement.
 //! * **Shooting**: every shot of every shooter at each target it may choose (§9.1, §9.3), alone;
 //!   also with the target shooting back when that is accepted (§17.24). Supporting shooters
@@ -207,6 +208,7 @@ impl Battle {
                 .filter_map(|a| self.legal_action(a)),
         );
         out.extend(self.hold_actions());
+        out.extend(self.legal_action(Action::Flee));
         out.extend(self.legal_action(Action::EndMovement));
         out
     }

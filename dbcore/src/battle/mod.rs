@@ -67,8 +67,8 @@ pub use movement::{
     MoveOrder, MovePlan, Refusals,
 };
 pub use outcome::{
-    apply_effects, conform, enter_stronghold, flee, may_pass_in_flight, may_pass_in_recoil, pursue,
-    recoil, recoil_distance, turn_to_face, Effect,
+    apply_effects, conform, enter_stronghold, flee, flee_to_base_edge, may_pass_in_flight,
+    may_pass_in_recoil, pursue, recoil, recoil_distance, turn_to_face, Effect,
 };
 pub use prebattle::{
     ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleAction, PrebattleError,

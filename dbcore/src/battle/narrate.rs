@@ -396,6 +396,15 @@ pub fn describe(setup: &BattleSetup, e: &Event) -> String {
             let names: Vec<String> = ids.iter().map(|m| element_name(setup, *m)).collect();
             format!("  {command} holds {} in place", names.join(", "))
         }
+        Event::DemoralisedFlight { army, commands } => {
+            let names: Vec<String> = commands.iter().map(|c| c.to_string()).collect();
+            format!(
+                "{} demoralised {} {} again towards their base edge (§14.5)",
+                capitalised(&army_of_whom(setup, *army)),
+                names.join(" and "),
+                if commands.len() == 1 { "flees" } else { "flee" }
+            )
+        }
         Event::CommandDemoralised {
             army,
             command,

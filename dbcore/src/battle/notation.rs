@@ -27,6 +27,7 @@
 //! sally 2 to 7 9 @ 0        a City's denizens sally out (§4.2)
 //! land 5,6 to 1 4 @ 90 and 1 5 @ 90   a littoral landing, one pose an element (§5.5)
 //! hold 3,4                  a demoralised command holds elements (§14.5)
+//! flee                      the demoralised commands flee this bound (§14.5)
 //! end                       end the tactical moves
 //! ```
 //!
@@ -164,6 +165,8 @@ pub enum Order {
         /// The elements held.
         ids: Vec<ElementId>,
     },
+    /// The demoralised commands' flight of this bound (§14.5).
+    Flee,
     /// End the tactical moves.
     End,
 }
@@ -451,6 +454,7 @@ impl std::str::FromStr for Order {
                 }
             }
             "hold" => Order::Hold { ids: w.ids()? },
+            "flee" => Order::Flee,
             lead => {
                 let ids = ids_of(text, lead).map_err(|_| {
                     err(
@@ -722,6 +726,7 @@ impl Printer<'_, '_> {
                 self.f.write_str("hold ")?;
                 self.ids(ids)
             }
+            Order::Flee => self.f.write_str("flee"),
             Order::End => self.f.write_str("end"),
         }
     }
@@ -873,6 +878,7 @@ impl Order {
                 poses: poses.clone(),
             },
             Order::Hold { ids } => Action::Hold { ids: ids.clone() },
+            Order::Flee => Action::Flee,
             Order::End => Action::EndMovement,
         })
     }
@@ -922,6 +928,7 @@ impl Order {
                 poses: poses.clone(),
             },
             Action::Hold { ids } => Order::Hold { ids: ids.clone() },
+            Action::Flee => Order::Flee,
             Action::Move { order } => match order {
                 MoveOrder::Element { id, path } => Order::To {
                     id: *id,
@@ -991,7 +998,7 @@ orders (distances in BW, bearings in degrees clockwise from north; IDS is 3 or 3
   IDS group D             a group advances D (negative: back); wheel: group wheel left 30
   IDS contact T HOW       into contact with T: front, left, right, rear, overlap-left, overlap-right
   ID dismount             IDS through CITY       sally CITY to X Y @ F
-  land IDS to X Y @ F and X Y @ F                hold IDS
+  land IDS to X Y @ F and X Y @ F                hold IDS    flee
   shoot ID -> T [support IDS] [back] [own-depth IDS] [dice A B]
   fight ID ID [own-depth IDS] [bonus IDS] [dice A B]
   pips [D ...]            river [D]              end
@@ -1029,6 +1036,7 @@ mod tests {
             "sally 2 to 7 9 @ 0",
             "land 5,6 to 1 4 @ 90 and 1 5 @ 90",
             "hold 3,4",
+            "flee",
             "end",
         ] {
             let o: Order = text.parse().expect(text);

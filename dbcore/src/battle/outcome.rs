@@ -229,7 +229,6 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
     let Some(i) = index(ctx, id) else {
         return Vec::new();
     };
-    let e = &ctx.elements[i];
     let mut w = World::new(ctx);
     if enemy_front_on(&w, i, false) {
         w.destroy(
@@ -240,6 +239,119 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
     }
     let turned = about_face(&w.rect(i));
     w.turn(i, turned);
+    flight(
+        &mut w,
+        i,
+        own_base,
+        &[],
+        "§12.4: after turning to flee it cannot move at all",
+    );
+    w.finish()
+}
+
+/// The flight of an element of a demoralised command (§14.5): it turns, if it does not already,
+/// to face straight towards the nearest point of `own_base` (its army's base edge, which on a
+/// board is the edge itself, met square on), then flees as a flight does (§12.4): its full
+/// tactical move for the going it starts in, stopped by what stops a flight, lost if any part
+/// goes over a battlefield edge, destroyed if it cannot move at all or if an enemy front edge
+/// already touches its side or rear.
+///
+/// Readings (docs/rules/14-big-battle-and-giant.md):
+/// * The turn is made about the element's centre, as the about-turn of §12.4 is (for a turn of
+///   180° the two are the same rectangle). Where the turned element would stand partly off the
+///   table it is set back onto it across its line of flight.
+/// * Like the pivot at a side edge (§12.4) and a wheel (§7.2), the turn is checked where the
+///   flight ends: elements the turn swings across do not stop the flight, but it must end clear of
+///   them. An element that cannot get clear of them (the flight stops first) cannot flee, and is
+///   destroyed as §12.4 destroys an element that, having turned, cannot move.
+pub fn flee_to_base_edge(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect> {
+    let Some(i) = index(ctx, id) else {
+        return Vec::new();
+    };
+    let mut w = World::new(ctx);
+    if enemy_front_on(&w, i, false) {
+        w.destroy(
+            i,
+            "§14.5, §12.4: an enemy front edge touches its side or rear as the flight begins",
+        );
+        return w.finish();
+    }
+    let facing = facing_towards(own_base);
+    let mut swung: Vec<usize> = Vec::new();
+    if !same_facing(w.pose[i].facing, facing) {
+        let r = w.rect(i);
+        let m = r.centre() + Point::from_bearing(facing) * (r.depth * 0.5);
+        let pose = onto_board(&w, Pose::new(m.x, m.y, facing), r.depth);
+        w.turn(i, pose);
+        let mine = w.rect(i).corners();
+        swung = w
+            .near(&mine, NEAR_CONTACT)
+            .into_iter()
+            .filter(|&j| {
+                j != i && w.alive[j] && convex_gap(&mine, &w.rect(j).corners()) < -TOLERANCE
+            })
+            .collect();
+    }
+    flight(
+        &mut w,
+        i,
+        own_base,
+        &swung,
+        "§14.5, §12.4: fleeing towards its base edge it cannot move at all",
+    );
+    if w.alive[i] && !w.gone_off(i) && !swung.is_empty() {
+        let mine = w.rect(i).corners();
+        let stuck = swung
+            .iter()
+            .any(|&j| w.alive[j] && convex_gap(&mine, &w.rect(j).corners()) < -TOLERANCE);
+        if stuck {
+            w.destroy(
+                i,
+                "§14.5, §12.4: turned towards its base edge, it cannot get clear of the elements beside it",
+            );
+        }
+    }
+    w.finish()
+}
+
+/// The facing of an element that faces straight towards `edge`.
+fn facing_towards(edge: BoardEdge) -> f64 {
+    match edge {
+        BoardEdge::North => 0.0,
+        BoardEdge::East => 90.0,
+        BoardEdge::South => 180.0,
+        BoardEdge::West => 270.0,
+    }
+}
+
+/// `pose` moved, along the board's axes, just enough for an element of `depth` standing there to
+/// be wholly on the table.
+fn onto_board(w: &World, pose: Pose, depth: f64) -> Pose {
+    let b = &w.ctx.battlefield.board;
+    let c = ElementRect::new(pose, 1.0, depth).corners();
+    let (lo_x, hi_x) = c
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p.x), hi.max(p.x))
+        });
+    let (lo_y, hi_y) = c
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p.y), hi.max(p.y))
+        });
+    let dx = (-lo_x).max(0.0) - (hi_x - b.width).max(0.0);
+    let dy = (-lo_y).max(0.0) - (hi_y - b.depth).max(0.0);
+    Pose::new(pose.x + dx, pose.y + dy, pose.facing)
+}
+
+/// The move of a flight (§12.4), once the element has turned: straight forward its full tactical
+/// move for the going it starts in, pivoting along a side battlefield edge towards `own_base`,
+/// lost over any other edge, stopped by enemy, friends it may not pass, waterways, strongholds
+/// and bad going, destroyed by a river or when it cannot move at all (for the reason `stuck`).
+/// `swung` are elements the turn swung across, which do not stop it.
+fn flight(w: &mut World, i: usize, own_base: BoardEdge, swung: &[usize], stuck: &str) {
+    let ctx = w.ctx;
+    let e = &ctx.elements[i];
     let start = w.rect(i);
     let gctx = going_context(ctx, i);
     let rough = ctx.battlefield.going_under(&start, gctx) >= Going::Rough;
@@ -248,7 +360,7 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
     let el_or_sch = matches!(e.kind.troop_type(), TroopType::El | TroopType::SCh);
     let sides = own_base.sides();
     let mut moved = 0.0;
-    let mut passed: Vec<usize> = Vec::new();
+    let mut passed: Vec<usize> = swung.to_vec();
     let mut pivoted = false;
     for _ in 0..64 {
         let rem = dist - moved;
@@ -271,14 +383,14 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
                     w.place(i, pose);
                     moved += charge;
                     // A friend passed before the pivot may be ahead again.
-                    passed.clear();
+                    passed = swung.to_vec();
                     continue;
                 }
                 break;
             }
             if rem > TOLERANCE {
                 w.lose(i);
-                return w.finish();
+                return;
             }
             break;
         }
@@ -287,7 +399,7 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
                 i,
                 "§12.4, §17.39: a fleeing element entering any river is destroyed",
             );
-            return w.finish();
+            return;
         }
         if has_terrain(&out, ObstacleKind::Impassable)
             || has_terrain(&out, ObstacleKind::Stronghold)
@@ -321,14 +433,13 @@ pub fn flee(ctx: &MoveContext, id: ElementId, own_base: BoardEdge) -> Vec<Effect
                 i,
                 "§12.4: fleeing Elephants or Scythed Chariots blocked by an element are destroyed",
             );
-            return w.finish();
+            return;
         }
         break;
     }
     if w.alive[i] && moved <= TOLERANCE {
-        w.destroy(i, "§12.4: after turning to flee it cannot move at all");
+        w.destroy(i, stuck);
     }
-    w.finish()
 }
 
 /// Pursuit (§12.5): straight ahead `distance` (from [`crate::combat::Pursuit`]). Call it after
@@ -976,12 +1087,7 @@ impl<'c, 'a> World<'c, 'a> {
         terrain: &[Obstacle],
     ) -> Option<(Pose, f64)> {
         let board = &self.ctx.battlefield.board;
-        let facing = match own_base {
-            BoardEdge::North => 0.0,
-            BoardEdge::East => 90.0,
-            BoardEdge::South => 180.0,
-            BoardEdge::West => 270.0,
-        };
+        let facing = facing_towards(own_base);
         let fwd = Point::from_bearing(facing);
         let r = self.rect(i);
         let s = r

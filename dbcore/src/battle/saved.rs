@@ -188,6 +188,8 @@ struct SetupOut<'a> {
     city_owner: Option<usize>,
     #[serde(skip_serializing_if = "<[ElementId]>::is_empty")]
     held_back: &'a [ElementId],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    free_army_size: bool,
 }
 
 /// The compact text of a battle's set-up ([`SetupOut`] as the compact state writes it), written
@@ -495,6 +497,7 @@ impl Battle {
             sandbox: s.sandbox,
             city_owner: s.city_owner,
             held_back: &s.held_back,
+            free_army_size: s.free_army_size,
         };
         let setup_text = self.setup_text.get_or_write(&setup);
         Some(StateOut {

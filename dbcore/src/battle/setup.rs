@@ -136,6 +136,12 @@ pub struct BattleSetup {
     /// Omitted from JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub held_back: Vec<ElementId>,
+    /// A scenario's own army sizes, recorded as its choice (a refight's numbers, §15.1, or a
+    /// table set up to show one rule): the armies' numbers of troop elements are not checked
+    /// (12 in a standard game, §2.5; 36 in Big Battle and 12 a general in Giant, allied
+    /// commands of 12, §14.1, §14.6). Every other rule is. Omitted from JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub free_army_size: bool,
 }
 
 impl BattleSetup {
@@ -152,6 +158,7 @@ impl BattleSetup {
             sandbox: false,
             city_owner: None,
             held_back: Vec::new(),
+            free_army_size: false,
         }
     }
 }
@@ -351,8 +358,18 @@ pub enum SetupProblem {
         /// Commands it must have.
         expected: usize,
     },
-    /// A Big Battle or Giant army has the wrong number of elements (§14.1).
-    #[error("§14.1: army `{army}` has {count} elements, not {expected}")]
+    /// A standard army has not 12 troop elements (§2.5), and the set-up does not choose its
+    /// own army sizes ([`BattleSetup::free_army_size`]).
+    #[error("§2.5: army `{army}` has {count} troop elements; a DBA army has 12 (a scenario with other numbers sets `free_army_size`)")]
+    StandardArmySize {
+        /// The army's name.
+        army: String,
+        /// Troop elements it has (camp followers are not troop elements, §2.6).
+        count: usize,
+    },
+    /// A Big Battle or Giant army has the wrong number of troop elements (§14.1, §14.6), and
+    /// the set-up does not choose its own army sizes ([`BattleSetup::free_army_size`]).
+    #[error("§14.1: army `{army}` has {count} troop elements, not {expected} (a scenario with other numbers sets `free_army_size`)")]
     ArmySize {
         /// The army's name.
         army: String,
@@ -549,11 +566,11 @@ pub enum SetupProblem {
 }
 
 impl SetupProblem {
-    fn rule_ref(&self) -> Option<&str> {
+    pub(crate) fn rule_ref(&self) -> Option<&str> {
         match self {
             SetupProblem::TooFewArmies { .. } => Some("§1"),
             SetupProblem::NoSuchFirstArmy { .. } => Some("§5.3"),
-            SetupProblem::Generals { .. } => Some("§2.5"),
+            SetupProblem::Generals { .. } | SetupProblem::StandardArmySize { .. } => Some("§2.5"),
             SetupProblem::OffTable { .. } => Some("§1.2"),
             SetupProblem::Impassable { .. } => Some("§3.4"),
             SetupProblem::BadGoingDeployment { .. } => Some("§5.4"),
@@ -620,10 +637,10 @@ impl ErrorInfo for SetupError {
 /// The sections a set-up or pre-battle refusal may name, as `'static` text for
 /// [`ErrorInfo::rule`]: the set-up's own sections and the terrain sections its problems carry
 /// as text (§1.2, §3, §4, §5, §14). One list for [`SetupError`] and the pre-battle's errors.
-const SET_UP_SECTIONS: [&str; 24] = [
+const SET_UP_SECTIONS: [&str; 25] = [
     "§1", "§1.2", "§2.3", "§2.5", "§3.2", "§3.3", "§3.4", "§3.5", "§3.6", "§3.7", "§3.8", "§4.2",
     "§4.3", "§4.6", "§5.1", "§5.2", "§5.3", "§5.4", "§5.5", "§14.1", "§14.2", "§14.3", "§14.4",
-    "§14.6",
+    "§14.6", "§17",
 ];
 
 /// `rule` as one of [`SET_UP_SECTIONS`], or `None` when it is not among them.
@@ -695,6 +712,14 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
     });
     let standard = setup.variant == Variant::Standard;
     for army in &setup.armies {
+        // §2.5: 12 troop elements (Big Battle and Giant are counted with their commands, §14.1).
+        let troops = troop_elements(army);
+        if standard && !setup.free_army_size && troops != super::commands::ARMY_ELEMENTS {
+            v.push(SetupProblem::StandardArmySize {
+                army: army.name.clone(),
+                count: troops,
+            });
+        }
         let generals = army
             .elements
             .iter()
@@ -786,6 +811,15 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
         }
     }
     cap_problems(v, uncounted)
+}
+
+/// An army's troop elements: all its elements but camp followers (§2.6), the number §2.5 and
+/// §14.1 count.
+pub(crate) fn troop_elements(army: &ArmySetup) -> usize {
+    army.elements
+        .iter()
+        .filter(|e| !super::commands::is_civilian(e.kind.troop_type()))
+        .count()
 }
 
 /// Whose camp, for messages: "army `Romans`" or "allied command 2 of army `Romans`".

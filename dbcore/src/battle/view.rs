@@ -50,6 +50,100 @@ impl Battle {
         )
     }
 
+    /// [`Battle::svg`] with marks of the latest bound among `events` (the events after the last
+    /// `bound_started` of them, or all of them): each tactical move as an arrow, each outcome
+    /// move as a dashed arrow, shots, combats and losses (§7, §9, §10, §12, §13.1), so that the
+    /// picture tells what just happened.
+    pub fn svg_marked(&self, threat_zones: bool, events: &[super::Event]) -> String {
+        let command_of = |id: u32| self.command_of(super::setup::ElementId(id)).map(|c| c.id.0);
+        self.table().svg_with_marks(
+            &self.setup().config,
+            threat_zones,
+            &command_of,
+            Some(self.svg_key()),
+            self.marks_of(events),
+        )
+    }
+
+    /// The marks of the latest bound among `events` (see [`Battle::svg_marked`]).
+    pub fn marks_of(&self, events: &[super::Event]) -> Vec<crate::svg::SvgMark> {
+        use super::outcome::Effect;
+        use super::Event;
+        use crate::svg::SvgMark;
+        let start = events
+            .iter()
+            .rposition(|e| matches!(e, Event::BoundStarted { .. }))
+            .unwrap_or(0);
+        let events = &events[start..];
+        let side = |id: super::setup::ElementId| {
+            self.element(id)
+                .map_or(0, |e| u8::try_from(e.army).unwrap_or(u8::MAX))
+        };
+        // Where an element's front stood when event `i` happened: the start of its first
+        // outcome move after it, else where it stands now.
+        let front_at = |id: super::setup::ElementId, i: usize| {
+            events[i..]
+                .iter()
+                .find_map(|e| match e {
+                    Event::Outcome {
+                        effect:
+                            Effect::Moved { id: x, from, .. }
+                            | Effect::TurnedToFace { id: x, from, .. }
+                            | Effect::LostOffTable { id: x, from },
+                    } if *x == id => Some(from.front_mid()),
+                    _ => None,
+                })
+                .or_else(|| self.element(id).map(|e| e.pose.front_mid()))
+        };
+        let mut marks = Vec::new();
+        for (i, e) in events.iter().enumerate() {
+            match e {
+                Event::Moved { moves, .. } => marks.extend(moves.iter().map(|m| SvgMark::Move {
+                    from: m.from.front_mid(),
+                    to: m.to.front_mid(),
+                    side: side(m.id),
+                })),
+                Event::Outcome { effect } => match effect {
+                    Effect::Moved { id, from, to } => marks.push(SvgMark::Outcome {
+                        from: from.front_mid(),
+                        to: to.front_mid(),
+                        side: side(*id),
+                    }),
+                    Effect::Destroyed { id, .. } => {
+                        if let Some(at) = self
+                            .element(*id)
+                            .map(|e| e.rect(&self.setup().config).centre())
+                        {
+                            marks.push(SvgMark::Lost { at });
+                        }
+                    }
+                    Effect::LostOffTable { from, .. } => marks.push(SvgMark::Lost {
+                        at: from.front_mid(),
+                    }),
+                    Effect::TurnedToFace { .. } => {}
+                },
+                Event::Shot {
+                    shooter, target, ..
+                } => {
+                    if let (Some(from), Some(to)) = (front_at(*shooter, i), front_at(*target, i)) {
+                        marks.push(SvgMark::Shot {
+                            from,
+                            to,
+                            side: side(*shooter),
+                        });
+                    }
+                }
+                Event::Fought { a, b, .. } => {
+                    if let (Some(p), Some(q)) = (front_at(*a, i), front_at(*b, i)) {
+                        marks.push(SvgMark::Combat { at: (p + q) * 0.5 });
+                    }
+                }
+                _ => {}
+            }
+        }
+        marks
+    }
+
     /// What the picture's key says: each army's name, its lost elements ("#3 4Bd", marked when
     /// gone off the table or removed with its command, §13.1, §14.5) and its commands, and the
     /// moment ("Bound 7 · the Romans to move · movement, 3 PIPs left").

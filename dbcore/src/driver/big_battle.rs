@@ -6,7 +6,6 @@ use crate::battle::prebattle::ListsError;
 use crate::battle::{Action, Battle, CheckedAction, PipAllocation};
 use crate::battle::{ArmySetup, BattleSetup, CommandId, CommandSetup, ElementId, ElementSetup};
 use crate::battlefield::{Battlefield, Board, BoardEdge, Variant};
-use crate::geometry::ElementRect;
 use crate::geometry::{Point, Pose};
 use crate::terrain::{AreaFeature, AreaKind, TerrainFeature};
 
@@ -212,25 +211,12 @@ pub fn big_battle_lists_setup(
     Ok(setup)
 }
 
-/// How far `r` stands from board edge `edge`: its nearest corner's distance, BW.
-fn gap_to_edge(r: &ElementRect, edge: BoardEdge, board: &Board) -> f64 {
-    r.corners()
-        .iter()
-        .map(|p| match edge {
-            BoardEdge::South => p.y,
-            BoardEdge::North => board.depth - p.y,
-            BoardEdge::West => p.x,
-            BoardEdge::East => board.width - p.x,
-        })
-        .fold(f64::INFINITY, f64::min)
-}
-
 /// A hold worth buying for the moving army (§14.5): an element of one of its demoralised
-/// commands, touching no enemy (an element in close combat does not flee), whose flight (its
-/// full move, turned towards the base edge) would take it over its army's base edge, where it
-/// would be lost (§13.1). The nearest to the edge first, while its command has a PIP; each held
-/// on its own (1 PIP). Checked, so that it is committed as it is.
-pub(super) fn hold_worth_buying(b: &Battle) -> Option<CheckedAction> {
+/// commands still to flee this bound, touching no enemy (an element in close combat does not
+/// flee), whose flight (its full move, turned towards the base edge) would take it over its
+/// army's base edge, where it would be lost (§13.1). The nearest to the edge first, while its
+/// command has a PIP; each held on its own (1 PIP). Checked, so that it is committed as it is.
+pub(crate) fn hold_worth_buying(b: &Battle) -> Option<CheckedAction> {
     let cfg = &b.setup().config;
     let army = b.active_army();
     let board = &b.setup().battlefield.board;
@@ -239,7 +225,7 @@ pub(super) fn hold_worth_buying(b: &Battle) -> Option<CheckedAction> {
     for c in b
         .commands()
         .iter()
-        .filter(|c| c.army == army && c.demoralised && !c.removed && c.pips >= 1)
+        .filter(|c| c.army == army && c.flight_due && c.pips >= 1)
     {
         for id in c.elements.iter().filter(|id| !c.held.contains(id)) {
             let Some(e) = b.element(*id).filter(|e| e.in_play()) else {
@@ -254,7 +240,9 @@ pub(super) fn hold_worth_buying(b: &Battle) -> Option<CheckedAction> {
             if engaged {
                 continue;
             }
-            let gap = gap_to_edge(&r, base, board);
+            // Turned to face the edge about its centre, its front edge stands half its depth
+            // nearer the edge than its centre.
+            let gap = board.distance_to_edge(r.centre(), base) - r.depth * 0.5;
             if gap < cfg.move_distance(e.kind, false) && best.is_none_or(|(g, _)| gap < g) {
                 best = Some((gap, *id));
             }
@@ -262,4 +250,13 @@ pub(super) fn hold_worth_buying(b: &Battle) -> Option<CheckedAction> {
     }
     let (_, id) = best?;
     b.check_action(Action::Hold { ids: vec![id] }).ok()
+}
+
+/// The flight of the moving army's demoralised commands, when it is due this bound (§14.5).
+/// Checked, so that it is committed as it is.
+pub(crate) fn flight_due(b: &Battle) -> Option<CheckedAction> {
+    if !b.flight_due() {
+        return None;
+    }
+    b.check_action(Action::Flee).ok()
 }

@@ -51,8 +51,9 @@ fn position(
             ArmySetup::new("Britons", BoardEdge::North, theirs),
         ],
     );
-    // A position built for one move, not a whole table laid out by §3.
+    // A position built for one move, not a whole table laid out by §3 nor whole armies (§2.5).
     setup.sandbox = true;
+    setup.free_army_size = true;
     let mut b = Battle::new(setup).expect("a legal position");
     b.apply(Action::RollPips {
         die: DieScore::new(pips).expect("a die"),

@@ -444,12 +444,27 @@ fn fled(ev: &[Event]) -> Vec<ElementId> {
         .collect()
 }
 
+/// The demonstration Big Battle with the Britons' command 0 chariots 1011 and 1012 brought
+/// forward from behind its line (where its first flight would take them over the base edge, and
+/// the command to half its elements lost, §14.5) to stand 1.5 BW in front of it.
+fn chariots_forward() -> BattleSetup {
+    let mut s = big_battle_setup(Variant::BigBattle);
+    for e in &mut s.armies[1].elements {
+        match e.id.0 {
+            1011 => e.pose = Pose::new(3.0, 9.5, 180.0),
+            1012 => e.pose = Pose::new(7.0, 9.5, 180.0),
+            _ => {}
+        }
+    }
+    s
+}
+
 #[test]
 fn s14_5_a_command_at_a_third_is_demoralised_as_its_bound_begins_and_flees() {
     // DBA3.md §14.5: its general lost counts one more, so the general and two elements lost are
     // 4 of 12: a third. The command is demoralised when its next bound begins, and its elements
     // flee at once.
-    let b = Battle::new(big_battle_setup(Variant::BigBattle)).unwrap();
+    let b = Battle::new(chariots_forward()).unwrap();
     let mut b = with_lost(&b, &[1001, 1002, 1003]);
     assert_eq!(b.losses_of_command(&b.commands()[3].clone()).total(), 4);
     b.apply(dice(&[3, 3, 3])).unwrap();
@@ -459,12 +474,18 @@ fn s14_5_a_command_at_a_third_is_demoralised_as_its_bound_begins_and_flees() {
     let first_flight = fled(&ev);
     assert!(first_flight.contains(&ElementId(1004)), "{ev:?}");
     assert!(first_flight.iter().all(|id| (1001..=1012).contains(&id.0)));
-    // No tactical moves; a hold costs its command 1 PIP.
+    // Not again in this bound of the Britons' (§14.5: "at the start of every later friendly
+    // bound").
+    b.apply(dice(&[3, 3, 3])).unwrap();
+    assert!(fled(&b.apply(Action::EndMovement).unwrap()).is_empty());
+    b.apply(dice(&[3, 3, 3])).unwrap();
+    b.apply(Action::EndMovement).unwrap();
+    // Their next bound: the flight comes first, after the holds; a hold costs its command 1 PIP.
     b.apply(dice(&[3, 3, 3])).unwrap();
     let before = b.clone();
     assert!(matches!(
         b.apply(step(1004, &b.clone(), -0.5)).unwrap_err(),
-        BattleError::Demoralised { .. }
+        BattleError::FlightDue { army: 1 }
     ));
     assert_eq!(b, before);
     let held = b
@@ -481,11 +502,18 @@ fn s14_5_a_command_at_a_third_is_demoralised_as_its_bound_begins_and_flees() {
         .unwrap_err(),
         BattleError::NotHeld { .. }
     ));
-    // When the moves end, every unheld element of it flees again; the held one stays.
-    let ev = b.apply(Action::EndMovement).unwrap();
+    // The flight: every unheld element of it flees again; the held one stays.
+    let ev = b.apply(Action::Flee).unwrap();
     let again = fled(&ev);
     assert!(!again.contains(&ElementId(1004)), "{again:?}");
     assert!(!again.is_empty());
+    // Then its only tactical move is a single element turning where it stands.
+    let before = b.clone();
+    assert!(matches!(
+        b.apply(step(1004, &b.clone(), -0.5)).unwrap_err(),
+        BattleError::Demoralised { .. }
+    ));
+    assert_eq!(b, before);
 }
 
 #[test]
@@ -673,11 +701,16 @@ fn s14_5_the_driver_holds_demoralised_elements_whose_flight_would_leave_the_tabl
     // flee; §13.1: an element fleeing over a battlefield edge is lost. The demonstration driver
     // buys the holds that keep its elements on the table, while their command has PIPs.
     use dbcore::driver::{Demonstration, Policy};
-    let b = Battle::new(big_battle_setup(Variant::BigBattle)).unwrap();
+    let b = Battle::new(chariots_forward()).unwrap();
     let mut b = with_lost(&b, &[1001, 1002, 1003]);
     b.apply(dice(&[3, 3, 3])).unwrap();
     b.apply(Action::EndMovement).unwrap();
     assert!(b.commands()[3].demoralised);
+    // The Britons' bound of demoralisation, then the Romans'.
+    for _ in 0..2 {
+        b.apply(dice(&[3, 3, 3])).unwrap();
+        b.apply(Action::EndMovement).unwrap();
+    }
     // The Britons' next bound: their demoralised command 0 has 2 PIPs.
     b.apply(dice(&[2, 2, 2])).unwrap();
     let pips = b.commands()[3].pips;
@@ -685,9 +718,11 @@ fn s14_5_the_driver_holds_demoralised_elements_whose_flight_would_leave_the_tabl
     let cfg = b.setup().config.clone();
     let mut held = Vec::new();
     let mut driver = Demonstration::new();
+    let mut after_holds = None;
     while let Some(choice) = driver.next_choice(&b, None) {
         let action = choice.into_action();
         let Action::Hold { ids } = &action else {
+            after_holds = Some(action);
             break;
         };
         for id in ids {
@@ -708,6 +743,8 @@ fn s14_5_the_driver_holds_demoralised_elements_whose_flight_would_leave_the_tabl
     }
     assert_eq!(held.len(), usize::from(pips), "one hold per PIP: {held:?}");
     assert!(held.iter().all(|id| b.commands()[3].elements.contains(id)));
+    // Then it orders the flight, before any move.
+    assert_eq!(after_holds, Some(Action::Flee));
 }
 
 /// A Big Battle with a waterway 1 BW deep along the west edge, the Britons (army 1) moving

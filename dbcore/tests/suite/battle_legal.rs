@@ -207,7 +207,9 @@ fn s6_1_every_action_of_the_golden_traces_is_among_the_legal_ones() {
                         "{name}"
                     )
                 }
-                Action::Hold { .. } => assert!(l.may_end_movement, "{name}"),
+                Action::Hold { .. } | Action::Flee => {
+                    assert!(l.may_end_movement && l.flight_due, "{name}")
+                }
                 Action::DiceRiver { .. } => assert!(l.may_dice_river, "{name}"),
                 Action::Move { order } => {
                     for id in dbcore::battle::order_ids(order) {

@@ -238,3 +238,46 @@ fn the_dice_given_are_the_dice_of_the_listed_actions() {
         vec![Action::RollPips { die: six }]
     );
 }
+
+#[test]
+fn big_battle_and_giant_are_played_from_the_legal_actions_and_by_the_opponent() {
+    // DBA3.md §14.4, §14.5: one PIP die a command, holds and the flight of demoralised
+    // commands are listed like any action; the opponent answers the command dice the battle
+    // awaits (#44: it rolled one die).
+    for variant in [
+        dbcore::battlefield::Variant::BigBattle,
+        dbcore::battlefield::Variant::Giant,
+    ] {
+        let setup = dbcore::driver::big_battle_setup(variant);
+        let mut battle = Battle::new(setup.clone()).expect("the set-up");
+        let mut dice = SeededDice::new(21);
+        for _ in 0..600 {
+            if matches!(battle.phase(), Phase::Finished { .. }) || battle.bound() > 8 {
+                break;
+            }
+            let list = battle.legal_actions(&throw(&mut dice));
+            assert!(!list.is_empty(), "{variant:?}: nothing listed");
+            let k = pick(&mut dice, list.len());
+            battle
+                .apply(list[k].clone())
+                .unwrap_or_else(|e| panic!("{variant:?}: a listed action refused: {e}"));
+        }
+        assert!(battle.bound() > 2, "{variant:?}");
+        // The opponent on both sides, with few nodes: every action it chooses is accepted.
+        let mut battle = Battle::new(setup).expect("the set-up");
+        let mut ai = Ai::new(AiConfig { nodes: 8, seed: 3 });
+        for _ in 0..400 {
+            if matches!(battle.phase(), Phase::Finished { .. }) || battle.bound() > 6 {
+                break;
+            }
+            let roll = dice.roll_pair();
+            let action = ai
+                .next_action(&battle, Some(roll))
+                .unwrap_or_else(|| panic!("{variant:?}: the opponent has no action"));
+            battle
+                .apply(action)
+                .unwrap_or_else(|e| panic!("{variant:?}: the opponent's action refused: {e}"));
+        }
+        assert!(battle.bound() > 2, "{variant:?}");
+    }
+}

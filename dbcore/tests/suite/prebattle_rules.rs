@@ -43,8 +43,17 @@ fn entry(name: &str, aggression: u8, home: HomeTerrain) -> ArmyEntry {
     }
 }
 
+/// A pre-battle between `armies` of eight elements each: a scenario's own army size (§2.5's 12
+/// is not what these tests are about).
+fn scenario(armies: Vec<ArmyEntry>) -> PrebattleSetup {
+    PrebattleSetup {
+        free_army_size: true,
+        ..PrebattleSetup::new(armies)
+    }
+}
+
 fn new(home: HomeTerrain) -> Prebattle {
-    Prebattle::new(PrebattleSetup::new(vec![
+    Prebattle::new(scenario(vec![
         entry("Defenders", 0, home),
         entry("Invaders", 0, HomeTerrain::Steppe),
     ]))
@@ -193,7 +202,7 @@ fn problems(e: Err) -> Vec<DeploymentProblem> {
 #[test]
 fn the_lower_aggression_total_defends() {
     // DBA3.md §5.1: die + aggression; the lower total defends.
-    let mut pre = Prebattle::new(PrebattleSetup::new(vec![
+    let mut pre = Prebattle::new(scenario(vec![
         entry("Bold", 4, HomeTerrain::Arable),
         entry("Meek", 0, HomeTerrain::Forest),
     ]))
@@ -253,16 +262,12 @@ fn entering_armies_are_checked_all_at_once() {
     // DBA3.md §5.1, §16.2: aggression 0 to 4; §2.5: one general.
     let mut bad = entry("Wild", 5, HomeTerrain::Arable);
     bad.elements[0].general = false;
-    let e = Prebattle::new(PrebattleSetup::new(vec![
-        bad,
-        entry("Ok", 0, HomeTerrain::Hilly),
-    ]))
-    .unwrap_err();
+    let e = Prebattle::new(scenario(vec![bad, entry("Ok", 0, HomeTerrain::Hilly)])).unwrap_err();
     match e {
         Err::Entries { problems } => assert_eq!(problems.len(), 2, "{problems:?}"),
         other => panic!("{other}"),
     }
-    let mut s = PrebattleSetup::new(vec![entry("A", 0, HomeTerrain::Dry)]);
+    let mut s = scenario(vec![entry("A", 0, HomeTerrain::Dry)]);
     s.variant = Variant::Standard;
     assert!(Prebattle::new(s).is_err());
 }
@@ -897,7 +902,7 @@ fn s4_5_s4_6_an_edifice_on_the_rear_edge_may_be_declared_the_camp() {
 fn littoral_deploying(littoral: bool) -> Prebattle {
     let mut defender = entry("Sea raiders", 0, HomeTerrain::Littoral);
     defender.littoral = littoral;
-    let mut pre = Prebattle::new(PrebattleSetup::new(vec![
+    let mut pre = Prebattle::new(scenario(vec![
         defender,
         entry("Invaders", 0, HomeTerrain::Steppe),
     ]))
@@ -1147,4 +1152,235 @@ fn the_finished_prebattle_starts_the_battle_with_the_defender() {
     // The record replays to the same state.
     let (again, _) = Prebattle::replay(&pre.record()).unwrap();
     assert_eq!(again, pre);
+}
+
+#[test]
+fn s5_3_an_invader_element_deployed_before_the_defender_has_finished_is_refused() {
+    // DBA3.md §5.3: "the defender deploys all its troop elements; then the invader deploys all
+    // of his". The refusal names §5.3, not an unknown element, and changes nothing.
+    let mut pre = deploying();
+    assert_eq!(pre.step(), Step::Deployment { army: 0 });
+    let e = refused(&mut pre, deploy(102, 6.5, 13.5, 180.0), "§5.3");
+    assert_eq!(
+        e,
+        Err::NotDeploying {
+            id: element_id(1, 1),
+            owner: 1,
+            army: 0
+        }
+    );
+    assert_eq!(e.code(), dbcore::ErrorCode::WrongPhase);
+    assert!(e.to_string().starts_with("§5.3"), "{e}");
+    // An id of neither army: still the deploying army's own elements, §5.3.
+    let e = refused(&mut pre, deploy(777, 6.5, 1.5, 0.0), "§5.3");
+    assert!(matches!(e, Err::UnknownElement { .. }), "{e}");
+    // Nor may it be held back for a landing in the defender's turn.
+    let e = refused(
+        &mut pre,
+        A::HoldBack {
+            id: element_id(1, 1),
+        },
+        "§5.3",
+    );
+    assert!(matches!(e, Err::NotDeploying { .. }), "{e}");
+}
+
+/// One refusal of each kind the pre-battle has (each problem of the armies given as its own
+/// refusal), built by hand. The match in [`every_prebattle_refusal_names_its_rule`] has no
+/// catch-all, so a new kind of refusal does not compile until it is listed here.
+fn one_refusal_of_each_kind() -> Vec<Err> {
+    use dbcore::battle::prebattle::placement::FeatureProblem;
+    use dbcore::battle::prebattle::EntryProblem as P;
+    use dbcore::battle::{ElementId, SetupProblem};
+    let id = ElementId(3);
+    let entries = vec![
+        P::ArmyCount { count: 1 },
+        P::Aggression {
+            army: "A".into(),
+            aggression: 5,
+        },
+        P::ElementCount {
+            army: "A".into(),
+            count: 0,
+        },
+        P::ArmySize {
+            army: "A".into(),
+            count: 11,
+        },
+        P::Generals {
+            army: "A".into(),
+            count: 2,
+        },
+        P::BoardSide { side: 12.0 },
+        P::Variant {
+            variant: Variant::Dbaix,
+        },
+        P::Config {
+            message: "kinds.Cv.depth must be a positive number of BW".into(),
+        },
+        P::DepthFactor { factor: 2.0 },
+        P::CommandElement {
+            army: "A".into(),
+            command: dbcore::battle::CommandId(0),
+            index: 40,
+            count: 36,
+        },
+        P::Commands {
+            problems: vec![SetupProblem::ArmySize {
+                army: "A".into(),
+                count: 35,
+                expected: 36,
+            }],
+        },
+    ];
+    let mut v: Vec<Err> = entries
+        .into_iter()
+        .map(|p| Err::Entries { problems: vec![p] })
+        .collect();
+    v.extend([
+        Err::WrongStep {
+            action: "a placement die".into(),
+            step: Step::Aggression,
+        },
+        Err::DiceCount {
+            given: 1,
+            armies: 2,
+        },
+        Err::HomeTerrain {
+            problems: vec![HomeTerrainProblem::CompulsoryCount {
+                count: 0,
+                min: 1,
+                max: 2,
+            }],
+        },
+        Err::NoDifficultTerrain {
+            chosen: vec![F::Road],
+        },
+        Err::NoSuchQuarter {
+            quarter: Quarter(5),
+        },
+        Err::WrongFeature {
+            expected: F::Wood,
+            given: F::Road,
+        },
+        Err::Placement {
+            problems: vec![FeatureProblem {
+                rule: "§3.4".into(),
+                message: "§3.4: the waterway must lie along a battlefield edge".into(),
+            }],
+        },
+        Err::CanBePlaced {
+            feature: F::Wood,
+            quarter: Quarter(2),
+        },
+        Err::BaseEdge {
+            edge: BoardEdge::East,
+            allowed: vec![BoardEdge::North],
+        },
+        Err::Camp {
+            reasons: vec!["it is not on the army's base edge".into()],
+        },
+        Err::CampCompulsory { army: 0 },
+        Err::UnknownElement { id, army: 0 },
+        Err::NotDeploying {
+            id,
+            owner: 1,
+            army: 0,
+        },
+        Err::AlreadyDeployed { id },
+        Err::NotAllDeployed { ids: vec![id] },
+        Err::FortUngarrisoned { feature: 2 },
+        Err::Landing {
+            reason: "only a Littoral army holds elements back".into(),
+        },
+        Err::PipAllocation {
+            reason: "the ranking names every non-allied command once".into(),
+        },
+        Err::CommandTurn {
+            reason: "one command a turn".into(),
+        },
+    ]);
+    for p in [
+        DeploymentProblem::OffTable { id },
+        DeploymentProblem::Impassable { id },
+        DeploymentProblem::Overlap {
+            id,
+            other: ElementId(4),
+        },
+        DeploymentProblem::CentreLine { id, distance: 2.0 },
+        DeploymentProblem::SideEdge {
+            id,
+            kind: "4Bd".parse().unwrap(),
+            distance: 3.0,
+            limit: 4.0,
+        },
+        DeploymentProblem::EnemyStronghold {
+            id,
+            feature: 1,
+            distance: 2.0,
+        },
+        DeploymentProblem::BadGoing {
+            id,
+            kind: "Art".parse().unwrap(),
+        },
+        DeploymentProblem::InWalls { id, feature: 1 },
+        DeploymentProblem::NotAGarrison {
+            id,
+            kind: "LH".parse().unwrap(),
+            feature: 1,
+        },
+        DeploymentProblem::Garrisoned { feature: 1 },
+        DeploymentProblem::FarFromGeneral {
+            id,
+            other: ElementId(1),
+            distance: 9.0,
+        },
+    ] {
+        v.push(Err::Deployment { problems: vec![p] });
+    }
+    v
+}
+
+#[test]
+fn every_prebattle_refusal_names_its_rule() {
+    // Issue #45: every refusal of the pre-battle names the section that refuses it (DBA3.md
+    // §1.2 to §5.5, §14, and §17 for the rules configuration), in its rule and at the head of
+    // its message, as the battle's refusals do.
+    let all = one_refusal_of_each_kind();
+    let mut kinds = std::collections::BTreeSet::new();
+    for e in &all {
+        // No catch-all: every kind of refusal is listed above.
+        kinds.insert(match e {
+            Err::Entries { .. } => "entries",
+            Err::WrongStep { .. } => "wrong_step",
+            Err::DiceCount { .. } => "dice_count",
+            Err::HomeTerrain { .. } => "home_terrain",
+            Err::NoDifficultTerrain { .. } => "no_difficult_terrain",
+            Err::NoSuchQuarter { .. } => "no_such_quarter",
+            Err::WrongFeature { .. } => "wrong_feature",
+            Err::Placement { .. } => "placement",
+            Err::CanBePlaced { .. } => "can_be_placed",
+            Err::BaseEdge { .. } => "base_edge",
+            Err::Camp { .. } => "camp",
+            Err::CampCompulsory { .. } => "camp_compulsory",
+            Err::UnknownElement { .. } => "unknown_element",
+            Err::NotDeploying { .. } => "not_deploying",
+            Err::AlreadyDeployed { .. } => "already_deployed",
+            Err::Deployment { .. } => "deployment",
+            Err::NotAllDeployed { .. } => "not_all_deployed",
+            Err::FortUngarrisoned { .. } => "fort_ungarrisoned",
+            Err::Landing { .. } => "landing",
+            Err::PipAllocation { .. } => "pip_allocation",
+            Err::CommandTurn { .. } => "command_turn",
+        });
+        let rule = e.rule().unwrap_or_else(|| panic!("no rule: {e}"));
+        assert_eq!(rule, e.section());
+        let text = e.to_string();
+        let head = text
+            .strip_prefix("the pre-battle cannot start: ")
+            .unwrap_or(&text);
+        assert!(head.starts_with('§'), "{text}");
+        assert!(head.contains(rule), "{rule} is not in: {text}");
+    }
+    assert_eq!(kinds.len(), 21, "{kinds:?}");
 }

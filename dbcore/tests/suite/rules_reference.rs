@@ -195,6 +195,7 @@ fn cited_files() -> Vec<PathBuf> {
         "dbcore-py/python",
         "dbcore-cli/src",
         "xtask/src",
+        "xtask/chores/src",
         "examples",
         "include",
         "tests/c",

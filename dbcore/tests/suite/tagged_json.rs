@@ -63,6 +63,7 @@ enum OldAction {
     Hold {
         ids: Vec<ElementId>,
     },
+    Flee,
 }
 
 #[derive(Deserialize)]

@@ -56,7 +56,11 @@
 //!   river (roads are allowed); it stands on its rear edge when it touches its base edge or the
 //!   shore of a waterway lying along it;
 //! * element ids are given by the army and its list position: army `a`'s element `i` is
-//!   `a × 100 + i + 1`;
+//!   `a × 100 + i + 1`; deploying (or holding back) an element of the army not deploying now is
+//!   refused citing §5.3 ([`PrebattleError::NotDeploying`]);
+//! * an army is of 12 troop elements (§2.5; Big Battle and Giant armies are counted by their
+//!   commands, §14.1), camp followers not among them (§2.6), unless the set-up records a
+//!   scenario's own sizes ([`PrebattleSetup::free_army_size`]);
 //! * if, after the last feature, the table has no bad-going, rough-going, river or waterway
 //!   feature (every such feature chosen was discarded), the last one discarded that still fits in
 //!   some quarter is placed again, in a quarter of the defender's choice (no die): §3.7 demands
@@ -308,6 +312,12 @@ pub struct PrebattleSetup {
     pub depth_factor: f64,
     /// The two armies, in the order their aggression dice are given.
     pub armies: Vec<ArmyEntry>,
+    /// A scenario's own army sizes ([`BattleSetup::free_army_size`]): the armies' numbers of
+    /// troop elements are not checked (12, §2.5; 36 or 12 a general, §14.1, §14.6), only that
+    /// each has 1 to [`MAX_ENTRY_ELEMENTS`]. Recorded in the battle's set-up. Omitted from JSON
+    /// when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub free_army_size: bool,
 }
 
 fn default_depth_factor() -> f64 {
@@ -327,6 +337,7 @@ impl PrebattleSetup {
             board_side: Board::DEFAULT_SIDE,
             depth_factor: 1.0,
             armies,
+            free_army_size: false,
         }
     }
 
@@ -423,6 +434,7 @@ fn entry_command_problems(setup: &PrebattleSetup) -> Vec<SetupProblem> {
         .collect();
     let mut s = BattleSetup::new(setup.variant, Battlefield::default(), armies);
     s.sandbox = true;
+    s.free_army_size = setup.free_army_size;
     let mut v = Vec::new();
     super::commands::command_problems(&s, &mut v);
     v
@@ -787,7 +799,7 @@ pub enum DeploymentProblem {
         id: ElementId,
     },
     /// The element overlaps another.
-    #[error("element {id} overlaps element {other}")]
+    #[error("§5.4: element {id} overlaps element {other}")]
     Overlap {
         /// The element placed.
         id: ElementId,
@@ -890,12 +902,23 @@ pub enum EntryProblem {
         /// The aggression given.
         aggression: u8,
     },
-    /// An army has no elements, or too many.
-    #[error("army `{army}` has {count} elements; it needs 1 to {MAX_ENTRY_ELEMENTS}")]
+    /// An army of a scenario's own size ([`PrebattleSetup::free_army_size`]) has no elements,
+    /// or more than [`MAX_ENTRY_ELEMENTS`]: even such an army has its general's element (§2.5).
+    #[error("§2.5: army `{army}` has {count} elements; it needs 1 to {MAX_ENTRY_ELEMENTS}")]
     ElementCount {
         /// The army's name.
         army: String,
         /// Elements given.
+        count: usize,
+    },
+    /// A standard army has not 12 troop elements (§2.5), and the pre-battle does not choose its
+    /// own army sizes ([`PrebattleSetup::free_army_size`]). Big Battle and Giant armies are
+    /// counted with their commands ([`EntryProblem::Commands`], §14.1).
+    #[error("§2.5: army `{army}` has {count} troop elements; a DBA army has 12 (a scenario with other numbers sets `free_army_size`)")]
+    ArmySize {
+        /// The army's name.
+        army: String,
+        /// Troop elements given (camp followers are not troop elements, §2.6).
         count: usize,
     },
     /// An army has no general's element, or more than one, outside its allied contingents (§2.5).
@@ -919,8 +942,9 @@ pub enum EntryProblem {
         /// The variant asked for.
         variant: Variant,
     },
-    /// The rules configuration is not usable (a value out of range).
-    #[error("the rules configuration cannot be used: {message}")]
+    /// The rules configuration is not usable (a value out of range): it holds the readings and
+    /// open numbers of §17.
+    #[error("§17: the rules configuration cannot be used: {message}")]
     Config {
         /// What is wrong.
         message: String,
@@ -951,6 +975,28 @@ pub enum EntryProblem {
         /// Every problem, at once.
         problems: Vec<SetupProblem>,
     },
+}
+
+impl EntryProblem {
+    /// The section the problem names, as its message leads with it.
+    pub fn section(&self) -> &'static str {
+        use EntryProblem::*;
+        match self {
+            ArmyCount { .. } | Aggression { .. } => "§5.1",
+            ElementCount { .. } | ArmySize { .. } | Generals { .. } => "§2.5",
+            BoardSide { .. } => "§1.2",
+            Variant { .. } => "§14.3",
+            // The configuration holds the readings and open numbers of §17.
+            Config { .. } => "§17",
+            DepthFactor { .. } => "§14.6",
+            CommandElement { .. } => "§14.1",
+            Commands { problems } => problems
+                .first()
+                .and_then(|p| p.rule_ref())
+                .and_then(super::setup::set_up_section)
+                .unwrap_or("§14.1"),
+        }
+    }
 }
 
 /// A refused pre-battle action: the rule that forbids it. The state is unchanged.
@@ -1039,11 +1085,24 @@ pub enum PrebattleError {
         /// The army.
         army: usize,
     },
-    /// An element that is not of the army deploying.
-    #[error("there is no element {id} in army {army}")]
+    /// An element that is in neither army: each army deploys its own elements (§5.3), whose ids
+    /// are given by army and position ([`element_id`]).
+    #[error("§5.3: there is no element {id} in army {army}, the army deploying, nor in any other")]
     UnknownElement {
         /// The element named.
         id: ElementId,
+        /// The army deploying.
+        army: usize,
+    },
+    /// An element of the army that is not deploying now: the defender deploys all its elements
+    /// before the invader deploys his (§5.3; in Big Battle and Giant, by commands in turns,
+    /// §14.3).
+    #[error("§5.3: element {id} is army {owner}'s, and army {army} is deploying now: the defender deploys all its elements, then the invader")]
+    NotDeploying {
+        /// The element named.
+        id: ElementId,
+        /// Its army.
+        owner: usize,
         /// The army deploying.
         army: usize,
     },
@@ -1093,11 +1152,17 @@ pub enum PrebattleError {
 }
 
 impl PrebattleError {
-    fn section(&self) -> Option<&'static str> {
+    /// The section that refuses the action: every refusal names one (for the armies given, the
+    /// first problem's).
+    pub fn section(&self) -> &'static str {
         use PrebattleError::*;
-        Some(match self {
-            Entries { .. } | UnknownElement { .. } => return None,
-            WrongStep { .. } | NotAllDeployed { .. } => "§5.3",
+        match self {
+            Entries { problems } => match problems.first() {
+                Some(p) => p.section(),
+                None => "§5.1",
+            },
+            WrongStep { .. } | NotAllDeployed { .. } | UnknownElement { .. } => "§5.3",
+            NotDeploying { .. } => "§5.3",
             DiceCount { .. } => "§5.1",
             HomeTerrain { .. } | NoDifficultTerrain { .. } => "§3.7",
             NoSuchQuarter { .. } | WrongFeature { .. } | CanBePlaced { .. } => "§3.8",
@@ -1119,7 +1184,7 @@ impl PrebattleError {
                 _ => "§5.4",
             },
             FortUngarrisoned { .. } => "§4.3",
-        })
+        }
     }
 }
 
@@ -1132,11 +1197,12 @@ impl ErrorInfo for PrebattleError {
                 ErrorCode::InvalidArgument
             }
             PrebattleError::UnknownElement { .. } => ErrorCode::UnknownElement,
+            PrebattleError::NotDeploying { .. } => ErrorCode::WrongPhase,
             _ => ErrorCode::IllegalMove,
         }
     }
     fn rule(&self) -> Option<&'static str> {
-        self.section()
+        Some(self.section())
     }
 }
 
@@ -1408,6 +1474,19 @@ impl Prebattle {
                     army: a.name.clone(),
                     count: a.elements.len(),
                 });
+            } else if !multi && !setup.free_army_size {
+                // §2.5: 12 troop elements; Big Battle and Giant are counted by their commands.
+                let troops = a
+                    .elements
+                    .iter()
+                    .filter(|e| !super::commands::is_civilian(e.kind.troop_type()))
+                    .count();
+                if troops != super::commands::ARMY_ELEMENTS {
+                    problems.push(EntryProblem::ArmySize {
+                        army: a.name.clone(),
+                        count: troops,
+                    });
+                }
             }
             let generals = a
                 .elements
@@ -1712,6 +1791,19 @@ impl Prebattle {
     }
 
     /// §14.3: once the sides alternate, a turn sets out one command only.
+    /// The position of element `id` in `army`, the army deploying: refused when it is another
+    /// army's, which is not deploying now, or no army's (§5.3).
+    fn index_deploying(&self, army: usize, id: ElementId) -> Result<usize, PrebattleError> {
+        let index_in = |a: usize| (0..self.poses[a].len()).find(|&i| element_id(a, i) == id);
+        if let Some(i) = index_in(army) {
+            return Ok(i);
+        }
+        match (0..self.poses.len()).find(|&a| index_in(a).is_some()) {
+            Some(owner) => Err(PrebattleError::NotDeploying { id, owner, army }),
+            None => Err(PrebattleError::UnknownElement { id, army }),
+        }
+    }
+
     fn one_command_a_turn(&self, army: usize, index: usize) -> Result<(), PrebattleError> {
         if !self.alternate {
             return Ok(());
@@ -2010,9 +2102,7 @@ impl Prebattle {
                 Ok(vec![E::CampOmitted { army, command }])
             }
             (A::Deploy { id, pose }, Step::Deployment { army }) => {
-                let index = (0..self.poses[army].len())
-                    .find(|&i| element_id(army, i) == *id)
-                    .ok_or(PrebattleError::UnknownElement { id: *id, army })?;
+                let index = self.index_deploying(army, *id)?;
                 // Held back for a landing (§5.5) counts as deployed: it lands in the battle.
                 if self.poses[army][index].is_some() || self.held_back.contains(id) {
                     return Err(PrebattleError::AlreadyDeployed { id: *id });
@@ -2028,9 +2118,7 @@ impl Prebattle {
                 }])
             }
             (A::HoldBack { id }, Step::Deployment { army }) => {
-                let index = (0..self.poses[army].len())
-                    .find(|&i| element_id(army, i) == *id)
-                    .ok_or(PrebattleError::UnknownElement { id: *id, army })?;
+                let index = self.index_deploying(army, *id)?;
                 if self.poses[army][index].is_some() || self.held_back.contains(id) {
                     return Err(PrebattleError::AlreadyDeployed { id: *id });
                 }
@@ -2739,6 +2827,7 @@ impl Prebattle {
             .collect::<Option<Vec<_>>>()?;
         let mut s = BattleSetup::new(self.setup.variant, self.battlefield.clone(), armies);
         s.config = self.setup.config.clone();
+        s.free_army_size = self.setup.free_army_size;
         s.first = defender;
         s.held_back = self.held_back.clone();
         if self

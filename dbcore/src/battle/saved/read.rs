@@ -533,6 +533,7 @@ impl<'a> Bytes<'a> {
                 }
             }
             "end_movement" => Action::EndMovement,
+            "flee" => Action::Flee,
             "shoot" => {
                 self.lit(",\"shooter\":")?;
                 let shooter = self.id()?;
@@ -779,6 +780,7 @@ impl<'a> Bytes<'a> {
             None
         };
         let held_back = self.ids_if(",\"held_back\":")?;
+        let free_army_size = self.eat(",\"free_army_size\":true");
         self.lit("}")?;
         Some(BattleSetup {
             format,
@@ -791,6 +793,7 @@ impl<'a> Bytes<'a> {
             sandbox,
             city_owner,
             held_back,
+            free_army_size,
         })
     }
 

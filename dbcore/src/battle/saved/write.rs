@@ -272,6 +272,7 @@ impl Out {
                 self.order(order);
             }
             Action::EndMovement => self.raw("{\"action\":\"end_movement\""),
+            Action::Flee => self.raw("{\"action\":\"flee\""),
             Action::Shoot {
                 shooter,
                 target,
@@ -513,6 +514,9 @@ impl Out {
             self.raw(",\"held_back\":");
             self.ids(s.held_back);
         }
+        if s.free_army_size {
+            self.raw(",\"free_army_size\":true");
+        }
         self.buf.push(b'}');
     }
 
@@ -751,6 +755,7 @@ pub(super) mod tests {
                 c_in_c_bonus: vec![ElementId(1)],
             },
             Action::Hold { ids: vec![] },
+            Action::Flee,
         ]);
         v
     }

@@ -47,9 +47,12 @@ pub fn armies(south: Vec<ElementSetup>, north: Vec<ElementSetup>) -> Vec<ArmySet
     ]
 }
 
+/// A standard set-up for a test table: any terrain (`sandbox`, §3) and armies of the sizes the
+/// test needs (`free_army_size`, §2.5).
 pub fn sandbox(bf: Battlefield, armies: Vec<ArmySetup>) -> BattleSetup {
     let mut s = BattleSetup::new(Variant::Standard, bf, armies);
     s.sandbox = true;
+    s.free_army_size = true;
     s
 }
 

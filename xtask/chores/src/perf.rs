@@ -318,11 +318,15 @@ fn sized_setup(n: usize) -> dbcore::battle::BattleSetup {
                 20,
             ),
         ));
-    BattleSetup::new(
-        Variant::Standard,
-        battlefield,
-        vec![army(true), army(false)],
-    )
+    // Armies of n elements, whatever n (§2.5's 12 is a scenario's choice here).
+    BattleSetup {
+        free_army_size: true,
+        ..BattleSetup::new(
+            Variant::Standard,
+            battlefield,
+            vec![army(true), army(false)],
+        )
+    }
 }
 
 impl Fixture {

@@ -68,6 +68,8 @@ fn setup(bf: Battlefield, south: Vec<ElementSetup>, north: Vec<ElementSetup>) ->
     ];
     let mut s = BattleSetup::new(Variant::Standard, bf, armies);
     s.sandbox = true;
+    // Scripted traces show a few elements, not whole armies (§2.5).
+    s.free_army_size = true;
     s
 }
 
