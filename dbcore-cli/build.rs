@@ -48,7 +48,11 @@ fn main() {
     text.push_str("/// The embedded files by the path they are served at.\npub static FILES: &[(&str, &[u8])] = &[\n");
     for (path, file) in &files {
         let abs = fs::canonicalize(file).unwrap_or_else(|_| file.clone());
-        let _ = writeln!(text, "    ({path:?}, include_bytes!({:?})),", path_text(&abs));
+        let _ = writeln!(
+            text,
+            "    ({path:?}, include_bytes!({:?})),",
+            path_text(&abs)
+        );
     }
     text.push_str("];\n");
     fs::write(&out, text).expect("OUT_DIR is writable");

@@ -32,7 +32,10 @@ pub fn find(path: &str) -> Option<(&'static str, &'static [u8])> {
     if !EMBEDDED {
         return (path == "/index.html").then_some(("/index.html", NOT_BUILT.as_bytes()));
     }
-    FILES.iter().find(|(p, _)| *p == path).map(|(p, b)| (*p, *b))
+    FILES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|(p, b)| (*p, *b))
 }
 
 /// Send the file found at `path` with its media type; `head` sends the headers alone.
@@ -69,7 +72,13 @@ mod tests {
         assert_eq!(path, "/index.html");
         assert!(std::str::from_utf8(body).unwrap().contains("<html"));
         assert_eq!(find("/?x=1").unwrap().0, "/index.html");
-        for outside in ["/../Cargo.toml", "/etc/passwd", "/rpc", "/pkg/", "/js/../index.html"] {
+        for outside in [
+            "/../Cargo.toml",
+            "/etc/passwd",
+            "/rpc",
+            "/pkg/",
+            "/js/../index.html",
+        ] {
             assert!(find(outside).is_none(), "{outside}");
         }
         if EMBEDDED {
@@ -78,7 +87,9 @@ mod tests {
             assert!(find("/js/app.js").is_some());
             assert_eq!(content_type("/pkg/dbcore_wasm_bg.wasm"), "application/wasm");
         } else {
-            assert!(std::str::from_utf8(body).unwrap().contains("cargo run -p xtask -- web"));
+            assert!(std::str::from_utf8(body)
+                .unwrap()
+                .contains("cargo run -p xtask -- web"));
         }
     }
 }

@@ -25,6 +25,7 @@ const app = {
   replay: null,
   timings: {},
   demo: false,
+  shown: [], // the events whose marks and dice are on the table
 };
 window.dbcoreApp = app;
 
@@ -55,7 +56,8 @@ function say(text, ok = false, rule = null) {
   m.replaceChildren();
   m.classList.toggle('ok', ok);
   if (!text) return;
-  if (rule) {
+  // A refusal's sentence often names its rule first already: it is not said twice.
+  if (rule && !text.startsWith(rule)) {
     const r = document.createElement('span');
     r.className = 'rule';
     r.textContent = `${rule}: `;
@@ -99,7 +101,10 @@ function newGameFromForm(form) {
   const nodes = f.get('nodes') ? Number(f.get('nodes')) : null;
   const seed = Number(f.get('seed') || 1);
   if (f.get('demo')) {
-    startGame({ demo: 'battle', seed }, [{ who: 'computer' }, { who: 'computer' }], nodes, true);
+    // The demonstration set-up, deployed already; with the computer at both sides it is the
+    // demonstration driver that plays, as fast as it can.
+    const driver = players.every((p) => p.who === 'computer');
+    startGame({ demo: 'battle', seed }, players, nodes, driver);
     return;
   }
   const lists = [0, 1].map((i) => String(f.get(`army${i}`) || '').trim());
@@ -183,8 +188,18 @@ function playOnFromStop() {
 
 // ---- Showing where the game stands -------------------------------------------------------------
 
-/** Draw the game as the referee has it now, after `events` (the last change's). */
-function refresh(events) {
+/**
+ * Draw the game as the referee has it now, after `events` (the last change's). The marks and
+ * dice of the computer's actions are kept with those before them until the person acts again
+ * (or, with nobody at the screen, until a bound begins), so that a combat the person fought is
+ * still marked after the computer has rolled its PIPs.
+ */
+function refresh(events, { byComputer = false } = {}) {
+  const nobody = app.demo || app.players.every((p) => p.who === 'computer');
+  const newBound = events.some((e) => e.event === 'bound_started');
+  if (!byComputer || (nobody && newBound)) app.shown = [];
+  app.shown.push(...events);
+  events = app.shown;
   const g = app.game;
   app.info = g.info();
   app.scene = g.scene();
@@ -220,14 +235,22 @@ function marksOf(events) {
   board.showMarks(moves, lost);
 }
 
+/** The dice thrown in `events`, each throw with what it was for (the last few are shown). */
 function diceOf(events) {
-  const dice = [];
+  const throws = [];
+  const who = (id) => `#${id}`;
   for (const ev of events) {
-    if (typeof ev.die === 'number') dice.push(ev.die);
-    if (Array.isArray(ev.dice)) dice.push(...ev.dice);
-    if (ev.result?.a?.die) dice.push(ev.result.a.die, ev.result.b.die);
+    const label = ev.event.replaceAll('_', ' ');
+    if (ev.result?.a?.die) {
+      const [a, b] = [ev.a ?? ev.shooter, ev.b ?? ev.target];
+      throws.push({ label: `${label} ${who(a)} v ${who(b)}`, dice: [ev.result.a.die, ev.result.b.die] });
+    } else if (typeof ev.die === 'number') {
+      throws.push({ label, dice: [ev.die] });
+    } else if (Array.isArray(ev.dice) && ev.dice.every((d) => typeof d === 'number')) {
+      throws.push({ label, dice: ev.dice });
+    }
   }
-  if (dice.length) panel.dice($('dice'), dice);
+  if (throws.length) panel.dice($('dice'), throws.slice(-4));
 }
 
 /** Ask the person, or let the computer choose. */
@@ -309,7 +332,7 @@ function computerStep() {
     app.timings.computer = performance.now() - t0;
     const done = app.game.call('apply', { action });
     say(`${army === null ? 'The computer' : app.info.armies[army]} — ${describe(action)}`, true);
-    refresh(done.events);
+    refresh(done.events, { byComputer: true });
   } catch (e) {
     refused(e);
   }
@@ -701,6 +724,9 @@ async function main() {
   $('replay-play-on').addEventListener('click', playOnFromStop);
   $('replay-close').addEventListener('click', () => {
     closeReplay();
+    // The replay's narration goes; the game's is told again from its start.
+    $('log').replaceChildren();
+    app.logged = 0;
     if (app.game) refresh([]);
   });
   document.addEventListener('keydown', onKey);

@@ -90,7 +90,7 @@ export class Board {
       t.appendChild(document.importNode(terrain, true));
     }
     this.layers = {};
-    for (const name of ['camps', 'choices', 'zones', 'marks', 'elements', 'ghosts', 'drag']) {
+    for (const name of ['camps', 'choices', 'zones', 'elements', 'marks', 'ghosts', 'drag']) {
       this.layers[name] = el('g', { class: `layer-${name}` }, svg);
     }
     for (const c of scene.camps) {
@@ -128,10 +128,21 @@ export class Board {
     const [a, b] = [this.px(e.corners[0]), this.px(e.corners[1])];
     el('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: '#fff', 'stroke-width': 3 }, g);
     const c = this.px(centre(e.corners));
-    const label = el('text', { x: c[0], y: c[1] - 2, 'text-anchor': 'middle', 'font-size': 12, fill: '#fff' }, g);
-    label.textContent = e.kind;
-    const id = el('text', { x: c[0], y: c[1] + 11, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' }, g);
-    id.textContent = `#${e.id}`;
+    if (e.depth * this.frame.scale >= 30) {
+      const label = el('text', { x: c[0], y: c[1] - 2, 'text-anchor': 'middle', 'font-size': 12, fill: '#fff' }, g);
+      label.textContent = e.kind;
+      const id = el('text', { x: c[0], y: c[1] + 11, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' }, g);
+      id.textContent = `#${e.id}`;
+    } else {
+      // A shallow base (half a BW deep) has room for one line.
+      const text = `${e.kind} ${e.id}`;
+      const room = this.frame.scale * 0.9;
+      const attrs = { x: c[0], y: c[1] + 4, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' };
+      // Squeezed to the base's width when the name is longer than it.
+      if (text.length * 5.6 > room) Object.assign(attrs, { textLength: room, lengthAdjust: 'spacingAndGlyphs' });
+      const label = el('text', attrs, g);
+      label.textContent = text;
+    }
     g.addEventListener('pointerdown', (evt) => this.#pointerDown(evt, e));
     g.addEventListener('keydown', (evt) => {
       if (evt.key === 'Enter' || evt.key === ' ') {
@@ -242,6 +253,7 @@ export class Board {
       el('line', { class: 'mark-move', x1: a[0], y1: a[1], x2: b[0], y2: b[1], 'data-id': m.id }, this.layers.marks);
     }
     for (const e of lost) {
+      el('polygon', { class: 'mark-lost-base', points: this.points(e.corners), 'data-id': e.id }, this.layers.marks);
       const c = this.px(centre(e.corners));
       const r = 16;
       el('path', { class: 'mark-lost', d: `M${c[0] - r},${c[1] - r}L${c[0] + r},${c[1] + r}M${c[0] + r},${c[1] - r}L${c[0] - r},${c[1] + r}`, 'data-id': e.id }, this.layers.marks);

@@ -7,6 +7,8 @@ function h(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (k === 'on') for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
     else if (k === 'class') e.className = v;
+    // Through the CSSOM, which the served page's policy (style-src 'self') allows.
+    else if (k === 'style') Object.assign(e.style, v);
     else e.setAttribute(k, v);
   }
   for (const c of children.flat()) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
@@ -18,7 +20,7 @@ function words(tag) {
 }
 
 function armySwatch(scene, i) {
-  return h('span', { class: 'army', style: `background:${scene?.armies?.[i]?.colour || '#777'}` });
+  return h('span', { class: 'army', style: { background: scene?.armies?.[i]?.colour || '#777' } });
 }
 
 /** The line above the decision: bound, side to move, phase, PIPs. */
@@ -45,8 +47,10 @@ export function status(node, info, scene) {
   );
 }
 
-export function dice(node, scores) {
-  node.replaceChildren(h('span', {}, 'Dice:'), ...scores.map((d) => h('span', { class: 'die', 'aria-label': `die ${d}` }, d)));
+/** The last throws: `[{label, dice}]`, each die drawn as a face. */
+export function dice(node, throws) {
+  node.replaceChildren(h('h2', {}, 'Dice'), ...throws.map((t) => h('p', { class: 'throw' },
+    h('span', { class: 'what' }, t.label), ...t.dice.map((d) => h('span', { class: 'die', 'aria-label': `die ${d}` }, d)))));
 }
 
 export function appendLog(list, lines) {
@@ -70,7 +74,7 @@ export function odds(node, o, a, b) {
   const rows = o.outcomes.map((x) => h('tr', {},
     h('td', {}, `${a} ${words(x.a)}, ${b} ${words(x.b)}`),
     h('td', { class: 'n' }, `${x.count}/${total}`),
-    h('td', {}, h('span', { class: 'bar', style: `width:${(4 * x.count) / total}rem` }))));
+    h('td', {}, h('span', { class: 'bar', style: { width: `${(4 * x.count) / total}rem` } }))));
   node.append(h('table', {}, ...rows));
 }
 

@@ -252,7 +252,7 @@ async function playAgainstComputer(page) {
   await page.waitForTimeout(100);
   const ghosts = await page.locator('#table .ghost').count();
   const ms = await page.evaluate(() => window.dbcoreApp.timings.destinations);
-  check('a click draws where the element may go', ghosts > 0, `${ghosts} outlines in ${ms.toFixed(1)} ms`);
+  check('a click draws where the element may go', ghosts > 0 && typeof ms === 'number', `${ghosts} outlines in ${Number(ms).toFixed(1)} ms`);
   await snap(page, 'destinations');
   // Drag it to the step's end: the drop snaps to what the referee accepts.
   const before = (await info(page)).revision;
@@ -303,6 +303,145 @@ async function playAgainstComputer(page) {
   return saved;
 }
 
+/**
+ * A whole battle played by clicking, a person at each side: the PIP dice rolled from the tray (the
+ * first typed in), elements clicked and their drawn destinations clicked, combats and shots
+ * clicked in the panel, until the verdict. Then the last action is undone and played again, the
+ * game saved, the page reloaded and the saved file opened; the `dbcore` program replays the same
+ * file to the same verdict.
+ */
+async function wholeGameByClicking(page) {
+  await page.click('#new-game');
+  await page.check('input[name=demo]');
+  await page.selectOption('select[name=who0]', 'person');
+  await page.selectOption('select[name=who1]', 'person');
+  await page.fill('input[name=seed]', '3');
+  await page.click('#setup-start');
+  await until(page, () => window.dbcoreApp.info.stage === 'battle' && window.dbcoreApp.info.revision === 0);
+  const t0 = Date.now();
+  let clicks = 0;
+  let typed = false;
+  let snapped = false;
+  for (let step = 0; step < 3000; step += 1) {
+    const now = await page.evaluate(() => window.dbcoreApp.info);
+    if (now.stage === 'finished') break;
+    if (now.bound > 80) break;
+    const a = now.awaiting;
+    if (a && a.for === 'pips') {
+      if (!typed) {
+        await page.fill('#decision input[aria-label="die 1"]', '6');
+        await clickText(page, 'Use these');
+        const pips = await page.evaluate(() => window.dbcoreApp.info.pips);
+        check('typed dice are the dice used', pips === 6, `${pips} PIPs from a typed 6`);
+        typed = true;
+      } else {
+        await clickText(page, 'Roll');
+      }
+      clicks += 1;
+      continue;
+    }
+    const phase = now.phase.phase;
+    if (phase === 'movement') {
+      // The test's own choice of what to click: the element whose drawn destination ends
+      // nearest an enemy (a contact first), at most two moves a bound.
+      const choice = now.pips > 0 && (await page.evaluate(() => {
+        const app = window.dbcoreApp;
+        const moved = (app.movedThisBound ||= { bound: -1, n: 0 });
+        if (moved.bound !== app.info.bound) Object.assign(moved, { bound: app.info.bound, n: 0 });
+        if (moved.n >= 2) return null;
+        const enemies = app.scene.elements.filter((e) => e.army !== app.info.army && e.corners && e.status.status === 'in_play');
+        let best = null;
+        for (const e of app.scene.elements.filter((x) => x.army === app.info.army && x.corners && x.status.status === 'in_play')) {
+          const d = app.game.call('destinations', { element: e.id }).destinations;
+          d.forEach((x, i) => {
+            const to = x.movers.find((m) => m.id === e.id)?.to;
+            if (!to) return;
+            const gap = Math.min(...enemies.map((n) => Math.hypot(n.pose.x - to.x, n.pose.y - to.y))) - (x.into_contact ? 100 : 0);
+            if (!best || gap < best.gap) best = { id: e.id, pose: e.pose, index: i, gap };
+          });
+        }
+        if (best) moved.n += 1;
+        return best;
+      }));
+      if (choice) {
+        const f = (choice.pose.facing * Math.PI) / 180;
+        const c = await clientPoint(page, { x: choice.pose.x - Math.sin(f) * 0.2, y: choice.pose.y - Math.cos(f) * 0.2 });
+        await page.mouse.click(c.x, c.y);
+        await page.locator(`#table .ghost[data-index="${choice.index}"]`).first().dispatchEvent('pointerdown');
+        clicks += 2;
+        if (!snapped && (await page.evaluate(() => window.dbcoreApp.info.bound)) >= 4) {
+          await snap(page, 'whole-game-midway');
+          snapped = true;
+        }
+      } else {
+        await clickText(page, 'End movement');
+        clicks += 1;
+      }
+      continue;
+    }
+    if (phase === 'shooting' || phase === 'close_combat') {
+      await page.locator('#decision .choices button', { hasText: 'seeded dice' }).first().click();
+      clicks += 1;
+      continue;
+    }
+    throw new Error(`nothing to click for ${JSON.stringify(now)}`);
+  }
+  const end = await page.evaluate(() => window.dbcoreApp.info);
+  check('a whole battle is played by clicking to its verdict', end.stage === 'finished' && end.winners,
+    `${clicks} clicks, ${end.bound} bounds, ${end.revision} actions in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${end.winners?.map((i) => end.armies[i]).join(', ')} won`);
+  await snap(page, 'whole-game-verdict');
+  await tableMatches(page, 'at the verdict of the clicked game');
+  // Undo the last action (the verdict goes), then play it again from the panel.
+  await page.click('#undo');
+  const undone = await page.evaluate(() => window.dbcoreApp.info);
+  check('Undo takes back the deciding action', undone.stage === 'battle' && undone.revision === end.revision - 1, `revision ${undone.revision}, ${undone.phase.phase}`);
+  await tableMatches(page, 'after the undo');
+  await snap(page, 'whole-game-undone');
+  // The deciding action was a fight or a shot whose dice the tray rolled: the same tray rolls
+  // the same dice again after an undo.
+  for (let i = 0; i < 20; i += 1) {
+    const now = await page.evaluate(() => window.dbcoreApp.info);
+    if (now.stage === 'finished') break;
+    if (now.phase.phase === 'shooting' || now.phase.phase === 'close_combat') {
+      await page.locator('#decision .choices button', { hasText: 'seeded dice' }).first().click();
+    } else if (now.awaiting) {
+      await clickText(page, 'Roll');
+    } else {
+      await clickText(page, 'End movement');
+    }
+  }
+  const redone = await page.evaluate(() => window.dbcoreApp.info);
+  check('the game is decided again after the undo', redone.stage === 'finished', `${redone.revision} actions, winners ${JSON.stringify(redone.winners)}`);
+  // Save, reload the page, open the saved file.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+  const saved = join(out, 'whole-game.dbcore-game.json');
+  await download.saveAs(saved);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await page.setInputFiles('#open', saved);
+  await page.waitForSelector('#replay:not([hidden])');
+  const reopened = await page.evaluate(() => window.dbcoreApp.info);
+  check('the saved game, opened after a reload, is at its verdict', reopened.stage === 'finished' && reopened.revision === redone.revision
+    && JSON.stringify(reopened.winners) === JSON.stringify(redone.winners), `revision ${reopened.revision}`);
+  await tableMatches(page, 'the saved game reopened');
+  await snap(page, 'whole-game-reopened');
+  if (cli) {
+    const replayed = await new Promise((ok) => {
+      const child = spawn(cli, ['replay', saved, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      let err = '';
+      child.stdout.on('data', (d) => { text += d; });
+      child.stderr.on('data', (d) => { err += d; });
+      child.on('close', (code) => ok({ code, text, err }));
+    });
+    const lines = replayed.text.trim().split('\n');
+    const won = lines.length ? JSON.parse(lines[lines.length - 1]) : {};
+    check('`dbcore replay` reads the saved file to the same verdict', replayed.code === 0 && won.event === 'battle_won'
+      && JSON.stringify([won.verdict.winner]) === JSON.stringify(redone.winners), `${replayed.err.trim().slice(0, 160) || lines[lines.length - 1]}`);
+  }
+  await page.click('#replay-close');
+}
+
 async function fightCombat(page) {
   // The into_contact golden game, cut before its fight: opened, played on, fought.
   const golden = JSON.parse(await readFile(join(root, 'tests', 'golden', 'into_contact.json'), 'utf8'));
@@ -324,7 +463,7 @@ async function fightCombat(page) {
     marks: document.querySelectorAll('#table .mark-move, #table .mark-lost').length,
     dice: document.getElementById('dice').textContent,
   }));
-  check('a combat is fought: its result told, its recoil marked', after.revision === r0 + 1 && /combat:/.test(after.log) && after.marks > 0,
+  check('a combat is fought: its result told, its recoil marked', after.revision > r0 && /combat:/.test(after.log) && after.marks > 0,
     `${after.marks} marks, ${after.dice}`);
   await snap(page, 'combat-result');
   await tableMatches(page, 'after the combat');
@@ -362,6 +501,8 @@ async function scrubGolden(page) {
 }
 
 async function hostile(page) {
+  // Both sides the person's, so that nothing moves while the files are opened.
+  await page.evaluate(() => { window.dbcoreApp.players = [{ who: 'person' }, { who: 'person' }]; });
   await page.click('#replay-close');
   const before = await page.evaluate(() => ({ r: window.dbcoreApp.game.info().revision, t: document.getElementById('table').innerHTML.length }));
   const cases = [
@@ -439,56 +580,49 @@ async function benchmarks(page, loaded) {
   return numbers;
 }
 
-async function bigDestinations(page, setupFile) {
-  const setup = JSON.parse(await readFile(setupFile, 'utf8'));
-  await openFile(page, 'big-setup.json', setup);
-  await page.evaluate(() => {
-    const app = window.dbcoreApp;
-    app.players = [{ who: 'person' }, { who: 'person' }];
-  });
-  await page.evaluate(() => window.dbcoreApp.game.call('apply', { action: window.dbcoreApp.game.legalActions()[0] }));
-  await page.evaluate(() => document.getElementById('undo').click());
-  // Roll through the page, then click elements and time until their outlines are drawn.
-  const times = await page.evaluate(async () => {
-    const app = window.dbcoreApp;
-    const g = app.game;
-    if (g.info().awaiting) g.apply(g.legalActions([6])[0]);
-    app.players = [{ who: 'person' }, { who: 'person' }];
-    // Redraw as the page does after a change.
-    document.getElementById('undo').disabled = false;
+/** Destinations timed on the largest table the goldens hold: a Giant battle, after its pre-battle. */
+async function bigDestinations(page) {
+  const golden = JSON.parse(await readFile(join(root, 'tests', 'golden', 'giant_game_II_56_v_II_53.json'), 'utf8'));
+  const record = { ...golden.game, actions: [] };
+  delete record.result;
+  const times = await page.evaluate(async (r) => {
+    const { Game } = await import('./pkg/dbcore.js');
+    const g = new Game({ game: r });
+    while (g.info().awaiting) g.apply(g.legalActions()[0]);
     const scene = g.scene();
     const army = g.info().army;
-    const mine = scene.elements.filter((e) => e.army === army && e.corners).slice(0, 12);
+    const mine = scene.elements.filter((e) => e.army === army && e.corners);
+    const svg = document.getElementById('table');
+    const { scale, margin } = scene.frame;
     const ms = [];
-    for (const e of mine) {
+    for (const e of mine.slice(0, 24)) {
       const t0 = performance.now();
       const d = g.call('destinations', { element: e.id }).destinations;
-      const svg = document.getElementById('table');
-      const g2 = document.createElementNS('http://www.w3.org/2000/svg', 'g');
+      const layer = document.createElementNS('http://www.w3.org/2000/svg', 'g');
       for (const x of d) for (const m of x.movers) {
         const p = document.createElementNS('http://www.w3.org/2000/svg', 'polygon');
-        p.setAttribute('points', m.corners.map((c) => `${c.x * 40},${c.y * 40}`).join(' '));
-        g2.appendChild(p);
+        p.setAttribute('points', m.corners.map((c) => `${(c.x + margin) * scale},${(scene.board.depth - c.y + margin) * scale}`).join(' '));
+        layer.appendChild(p);
       }
-      svg.appendChild(g2);
+      svg.appendChild(layer);
       svg.getBoundingClientRect();
       ms.push(performance.now() - t0);
-      g2.remove();
+      layer.remove();
     }
-    return { ms, elements: scene.elements.length };
-  });
+    g.free();
+    return { ms, perSide: mine.length, elements: scene.elements.length };
+  }, record);
   const sorted = [...times.ms].sort((a, b) => a - b);
-  console.log(`BENCH destinations at ${times.elements} elements: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+  console.log(`BENCH destinations drawn at ${times.perSide} elements a side (Giant): median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
 }
 
 async function main() {
   await mkdir(out, { recursive: true });
   const server = await staticServer();
   const staticUrl = `http://127.0.0.1:${server.address().port}/`;
-  const userDir = join(out, 'chromium-profile');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${userDir}`],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   let served = null;
   try {
@@ -497,6 +631,7 @@ async function main() {
     await snap(page, 'static-page-loaded');
     await tableMatches(page, 'the page opens');
     await playAgainstComputer(page);
+    await wholeGameByClicking(page);
     await fightCombat(page);
     await scrubGolden(page);
     await hostile(page);
@@ -508,8 +643,7 @@ async function main() {
     await snap(page, 'phone-width');
     if (bench) {
       await benchmarks(page, first);
-      const big = opt('--big-setup', null);
-      if (big) await bigDestinations(page, big);
+      await bigDestinations(page);
     }
     await page.close();
     if (cli) {

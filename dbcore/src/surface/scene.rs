@@ -173,7 +173,9 @@ fn prebattle_scene(p: &Prebattle) -> Answer {
             poly.points.iter().map(|&q| point(q)).collect()
         };
         if let Some(c) = p.camp(army) {
-            camps.push(json!({"army": army, "command": null, "outline": outline(c), "sacked": false}));
+            camps.push(
+                json!({"army": army, "command": null, "outline": outline(c), "sacked": false}),
+            );
         }
         for c in &entry.commands {
             if let Some(k) = p.command_camp(army, c.id) {
@@ -253,7 +255,12 @@ fn destination(b: &Battle, c: &CheckedAction) -> Answer {
                     .get("into_contact")
                     .and_then(Value::as_bool)
                     .unwrap_or(false);
-                for m in ev.get("moves").and_then(Value::as_array).into_iter().flatten() {
+                for m in ev
+                    .get("moves")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
                     let Some(id) = m.get("id").and_then(Value::as_u64) else {
                         continue;
                     };
@@ -261,7 +268,9 @@ fn destination(b: &Battle, c: &CheckedAction) -> Answer {
                         continue;
                     };
                     let kind = match m.get("becomes") {
-                        Some(k) if !k.is_null() => serde_json::from_value::<ElementKind>(k.clone()).ok(),
+                        Some(k) if !k.is_null() => {
+                            serde_json::from_value::<ElementKind>(k.clone()).ok()
+                        }
                         _ => None,
                     }
                     .or_else(|| b.element(ElementId(id as u32)).map(|e| e.kind));

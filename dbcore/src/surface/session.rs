@@ -1104,8 +1104,7 @@ pub(super) mod answers {
                     }
                     // Nothing to move: the driver's game loop ends the movement (`Policy`).
                     _ => Demonstration::new().next_action(b, dice).or_else(|| {
-                        (b.phase() == crate::battle::Phase::Movement)
-                            .then_some(Action::EndMovement)
+                        (b.phase() == crate::battle::Phase::Movement).then_some(Action::EndMovement)
                     }),
                 }
                 .ok_or_else(|| no_choice("the demonstration driver"))?;

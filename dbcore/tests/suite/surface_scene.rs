@@ -58,7 +58,10 @@ fn the_scene_of_a_battle_matches_the_elements_the_battle_has() {
         assert!((mid.0 - e["pose"]["x"].as_f64().unwrap()).abs() < 1e-9);
         assert!((mid.1 - e["pose"]["y"].as_f64().unwrap()).abs() < 1e-9);
     }
-    assert!(!scene["camps"].as_array().unwrap().is_empty(), "§4.6: camps are drawn");
+    assert!(
+        !scene["camps"].as_array().unwrap().is_empty(),
+        "§4.6: camps are drawn"
+    );
     for a in scene["armies"].as_array().unwrap() {
         assert!(a["base_edge"].is_string() && a["facing"].is_number());
     }
@@ -78,13 +81,16 @@ fn every_destination_is_accepted_and_ends_where_it_says() {
         .unwrap()["id"]
         .as_u64()
         .unwrap();
-    let d = s
-        .call("destinations", json!({ "element": mine }))
-        .unwrap();
+    let d = s.call("destinations", json!({ "element": mine })).unwrap();
     let list = d["destinations"].as_array().unwrap();
-    assert!(list.len() >= 3, "§7.2: an element out of contact has steps to make");
+    assert!(
+        list.len() >= 3,
+        "§7.2: an element out of contact has steps to make"
+    );
     for dest in list {
-        let checked = s.call("check", json!({ "action": dest["action"] })).unwrap();
+        let checked = s
+            .call("check", json!({ "action": dest["action"] }))
+            .unwrap();
         let moved = checked["events"]
             .as_array()
             .unwrap()
@@ -100,10 +106,14 @@ fn every_destination_is_accepted_and_ends_where_it_says() {
                 .unwrap();
             assert_eq!(event["to"], m["to"]);
         }
-        assert!(dest["text"].as_str().unwrap().starts_with(&mine.to_string()));
+        assert!(dest["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(&mine.to_string()));
     }
     let first = list[0].clone();
-    s.call("apply", json!({ "action": first["action"] })).unwrap();
+    s.call("apply", json!({ "action": first["action"] }))
+        .unwrap();
     let after = s.call("scene", json!({})).unwrap();
     let e = after["elements"]
         .as_array()
@@ -123,7 +133,9 @@ fn a_group_has_destinations_and_bad_requests_are_refused() {
         .call("destinations", json!({"element": 1, "ids": [1, 2]}))
         .unwrap_err();
     assert_eq!(err.code.number(), 103);
-    let err = s.call("destinations", json!({"element": 9999})).unwrap_err();
+    let err = s
+        .call("destinations", json!({"element": 9999}))
+        .unwrap_err();
     assert_eq!(err.code.number(), 104);
     let group = s
         .call("destinations", json!({"ids": [1, 2], "bearings": 4}))
@@ -154,7 +166,10 @@ fn a_drop_snaps_to_a_move_the_referee_accepts_or_says_why_not() {
         "facing": pose["facing"],
     });
     let snap = s
-        .call("snap", json!({"element": e["id"], "pose": ahead, "within": 0.5}))
+        .call(
+            "snap",
+            json!({"element": e["id"], "pose": ahead, "within": 0.5}),
+        )
         .unwrap();
     assert_eq!(corners_of(&snap["corners"]).len(), 4);
     s.call("check", json!({"action": snap["action"]})).unwrap();
@@ -163,9 +178,15 @@ fn a_drop_snaps_to_a_move_the_referee_accepts_or_says_why_not() {
     let err = s
         .call("snap", json!({"element": e["id"], "pose": off}))
         .unwrap_err();
-    assert!(err.code.number() >= 200 && err.code.number() < 300, "{err:?}");
+    assert!(
+        err.code.number() >= 200 && err.code.number() < 300,
+        "{err:?}"
+    );
     let err = s
-        .call("snap", json!({"element": e["id"], "pose": ahead, "within": 9.0}))
+        .call(
+            "snap",
+            json!({"element": e["id"], "pose": ahead, "within": 9.0}),
+        )
         .unwrap_err();
     assert_eq!(err.code.number(), 103);
     let zones = s.call("outlines", json!({"element": e["id"]})).unwrap();
@@ -197,5 +218,8 @@ fn the_driver_ends_a_movement_it_has_nothing_to_move_in() {
         info["stage"] == "finished" || info["bound"].as_u64().unwrap() > 10,
         "{info}"
     );
-    assert!(ended_with_pips_left > 0, "the driver never left PIPs unspent");
+    assert!(
+        ended_with_pips_left > 0,
+        "the driver never left PIPs unspent"
+    );
 }
