@@ -3,8 +3,8 @@
 # C (ASan+UBSan build, plain build under valgrind, C++ header check, the C example) and Python
 # (maturin build, pytest, mypy.stubtest); what a user installs (the wheel, the C archive and
 # the program that `xtask dist` writes, installed and used with no Rust on the PATH, and the
-# release workflow linted); with DBCORE_FUZZ_SECONDS=N also a short run of every fuzz target
-# (fuzz/run.sh).
+# release workflow linted); the web table in headless Chromium (web/test/run.sh); with
+# DBCORE_FUZZ_SECONDS=N also a short run of every fuzz target (fuzz/run.sh).
 # Installs what it needs itself. Exits non-zero if any
 # step fails and ends with one summary line.
 set -uo pipefail
@@ -45,6 +45,9 @@ step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$ve
 # After the C and Python steps: `dist --profile dev` reuses the libraries, the program and the
 # wheel's compile they made, and the CMake they installed.
 step "what a user installs (xtask dist: wheel, C archive, program; one version; release.yml)" bash tests/dist/run.sh "$venv"
+# Last, since its package changes what `dbcore` embeds: the web table in headless Chromium
+# (the dev wasm package, the page from static files and from `dbcore serve --http`).
+step "the web table in a real browser (wasm, headless Chromium)" bash web/test/run.sh
 # Live fuzzing (a nightly toolchain, cargo-fuzz and an instrumented build: about six minutes
 # before the first input) is asked for with DBCORE_FUZZ_SECONDS=N; without it the run stays
 # under its twenty-minute budget, and `cargo test` above has already replayed every committed
