@@ -66,6 +66,9 @@ enum Command {
         /// Write no picture.
         #[arg(long)]
         no_svg: bool,
+        /// Leave the last bound's moves, shots, combats and losses unmarked on the picture.
+        #[arg(long)]
+        no_marks: bool,
         /// Play this side yourself against the opponent (red: the first army, blue: the
         /// second), typing orders at the terminal (`help` lists them); the picture is written
         /// after every bound.
@@ -107,6 +110,12 @@ enum Command {
         /// Draw the threat zones.
         #[arg(long)]
         threat_zones: bool,
+        /// For a record: mark the last bound's moves, shots, combats and losses.
+        #[arg(long)]
+        marks: bool,
+        /// Write a PNG image (rasterised by resvg) instead of SVG; needs `--out`.
+        #[arg(long, requires = "out")]
+        png: bool,
     },
     /// Check a set-up, a battle state or a record: every problem, exit status 1 if any.
     Validate {
@@ -239,6 +248,19 @@ fn load(file: &str) -> Result<Document, Failure> {
         .map_err(|Failure(l)| Failure(l.into_iter().map(|m| format!("{file}: {m}")).collect()))
 }
 
+#[cfg(feature = "png")]
+fn write_png(path: &std::path::Path, svg: &str) -> Result<(), Failure> {
+    let bytes = commands::png(svg)?;
+    std::fs::write(path, bytes).map_err(|e| Failure(vec![format!("{}: {e}", path.display())]))
+}
+
+#[cfg(not(feature = "png"))]
+fn write_png(_: &std::path::Path, _: &str) -> Result<(), Failure> {
+    Err(Failure(vec![
+        "this dbcore was built without PNG output (the `png` feature)".into(),
+    ]))
+}
+
 fn print(text: &str) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
@@ -266,6 +288,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             json,
             svg,
             no_svg,
+            no_marks,
             human,
             nodes,
             load: saved,
@@ -319,7 +342,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 };
                 return Ok(());
             }
-            let (text, battle) = commands::play(&PlayOptions {
+            let played = commands::play(&PlayOptions {
                 seed,
                 max_bounds,
                 setup,
@@ -328,9 +351,9 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 json,
             })?;
             if !no_svg {
-                write(&svg, &battle.svg(false))?;
+                write(&svg, &played.svg(!no_marks))?;
             }
-            print(&text)
+            print(&played.text)
         }
         Command::Odds { a, b, shoot, json } => {
             let text = odds::run(&a, &b, shoot.as_deref(), json).map_err(|e| Failure(vec![e]))?;
@@ -340,11 +363,14 @@ fn run(cmd: Command) -> Result<(), Failure> {
             file,
             out,
             threat_zones,
+            marks,
+            png,
         } => {
-            let svg = commands::render(&load(&file)?, threat_zones)?;
-            match out {
-                Some(p) => write(&p, &svg),
-                None => print(&svg),
+            let svg = commands::render(&load(&file)?, threat_zones, marks)?;
+            match (out, png) {
+                (Some(p), true) => write_png(&p, &svg),
+                (Some(p), false) => write(&p, &svg),
+                (None, _) => print(&svg),
             }
         }
         Command::Validate { file } => print(&commands::validate(&load(&file)?)?),
