@@ -1,45 +1,57 @@
-//! The JSON-RPC 2.0 dispatcher: one pure [`Referee::handle`] from a request to its response, which
-//! the stdio and HTTP doors only frame. No rule is decided here: every question goes to dbcore.
+//! The JSON-RPC 2.0 dispatcher: one [`Referee::handle`] from a request to its response, which
+//! the stdio and HTTP doors only frame. No rule is decided here: every question goes to dbcore,
+//! through its one surface for every binding ([`dbcore::surface`]).
 //!
-//! Sessions: `battle.create` and `battle.import` hand out battle ids (`b1`, `b2`, ...). Every
-//! battle has a revision, the number of actions applied; `battle.apply` must name the revision it
-//! applies to, and a retried identical `battle.apply` (same battle, revision and action as the
-//! last one applied) is answered from the cache instead of being applied twice.
+//! Battles: `battle.create` and `battle.import` hand out battle ids (`b1`, `b2`, ...). Each
+//! battle is a [`dbcore::surface::Session`] (a DBA, Big Battle or Giant battle, its pre-battle,
+//! or a DBAix game, with its events, undo history and dice tray) seen through the client's frame
+//! and element names ([`crate::frame`], [`crate::rpc_names`]). Every battle has a revision that
+//! counts its changes: each action applied and each action undone adds one (so that a revision,
+//! once seen, always names the same position); a battle that never undid anything is at the
+//! number of actions applied. A request that changes a battle (`battle.apply`, `battle.play`,
+//! `battle.undo`) names the revision it applies to, and a retried identical one (same method,
+//! revision and parameters as the last change) is answered from the cache instead of being done
+//! twice.
 //!
-//! A session holds a DBA battle, a DBAix game (a set-up whose `format` is
-//! [`dbcore::dbaix::FORMAT`]) or a pre-battle being played by actions (`battle.create` from army
-//! lists without a `seed`), which becomes its battle when the last deployment ends; the revision
-//! counts the pre-battle's actions too. A question a game does not offer (`battle.legal` of a
-//! DBAix game, `table.*` before the battle) is [`NOT_FOR_THIS_GAME`]. Element ids may be the
-//! client's own strings ([`crate::rpc_names`]).
+//! Methods: the protocol's own ([`METHODS`]), then every method of a surface session as
+//! `battle.<method>` and every method of the surface that needs no game under its own name,
+//! forwarded by name ([`all_methods`] lists them, as `hello` does). A question a game does not
+//! offer (`battle.legal` of a DBAix game, `table.*` before the battle) is [`NOT_FOR_THIS_GAME`].
 //!
 //! Errors: the JSON-RPC codes for protocol faults (`-32700` parse error, `-32600` invalid
 //! request, `-32601` unknown method, `-32602` invalid params with `data.pointer`, a JSON pointer
-//! to the bad parameter); application codes [`UNKNOWN_BATTLE`], [`STALE_REVISION`],
-//! [`RULE_REFUSAL`] (with dbcore's `code`, `rule` and `detail`), [`LIMIT_REACHED`],
-//! [`MESSAGE_TOO_LARGE`] and [`NOT_FOR_THIS_GAME`]. `battle.check` answers a refusal as a normal result. Batches are not
-//! accepted: one request a message.
+//! to the bad parameter, `-32603` internal error); application codes [`UNKNOWN_BATTLE`],
+//! [`STALE_REVISION`], [`RULE_REFUSAL`] (with dbcore's `code`, `rule` and `detail`),
+//! [`LIMIT_REACHED`], [`MESSAGE_TOO_LARGE`], [`NOT_FOR_THIS_GAME`] and [`BATTLE_BUSY`].
+//! `battle.check` answers a refusal as a normal result. Batches are not accepted: one request a
+//! message.
+//!
+//! The referee is shared by every connection of the HTTP door: the battles are locked one by one
+//! ([`battles`]), so requests on different battles run at once. Every request runs inside a panic
+//! boundary: a panic (a bug) answers `-32603` with `data.panic`, closes the battle it was using
+//! (`data.closed`), and leaves every other battle and the door serving.
 
-use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
 
 use dbcore::armies::{self, ArmyChoice, ArmyError, ArmyProblem, ListId, ListQuery};
-use dbcore::battle::prebattle::element_id;
-use dbcore::battle::{
-    Action, ArmyEntry, Battle, BattleRecord, BattleSetup, ElementId, Prebattle, PrebattleAction,
-    PrebattleRecord, PrebattleSetup,
-};
+use dbcore::battle::BattleSetup;
 use dbcore::combat::Situation;
-use dbcore::dbaix;
-use dbcore::game::AnyBattle;
-use dbcore::geometry::Pose;
-use dbcore::snap::OutcomeMove;
 use dbcore::table::{PlacedElement, Table};
 use dbcore::{DieScore, ErrorInfo, RulesConfig};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
-use crate::frame::{Frame, Preset};
-use crate::rpc_names::{number_items, NameError, Names};
+use crate::frame::Preset;
+use crate::rpc_names::NameError;
+
+mod battles;
+mod clients;
+mod create;
+mod session;
+
+pub use clients::{Client, MAX_CLIENTS};
+pub use session::CHANGES_GAME;
 
 /// The protocol version this server speaks.
 pub const PROTOCOL_VERSION: u64 = 1;
@@ -63,8 +75,11 @@ pub const MESSAGE_TOO_LARGE: i64 = -32005;
 /// The battle's game or stage does not offer the method (`battle.legal` of a DBAix game, the
 /// table questions during the pre-battle): `data` names the `game` and `stage`.
 pub const NOT_FOR_THIS_GAME: i64 = -32006;
+/// Another request has held the battle longer than [`Limits::busy_wait`]: try again.
+pub const BATTLE_BUSY: i64 = -32007;
 
-/// The methods, as `hello` lists them.
+/// The protocol's own methods, with the shapes `docs/protocol.md` documents. `hello` lists them
+/// first, then the surface's methods ([`all_methods`]).
 pub const METHODS: [&str; 20] = [
     "hello",
     "battle.create",
@@ -88,6 +103,32 @@ pub const METHODS: [&str; 20] = [
     "armies.validate",
 ];
 
+/// Surface session methods whose `battle.<method>` is one of [`METHODS`], in the protocol's shape
+/// (the surface's compact `state` is `battle.export` with `"state": true`).
+const OWN_SESSION_FORMS: [&str; 4] = ["legal", "check", "apply", "state"];
+
+/// Static surface methods whose name is one of [`METHODS`], in the protocol's shape.
+const OWN_STATIC_FORMS: [&str; 2] = ["armies.find", "armies.get"];
+
+/// Every method the server answers: [`METHODS`], then `battle.<method>` for each surface session
+/// method, then each surface method that needs no game.
+pub fn all_methods() -> Vec<String> {
+    let mut all: Vec<String> = METHODS.iter().map(|m| m.to_string()).collect();
+    all.extend(
+        dbcore::surface::SESSION_METHODS
+            .iter()
+            .filter(|m| !OWN_SESSION_FORMS.contains(&m.name))
+            .map(|m| format!("battle.{}", m.name)),
+    );
+    all.extend(
+        dbcore::surface::METHODS
+            .iter()
+            .filter(|m| !OWN_STATIC_FORMS.contains(&m.name))
+            .map(|m| m.name.to_string()),
+    );
+    all
+}
+
 /// What the server accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -95,6 +136,9 @@ pub struct Limits {
     pub max_battles: usize,
     /// Bytes in one message (a stdio line or an HTTP body).
     pub max_message_bytes: usize,
+    /// How long a request waits for another request on the same battle before it is answered
+    /// [`BATTLE_BUSY`].
+    pub busy_wait: Duration,
 }
 
 impl Default for Limits {
@@ -102,6 +146,7 @@ impl Default for Limits {
         Limits {
             max_battles: 64,
             max_message_bytes: 1 << 20,
+            busy_wait: Duration::from_secs(10),
         }
     }
 }
@@ -160,130 +205,25 @@ fn rule_error(data: Value) -> RpcError {
     RpcError::new(RULE_REFUSAL, message).with(data)
 }
 
-/// The last `battle.apply` of a battle, for answering its retry.
-#[derive(Debug, Clone)]
-struct Applied {
-    revision: u64,
-    action: Value,
-    result: Value,
-}
-
-/// What a session plays: a pre-battle being played by actions, or a battle of either game.
-#[derive(Debug, Clone)]
-enum Game {
-    Prebattle(Box<Prebattle>),
-    Battle(AnyBattle),
-}
-
-#[derive(Debug, Clone)]
-struct Session {
-    game: Game,
-    /// The pre-battle the battle came from, when it was created from army lists.
-    prebattle: Option<PrebattleRecord>,
-    frame: Frame,
-    names: Names,
-    last: Option<Applied>,
-}
-
-impl Session {
-    fn revision(&self) -> u64 {
-        let before = self.prebattle.as_ref().map_or(0, |r| r.actions.len());
-        (match &self.game {
-            Game::Prebattle(p) => p.actions().len(),
-            Game::Battle(AnyBattle::Dba(b)) => before + b.actions().len(),
-            Game::Battle(AnyBattle::Dbaix(b)) => before + b.actions().len(),
-        }) as u64
-    }
-    /// The table's depth in the battle's own unit, for frames with a downward y.
-    fn depth(&self) -> f64 {
-        match &self.game {
-            Game::Prebattle(p) => p.battlefield().board.depth,
-            Game::Battle(AnyBattle::Dba(b)) => b.setup().battlefield.board.depth,
-            Game::Battle(AnyBattle::Dbaix(b)) => b.setup().config.table_depth,
-        }
-    }
-    /// `v` (native units, dbcore's numbers) in the battle's frame and the client's names.
-    fn out(&self, mut v: Value) -> Value {
-        self.frame.outbound(&mut v, self.depth());
-        self.names.outbound(&mut v);
-        v
-    }
-    /// A refusal with the client's names (its lengths stay native, as dbcore wrote them).
-    fn named(&self, mut v: Value) -> Value {
-        self.names.outbound(&mut v);
-        v
-    }
-    /// Parameter `key` in native units and dbcore's numbers.
-    fn incoming(&self, p: &Map<String, Value>, key: &str) -> Result<Value, RpcError> {
-        let pointer = format!("/params/{key}");
-        let mut v = p
-            .get(key)
-            .cloned()
-            .ok_or_else(|| RpcError::params(&pointer, format!("missing `{key}`")))?;
-        self.frame
-            .inbound(&mut v, self.depth())
-            .map_err(|m| RpcError::params(&pointer, m))?;
-        self.names.inbound(&mut v, &pointer).map_err(name_error)?;
-        Ok(v)
-    }
-    /// The DBA battle, or [`NOT_FOR_THIS_GAME`].
-    fn dba(&self, method: &str) -> Result<&Battle, RpcError> {
-        match &self.game {
-            Game::Battle(AnyBattle::Dba(b)) => Ok(b),
-            _ => Err(self.not_for(method)),
-        }
-    }
-    fn not_for(&self, method: &str) -> RpcError {
-        let (game, stage) = match &self.game {
-            Game::Prebattle(_) => ("dba", "prebattle"),
-            Game::Battle(AnyBattle::Dba(_)) => ("dba", "battle"),
-            Game::Battle(AnyBattle::Dbaix(_)) => ("dbaix", "battle"),
-        };
-        RpcError::new(
-            NOT_FOR_THIS_GAME,
-            format!("`{method}` is not offered for a {game} game in its {stage}"),
-        )
-        .with(json!({ "method": method, "game": game, "stage": stage }))
-    }
-}
-
 fn name_error(e: NameError) -> RpcError {
     RpcError::params(&e.pointer, e.message)
 }
 
-/// A set-up is a DBAix scenario when its `format` says so (DBAIX.md §0).
-fn is_dbaix(setup: &Value) -> bool {
-    setup.get("format").and_then(Value::as_str) == Some(dbaix::FORMAT)
-}
-
-/// The frame of a DBAix game: the preset's axes, with inches as the unit it scales
-/// (`units_per_bw` read as frame units an inch). Without an explicit scale, `bw` and `tts` are
-/// 1 (TTS measures in inches) and `vassal` is 50 pixels an inch. The default frame declared at
-/// `hello` gives only its preset here: its scale is a base width's.
-fn dbaix_frame(frame: Frame, explicit: Option<f64>) -> Frame {
-    Frame {
-        preset: frame.preset,
-        units_per_bw: Some(explicit.unwrap_or(match frame.preset {
-            Preset::Bw | Preset::Tts => 1.0,
-            Preset::Vassal => crate::frame::VASSAL_PIXELS_PER_BW,
-        })),
-    }
-}
-
-/// The referee: live battles and the default frame. One per server; both doors share it.
-#[derive(Debug, Clone, Default)]
+/// The referee: live battles and the clients' frames. One per server; both doors share it, and
+/// the HTTP door's connections call it at once from their threads.
+#[derive(Debug, Default)]
 pub struct Referee {
-    sessions: BTreeMap<String, Session>,
-    next_id: u64,
-    frame: Frame,
+    battles: battles::Battles,
+    clients: clients::Clients,
     limits: Limits,
+    test_methods: bool,
 }
 
 /// The params object, or an empty one.
-fn params_of(req: &Map<String, Value>) -> Result<Map<String, Value>, RpcError> {
-    match req.get("params") {
+fn params_of(req: &mut Map<String, Value>) -> Result<Map<String, Value>, RpcError> {
+    match req.remove("params") {
         None => Ok(Map::new()),
-        Some(Value::Object(m)) => Ok(m.clone()),
+        Some(Value::Object(m)) => Ok(m),
         Some(_) => Err(RpcError::params(
             "/params",
             "params must be an object (by-name parameters)",
@@ -335,16 +275,19 @@ pub fn read<T: DeserializeOwned>(v: Value, base: &str) -> Result<T, RpcError> {
     })
 }
 
-/// The board depth (BW) a set-up declares, for frames with a downward y; 15 if it has none.
-fn setup_depth(setup: &Value) -> f64 {
-    setup
-        .pointer("/battlefield/board/depth")
-        .and_then(Value::as_f64)
-        .unwrap_or(15.0)
-}
-
 fn to_json<T: serde::Serialize>(t: &T) -> Result<Value, RpcError> {
     serde_json::to_value(t).map_err(|e| RpcError::new(INTERNAL_ERROR, e.to_string()))
+}
+
+/// What a panic carried, as text.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
 }
 
 impl Referee {
@@ -355,20 +298,36 @@ impl Referee {
         }
     }
 
+    /// A referee that also answers the test methods: `test.panic` (panics, inside `battle` when
+    /// one is named) and `test.sleep` (`ms` milliseconds, holding `battle` when one is named).
+    /// For the server's own tests and fuzzing: the program never turns them on.
+    #[doc(hidden)]
+    pub fn with_test_methods(mut self) -> Self {
+        self.test_methods = true;
+        self
+    }
+
     pub fn limits(&self) -> Limits {
         self.limits
     }
 
     /// Live battles.
     pub fn battles(&self) -> usize {
-        self.sessions.len()
+        self.battles.len()
     }
 
     /// One message's text to its response's text (compact JSON, no newline); `None` for a
-    /// notification (a request without an id).
-    pub fn handle_text(&mut self, text: &str) -> Option<String> {
+    /// notification (a request without an id). The request stands alone: its client is in the
+    /// `bw` frame unless it names a frame or a `hello` token (the HTTP door's way).
+    pub fn handle_text(&self, text: &str) -> Option<String> {
+        self.handle_text_as(text, &mut Client::default())
+    }
+
+    /// [`Referee::handle_text`] for a request of `client`, whose frame `hello` may change (the
+    /// stdio door's way: the stream is one client).
+    pub fn handle_text_as(&self, text: &str, client: &mut Client) -> Option<String> {
         let response = match serde_json::from_str::<Value>(text) {
-            Ok(v) => self.handle(v),
+            Ok(v) => self.handle_as(v, client),
             Err(e) => Some(error_response(
                 Value::Null,
                 &RpcError::new(PARSE_ERROR, format!("parse error: {e}")),
@@ -378,8 +337,13 @@ impl Referee {
     }
 
     /// One request to its response; `None` for a notification.
-    pub fn handle(&mut self, request: Value) -> Option<Value> {
-        let Value::Object(req) = request else {
+    pub fn handle(&self, request: Value) -> Option<Value> {
+        self.handle_as(request, &mut Client::default())
+    }
+
+    /// [`Referee::handle`] for a request of `client`.
+    pub fn handle_as(&self, request: Value, client: &mut Client) -> Option<Value> {
+        let Value::Object(mut req) = request else {
             let e = if request.is_array() {
                 RpcError::new(
                     INVALID_REQUEST,
@@ -412,13 +376,17 @@ impl Referee {
                 &RpcError::new(INVALID_REQUEST, "`id` must be a string, a number or null"),
             ));
         }
-        let Some(method) = req.get("method").and_then(Value::as_str) else {
+        let Some(method) = req
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+        else {
             return Some(error_response(
                 reply_id,
                 &RpcError::new(INVALID_REQUEST, "`method` must be a string"),
             ));
         };
-        let outcome = params_of(&req).and_then(|p| self.call(method, &p));
+        let outcome = params_of(&mut req).and_then(|p| self.guarded(&method, &p, client));
         // A notification gets no answer, not even an error (JSON-RPC 2.0 §4.1).
         id.as_ref()?;
         Some(match outcome {
@@ -427,28 +395,69 @@ impl Referee {
         })
     }
 
-    fn call(&mut self, method: &str, p: &Map<String, Value>) -> Result<Value, RpcError> {
+    /// The panic boundary: a panic anywhere in the request answers an internal error, the battle
+    /// it held closed (the lease drops it as the panic unwinds).
+    fn guarded(
+        &self,
+        method: &str,
+        p: &Map<String, Value>,
+        client: &mut Client,
+    ) -> Result<Value, RpcError> {
+        battles::take_closed_by_panic();
+        match catch_unwind(AssertUnwindSafe(|| self.call(method, p, client))) {
+            Ok(outcome) => outcome,
+            Err(payload) => {
+                let closed = battles::take_closed_by_panic();
+                let text = panic_text(payload.as_ref());
+                let message = match &closed {
+                    Some(id) => format!(
+                        "internal error: the referee failed on `{method}` ({text}); battle `{id}` is closed"
+                    ),
+                    None => format!("internal error: the referee failed on `{method}` ({text})"),
+                };
+                Err(RpcError::new(INTERNAL_ERROR, message)
+                    .with(json!({ "method": method, "panic": text, "closed": closed })))
+            }
+        }
+    }
+
+    /// Battle `p.battle` held for `f`, waiting for another request on it at most the busy wait.
+    fn with_battle<T>(
+        &self,
+        p: &Map<String, Value>,
+        f: impl FnOnce(&mut session::Session) -> Result<T, RpcError>,
+    ) -> Result<T, RpcError> {
+        let id: String = take(p, "battle")?;
+        let mut lease = self.battles.lease(&id, self.limits.busy_wait)?;
+        f(&mut lease)
+    }
+
+    fn call(
+        &self,
+        method: &str,
+        p: &Map<String, Value>,
+        client: &mut Client,
+    ) -> Result<Value, RpcError> {
         match method {
-            "hello" => self.hello(p),
-            "battle.create" => self.create(p),
-            "battle.import" => self.import(p),
-            "battle.check" => self.check(p),
-            "battle.apply" => self.apply(p),
-            "battle.legal" => self.legal(p),
-            "battle.state" => self.state(p),
-            "battle.export" => self.export(p),
+            "hello" => self.hello(p, client),
+            "battle.create" => self.create(p, client),
+            "battle.import" => self.import(p, client),
+            "battle.check" => self.with_battle(p, |s| s.check(p)),
+            "battle.apply" => self.with_battle(p, |s| s.apply(p)),
+            "battle.legal" => self.with_battle(p, |s| s.legal()),
+            "battle.state" => self.with_battle(p, |s| s.state()),
+            "battle.export" => self.with_battle(p, |s| s.export(p)),
             "battle.close" => {
                 let id: String = take(p, "battle")?;
-                match self.sessions.remove(&id) {
-                    Some(_) => Ok(json!({ "closed": id })),
-                    None => Err(unknown_battle(&id)),
-                }
+                self.battles.close(&id)?;
+                Ok(json!({ "closed": id }))
             }
             "battles.list" => Ok(json!({
                 "battles": self
-                    .sessions
-                    .iter()
-                    .map(|(id, s)| json!({ "battle": id, "revision": s.revision() }))
+                    .battles
+                    .list()
+                    .into_iter()
+                    .map(|(id, revision)| json!({ "battle": id, "revision": revision }))
                     .collect::<Vec<_>>()
             })),
             "combat.resolve" => {
@@ -468,9 +477,9 @@ impl Referee {
                     Err(e) => Err(rule_error(refusal(&e))),
                 }
             }
-            "render.svg" => self.render(p),
+            "render.svg" => self.render(p, client),
             "table.snap" | "table.outlines" | "table.outcome" | "table.contacts" => {
-                self.table(method, p)
+                self.with_battle(p, |s| s.table(method, p))
             }
             "armies.find" => {
                 let query: ListQuery = read(Value::Object(p.clone()), "/params")?;
@@ -509,14 +518,54 @@ impl Referee {
                     }),
                 })
             }
-            _ => Err(
-                RpcError::new(METHOD_NOT_FOUND, format!("there is no method `{method}`"))
-                    .with(json!({ "methods": METHODS })),
-            ),
+            m if self.test_methods && m.starts_with("test.") => self.test_method(m, p),
+            m => self.forward(m, p),
         }
     }
 
-    fn hello(&mut self, p: &Map<String, Value>) -> Result<Value, RpcError> {
+    /// A method of the surface by name: `battle.<method>` of a session, or a method that needs
+    /// no game (answered in dbcore's own JSON: BW and element numbers).
+    fn forward(&self, method: &str, p: &Map<String, Value>) -> Result<Value, RpcError> {
+        let session_method = method.strip_prefix("battle.").filter(|name| {
+            !OWN_SESSION_FORMS.contains(name)
+                && dbcore::surface::SESSION_METHODS
+                    .iter()
+                    .any(|m| m.name == *name)
+        });
+        if let Some(name) = session_method {
+            return self.with_battle(p, |s| s.forward(name, p));
+        }
+        let static_method = !OWN_STATIC_FORMS.contains(&method)
+            && dbcore::surface::METHODS.iter().any(|m| m.name == method);
+        if static_method {
+            return dbcore::surface::call(method, Value::Object(p.clone()))
+                .map_err(|e| session::surface_error(&e, "/params"));
+        }
+        Err(RpcError::new(
+            METHOD_NOT_FOUND,
+            format!("there is no method `{}`", dbcore::limits::quote(method)),
+        )
+        .with(json!({ "methods": all_methods() })))
+    }
+
+    fn test_method(&self, method: &str, p: &Map<String, Value>) -> Result<Value, RpcError> {
+        let ms: u64 = take_opt(p, "ms")?.unwrap_or(0).min(60_000);
+        let work = || match method {
+            "test.panic" => panic!("test.panic was asked for"),
+            "test.sleep" => {
+                std::thread::sleep(Duration::from_millis(ms));
+                Ok(json!({ "slept_ms": ms }))
+            }
+            _ => Err(RpcError::new(METHOD_NOT_FOUND, "test.panic or test.sleep")),
+        };
+        if p.contains_key("battle") {
+            self.with_battle(p, |_| work())
+        } else {
+            work()
+        }
+    }
+
+    fn hello(&self, p: &Map<String, Value>, client: &mut Client) -> Result<Value, RpcError> {
         let offered: Option<Vec<u64>> = take_opt(p, "protocol")?;
         if let Some(v) = &offered {
             if !v.contains(&PROTOCOL_VERSION) {
@@ -527,502 +576,43 @@ impl Referee {
                 .with(json!({ "pointer": "/params/protocol", "supported": [PROTOCOL_VERSION] })));
             }
         }
-        if let Some(frame) = take_opt::<Frame>(p, "frame")? {
+        if let Some(frame) = take_opt::<crate::frame::Frame>(p, "frame")? {
             frame
                 .check()
                 .map_err(|m| RpcError::params("/params/frame/units_per_bw", m))?;
-            self.frame = frame;
+            client.frame = frame;
         }
+        let token = self.clients.register(client.frame);
         Ok(json!({
             "protocol": PROTOCOL_VERSION,
             "server": "dbcore-cli",
             "version": env!("CARGO_PKG_VERSION"),
             "dbcore": dbcore::VERSION,
-            "variants": ["standard", "dbaix"],
+            "variants": ["standard", "big_battle", "giant", "dbaix"],
             "frames": [Preset::Bw, Preset::Tts, Preset::Vassal],
-            "frame": { "preset": self.frame.preset, "units_per_bw": self.frame.scale() },
-            "methods": METHODS,
+            "frame": { "preset": client.frame.preset, "units_per_bw": client.frame.scale() },
+            "client": token,
+            "methods": all_methods(),
             "limits": {
                 "max_battles": self.limits.max_battles,
                 "max_message_bytes": self.limits.max_message_bytes,
+                "max_name_bytes": dbcore::limits::MAX_NAME_BYTES,
+                "max_elements": dbcore::limits::MAX_ELEMENTS,
+                "busy_wait_ms": self.limits.busy_wait.as_millis() as u64,
             },
         }))
     }
 
-    fn frame_param(&self, p: &Map<String, Value>) -> Result<Frame, RpcError> {
-        let frame = take_opt::<Frame>(p, "frame")?.unwrap_or(self.frame);
-        frame
-            .check()
-            .map_err(|m| RpcError::params("/params/frame/units_per_bw", m))?;
-        Ok(frame)
-    }
-
-    /// The frame of a new session of `game`: the battle's own, or for DBAix its inch frame.
-    fn session_frame(&self, p: &Map<String, Value>, dbaix: bool) -> Result<Frame, RpcError> {
-        let frame = self.frame_param(p)?;
-        if !dbaix {
-            return Ok(frame);
-        }
-        let explicit = take_opt::<Frame>(p, "frame")?.and_then(|f| f.units_per_bw);
-        Ok(dbaix_frame(frame, explicit))
-    }
-
-    fn insert(&mut self, s: Session) -> Result<Value, RpcError> {
-        if self.sessions.len() >= self.limits.max_battles {
-            return Err(RpcError::new(
-                LIMIT_REACHED,
-                format!(
-                    "at most {} battles may be open at once: close one",
-                    self.limits.max_battles
-                ),
-            )
-            .with(json!({ "max_battles": self.limits.max_battles })));
-        }
-        self.next_id += 1;
-        let id = format!("b{}", self.next_id);
-        let v = json!({ "battle": id, "revision": s.revision() });
-        self.sessions.insert(id, s);
-        Ok(v)
-    }
-
-    fn session_of(game: Game, frame: Frame, names: Names) -> Session {
-        Session {
-            game,
-            prebattle: None,
-            frame,
-            names,
-            last: None,
-        }
-    }
-
-    fn create(&mut self, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        if p.contains_key("lists") || p.contains_key("prebattle") {
-            return self.create_from_lists(p);
-        }
-        let mut setup = p.get("setup").cloned().ok_or_else(|| {
-            RpcError::params(
-                "/params/setup",
-                "give `setup` (a set-up), or `lists` or `prebattle` (armies for a pre-battle)",
-            )
-        })?;
-        let dbaix = is_dbaix(&setup);
-        let frame = self.session_frame(p, dbaix)?;
-        let depth = if dbaix {
-            setup
-                .pointer("/config/table_depth")
-                .and_then(Value::as_f64)
-                .unwrap_or(dbaix::DbaixConfig::default().table_depth)
-        } else {
-            setup_depth(&setup)
-        };
-        frame
-            .inbound(&mut setup, depth)
-            .map_err(|m| RpcError::params("/params/setup", m))?;
-        let mut names = Names::default();
-        name_setup(&mut setup, dbaix, &mut names)?;
-        names
-            .inbound(&mut setup, "/params/setup")
-            .map_err(name_error)?;
-        let game = if dbaix {
-            let setup: dbaix::DbaixSetup = read(setup, "/params/setup")?;
-            let b = dbaix::Battle::new(setup).map_err(|e| rule_error(refusal(&e)))?;
-            AnyBattle::Dbaix(Box::new(b))
-        } else {
-            let setup: BattleSetup = read(setup, "/params/setup")?;
-            let b = Battle::new(setup).map_err(|e| rule_error(refusal(&e)))?;
-            AnyBattle::Dba(Box::new(b))
-        };
-        self.insert(Self::session_of(Game::Battle(game), frame, names))
-    }
-
-    /// `battle.create` from two army lists (ids or choices) or a pre-battle set-up: with a
-    /// `seed`, dbcore's driver plays the pre-battle and the battle awaits its first action;
-    /// without, the session starts in the pre-battle and its actions are played over the protocol.
-    fn create_from_lists(&mut self, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        if p.contains_key("setup") {
-            return Err(RpcError::params(
-                "/params/setup",
-                "give a `setup`, or army `lists` / a `prebattle`, not both",
-            ));
-        }
-        let frame = self.frame_param(p)?;
-        // Big Battle and Giant from two list ids: each army three commands (§14.1).
-        let variant = take_opt::<dbcore::battlefield::Variant>(p, "variant")?
-            .filter(|v| *v != dbcore::battlefield::Variant::Standard);
-        let setup = match (p.get("lists"), take_opt::<PrebattleSetup>(p, "prebattle")?) {
-            (Some(_), Some(_)) => {
-                return Err(RpcError::params(
-                    "/params/prebattle",
-                    "give `lists` or `prebattle`, not both",
-                ))
-            }
-            (None, Some(s)) => s,
-            (Some(lists), None) if variant.is_some() => {
-                let ids: Vec<String> = read(lists.clone(), "/params/lists")?;
-                let (Some(v), [first, second]) = (variant, ids.as_slice()) else {
-                    return Err(RpcError::params(
-                        "/params/lists",
-                        "a Big Battle or Giant game names two list ids",
-                    ));
-                };
-                let mut s = PrebattleSetup::from_big_lists(v, first, second).map_err(|e| {
-                    let mut data = refusal_plain(&e);
-                    data["pointer"] = "/params/lists".into();
-                    rule_error(data)
-                })?;
-                if let Some(side) = take_opt::<f64>(p, "board_side")? {
-                    s.board_side = side;
-                }
-                s
-            }
-            (Some(lists), None) => {
-                let lists: Vec<Value> = read(lists.clone(), "/params/lists")?;
-                if lists.len() != 2 {
-                    return Err(RpcError::params(
-                        "/params/lists",
-                        "`lists` names two armies (a list id or an army choice each)",
-                    ));
-                }
-                let mut entries = Vec::new();
-                for (i, l) in lists.into_iter().enumerate() {
-                    let pointer = format!("/params/lists/{i}");
-                    let army = if l.is_string() {
-                        let id: ListId = read(l, &pointer)?;
-                        armies::default_army(&id)
-                    } else {
-                        let choice: ArmyChoice = read(l, &pointer)?;
-                        armies::choose(&choice)
-                    };
-                    let army = army.map_err(|e| {
-                        let mut data = refusal_plain(&e);
-                        if let ArmyError::Invalid(problems) = &e {
-                            data["detail"] =
-                                json!({ "problems": armies::choose::problems_json(problems) });
-                        }
-                        data["pointer"] = pointer.into();
-                        rule_error(data)
-                    })?;
-                    entries.push(ArmyEntry::from_army(&army));
-                }
-                let mut s = PrebattleSetup::new(entries);
-                if let Some(side) = take_opt::<f64>(p, "board_side")? {
-                    s.board_side = side;
-                }
-                s
-            }
-            (None, None) => unreachable_params()?,
-        };
-        let mut names = Names::default();
-        if let Some(given) = take_opt::<Vec<Vec<String>>>(p, "names")? {
-            for (army, list) in given.iter().enumerate() {
-                let count = setup.armies.get(army).map_or(0, |a| a.elements.len());
-                if list.len() > count {
-                    return Err(RpcError::params(
-                        &format!("/params/names/{army}"),
-                        format!("army {army} has {count} elements, not {}", list.len()),
-                    ));
-                }
-                for (index, name) in list.iter().enumerate() {
-                    names.insert(element_id(army, index).0, name).map_err(|m| {
-                        RpcError::params(&format!("/params/names/{army}/{index}"), m)
-                    })?;
-                }
-            }
-        }
-        let seed: Option<u64> = take_opt(p, "seed")?;
-        let mut pre = Prebattle::new(setup).map_err(|e| rule_error(refusal(&e)))?;
-        if let Some(seed) = seed {
-            let mut dice = dbcore::SeededDice::new(seed);
-            dbcore::driver::play_prebattle(&mut pre, &mut dice)
-                .map_err(|e| rule_error(refusal(&e)))?;
-        }
-        let mut s = Self::session_of(Game::Prebattle(Box::new(pre)), frame, names);
-        s.begin_battle()?;
-        self.insert(s)
-    }
-
-    fn import(&mut self, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        if let Some(state) = p.get("state") {
-            return self.import_state(p, state.clone());
-        }
-        let mut record = p
-            .get("record")
-            .cloned()
-            .ok_or_else(|| RpcError::params("/params/record", "missing `record`"))?;
-        let dbaix = record.get("setup").is_some_and(is_dbaix);
-        let frame = self.session_frame(p, dbaix)?;
-        let depth = if dbaix {
-            record
-                .pointer("/setup/config/table_depth")
-                .and_then(Value::as_f64)
-                .unwrap_or(dbaix::DbaixConfig::default().table_depth)
-        } else {
-            record.get("setup").map_or(15.0, setup_depth)
-        };
-        frame
-            .inbound(&mut record, depth)
-            .map_err(|m| RpcError::params("/params/record", m))?;
-        let game = if dbaix {
-            let record: dbaix::BattleRecord = read(record, "/params/record")?;
-            let (b, _) =
-                dbaix::Battle::replay(&record).map_err(|e| rule_error(dbaix_replay_refusal(&e)))?;
-            AnyBattle::Dbaix(Box::new(b))
-        } else {
-            let record: BattleRecord = read(record, "/params/record")?;
-            let (b, _) = Battle::replay(&record).map_err(|e| rule_error(refusal_plain(&e)))?;
-            AnyBattle::Dba(Box::new(b))
-        };
-        self.insert(Self::session_of(
-            Game::Battle(game),
-            frame,
-            Names::default(),
-        ))
-    }
-
-    /// `battle.import` of a saved state (`battle.export` with `"state": true`), in either
-    /// spelling: a compact state checked by its digest, a full one by replaying its record. A
-    /// state is dbcore's own save, in BW whatever the frame, so it is read as it is.
-    fn import_state(&mut self, p: &Map<String, Value>, state: Value) -> Result<Value, RpcError> {
-        let dbaix = state.get("setup").is_some_and(is_dbaix);
-        let frame = self.session_frame(p, dbaix)?;
-        let game = AnyBattle::from_state_value(state).map_err(|e| match e {
-            dbcore::game::GameError::Json(m) => RpcError::params("/params/state", m),
-            other => rule_error(refusal_plain(&other)),
-        })?;
-        self.insert(Self::session_of(
-            Game::Battle(game),
-            frame,
-            Names::default(),
-        ))
-    }
-
-    fn session(&self, p: &Map<String, Value>) -> Result<&Session, RpcError> {
-        let id: String = take(p, "battle")?;
-        self.sessions.get(&id).ok_or_else(|| unknown_battle(&id))
-    }
-
-    fn check_revision(s: &Session, p: &Map<String, Value>, required: bool) -> Result<(), RpcError> {
-        let sent: Option<u64> = if required {
-            Some(take(p, "revision")?)
-        } else {
-            take_opt(p, "revision")?
-        };
-        match sent {
-            Some(r) if r != s.revision() => Err(stale(r, s.revision())),
-            _ => Ok(()),
-        }
-    }
-
-    fn check(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        let s = self.session(p)?;
-        Self::check_revision(s, p, false)?;
-        let v = s.incoming(p, "action")?;
-        let verdict = match &s.game {
-            Game::Prebattle(pre) => {
-                let a: PrebattleAction = read(v, "/params/action")?;
-                pre.check(&a).map(|e| to_json(&e)).map_err(|e| refusal(&e))
-            }
-            Game::Battle(AnyBattle::Dba(b)) => {
-                let a: Action = read(v, "/params/action")?;
-                b.check(&a).map(|e| to_json(&e)).map_err(|e| refusal(&e))
-            }
-            Game::Battle(AnyBattle::Dbaix(b)) => {
-                let a: dbaix::Action = read(v, "/params/action")?;
-                b.check(&a).map(|e| to_json(&e)).map_err(|e| refusal(&e))
-            }
-        };
-        Ok(match verdict {
-            Ok(events) => {
-                s.out(json!({ "legal": true, "revision": s.revision(), "events": events? }))
-            }
-            Err(r) => json!({ "legal": false, "revision": s.revision(), "refusal": s.named(r) }),
-        })
-    }
-
-    fn apply(&mut self, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        let id: String = take(p, "battle")?;
-        let s = self
-            .sessions
-            .get_mut(&id)
-            .ok_or_else(|| unknown_battle(&id))?;
-        let sent: u64 = take(p, "revision")?;
-        let raw = s.incoming(p, "action")?;
-        if sent != s.revision() {
-            if let Some(last) = &s.last {
-                if last.revision == sent && last.action == raw {
-                    return Ok(last.result.clone());
-                }
-            }
-            return Err(stale(sent, s.revision()));
-        }
-        let names = &s.names;
-        let refused = |r: Value| {
-            let mut r = r;
-            names.outbound(&mut r);
-            rule_error(r)
-        };
-        let events = match &mut s.game {
-            Game::Prebattle(pre) => {
-                let a: PrebattleAction = read(raw.clone(), "/params/action")?;
-                to_json(&pre.apply(a).map_err(|e| refused(refusal(&e)))?)?
-            }
-            Game::Battle(AnyBattle::Dba(b)) => {
-                let a: Action = read(raw.clone(), "/params/action")?;
-                to_json(&b.apply(a).map_err(|e| refused(refusal(&e)))?)?
-            }
-            Game::Battle(AnyBattle::Dbaix(b)) => {
-                let a: dbaix::Action = read(raw.clone(), "/params/action")?;
-                to_json(&b.apply(a).map_err(|e| refused(refusal(&e)))?)?
-            }
-        };
-        s.begin_battle()?;
-        let result = s.out(json!({ "revision": s.revision(), "events": events }));
-        s.last = Some(Applied {
-            revision: sent,
-            action: raw,
-            result: result.clone(),
-        });
-        Ok(result)
-    }
-
-    fn legal(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        let s = self.session(p)?;
-        if let Game::Prebattle(pre) = &s.game {
-            return Ok(s.out(json!({
-                "revision": s.revision(),
-                "prebattle": to_json(&pre.awaiting())?,
-            })));
-        }
-        let b = s.dba("battle.legal")?;
-        Ok(s.out(json!({ "revision": s.revision(), "legal": to_json(&b.legal())? })))
-    }
-
-    fn export(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        let s = self.session(p)?;
-        let mut v = json!({ "revision": s.revision() });
-        match &s.game {
-            Game::Prebattle(pre) => v["prebattle"] = to_json(&pre.record())?,
-            Game::Battle(AnyBattle::Dba(b)) => v["record"] = to_json(&b.record())?,
-            Game::Battle(AnyBattle::Dbaix(b)) => v["record"] = to_json(&b.record())?,
-        }
-        if let Some(r) = &s.prebattle {
-            v["prebattle"] = to_json(r)?;
-        }
-        let mut v = s.out(v);
-        // The saved state is dbcore's own, in BW and dbcore's numbers whatever the frame and
-        // names, so that its digest still matches when `battle.import` reads it back.
-        if take_opt::<bool>(p, "state")?.unwrap_or(false) {
-            if let Game::Battle(b) = &s.game {
-                v["state"] = serde_json::from_str(&b.state_json()).map_err(|e| {
-                    RpcError::new(INTERNAL_ERROR, format!("cannot write JSON: {e}"))
-                })?;
-            }
-        }
-        Ok(v)
-    }
-
-    fn state(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        let s = self.session(p)?;
-        let v = match &s.game {
-            Game::Prebattle(pre) => json!({
-                "revision": s.revision(),
-                "stage": "prebattle",
-                "step": to_json(&pre.step())?,
-                "awaiting": to_json(&pre.awaiting())?,
-                "defender": pre.defender(),
-                "features": to_json(&pre.features())?,
-                "battlefield": to_json(pre.battlefield())?,
-                "base_edges": (0..pre.setup().armies.len()).map(|a| to_json(&pre.base_edge(a))).collect::<Result<Vec<_>, _>>()?,
-                "armies": pre.setup().armies.iter().map(|a| a.name.clone()).collect::<Vec<_>>(),
-            }),
-            Game::Battle(AnyBattle::Dbaix(b)) => json!({
-                "revision": s.revision(),
-                "game": "dbaix",
-                "phase": to_json(&b.phase())?,
-                "side": to_json(&b.active_side())?,
-                "bound": b.bound(),
-                "pips": b.pips(),
-                "awaiting": to_json(&b.awaiting())?,
-                "music": to_json(&b.music())?,
-                "potion_active": b.potion_active(),
-                "figures": to_json(&b.figures())?,
-            }),
-            Game::Battle(AnyBattle::Dba(b)) => json!({
-                "revision": s.revision(),
-                "phase": to_json(&b.phase())?,
-                "army": b.active_army(),
-                "bound": b.bound(),
-                "pips": b.pips(),
-                "river": to_json(&b.river())?,
-                "plough_rough": b.plough_rough(),
-                "awaiting": to_json(&b.awaiting())?,
-                "elements": to_json(&b.elements())?,
-                "cities": to_json(&b.cities())?,
-                "armies": b.setup().armies.iter().zip(b.counts()).map(|(a, (in_play, lost))| {
-                    json!({ "name": a.name, "in_play": in_play, "lost": lost })
-                }).collect::<Vec<_>>(),
-            }),
-        };
-        Ok(s.out(v))
-    }
-
-    /// The table questions of an open battle (positions in its frame).
-    fn table(&self, method: &str, p: &Map<String, Value>) -> Result<Value, RpcError> {
-        let s = self.session(p)?;
-        let b = s.dba(method)?;
-        let mut id = p
-            .get("id")
-            .cloned()
-            .ok_or_else(|| RpcError::params("/params/id", "missing `id`"))?;
-        s.names.ids_in(&mut id, "/params/id").map_err(name_error)?;
-        let id: ElementId = read(id, "/params/id")?;
-        let refused = |e: dbcore::battle::BattleError| rule_error(s.named(refusal(&e)));
-        let v = match method {
-            "table.snap" => {
-                let pose: Pose = read(s.incoming(p, "pose")?, "/params/pose")?;
-                let within: f64 = take_opt(p, "within")?.unwrap_or(0.5 * s.frame.scale());
-                let within = within / s.frame.scale();
-                if !(within.is_finite() && (0.0..=4.0).contains(&within)) {
-                    return Err(RpcError::params("/params/within", "`within` is 0 to 4 BW"));
-                }
-                match b.snap(id, pose, within) {
-                    Ok(snap) => json!({ "snapped": true, "snap": to_json(&snap)? }),
-                    Err(e) => {
-                        return Ok(json!({ "snapped": false, "refusal": s.named(refusal(&e)) }))
-                    }
-                }
-            }
-            "table.outlines" => json!({ "outlines": to_json(&b.outlines(id).map_err(refused)?)? }),
-            "table.outcome" => {
-                let outcome: OutcomeMove = take(p, "outcome")?;
-                json!({ "effects": to_json(&b.outcome_preview(id, outcome).map_err(refused)?)? })
-            }
-            _ => {
-                let contacts = b
-                    .table()
-                    .contacts_of(id.0, &b.setup().config)
-                    .map_err(|e| rule_error(s.named(refusal_plain(&e))))?;
-                json!({ "contacts": to_json(&contacts)? })
-            }
-        };
-        Ok(s.out(v))
-    }
-
-    fn render(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {
+    fn render(&self, p: &Map<String, Value>, client: &Client) -> Result<Value, RpcError> {
         let zones: bool = take_opt(p, "threat_zones")?.unwrap_or(false);
         if p.contains_key("battle") {
-            let s = self.session(p)?;
-            return match &s.game {
-                Game::Battle(AnyBattle::Dba(b)) => Ok(json!({ "svg": b.svg(zones) })),
-                Game::Battle(AnyBattle::Dbaix(b)) => Ok(json!({ "svg": dbaix::svg::table_svg(b) })),
-                Game::Prebattle(_) => Err(s.not_for("render.svg")),
-            };
+            return self.with_battle(p, |s| s.svg(zones));
         }
-        let frame = self.frame_param(p)?;
+        let frame = self.frame_of(p, client)?;
         let mut setup = p.get("setup").cloned().ok_or_else(|| {
             RpcError::params("/params", "give `battle` (an open battle) or `setup`")
         })?;
-        let depth = setup_depth(&setup);
+        let depth = create::setup_depth(&setup);
         frame
             .inbound(&mut setup, depth)
             .map_err(|m| RpcError::params("/params/setup", m))?;
@@ -1030,78 +620,6 @@ impl Referee {
         let table = setup_table(&setup).map_err(|e| rule_error(refusal_plain(&e)))?;
         let key = Some(setup.svg_key());
         Ok(json!({ "svg": table.svg_with_key(&setup.config, zones, &|_| None, key) }))
-    }
-}
-
-impl Session {
-    /// A finished pre-battle becomes its battle (DBA3.md §5.3: the battle begins once both
-    /// armies are deployed); the pre-battle's record is kept for `battle.export`.
-    fn begin_battle(&mut self) -> Result<(), RpcError> {
-        let Game::Prebattle(pre) = &self.game else {
-            return Ok(());
-        };
-        let Some(setup) = pre.battle_setup() else {
-            return Ok(());
-        };
-        let record = pre.record();
-        let b = Battle::new(setup).map_err(|e| {
-            RpcError::new(
-                INTERNAL_ERROR,
-                format!("the pre-battle's set-up was refused: {e}"),
-            )
-        })?;
-        self.prebattle = Some(record);
-        self.game = Game::Battle(AnyBattle::Dba(Box::new(b)));
-        Ok(())
-    }
-}
-
-fn unreachable_params() -> Result<PrebattleSetup, RpcError> {
-    Err(RpcError::params(
-        "/params",
-        "give `lists` (two army list ids or choices) or `prebattle` (a pre-battle set-up)",
-    ))
-}
-
-/// Number the set-up's elements (DBA) or figures (DBAix) whose `id` is the client's string.
-/// DBA elements take the pre-battle's numbering (army × 100 + position) when it is free, DBAix
-/// figures their position from 1.
-fn name_setup(setup: &mut Value, dbaix: bool, names: &mut Names) -> Result<(), RpcError> {
-    if dbaix {
-        let Some(figures) = setup.get_mut("figures").and_then(Value::as_array_mut) else {
-            return Ok(());
-        };
-        let mut items: Vec<(&mut Value, String)> = figures
-            .iter_mut()
-            .enumerate()
-            .map(|(i, f)| (f, format!("/params/setup/figures/{i}")))
-            .collect();
-        return number_items(&mut items, |i| i as u32 + 1, names).map_err(name_error);
-    }
-    let Some(armies) = setup.get_mut("armies").and_then(Value::as_array_mut) else {
-        return Ok(());
-    };
-    let mut items: Vec<(&mut Value, String)> = Vec::new();
-    let mut preferred: Vec<u32> = Vec::new();
-    for (a, army) in armies.iter_mut().enumerate() {
-        if let Some(elements) = army.get_mut("elements").and_then(Value::as_array_mut) {
-            for (i, e) in elements.iter_mut().enumerate() {
-                preferred.push(element_id(a, i).0);
-                items.push((e, format!("/params/setup/armies/{a}/elements/{i}")));
-            }
-        }
-    }
-    number_items(&mut items, |i| preferred[i], names).map_err(name_error)
-}
-
-/// A DBAix replay failure as a refusal.
-fn dbaix_replay_refusal(e: &dbaix::ReplayError) -> Value {
-    match e {
-        dbaix::ReplayError::Setup(d) | dbaix::ReplayError::Action { error: d, .. } => {
-            let mut v = refusal(d);
-            v["message"] = e.to_string().into();
-            v
-        }
     }
 }
 
@@ -1125,8 +643,11 @@ pub fn setup_table(setup: &BattleSetup) -> Result<Table, dbcore::table::TableErr
 }
 
 fn unknown_battle(id: &str) -> RpcError {
-    RpcError::new(UNKNOWN_BATTLE, format!("there is no battle `{id}`"))
-        .with(json!({ "battle": id }))
+    RpcError::new(
+        UNKNOWN_BATTLE,
+        format!("there is no battle `{}`", dbcore::limits::quote(id)),
+    )
+    .with(json!({ "battle": dbcore::limits::quote(id) }))
 }
 
 fn stale(sent: u64, now: u64) -> RpcError {
