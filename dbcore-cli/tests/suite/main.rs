@@ -13,3 +13,4 @@ mod play;
 mod protocol;
 mod schema_valid;
 mod simulate;
+mod surface_methods;
