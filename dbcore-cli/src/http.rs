@@ -168,16 +168,21 @@ impl HttpServer {
             let peer = stream
                 .peer_addr()
                 .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
-            let Some((id, slot)) = self.admit(&stream, peer) else {
-                eprintln!("dbcore serve: every connection is busy, refusing one from {peer}");
-                let body = json!({
-                    "error": "too many connections",
-                    "max_connections": self.cfg.max_connections,
-                    "max_per_address": self.cfg.max_per_address,
-                });
-                let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-                let _ = respond(&mut stream, 503, &body.to_string(), true);
-                continue;
+            let (id, slot) = match self.admit(&stream, peer) {
+                Ok(admitted) => admitted,
+                Err((all, from_peer)) => {
+                    eprintln!("dbcore serve: every connection is busy, refusing one from {peer}");
+                    let body = json!({
+                        "error": "too many connections, every one busy being answered",
+                        "connections": all,
+                        "from_this_address": from_peer,
+                        "max_connections": self.cfg.max_connections,
+                        "max_per_address": self.cfg.max_per_address,
+                    });
+                    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+                    let _ = respond(&mut stream, 503, &body.to_string(), true);
+                    continue;
+                }
             };
             let server = Arc::clone(self);
             std::thread::spawn(move || {
@@ -201,8 +206,9 @@ impl HttpServer {
     }
 
     /// A slot for a new connection from `peer`, made by closing the connection that has waited
-    /// longest on its client when a cap is reached; `None` when every connection is busy.
-    fn admit(&self, stream: &TcpStream, peer: IpAddr) -> Option<(u64, Arc<Slot>)> {
+    /// longest on its client when a cap is reached; when every connection is busy, the counts
+    /// (connections served, from `peer`) for the refusal.
+    fn admit(&self, stream: &TcpStream, peer: IpAddr) -> Result<(u64, Arc<Slot>), (usize, usize)> {
         let mut reg = self.registry();
         let live = |reg: &Registry, same_peer: bool| {
             reg.conns
@@ -211,17 +217,18 @@ impl HttpServer {
                 .filter(|c| !same_peer || c.peer == peer)
                 .count()
         };
-        if live(&reg, true) >= self.cfg.max_per_address && !evict_oldest(&reg, Some(peer)) {
-            return None;
+        let counts = (live(&reg, false), live(&reg, true));
+        if counts.1 >= self.cfg.max_per_address && !evict_oldest(&reg, Some(peer)) {
+            return Err(counts);
         }
         if live(&reg, false) >= self.cfg.max_connections && !evict_oldest(&reg, None) {
-            return None;
+            return Err(counts);
         }
+        let copy = stream.try_clone().map_err(|_| counts)?;
         let slot = Arc::new(Slot {
             state: AtomicU8::new(WAITING),
             since: AtomicU64::new(self.now_ms()),
         });
-        let copy = stream.try_clone().ok()?;
         reg.next += 1;
         let id = reg.next;
         reg.conns.insert(
@@ -232,7 +239,7 @@ impl HttpServer {
                 slot: Arc::clone(&slot),
             },
         );
-        Some((id, slot))
+        Ok((id, slot))
     }
 
     fn connection(&self, mut s: TcpStream, slot: &Slot) -> io::Result<()> {
