@@ -12,6 +12,7 @@ mod fuzz_corpus;
 mod human;
 mod play;
 mod protocol;
+mod protocol_doc;
 mod schema_valid;
 mod simulate;
 mod surface_methods;
