@@ -77,3 +77,28 @@ impl Clients {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::Preset;
+
+    #[test]
+    fn the_oldest_token_is_forgotten_past_the_limit() {
+        let clients = Clients::default();
+        let tts = Frame {
+            preset: Preset::Tts,
+            units_per_bw: None,
+        };
+        let first = clients.register(tts);
+        assert_eq!(clients.frame(&Value::from(first.clone())).unwrap(), tts);
+        let mut last = String::new();
+        for _ in 0..MAX_CLIENTS {
+            last = clients.register(Frame::default());
+        }
+        let e = clients.frame(&Value::from(first)).unwrap_err();
+        assert!(e.message.contains("say `hello` again"), "{}", e.message);
+        assert_eq!(clients.frame(&Value::from(last)).unwrap(), Frame::default());
+        assert!(clients.frame(&Value::from(7)).is_err());
+    }
+}

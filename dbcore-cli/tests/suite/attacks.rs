@@ -434,4 +434,18 @@ fn size_limits_come_before_naming_and_names_are_bounded() {
     setup["armies"][0]["elements"][0]["id"] = "x".repeat(dbcore::limits::MAX_NAME_BYTES).into();
     let v = call(&r, "battle.create", json!({ "setup": setup }));
     assert!(v.get("result").is_some(), "{v}");
+    // Caller text quoted back is cut short: a long battle id, method name or element name.
+    let long = "b".repeat(100_000);
+    for (method, params) in [
+        ("battle.state", json!({ "battle": long })),
+        (long.as_str(), json!({})),
+        (
+            "battle.reach",
+            json!({ "battle": v["result"]["battle"], "element": long }),
+        ),
+    ] {
+        let e = call(&r, method, params);
+        let text = e["error"].to_string();
+        assert!(text.len() < 4096, "{method:.20}: {} bytes", text.len());
+    }
 }
