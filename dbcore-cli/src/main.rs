@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
@@ -207,12 +207,21 @@ struct ServeArgs {
     /// Bytes in one message (a line or a body).
     #[arg(long, default_value_t = Limits::default().max_message_bytes)]
     max_message_bytes: usize,
-    /// HTTP connections served at once.
+    /// HTTP connections served at once (when full, the one waiting longest on its client is
+    /// closed to make room).
     #[arg(long, default_value_t = HttpConfig::default().max_connections)]
     max_connections: usize,
-    /// HTTP read timeout, milliseconds.
+    /// HTTP connections served at once from one client address.
+    #[arg(long, default_value_t = HttpConfig::default().max_per_address)]
+    max_per_address: usize,
+    /// HTTP read timeout, milliseconds: a request's head and body must arrive within it from its
+    /// first byte, and an idle connection is closed after it.
     #[arg(long, default_value_t = 5000)]
     read_timeout_ms: u64,
+    /// Milliseconds a request waits for another request on the same battle before it is
+    /// answered "busy" (-32007).
+    #[arg(long, default_value_t = Limits::default().busy_wait.as_millis() as u64)]
+    busy_wait_ms: u64,
     /// Log every HTTP request to stderr.
     #[arg(long)]
     verbose: bool,
@@ -466,13 +475,14 @@ fn serve(s: ServeArgs) -> Result<(), Failure> {
     let limits = Limits {
         max_battles: s.max_battles,
         max_message_bytes: s.max_message_bytes,
+        busy_wait: Duration::from_millis(s.busy_wait_ms),
     };
     if s.door.stdio {
-        let mut referee = Referee::new(limits);
+        let referee = Referee::new(limits);
         let stdin = io::stdin();
         let mut input = stdin.lock();
         let mut output = BufWriter::new(io::stdout().lock());
-        return stdio::serve(&mut referee, &mut input, &mut output)
+        return stdio::serve(&referee, &mut input, &mut output)
             .map_err(|e| fail(format!("stdio: {e}")));
     }
     if !http::is_loopback(s.bind) && !s.allow_remote {
@@ -494,11 +504,12 @@ fn serve(s: ServeArgs) -> Result<(), Failure> {
     ))?;
     eprintln!("dbcore serve: listening on http://{host}/rpc");
     let cfg = HttpConfig {
-        max_connections: s.max_connections,
+        max_connections: s.max_connections.max(1),
+        max_per_address: s.max_per_address.max(1),
         read_timeout: Duration::from_millis(s.read_timeout_ms.max(1)),
         verbose: s.verbose,
         ..HttpConfig::default()
     };
-    http::serve(listener, Arc::new(Mutex::new(Referee::new(limits))), cfg)
+    http::serve(listener, Arc::new(Referee::new(limits)), cfg)
         .map_err(|e| fail(format!("http: {e}")))
 }
