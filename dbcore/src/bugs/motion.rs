@@ -152,7 +152,7 @@ impl Encounter {
         }
     }
 
-    /// Put a figure somewhere and say so.
+    /// Put a figure somewhere at the end of a straight move and say so.
     pub(super) fn place(
         &mut self,
         id: FigureId,
@@ -161,9 +161,22 @@ impl Encounter {
         kind: MoveKind,
         ev: &mut Vec<Event>,
     ) {
+        let inches = self.fig(id).at.distance(to);
+        self.place_after(id, to, facing, kind, inches, ev);
+    }
+
+    /// Put a figure somewhere after moving `inches` along a path, and say so.
+    pub(super) fn place_after(
+        &mut self,
+        id: FigureId,
+        to: Point,
+        facing: Option<f64>,
+        kind: MoveKind,
+        inches: f64,
+        ev: &mut Vec<Event>,
+    ) {
         let f = self.fig_mut(id);
         let from = f.at;
-        let inches = from.distance(to);
         f.at = to;
         f.moved_in += inches;
         if let Some(b) = facing {
@@ -231,6 +244,7 @@ impl Encounter {
             .collect();
         // Walk the path in quarter inches, looking for the first point of sight.
         let step = 0.25;
+        let mut walked = 0.0;
         for (k, w) in pts.windows(2).enumerate() {
             let len = w[0].distance(w[1]);
             let n = (len / step).ceil().max(1.0) as usize;
@@ -260,7 +274,7 @@ impl Encounter {
                     break;
                 }
                 let s = s.snapped();
-                self.place(id, s, None, kind, ev);
+                self.place_after(id, s, None, kind, walked + len * (i as f64 / n as f64), ev);
                 self.watchers.extend(seen.iter().copied());
                 if !at_end {
                     let skip = if i < n { k } else { k + 1 };
@@ -277,9 +291,10 @@ impl Encounter {
                 self.what_now_checks(seen, id);
                 return;
             }
+            walked += len;
         }
         let end = *pts.last().unwrap_or(&start);
-        self.place(id, end.snapped(), facing, kind, ev);
+        self.place_after(id, end.snapped(), facing, kind, walked, ev);
         if let Some(edge) = exit {
             self.fig_mut(id).status = FigureStatus::Exited { edge };
             ev.push(Event::Exited { figure: id, edge });
