@@ -1,4 +1,4 @@
-//! What a player may choose, checked (BUGS §5, §6, §8, §11; readings R2, R3, R11, R12, R14–R17,
+//! What a player may choose, checked (BUGS §5, BUGS §6, BUGS §8, BUGS §11; readings R2, R3, R11, R12, R14–R17,
 //! R26–R28, R45), and the concrete list of legal choices ([`Encounter::legal_actions`]).
 //!
 //! Moves are continuous, so the list is a basis (dbcore reading B8): for the Active figure, stay
@@ -321,7 +321,7 @@ impl Encounter {
     }
 
     /// A charge from where the figure stands to `to`, touching `target`, within `budget` inches
-    /// of movement, with room at the target (BUGS §6 #3, §11; readings R26, R28).
+    /// of movement, with room at the target (BUGS §6 #3, BUGS §11; readings R26, R28).
     pub(super) fn charge_path_ok(
         &self,
         id: FigureId,

@@ -1,5 +1,5 @@
 //! The encounter: set-up, state, actions, events, the dice and decisions awaited, refusals, and
-//! the record that replays (BUGS §5–§15). The rules that move it on are in the sibling files
+//! the record that replays (BUGS §5–15). The rules that move it on are in the sibling files
 //! (`tasks.rs` the turn and the bug holes, `fight.rs` shooting and melee, `react.rs` the checks,
 //! `motion.rs` the moves, `choices.rs` what a player may choose).
 //!
@@ -162,7 +162,7 @@ pub struct BugsSetup {
 pub enum FigureStatus {
     /// On the table.
     OnTable,
-    /// Dead, and removed (BUGS §10.3, §10.4).
+    /// Dead, and removed (BUGS §10.3, BUGS §10.4).
     Dead,
     /// Ran off the table (reading R33).
     RanOff,
@@ -945,7 +945,7 @@ pub enum Event {
         /// The pursuer.
         figure: FigureId,
     },
-    /// The bug-hole roll (BUGS §13.1, §13.2).
+    /// The bug-hole roll (BUGS §13.1, BUGS §13.2).
     HoleChance {
         /// The terms of the chance.
         terms: Vec<ChanceTerm>,
@@ -965,7 +965,7 @@ pub enum Event {
         /// The direction, or tremors.
         direction: Option<Direction>,
     },
-    /// A hole opened (BUGS §13.4, §13.5).
+    /// A hole opened (BUGS §13.4, BUGS §13.5).
     HoleOpened {
         /// The hole.
         hole: u32,
@@ -996,7 +996,7 @@ pub enum Event {
         /// How many.
         count: u32,
     },
-    /// A bug came out (BUGS §13.6, §13.8).
+    /// A bug came out (BUGS §13.6, BUGS §13.8).
     BugEmerged {
         /// The hole.
         hole: u32,

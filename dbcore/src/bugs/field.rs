@@ -1,4 +1,4 @@
-//! The table and its terrain (BUGS §0, §8, §14; readings R2, R17, R18, R42, R43): areas, line of
+//! The table and its terrain (BUGS §0, BUGS §8, BUGS §14; readings R2, R17, R18, R42, R43): areas, line of
 //! sight, cover, the cost of moving, and the measures every other part uses.
 //!
 //! Distances are inches from the table's south-west corner; bearings are degrees clockwise from

@@ -1,4 +1,4 @@
-//! Shooting and melee, and what a hit does (BUGS §7–§11; readings R13–R16, R20–R23, R25, R33,
+//! Shooting and melee, and what a hit does (BUGS §7–11; readings R13–R16, R20–R23, R25, R33,
 //! R35, R45, R49): the fire and its targets, To Hit, wound damage, Impact, the Wound Table,
 //! Stamina's thresholds, the runaway's free hacks and the pursuit that follows.
 

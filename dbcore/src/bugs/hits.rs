@@ -1,4 +1,4 @@
-//! The To Hit table and the damage arithmetic (BUGS §9, §10; readings R19–R21).
+//! The To Hit table and the damage arithmetic (BUGS §9, BUGS §10; readings R19–R21).
 //!
 //! The table has no modifiers: its rows carry their conditions. Each row is data
 //! ([`hit_table`]), with row 6's lost condition held as a switchable Weapon Skill threshold

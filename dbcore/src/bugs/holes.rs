@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn type_and_direction_from_the_dice() {
-        // BUGS §13.3, §13.8.
+        // BUGS §13.3, BUGS §13.8.
         let big: Vec<u8> = (2..=12).filter(|t| bug_type(*t) == Sheet::BigUn).collect();
         assert_eq!(big, [2, 3, 10, 11, 12]);
         assert_eq!(Direction::from_die(5), None);

@@ -108,7 +108,8 @@
 //!   or pursuing, which could not act freely anyway (tasks.rs);
 //! - **B12** a pursuer whose pursuit ends at its activation (passed check, a move of 1 in or
 //!   less, or no quarry) acts freely in that activation (motion.rs);
-//! - **B13** the Wound Table's `-1` and `1` are both a loss of 1 Willpower (tables.rs);
+//! - **B13** while dice are awaited the legal-action list is empty: the one input is a roll of
+//!   the dice asked for (choices.rs);
 //! - **B14** a figure may leave the table by any edge with a voluntary move; only citizens leaving
 //!   by the escort's goal edge count as safe (choices.rs);
 //! - **B15** with the Being Charged cell supplied by the user, the results it may take are those

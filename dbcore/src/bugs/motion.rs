@@ -1,4 +1,4 @@
-//! Moving figures (BUGS §6, §7; readings R2, R3, R13, R28, R30, R32–R35): voluntary moves paused
+//! Moving figures (BUGS §6, BUGS §7; readings R2, R3, R13, R28, R30, R32–R35): voluntary moves paused
 //! by What Now checks, the charge, and the moves the results force (duck down, runaway, move
 //! back, follow up, pursuit).
 //!

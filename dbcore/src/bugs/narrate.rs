@@ -1,4 +1,4 @@
-//! The events told in a player's words (BUGS §5–§15): one line each, naming the figures, the
+//! The events told in a player's words (BUGS §5–15): one line each, naming the figures, the
 //! dice and the rows and cells read, so that a player can follow the referee with the booklet
 //! open.
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::tables::BeingChargedNone;
 
-/// Which check (BUGS §12.3–§12.6, and reading R24 for the check after a melee attack).
+/// Which check (BUGS §12.3–12.6, and reading R24 for the check after a melee attack).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
@@ -90,7 +90,7 @@ pub struct Modified {
     pub value: i32,
 }
 
-/// The result a check's table gives (BUGS §7, §12.3–§12.6, readings R24, R29).
+/// The result a check's table gives (BUGS §7, BUGS §12.3–12.6, readings R24, R29).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
@@ -167,7 +167,7 @@ pub fn passed(modified_will: i32, first: u8, second: Option<u8>) -> Option<Passe
     })
 }
 
-/// The cell of a check's table (BUGS §12.3–§12.6, readings R24 and R29).
+/// The cell of a check's table (BUGS §12.3–12.6, readings R24 and R29).
 ///
 /// ```
 /// use dbcore::bugs::{reaction_result, BeingChargedNone, CheckKind, MeleeReaction, Passed, ReactionResult};

@@ -1,5 +1,5 @@
-//! The character sheets and the weapons (BUGS §2–§4): every number the transcription kept, and
-//! the places where the user's tables file fills in what it lost (BUGS §17.3, §17.4; readings R3–R6).
+//! The character sheets and the weapons (BUGS §2–4): every number the transcription kept, and
+//! the places where the user's tables file fills in what it lost (BUGS §17.3, BUGS §17.4; readings R3–R6).
 //!
 //! A figure's characteristics are read from its [`Sheet`] and, for the lost values, from the
 //! validated [`Tables`]; nothing here guesses a lost number.
@@ -76,7 +76,7 @@ impl Weapon {
             Weapon::Fists | Weapon::ClawsTeeth => None,
         }
     }
-    /// The Power Rating of a ranged weapon (BUGS §4, §10.2); `grenade_pwr` is the switch of R5.
+    /// The Power Rating of a ranged weapon (BUGS §4, BUGS §10.2); `grenade_pwr` is the switch of R5.
     pub fn power(self, grenade_pwr: u8) -> Option<u8> {
         match self {
             Weapon::Pistol => Some(5),
@@ -117,7 +117,7 @@ pub enum Armour {
 }
 
 /// One figure's characteristics, as its sheet gives them with the lost values filled in from
-/// the tables file (BUGS §2, §3).
+/// the tables file (BUGS §2, BUGS §3).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Characteristics {

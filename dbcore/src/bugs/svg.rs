@@ -1,4 +1,4 @@
-//! A picture of a BUGS! table as SVG (BUGS §1, §14, §13): the table in inches, the terrain in
+//! A picture of a BUGS! table as SVG (BUGS §1, BUGS §14, BUGS §13): the table in inches, the terrain in
 //! play, the bug holes, every figure on the table on its 1 in base with its front edge marked,
 //! and beside the table a legend of colours and the roster with each figure's Stamina and
 //! Willpower. North (+y) is up. Numbers are written with three decimals, so the same encounter

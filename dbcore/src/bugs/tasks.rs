@@ -1,4 +1,4 @@
-//! The engine's work list and the turn (BUGS §5, §13, §15; readings R9–R11, R38–R44).
+//! The engine's work list and the turn (BUGS §5, BUGS §13, BUGS §15; readings R9–R11, R38–R44).
 //!
 //! Every rule that happens later is a [`Task`] on a stack, so a reaction nested in a reaction is
 //! resolved at once and completely, depth first (reading R36). A task that needs dice or a

@@ -1,4 +1,4 @@
-//! BUGS! bug holes and terrain (BUGS.md §13, §14; readings R38–R42).
+//! BUGS! bug holes and terrain (BUGS.md §13, BUGS §14; readings R38–R42).
 
 use dbcore::bugs::{
     hole_chance, BoardType, BugsSetup, ChanceTerm, DeathCause, Direction, Encounter, EncounterKind,
@@ -182,7 +182,7 @@ fn a_hole_kills_whoever_stands_on_it() {
     ));
 }
 
-// BUGS.md §13.6–§13.8 and reading R40: one bug in the hole's first turn, 1D6 (no more than it
+// BUGS.md §13.6–13.8 and reading R40: one bug in the hole's first turn, 1D6 (no more than it
 // owes) in each later one, each of a kind rolled on 2D6 (2, 3, 10, 11, 12 big uns).
 #[test]
 fn emergence_one_then_a_die_each_turn() {

@@ -1,4 +1,4 @@
-//! BUGS! melee and the involuntary results it brings (BUGS.md §7, §11; readings R24–R28, R33–R35).
+//! BUGS! melee and the involuntary results it brings (BUGS.md §7, BUGS §11; readings R24–R28, R33–R35).
 
 use dbcore::bugs::{
     Action, AttackKind, CheckKind, Decision, DiceReading, Encounter, Event, FigureId, FireReason,
@@ -80,7 +80,7 @@ fn big_un_charges() -> (Encounter, Vec<Event>) {
     (e, ev)
 }
 
-// BUGS.md §6 #3, §12.5, §12.6 and reading R28: a charge takes a Charging check, stops halfway for
+// BUGS.md §6 #3, BUGS §12.5, BUGS §12.6 and reading R28: a charge takes a Charging check, stops halfway for
 // the target's Being Charged check (which may let it fire, the charger then checking Shot At),
 // then goes into contact and the charger attacks first (BUGS.md §11).
 #[test]

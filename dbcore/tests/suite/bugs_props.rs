@@ -1,4 +1,4 @@
-//! BUGS! invariants as properties (BUGS.md §5–§15): every legal action is accepted; a refusal
+//! BUGS! invariants as properties (BUGS.md §5–15): every legal action is accepted; a refusal
 //! changes nothing; Stamina only falls; the dead never act; the state round-trips as JSON; a
 //! record replays to the same encounter and events.
 
@@ -123,7 +123,7 @@ fn random_game(k: u8, seed: u64, steps: usize) -> Result<(), TestCaseError> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
 
-    // BUGS.md §5–§15: random play of each encounter keeps every invariant.
+    // BUGS.md §5–15: random play of each encounter keeps every invariant.
     #[test]
     fn random_play_keeps_the_invariants(k in 1u8..=3, seed in any::<u64>()) {
         random_game(k, seed, 400)?;

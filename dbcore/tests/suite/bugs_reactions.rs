@@ -28,7 +28,7 @@ fn m(modifier: Modifier, value: i32) -> Modified {
     Modified { modifier, value }
 }
 
-// BUGS.md §12.3–§12.6 and readings R24, R29: each check's table.
+// BUGS.md §12.3–12.6 and readings R24, R29: each check's table.
 #[test]
 fn each_checks_table() {
     use CheckKind::*;

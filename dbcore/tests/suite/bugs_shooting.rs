@@ -1,4 +1,4 @@
-//! BUGS! shooting and damage (BUGS.md §4, §8, §9, §10), on the synthetic tables.
+//! BUGS! shooting and damage (BUGS.md §4, BUGS §8, BUGS §9, BUGS §10), on the synthetic tables.
 
 use dbcore::bugs::{
     hit_table, to_hit, AttackKind, BugsError, DeathCause, Encounter, Event, FigureId, HitContext,
@@ -108,7 +108,7 @@ fn the_to_hit_table_row_by_row() {
     assert_eq!(hit_table(6).len(), 11);
 }
 
-// BUGS.md §10.1–§10.3: a Critical wound does WS + dice − DAV, then the Impact Table in the
+// BUGS.md §10.1–10.3: a Critical wound does WS + dice − DAV, then the Impact Table in the
 // weapon's Power column; a W takes 10 more, knocks down and sends the target to the Wound Table,
 // read in its Willpower's column, where a K kills.
 #[test]
@@ -215,7 +215,7 @@ fn a_wound_of_one_costs_a_point_of_willpower() {
     ));
 }
 
-// BUGS.md §10.1 and §12.4: a Flesh wound does damage but rolls no Impact; a missed target still
+// BUGS.md §10.1 and BUGS §12.4: a Flesh wound does damage but rolls no Impact; a missed target still
 // takes its Shot At check.
 #[test]
 fn a_flesh_wound_does_damage_without_impact_and_a_miss_still_checks() {

@@ -1,6 +1,6 @@
 //! The BUGS! tables file: the values the transcription lost, supplied by the user and checked
 //! with every problem named at once (BUGS.md §17; readings R4–R8, R29), and the sheets they
-//! complete (BUGS.md §2–§4).
+//! complete (BUGS.md §2–4).
 
 use dbcore::bugs::{
     tables_template, validate_tables, BugsError, Encounter, Impact, Sheet, Targets, Weapon, Wound,
@@ -153,7 +153,7 @@ fn no_encounter_without_the_tables() {
     }
 }
 
-// BUGS.md §2–§4 and readings R3–R5, R41, R45, R49: the sheets' surviving values, the lost ones
+// BUGS.md §2–4 and readings R3–R5, R41, R45, R49: the sheets' surviving values, the lost ones
 // from the tables file, the weapons' dice and Power.
 #[test]
 fn the_sheets_and_weapons() {

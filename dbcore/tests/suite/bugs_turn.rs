@@ -1,4 +1,4 @@
-//! BUGS! turns, activation and the voluntary actions (BUGS.md §5, §6), with the readings that
+//! BUGS! turns, activation and the voluntary actions (BUGS.md §5, BUGS §6), with the readings that
 //! shape them (R9–R13, R23, R30).
 
 use dbcore::bugs::{
