@@ -5,6 +5,7 @@
 // Validating messages against the committed JSON Schema files, shared by several modules.
 mod support;
 
+mod bugs;
 mod dispatcher;
 mod dispatcher_games;
 mod fuzz_corpus;
