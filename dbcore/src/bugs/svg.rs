@@ -156,7 +156,7 @@ pub fn svg(e: &Encounter) -> String {
             r##"<circle cx="{}" cy="{}" r="{}" fill="#2a1a0b" stroke="#7a4a12" stroke-width="3"/><text x="{}" y="{}" font-size="11" fill="#2a1a0b" font-weight="bold">hole {} · owes {}</text>"##,
             num(x(p.x)),
             num(y(p.y)),
-            num(0.8 * SCALE),
+            num(0.65 * SCALE),
             num(x(p.x) + 16.0),
             num(y(p.y) + 4.0),
             h.id,
