@@ -510,6 +510,7 @@ impl Encounter {
                     })
                     .map(|g| (g.at.distance(centre), g.id))
                     .collect();
+                // Nearest the centre first; dbcore reading B16: ties by figure number.
                 more.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 let band = long[0];
                 let mut all = vec![p.id];

@@ -113,7 +113,10 @@
 //! - **B14** a figure may leave the table by any edge with a voluntary move; only citizens leaving
 //!   by the escort's goal edge count as safe (choices.rs);
 //! - **B15** with the Being Charged cell supplied by the user, the results it may take are those
-//!   that can answer a charge: stand, carry on, duck down, runaway (tables.rs).
+//!   that can answer a charge: stand, carry on, duck down, runaway (tables.rs);
+//! - **B16** a burst's secondary targets at the same distance from its centre go by figure
+//!   number (choices.rs);
+//! - **B17** an encounter with no turn limit still ends after 1000 turns (tasks.rs).
 
 mod choices;
 mod encounter;

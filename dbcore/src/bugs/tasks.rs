@@ -20,6 +20,10 @@ use super::{FigureId, Side};
 use crate::dice::DieScore;
 use crate::geometry::Point;
 
+/// The most turns any encounter lasts (dbcore reading B17): an escort with no turn limit whose
+/// last human cannot leave the table would otherwise go on for ever.
+pub const MAX_TURNS: u32 = 1000;
+
 /// What a roll-off orders.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "then")]
@@ -1107,7 +1111,8 @@ impl Encounter {
             .iter()
             .filter(|f| f.on_table() && f.sheet.is_citizen())
             .count();
-        let at_limit = self.setup.turn_limit.is_some_and(|l| self.turn >= l);
+        // dbcore reading B17: an encounter with no turn limit still ends after MAX_TURNS.
+        let at_limit = self.turn >= self.setup.turn_limit.unwrap_or(MAX_TURNS).min(MAX_TURNS);
         let why = match self.setup.encounter {
             EncounterKind::Escort { .. } | EncounterKind::Raid if humans == 0 => {
                 Some("no human is left on the table".to_string())

@@ -64,6 +64,9 @@ fn random_game(k: u8, seed: u64, steps: usize) -> Result<(), TestCaseError> {
         } else {
             events = Encounter::replay(&e.record()).unwrap().1;
         }
+        if e.is_over() {
+            break;
+        }
         let action = match e.awaiting() {
             Some(req) => Action::Roll {
                 dice: (0..req.count).map(|_| dice.roll()).collect(),
