@@ -8,7 +8,6 @@
 //! in sight; off the table by each edge within a move; and a charge at each enemy it can reach.
 //! Any other path the player gives is checked the same way.
 
-use super::encounter::{Action, BugsError, Decision, Encounter, Event, Need};
 use super::field::{CONTACT, OVERLAP};
 use super::fight::FirePlan;
 use super::motion::{bearing_of, Stops};
@@ -16,6 +15,7 @@ use super::sheets::Weapon;
 use super::tables::Targets;
 use super::tasks::{Input, Task};
 use super::FigureId;
+use super::{Action, BugsError, Decision, Encounter, Event, Need};
 use crate::geometry::{Point, Segment};
 
 const TOL: f64 = 1e-3;

@@ -4,15 +4,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::encounter::{
-    AttackKind, DeathCause, DiceReading, Encounter, Event, FigureStatus, FireReason, Roll,
-};
 use super::hits::{to_hit, wound_damage, HitContext, HitResult};
 use super::reaction::CheckKind;
 use super::sheets::Weapon;
 use super::tables::{Impact, Wound};
 use super::tasks::{Input, Task};
 use super::FigureId;
+use super::{
+    AttackKind, DeathCause, DiceReading, Encounter, Event, FigureStatus, FireReason, Roll,
+};
 use crate::dice::DieScore;
 use crate::geometry::Point;
 
@@ -71,7 +71,7 @@ impl Encounter {
         if !self.may_fire(id, reason) || self.fire_options(id, at).is_empty() {
             return;
         }
-        let d = super::encounter::Decision::Fire {
+        let d = super::Decision::Fire {
             figure: id,
             reason,
             at,

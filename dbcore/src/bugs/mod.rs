@@ -101,7 +101,7 @@
 //! - **B7** a freeze taken in the encounter step lasts through the next turn (react.rs);
 //! - **B8** the legal-action list is a basis of the continuous moves (choices.rs);
 //! - **B9** a bug comes out on the hole itself, else as near it as there is room (rings of 1, 2
-//!   and 3 in, from north clockwise), never touching a human (tasks.rs);
+//!   and 3 in, from north clockwise), never touching a human (holes.rs);
 //! - **B10** the counter-attack after a Carry on is always taken: it costs the defender nothing
 //!   the rules name (fight.rs);
 //! - **B11** a leader's join candidates exclude figures that are frozen, knocked down, running
@@ -120,6 +120,7 @@
 
 mod choices;
 mod encounter;
+mod events;
 pub mod field;
 mod fight;
 pub mod hits;
@@ -130,6 +131,7 @@ mod player;
 mod react;
 pub mod reaction;
 mod scenarios;
+mod setup;
 pub mod sheets;
 mod svg;
 pub mod tables;
@@ -138,11 +140,10 @@ mod tasks;
 use serde::{Deserialize, Serialize};
 
 pub use encounter::{
-    Action, AttackKind, BugHole, BugsConfig, BugsError, BugsRecord, BugsSetup, Count, DeathCause,
-    Decision, DiceReading, DiceRequest, Encounter, EncounterKind, Event, Figure, FigureSetup,
-    FigureStatus, FireReason, HoleSetup, HoleState, MoveKind, Need, Outcome, Pursuit, ReplayError,
-    Roll, TableSize, Verdict, RECORD_FORMAT, SETUP_FORMAT,
+    Action, BugHole, BugsError, BugsRecord, Decision, DiceReading, DiceRequest, Encounter, Figure,
+    FigureStatus, FireReason, HoleState, Need, Pursuit, ReplayError, Roll, RECORD_FORMAT,
 };
+pub use events::{AttackKind, Count, DeathCause, Event, MoveKind, Outcome, Verdict};
 pub use field::{Area, AreaKind, BoardType, Edge, Field};
 pub use hits::{hit_table, to_hit, wound_damage, HitCondition, HitContext, HitResult, HitRow};
 pub use holes::{bug_type, hole_chance, ChanceTerm, Direction};
@@ -152,6 +153,9 @@ pub use reaction::{
     passed, reaction_result, CheckKind, MeleeReaction, Modified, Modifier, Passed, ReactionResult,
 };
 pub use scenarios::demo_setup;
+pub use setup::{
+    BugsConfig, BugsSetup, EncounterKind, FigureSetup, HoleSetup, TableSize, SETUP_FORMAT,
+};
 pub use sheets::{Armour, Characteristics, Sheet, Weapon};
 pub use svg::svg;
 pub use tables::{

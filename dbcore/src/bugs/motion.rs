@@ -8,10 +8,10 @@
 //! charges set off What Now checks (dbcore reading B3): a forced move is no "target moving into
 //! sight from a concealed position".
 
-use super::encounter::{Encounter, Event, FigureStatus, MoveKind};
 use super::field::{Edge, CONTACT, RADIUS};
 use super::tasks::Task;
 use super::FigureId;
+use super::{Encounter, Event, FigureStatus, MoveKind};
 use crate::geometry::{snap_bearing, Point};
 
 /// How far a forced move went.
@@ -518,12 +518,12 @@ impl Encounter {
         {
             return;
         }
-        let roll = super::encounter::Roll::PursuitDistance { figure: pursuer };
-        let Some(d) = self.dice(task, 1, super::encounter::DiceReading::Half, roll) else {
+        let roll = super::Roll::PursuitDistance { figure: pursuer };
+        let Some(d) = self.dice(task, 1, super::DiceReading::Half, roll) else {
             return;
         };
         let inches = self.fig(pursuer).movement + f64::from(super::hits::half_d6(d[0].get()));
-        self.fig_mut(pursuer).pursuing = Some(super::encounter::Pursuit { quarry, divisor: 2 });
+        self.fig_mut(pursuer).pursuing = Some(super::Pursuit { quarry, divisor: 2 });
         self.chase(pursuer, quarry, inches, ev);
     }
 
@@ -540,8 +540,8 @@ impl Encounter {
             self.stack.push(Task::Voluntary { figure: id });
             return;
         }
-        let roll = super::encounter::Roll::PursuitCheck { figure: id };
-        let Some(d) = self.dice(task, 2, super::encounter::DiceReading::Total, roll) else {
+        let roll = super::Roll::PursuitCheck { figure: id };
+        let Some(d) = self.dice(task, 2, super::DiceReading::Total, roll) else {
             return;
         };
         let will = self.fig(id).will;
@@ -559,7 +559,7 @@ impl Encounter {
             self.stack.push(Task::Voluntary { figure: id });
             return;
         }
-        self.fig_mut(id).pursuing = Some(super::encounter::Pursuit {
+        self.fig_mut(id).pursuing = Some(super::Pursuit {
             quarry: p.quarry,
             divisor: p.divisor.saturating_mul(2),
         });

@@ -4,14 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use super::encounter::{
-    AttackKind, BugsSetup, DeathCause, EncounterKind, Event, MoveKind, Outcome, Verdict,
-};
 use super::hits::{HitCondition, HitResult};
 use super::holes::ChanceTerm;
 use super::reaction::{CheckKind, Modifier, Passed};
 use super::tables::{Impact, Wound};
 use super::FigureId;
+use super::{AttackKind, BugsSetup, DeathCause, EncounterKind, Event, MoveKind, Outcome, Verdict};
 use crate::dice::DieScore;
 use crate::geometry::Point;
 

@@ -10,7 +10,7 @@
 //! Leaders take every friend who may join; figures in melee attack the weakest enemy touching
 //! them.
 
-use super::encounter::{
+use super::{
     Action, BugsError, BugsRecord, BugsSetup, Decision, Encounter, EncounterKind, Event, Verdict,
 };
 use super::{FigureId, Side};

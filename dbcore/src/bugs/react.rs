@@ -1,12 +1,12 @@
 //! Taking a reaction check and carrying out its result at once (BUGS §12; readings R24, R28–R32,
 //! R36, R37).
 
-use super::encounter::{DiceReading, Encounter, Event, FireReason, Roll};
 use super::field::CONTACT;
 use super::motion::bearing_of;
 use super::reaction::{passed, reaction_result, CheckKind, Modified, Modifier, ReactionResult};
 use super::tasks::Task;
 use super::FigureId;
+use super::{DiceReading, Encounter, Event, FireReason, Roll};
 use crate::dice::DieScore;
 use crate::geometry::Point;
 

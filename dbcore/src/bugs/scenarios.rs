@@ -2,11 +2,11 @@
 //! The booklet gives no deployment, table or turn limit; these are ours, chosen to make a short,
 //! readable game: 36 in wide tables, the humans at the south edge, the party's front north.
 
-use super::encounter::{BugsConfig, BugsSetup, EncounterKind, FigureSetup, HoleSetup, TableSize};
 use super::field::{Area, AreaKind, BoardType, Edge};
 use super::sheets::Sheet;
 use super::tables::TablesFile;
 use super::FigureId;
+use super::{BugsConfig, BugsSetup, EncounterKind, FigureSetup, HoleSetup, TableSize};
 use crate::geometry::Point;
 
 fn rect(name: &str, kind: AreaKind, x0: f64, y0: f64, x1: f64, y1: f64) -> Area {

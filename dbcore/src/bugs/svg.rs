@@ -6,9 +6,9 @@
 
 use std::fmt::Write;
 
-use super::encounter::{Encounter, FigureStatus, HoleState, Outcome};
 use super::field::AreaKind;
 use super::sheets::Sheet;
+use super::{Encounter, FigureStatus, HoleState, Outcome};
 use crate::svg::{escape, num};
 
 /// Pixels per inch.

@@ -7,15 +7,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::encounter::{
-    BugHole, BugsSetup, Count, Decision, DiceReading, DiceRequest, Encounter, EncounterKind, Event,
-    Figure, FigureStatus, HoleState, Need, Outcome, Roll, Verdict, SETUP_FORMAT,
-};
 use super::field::{BoardType, Field};
 use super::fight::{FirePlan, Strike};
-use super::holes::{bug_type, hole_chance, hole_point, Direction};
+use super::holes::Direction;
 use super::reaction::CheckKind;
-use super::tables::{Problem, Tables};
+use super::tables::Tables;
+use super::{
+    BugHole, BugsSetup, Count, Decision, DiceReading, DiceRequest, Encounter, EncounterKind, Event,
+    Figure, FigureStatus, HoleState, Need, Outcome, Roll, Verdict,
+};
 use super::{FigureId, Side};
 use crate::dice::DieScore;
 use crate::geometry::Point;
@@ -71,7 +71,7 @@ pub(super) enum Task {
     },
     FireChoice {
         figure: FigureId,
-        reason: super::encounter::FireReason,
+        reason: super::FireReason,
         at: Option<FigureId>,
     },
     Shoot {
@@ -177,101 +177,9 @@ pub(super) enum Task {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Input {
     Dice(Vec<DieScore>),
-    Voluntary(super::encounter::Action),
+    Voluntary(super::Action),
     Join(Vec<FigureId>),
     Fire(Option<FirePlan>),
-}
-
-/// Every problem with a set-up apart from its tables (reading R43).
-pub(super) fn setup_problems(s: &BugsSetup) -> Vec<Problem> {
-    let mut p = Vec::new();
-    let mut add = |at: String, problem: String| p.push(Problem { at, problem });
-    if s.format != SETUP_FORMAT {
-        add("format".into(), format!("must be \"{SETUP_FORMAT}\""));
-    }
-    if s.version != 1 {
-        add("version".into(), "must be 1".into());
-    }
-    let t = s.table;
-    let ok = |v: f64| v.is_finite() && (36.0..=240.0).contains(&v);
-    if !ok(t.width) || !ok(t.depth) {
-        add(
-            "table".into(),
-            "each side must be 36 to 240 in (reading R43: at least 3 × 3 ft)".into(),
-        );
-    }
-    if !s.front.is_finite() {
-        add("front".into(), "must be a bearing".into());
-    }
-    match (s.encounter, s.turn_limit) {
-        (EncounterKind::Defend | EncounterKind::Raid, None) => add(
-            "turn_limit".into(),
-            "the defence and the raid need a turn limit (reading R44)".into(),
-        ),
-        (_, Some(0)) => add("turn_limit".into(), "must be at least 1".into()),
-        (_, Some(n)) if n > 1000 => add("turn_limit".into(), "at most 1000".into()),
-        _ => {}
-    }
-    if ![9, 11].contains(&s.config.grenade_pwr) {
-        add(
-            "config.grenade_pwr".into(),
-            "must be 11 (the Weapons Table) or 9 (the sheets), reading R5".into(),
-        );
-    }
-    if s.config.row6_ws_at_most > 12 {
-        add("config.row6_ws_at_most".into(), "at most 12".into());
-    }
-    for (i, a) in s.areas.iter().enumerate() {
-        if a.outline.len() < 3
-            || a.outline
-                .iter()
-                .any(|q| !q.x.is_finite() || !q.y.is_finite())
-            || !a.height.is_finite()
-        {
-            add(
-                format!("areas.{i}"),
-                "an area needs at least 3 finite points and a finite height".into(),
-            );
-        }
-    }
-    if s.figures.len() > 200 {
-        add("figures".into(), "at most 200 figures".into());
-    }
-    let field = Field::new(t.width, t.depth, &s.areas, s.board);
-    for (i, f) in s.figures.iter().enumerate() {
-        let at = format!("figures.{i}");
-        if s.figures[..i].iter().any(|g| g.id == f.id) {
-            add(at.clone(), format!("figure {} is listed twice", f.id));
-        }
-        if f.id.0 >= 1_000_000 {
-            add(at.clone(), "ids are below 1000000".into());
-        }
-        if !f.at.x.is_finite() || !f.at.y.is_finite() || !f.facing.is_finite() {
-            add(at, "a position and facing must be finite".into());
-            continue;
-        }
-        if !field.on_table(f.at) {
-            add(at.clone(), "its base is not wholly on the table".into());
-        }
-        if !field.passable(f.at) {
-            add(at.clone(), "it stands in impassable terrain".into());
-        }
-        if s.figures[..i]
-            .iter()
-            .any(|g| g.at.distance(f.at) < super::field::OVERLAP)
-        {
-            add(at, "its base overlaps another".into());
-        }
-    }
-    for (i, h) in s.holes.iter().enumerate() {
-        if !h.at.x.is_finite() || !h.at.y.is_finite() || !field.inside(h.at) || h.owes > 1000 {
-            add(
-                format!("holes.{i}"),
-                "a hole must be on the table and owe at most 1000 bugs".into(),
-            );
-        }
-    }
-    p
 }
 
 impl Encounter {
@@ -363,14 +271,11 @@ impl Encounter {
     }
 
     /// Take an action as the answer to what is awaited, then play on to the next need.
-    pub(super) fn step(
-        &mut self,
-        action: &super::encounter::Action,
-    ) -> Result<Vec<Event>, super::encounter::BugsError> {
+    pub(super) fn step(&mut self, action: &super::Action) -> Result<Vec<Event>, super::BugsError> {
         if self.over.is_some() {
-            return Err(super::encounter::BugsError::Over);
+            return Err(super::BugsError::Over);
         }
-        let need = self.need.clone().ok_or(super::encounter::BugsError::Over)?;
+        let need = self.need.clone().ok_or(super::BugsError::Over)?;
         let input = self.accept(&need, action)?;
         self.need = None;
         self.input = Some(input);
@@ -380,26 +285,22 @@ impl Encounter {
     }
 
     /// Work through the stack until dice or a choice are needed or the encounter is over.
-    pub(super) fn run(&mut self, ev: &mut Vec<Event>) -> Result<(), super::encounter::BugsError> {
+    pub(super) fn run(&mut self, ev: &mut Vec<Event>) -> Result<(), super::BugsError> {
         let mut guard = 0u32;
         while self.need.is_none() && self.over.is_none() {
             guard += 1;
             if guard > 200_000 {
-                return Err(super::encounter::BugsError::Internal(
+                return Err(super::BugsError::Internal(
                     "the encounter went round without waiting for anything".into(),
                 ));
             }
             let Some(task) = self.stack.pop() else {
-                return Err(super::encounter::BugsError::Internal(
-                    "nothing left to do".into(),
-                ));
+                return Err(super::BugsError::Internal("nothing left to do".into()));
             };
             self.exec(task, ev);
         }
         if self.input.take().is_some() {
-            return Err(super::encounter::BugsError::Internal(
-                "an answer was not taken".into(),
-            ));
+            return Err(super::BugsError::Internal("an answer was not taken".into()));
         }
         Ok(())
     }
@@ -520,7 +421,7 @@ impl Encounter {
                 for (checker, mover) in now.into_iter().rev() {
                     self.stack.push(Task::FireChoice {
                         figure: checker,
-                        reason: super::encounter::FireReason::WhatNow,
+                        reason: super::FireReason::WhatNow,
                         at: Some(mover),
                     });
                 }
@@ -535,7 +436,7 @@ impl Encounter {
                 if self.can_go_on(figure) {
                     self.stack.push(Task::FireChoice {
                         figure,
-                        reason: super::encounter::FireReason::AfterMove,
+                        reason: super::FireReason::AfterMove,
                         at: None,
                     });
                 }
@@ -898,211 +799,6 @@ impl Encounter {
             .count() as u32
     }
 
-    pub(super) fn hole(&self, id: u32) -> &BugHole {
-        &self.holes[id as usize - 1]
-    }
-    fn hole_mut(&mut self, id: u32) -> &mut BugHole {
-        &mut self.holes[id as usize - 1]
-    }
-
-    /// The bug-hole chance now (BUGS §13.1).
-    pub(super) fn chance(&self) -> (i32, Vec<super::holes::ChanceTerm>) {
-        let open = self
-            .holes
-            .iter()
-            .filter(|h| matches!(h.state, HoleState::Open { .. }))
-            .count() as u32;
-        let soldiers = self
-            .figures
-            .iter()
-            .filter(|f| f.on_table() && f.sheet.is_soldier())
-            .count() as u32;
-        hole_chance(self.board.unwrap_or(BoardType::Clear), open, soldiers)
-    }
-
-    /// The party's centre: the centroid of the humans on the table (reading R39).
-    fn party(&self) -> Point {
-        let humans: Vec<Point> = self
-            .figures
-            .iter()
-            .filter(|f| f.side == Side::Humans && f.on_table())
-            .map(|f| f.at)
-            .collect();
-        if humans.is_empty() {
-            return Point::new(self.field.width / 2.0, self.field.depth / 2.0);
-        }
-        let n = humans.len() as f64;
-        let s = humans.iter().fold(Point::new(0.0, 0.0), |a, p| a + *p);
-        s * (1.0 / n)
-    }
-
-    fn locate_hole(&mut self, task: &Task, hole: u32, after: bool, ev: &mut Vec<Event>) {
-        let roll = Roll::HoleDirection {
-            hole,
-            after_tremors: after,
-        };
-        let Some(d) = self.dice(task, 1, DiceReading::Total, roll) else {
-            return;
-        };
-        let direction = Direction::from_die(d[0].get());
-        ev.push(Event::HoleDirection {
-            hole,
-            die: d[0],
-            direction,
-        });
-        match direction {
-            Some(direction) => self.stack.push(Task::HoleDistance { hole, direction }),
-            // Tremors after tremors: roll again (BUGS §13.3).
-            None if after => self.stack.push(task.clone()),
-            // Tremors: it opens in the next encounter step.
-            None => {}
-        }
-    }
-
-    fn hole_distance(&mut self, task: &Task, hole: u32, dir: Direction, ev: &mut Vec<Event>) {
-        let Some(d) = self.dice(task, 2, DiceReading::Product, Roll::HoleDistance { hole }) else {
-            return;
-        };
-        let distance = f64::from(d[0].get()) * f64::from(d[1].get());
-        let at = hole_point(
-            &self.field,
-            self.party(),
-            dir.bearing(self.setup.front),
-            distance,
-        );
-        let turn = self.turn;
-        let h = self.hole_mut(hole);
-        h.at = Some(at);
-        h.state = HoleState::Open { turn };
-        self.holes_opened += 1;
-        ev.push(Event::HoleOpened {
-            hole,
-            at,
-            dice: d,
-            distance,
-        });
-        // Anyone standing where it opens is killed (BUGS §13.5).
-        let under: Vec<FigureId> = self
-            .figures
-            .iter()
-            .filter(|f| f.on_table() && base_contains(f, at))
-            .map(|f| f.id)
-            .collect();
-        for id in under {
-            self.kill(id, super::encounter::DeathCause::BugHole, ev);
-        }
-        self.stack.push(Task::Emerge { hole, left: 1 });
-        self.stack.push(Task::HoleOwes { hole });
-    }
-
-    /// A free place for the next bug out of a hole (reading R40; dbcore reading B9: on the hole
-    /// itself, else as near it as there is room, on rings 1, 2 and 3 in about it tried from north
-    /// clockwise; never touching a human).
-    fn bug_place(&self, hole: u32) -> Option<Point> {
-        let at = self.hole(hole).at?;
-        let free = |p: Point| {
-            self.field.on_table(p)
-                && self.field.passable(p)
-                && self.figures.iter().filter(|f| f.on_table()).all(|f| {
-                    let d = f.at.distance(p);
-                    d >= super::field::OVERLAP
-                        && (f.side == Side::Bugs || d > super::field::CONTACT)
-                })
-        };
-        if free(at) {
-            return Some(at);
-        }
-        for ring in 1..=3 {
-            let n = 8 * ring;
-            for k in 0..n {
-                let b = 360.0 * f64::from(k) / f64::from(n);
-                let p = (at + Point::from_bearing(b) * f64::from(ring)).snapped();
-                if free(p) {
-                    return Some(p);
-                }
-            }
-        }
-        None
-    }
-
-    fn emerge(&mut self, task: &Task, hole: u32, left: u32, ev: &mut Vec<Event>) {
-        if left == 0 || self.hole(hole).owes == 0 {
-            return;
-        }
-        let Some(at) = self.bug_place(hole) else {
-            ev.push(Event::BugWaits { hole });
-            return;
-        };
-        let Some(d) = self.dice(task, 2, DiceReading::Total, Roll::BugType { hole }) else {
-            return;
-        };
-        let sheet = bug_type(d[0].get() + d[1].get());
-        let id = FigureId(self.figures.iter().map(|f| f.id.0).max().unwrap_or(0) + 1);
-        let n = self.figures.iter().filter(|f| f.sheet == sheet).count() + 1;
-        let c = sheet.characteristics(&self.tables);
-        let party = self.party();
-        let v = party - at;
-        let facing = if v.length() > 1e-9 {
-            crate::geometry::snap_bearing(v.x.atan2(v.y).to_degrees())
-        } else {
-            0.0
-        };
-        let name = format!("{} {n}", sheet.name());
-        self.figures.push(Figure {
-            id,
-            name: name.clone(),
-            sheet,
-            side: Side::Bugs,
-            leader: false,
-            at,
-            facing,
-            ws: c.ws,
-            pow: c.pow,
-            will: c.will,
-            will_start: c.will,
-            stam: c.stam,
-            stam_start: c.stam,
-            dav: c.dav,
-            weapon: c.weapon,
-            damage_dice: c.damage_dice,
-            movement: c.movement,
-            grenades: c.grenades,
-            status: FigureStatus::OnTable,
-            // It activates from the next turn (reading R40).
-            activated: true,
-            knocked_down: false,
-            frozen_until: None,
-            running: false,
-            pursuing: None,
-            moved_in: 0.0,
-            halted: false,
-            hole: Some(hole),
-            emerged: Some(self.turn),
-        });
-        self.hole_mut(hole).owes -= 1;
-        ev.push(Event::BugEmerged {
-            hole,
-            figure: id,
-            name,
-            sheet,
-            dice: d,
-            at,
-        });
-        self.stack.push(Task::Emerge {
-            hole,
-            left: left - 1,
-        });
-        // Humans who see it take What Now checks (BUGS §12.3, reading R30).
-        let checkers: Vec<FigureId> = self
-            .figures
-            .iter()
-            .filter(|f| f.side == Side::Humans && f.on_table() && !f.running)
-            .filter(|f| self.sees(f.id, id))
-            .map(|f| f.id)
-            .collect();
-        self.what_now_checks(checkers, id);
-    }
-
     fn end_turn(&mut self, ev: &mut Vec<Event>) {
         ev.push(Event::TurnEnded { turn: self.turn });
         let humans = self.count_on_table(Side::Humans);
@@ -1190,13 +886,4 @@ impl Encounter {
             bugs_owed,
         }
     }
-}
-
-/// Whether a figure's square base contains a point (BUGS §13.5: the hole kills whoever stands on
-/// it).
-fn base_contains(f: &Figure, p: Point) -> bool {
-    let v = p - f.at;
-    let fwd = Point::from_bearing(f.facing);
-    let right = fwd.right();
-    v.dot(fwd).abs() <= 0.5 + 1e-9 && v.dot(right).abs() <= 0.5 + 1e-9
 }
