@@ -135,6 +135,30 @@ enum Command {
     Simulate(SimulateArgs),
     /// Serve the JSON-RPC referee on stdio or loopback HTTP.
     Serve(ServeArgs),
+    /// Play a BUGS! encounter (the second game) with the demonstration player, from a seed and
+    /// the tables file of the values the booklet's transcription lost: `dbcore bugs --tables
+    /// FILE --seed N`.
+    #[command(after_help = dbcore_cli::bugs::TABLES_HELP)]
+    Bugs(BugsArgs),
+}
+
+#[derive(Args)]
+struct BugsArgs {
+    /// The tables file (JSON, format dbcore-bugs-tables; `-` for stdin): required, see below.
+    #[arg(long)]
+    tables: Option<PathBuf>,
+    /// Seed of the dice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The encounter: 1 the escort, 2 the settlement, 3 the raid.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+    encounter: u8,
+    /// Write a picture of the table at the end here (SVG, inches).
+    #[arg(long)]
+    svg: Option<PathBuf>,
+    /// Print the record, the events and the verdict as JSON instead of the narration.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -386,6 +410,21 @@ fn run(cmd: Command) -> Result<(), Failure> {
         Command::Replay { file, json } => print(&commands::replay(&load(&file)?, json)?),
         Command::Simulate(a) => simulate(a),
         Command::Serve(s) => serve(s),
+        Command::Bugs(b) => {
+            let out = dbcore_cli::bugs::run(&dbcore_cli::bugs::BugsOptions {
+                tables: b.tables.map(|p| p.to_string_lossy().into_owned()),
+                seed: b.seed,
+                encounter: b.encounter,
+                json: b.json,
+            })?;
+            for w in &out.warnings {
+                eprintln!("dbcore: note: {w}");
+            }
+            if let Some(p) = &b.svg {
+                write(p, &out.svg)?;
+            }
+            print(&out.text)
+        }
     }
 }
 

@@ -1082,6 +1082,41 @@ pub fn dbcore_schema() -> Value {
     })
 }
 
+/// `schema/bugs-tables.schema.json`: the BUGS! tables file, the values the transcription of the
+/// booklet lost that the user supplies (BUGS §17).
+pub fn bugs_tables_schema() -> Value {
+    let defs = definitions(|g| {
+        g.subschema_for::<dbcore::bugs::TablesFile>();
+    });
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "bugs-tables.schema.json",
+        "title": "The BUGS! tables file (format dbcore-bugs-tables): the Impact and Wound Tables, the weapons' ranges and target counts, the lost sheet values and the lost Being Charged cell, supplied from the booklet",
+        "$ref": "#/$defs/TablesFile",
+        "$defs": defs,
+    })
+}
+
+/// `schema/bugs.schema.json`: the BUGS! set-up, record, actions, events, what an encounter waits
+/// for and its verdict (distances in inches).
+pub fn bugs_schema() -> Value {
+    let defs = definitions(|g| {
+        g.subschema_for::<dbcore::bugs::BugsSetup>();
+        g.subschema_for::<dbcore::bugs::BugsRecord>();
+        g.subschema_for::<dbcore::bugs::Action>();
+        g.subschema_for::<dbcore::bugs::Event>();
+        g.subschema_for::<dbcore::bugs::Need>();
+        g.subschema_for::<dbcore::bugs::Verdict>();
+    });
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "bugs.schema.json",
+        "title": "BUGS! JSON: set-ups, records, actions, events, what an encounter waits for, verdicts (positions in inches)",
+        "anyOf": refs(&["BugsSetup", "BugsRecord", "BugsAction", "BugsEvent", "Need", "Verdict"]),
+        "$defs": defs,
+    })
+}
+
 /// `schema/protocol.schema.json`: every request and response of the JSON-RPC protocol.
 pub fn protocol_schema() -> Value {
     let mut defs = definitions(|g| {
@@ -1262,5 +1297,7 @@ pub fn files() -> Vec<(&'static str, String)> {
     vec![
         ("schema/dbcore.schema.json", text(dbcore_schema())),
         ("schema/protocol.schema.json", text(protocol_schema())),
+        ("schema/bugs-tables.schema.json", text(bugs_tables_schema())),
+        ("schema/bugs.schema.json", text(bugs_schema())),
     ]
 }

@@ -6,6 +6,7 @@
 mod support;
 
 mod attacks;
+mod bugs;
 mod dispatcher;
 mod dispatcher_games;
 mod fuzz_corpus;
