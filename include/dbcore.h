@@ -1678,7 +1678,7 @@ size_t dbcore_last_error_rule(char *buf, size_t len);
  * ```c
  * DbcoreGame *game = NULL;
  * if (dbcore_game_new_json("{\"lists\":[\"II/56\",\"Ancient British\"]}", &game)
- *         != DBCORE_STATUS_OK) { /* dbcore_last_error_message says why */ }
+ *         != DBCORE_STATUS_OK) { return 1; } // dbcore_last_error_message says why
  * ```
  */
 DbcoreStatus dbcore_game_new_json(const char *how_json, struct DbcoreGame **out);
@@ -1719,7 +1719,7 @@ void dbcore_game_free(struct DbcoreGame *game);
  * ```c
  * char *legal = NULL;
  * if (dbcore_game_call_json(game, "legal_actions", NULL, &legal) == DBCORE_STATUS_OK)
- *     puts(legal); /* {"actions":[{"action":"roll_pips","die":4}],"dice":[4,...]} */
+ *     puts(legal); // {"actions":[{"action":"roll_pips","die":4}],"dice":[4,...]}
  * dbcore_string_free(legal);
  * ```
  */

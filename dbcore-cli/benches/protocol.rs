@@ -49,7 +49,7 @@ fn main() {
     }
     println!("battle.legal direct        {}", per_second(n, t.elapsed()));
 
-    let mut referee = Referee::default();
+    let referee = Referee::default();
     let created = referee
         .handle_text(&json!({"jsonrpc":"2.0","id":0,"method":"battle.import","params":{"record":{"setup":rec.setup,"actions":[rec.actions[0]]}}}).to_string())
         .unwrap();

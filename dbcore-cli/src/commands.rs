@@ -95,8 +95,28 @@ pub struct PlayOptions {
     pub json: bool,
 }
 
-/// `dbcore play`: the output text and the final battle (for the picture).
-pub fn play(o: &PlayOptions) -> Result<(String, Battle), Failure> {
+/// What `dbcore play` gives: its text, the final battle and the battle's events (for the
+/// picture and its marks).
+#[derive(Debug, Clone)]
+pub struct Played {
+    pub text: String,
+    pub battle: Battle,
+    pub events: Vec<Event>,
+}
+
+impl Played {
+    /// The final picture, with the last bound marked when `marks`.
+    pub fn svg(&self, marks: bool) -> String {
+        if marks {
+            self.battle.svg_marked(false, &self.events)
+        } else {
+            self.battle.svg(false)
+        }
+    }
+}
+
+/// `dbcore play`: the output text, the final battle and its events.
+pub fn play(o: &PlayOptions) -> Result<Played, Failure> {
     let Some(setup) = &o.setup else {
         return play_game(o);
     };
@@ -109,13 +129,21 @@ pub fn play(o: &PlayOptions) -> Result<(String, Battle), Failure> {
             .with_result(dbcore::record::result_of(&AnyBattle::Dba(Box::new(
                 battle.clone(),
             ))));
-        return Ok((file.to_json_pretty() + "\n", battle));
+        return Ok(Played {
+            text: file.to_json_pretty() + "\n",
+            battle,
+            events: driven.events,
+        });
     }
     let names: Vec<&str> = setup.armies.iter().map(|a| a.name.as_str()).collect();
     let mut out = format!("DBA 3.0: {}, seed {}\n\n", names.join(" against "), o.seed);
     out += &narration(setup, &driven.events);
     out += &summary(&battle, driven.bounds, driven.verdict.as_ref());
-    Ok((out, battle))
+    Ok(Played {
+        text: out,
+        battle,
+        events: driven.events,
+    })
 }
 
 /// The battle set-up the demonstration driver's pre-battle gives for two bundled lists and a seed
@@ -151,7 +179,7 @@ fn game_lists(
 }
 
 /// A whole game between two bundled lists: the pre-battle told step by step, then the battle.
-fn play_game(o: &PlayOptions) -> Result<(String, Battle), Failure> {
+fn play_game(o: &PlayOptions) -> Result<Played, Failure> {
     let lists =
         game_lists(&o.lists.0, &o.lists.1, o.variant).map_err(|e| Failure::one(e.to_string()))?;
     let game =
@@ -170,7 +198,11 @@ fn play_game(o: &PlayOptions) -> Result<(String, Battle), Failure> {
             .with_result(dbcore::record::result_of(&AnyBattle::Dba(Box::new(
                 battle.clone(),
             ))));
-        return Ok((file.to_json_pretty() + "\n", battle));
+        return Ok(Played {
+            text: file.to_json_pretty() + "\n",
+            battle,
+            events: game.events,
+        });
     }
     let entries = &game.record.prebattle.setup;
     let mut out = format!(
@@ -193,7 +225,11 @@ fn play_game(o: &PlayOptions) -> Result<(String, Battle), Failure> {
     out.push('\n');
     out += &narration(&game.setup, &game.events);
     out += &summary(&battle, game.bounds, game.verdict.as_ref());
-    Ok((out, battle))
+    Ok(Played {
+        text: out,
+        battle,
+        events: game.events,
+    })
 }
 
 /// Elements in play and lost per army, and the verdict.
@@ -224,6 +260,46 @@ fn problems_of(e: dbcore::battle::SetupError) -> Failure {
     problems(e)
 }
 
+/// The picture as a PNG image, rasterised by resvg at the picture's own size (40 pixels a BW),
+/// its text in the system's fonts (a machine without fonts gives the picture without its text).
+#[cfg(feature = "png")]
+pub fn png(svg: &str) -> Result<Vec<u8>, Failure> {
+    use resvg::{tiny_skia, usvg};
+    let mut opt = usvg::Options::default();
+    let fonts = opt.fontdb_mut();
+    fonts.load_system_fonts();
+    // The picture asks for "sans-serif", which fontdb takes to be Arial: name a sans-serif
+    // face this machine has instead, or any face at all.
+    let families: Vec<String> = fonts
+        .faces()
+        .flat_map(|f| f.families.iter().map(|(name, _)| name.clone()))
+        .collect();
+    let chosen = [
+        "DejaVu Sans",
+        "Liberation Sans",
+        "Noto Sans",
+        "Arial",
+        "Helvetica",
+        "FreeSans",
+    ]
+    .iter()
+    .find(|want| families.iter().any(|f| f == *want))
+    .map(|f| f.to_string())
+    .or_else(|| families.first().cloned());
+    if let Some(family) = chosen {
+        fonts.set_sans_serif_family(family);
+    }
+    let tree = usvg::Tree::from_str(svg, &opt)
+        .map_err(|e| Failure::one(format!("the picture does not read as SVG: {e}")))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| Failure::one("the picture has no size"))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|e| Failure::one(format!("cannot write the PNG: {e}")))
+}
+
 /// A game record replayed, or its refusal.
 fn replayed(g: &GameFile) -> Result<Replayed, Failure> {
     g.replay().map_err(|e| Failure::one(format!("record: {e}")))
@@ -238,8 +314,8 @@ fn picture(b: &AnyBattle, threat_zones: bool) -> String {
 }
 
 /// `dbcore render`: the SVG picture of a set-up (as deployed), a state or a game record (where it
-/// ends).
-pub fn render(doc: &Document, threat_zones: bool) -> Result<String, Failure> {
+/// ends; with `marks`, the last bound's moves, shots, combats and losses marked on it).
+pub fn render(doc: &Document, threat_zones: bool, marks: bool) -> Result<String, Failure> {
     match doc {
         Document::Setup(s) => match &**s {
             AnySetup::Dba(s) => s.svg(threat_zones).map_err(|e| Failure::one(e.to_string())),
@@ -251,6 +327,20 @@ pub fn render(doc: &Document, threat_zones: bool) -> Result<String, Failure> {
         },
         Document::State(b) => Ok(picture(b, threat_zones)),
         Document::Game(g) => match replayed(g)? {
+            Replayed::Battle {
+                battle: AnyBattle::Dba(b),
+                events,
+                ..
+            } if marks => {
+                let events: Vec<Event> = events
+                    .into_iter()
+                    .filter_map(|e| match e {
+                        AnyEvent::Dba(e) => Some(e),
+                        AnyEvent::Dbaix(_) => None,
+                    })
+                    .collect();
+                Ok(b.svg_marked(threat_zones, &events))
+            }
             Replayed::Battle { battle, .. } => Ok(picture(&battle, threat_zones)),
             Replayed::Prebattle { .. } => Err(Failure::one(
                 "the record stops in its pre-battle: there is no battle to draw yet",

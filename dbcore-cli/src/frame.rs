@@ -9,8 +9,9 @@
 //! * `vassal`: pixels with the y axis pointing down the screen, origin at the board's top-left
 //!   corner; `units_per_bw` pixels a BW (default 50); facing as in `bw` (clockwise from screen up).
 //!
-//! What is converted: every object that is exactly a point or a pose of the frame (in requests and
-//! results alike), and the lengths named in [`LENGTH_KEYS`] in results. The rules configuration
+//! What is converted: every object that is exactly a point or a pose of the frame, and the lengths
+//! named in [`LENGTH_KEYS`], in requests and results alike (so that an action the referee lists,
+//! a group advance's `distance` included, applies as it was listed). The rules configuration
 //! and the board's size stay in BW: they are rules data, not positions. A facing may always be
 //! sent as a unit vector instead of an angle (`"facing": [dx, dy]`, `"heading": [dx, dz]`, in the
 //! frame's own axes).
@@ -28,15 +29,67 @@ pub enum Preset {
     Vassal,
 }
 
-/// A frame: a preset and its scale.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// A frame: a preset and its scale. Written `{"preset": "tts", "units_per_bw": 1.5}`, or as
+/// the preset's name alone (`"tts"`) for its default scale.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Frame {
     pub preset: Preset,
     /// Frame units in one base width (inches for `tts`, pixels for `vassal`, 1 for `bw`).
-    #[serde(default)]
     pub units_per_bw: Option<f64>,
+}
+
+/// The two spellings of a frame, for reading and for the schema.
+#[cfg(feature = "schema")]
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // read through `Frame`'s own `Deserialize`, named here for the schema
+enum FrameSpelling {
+    /// The preset's name: its default scale.
+    Preset(Preset),
+    /// A preset and, optionally, its scale.
+    Full(FrameFields),
+}
+
+/// A frame written out whole.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+struct FrameFields {
+    preset: Preset,
+    /// Frame units in one base width (inches for `tts`, pixels for `vassal`, 1 for `bw`).
+    #[serde(default)]
+    units_per_bw: Option<f64>,
+}
+
+impl<'de> Deserialize<'de> for Frame {
+    /// A string is a preset; anything else is read as the whole frame, so that a mistake in it
+    /// is named (`unknown field`, `unknown variant`) instead of "no variant matched".
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        if let Value::String(name) = &v {
+            let preset =
+                Preset::deserialize(serde::de::value::StrDeserializer::<D::Error>::new(name))?;
+            return Ok(Frame {
+                preset,
+                units_per_bw: None,
+            });
+        }
+        let f = FrameFields::deserialize(v).map_err(serde::de::Error::custom)?;
+        Ok(Frame {
+            preset: f.preset,
+            units_per_bw: f.units_per_bw,
+        })
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Frame {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Frame".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        FrameSpelling::json_schema(g)
+    }
 }
 
 /// 40 mm in inches: one base width of 15 mm figures.
@@ -44,7 +97,7 @@ pub const TTS_INCHES_PER_BW: f64 = 40.0 / 25.4;
 /// The default scale of the `vassal` frame.
 pub const VASSAL_PIXELS_PER_BW: f64 = 50.0;
 
-/// Result fields that are lengths in BW and are scaled in frames other than `bw`.
+/// Fields that are lengths in BW, scaled both ways in frames other than `bw`.
 pub const LENGTH_KEYS: [&str; 8] = [
     "distance",
     "moved_this_bound",
@@ -171,7 +224,14 @@ fn walk_in(f: &Frame, v: &mut Value, depth: f64, k: (&str, &str, &str)) -> Resul
                 *m = out;
                 return Ok(());
             }
-            for (_, c) in m.iter_mut() {
+            let s = f.scale();
+            for (key, c) in m.iter_mut() {
+                if LENGTH_KEYS.contains(&key.as_str()) {
+                    if let Some(d) = c.as_f64() {
+                        *c = (d / s).into();
+                        continue;
+                    }
+                }
                 walk_in(f, c, depth, k)?;
             }
             Ok(())
@@ -250,7 +310,8 @@ mod tests {
             preset: Preset::Vassal,
             units_per_bw: Some(10.0),
         };
-        let mut v = json!([{"x": 20.0, "y": 0.0}, {"distance": 1.5}]);
+        // Lengths are frame units both ways: what the referee answers, it reads back alike.
+        let mut v = json!([{"x": 20.0, "y": 0.0}, {"distance": 15.0}]);
         f.inbound(&mut v, 15.0).unwrap();
         assert_eq!(v, json!([{"x": 2.0, "y": 15.0}, {"distance": 1.5}]));
         f.outbound(&mut v, 15.0);

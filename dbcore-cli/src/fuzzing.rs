@@ -17,9 +17,10 @@ const MAX_MESSAGE: usize = 4096;
 
 /// Feed `data` to the stdio door and check what comes out.
 pub fn protocol_framing(data: &[u8]) {
-    let mut referee = Referee::new(Limits {
+    let referee = Referee::new(Limits {
         max_battles: 4,
         max_message_bytes: MAX_MESSAGE,
+        ..Limits::default()
     });
     // The first byte sets the reader's buffer (1 to 64 bytes), so framing meets every split.
     let (capacity, input) = match data.split_first() {
@@ -28,7 +29,7 @@ pub fn protocol_framing(data: &[u8]) {
     };
     let mut reader = BufReader::with_capacity(capacity, input);
     let mut out = Vec::new();
-    stdio::serve(&mut referee, &mut reader, &mut out).expect("reading from memory cannot fail");
+    stdio::serve(&referee, &mut reader, &mut out).expect("reading from memory cannot fail");
     let text = std::str::from_utf8(&out).expect("the door writes UTF-8");
     let lines = input.split(|&b| b == b'\n').count();
     let mut answers = 0;

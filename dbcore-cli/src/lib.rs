@@ -1,7 +1,8 @@
-//! The `dbcore` program as a library: its subcommands ([`commands`]), the JSON-RPC dispatcher
+//! The `dbcore` program as a library: its subcommands ([`commands`], [`bugs`]), the JSON-RPC dispatcher
 //! ([`rpc::Referee::handle`]), the coordinate frames of table tools ([`frame`]) and the two doors
 //! that only frame bytes for the dispatcher ([`stdio`], [`http`]). No rule is decided here.
 
+pub mod bugs;
 pub mod commands;
 pub mod frame;
 pub mod fuzzing;

@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
@@ -66,6 +66,9 @@ enum Command {
         /// Write no picture.
         #[arg(long)]
         no_svg: bool,
+        /// Leave the last bound's moves, shots, combats and losses unmarked on the picture.
+        #[arg(long)]
+        no_marks: bool,
         /// Play this side yourself against the opponent (red: the first army, blue: the
         /// second), typing orders at the terminal (`help` lists them); the picture is written
         /// after every bound.
@@ -107,6 +110,12 @@ enum Command {
         /// Draw the threat zones.
         #[arg(long)]
         threat_zones: bool,
+        /// For a record: mark the last bound's moves, shots, combats and losses.
+        #[arg(long)]
+        marks: bool,
+        /// Write a PNG image (rasterised by resvg) instead of SVG; needs `--out`.
+        #[arg(long, requires = "out")]
+        png: bool,
     },
     /// Check a set-up, a battle state or a record: every problem, exit status 1 if any.
     Validate {
@@ -126,6 +135,30 @@ enum Command {
     Simulate(SimulateArgs),
     /// Serve the JSON-RPC referee on stdio or loopback HTTP.
     Serve(ServeArgs),
+    /// Play a BUGS! encounter (the second game) with the demonstration player, from a seed and
+    /// the tables file of the values the booklet's transcription lost: `dbcore bugs --tables
+    /// FILE --seed N`.
+    #[command(after_help = dbcore_cli::bugs::TABLES_HELP)]
+    Bugs(BugsArgs),
+}
+
+#[derive(Args)]
+struct BugsArgs {
+    /// The tables file (JSON, format dbcore-bugs-tables; `-` for stdin): required, see below.
+    #[arg(long)]
+    tables: Option<PathBuf>,
+    /// Seed of the dice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The encounter: 1 the escort, 2 the settlement, 3 the raid.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+    encounter: u8,
+    /// Write a picture of the table at the end here (SVG, inches).
+    #[arg(long)]
+    svg: Option<PathBuf>,
+    /// Print the record, the events and the verdict as JSON instead of the narration.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -198,12 +231,21 @@ struct ServeArgs {
     /// Bytes in one message (a line or a body).
     #[arg(long, default_value_t = Limits::default().max_message_bytes)]
     max_message_bytes: usize,
-    /// HTTP connections served at once.
+    /// HTTP connections served at once (when full, the one waiting longest on its client is
+    /// closed to make room).
     #[arg(long, default_value_t = HttpConfig::default().max_connections)]
     max_connections: usize,
-    /// HTTP read timeout, milliseconds.
+    /// HTTP connections served at once from one client address.
+    #[arg(long, default_value_t = HttpConfig::default().max_per_address)]
+    max_per_address: usize,
+    /// HTTP read timeout, milliseconds: a request's head and body must arrive within it from its
+    /// first byte, and an idle connection is closed after it.
     #[arg(long, default_value_t = 5000)]
     read_timeout_ms: u64,
+    /// Milliseconds a request waits for another request on the same battle before it is
+    /// answered "busy" (-32007).
+    #[arg(long, default_value_t = Limits::default().busy_wait.as_millis() as u64)]
+    busy_wait_ms: u64,
     /// Log every HTTP request to stderr.
     #[arg(long)]
     verbose: bool,
@@ -239,6 +281,19 @@ fn load(file: &str) -> Result<Document, Failure> {
         .map_err(|Failure(l)| Failure(l.into_iter().map(|m| format!("{file}: {m}")).collect()))
 }
 
+#[cfg(feature = "png")]
+fn write_png(path: &std::path::Path, svg: &str) -> Result<(), Failure> {
+    let bytes = commands::png(svg)?;
+    std::fs::write(path, bytes).map_err(|e| Failure(vec![format!("{}: {e}", path.display())]))
+}
+
+#[cfg(not(feature = "png"))]
+fn write_png(_: &std::path::Path, _: &str) -> Result<(), Failure> {
+    Err(Failure(vec![
+        "this dbcore was built without PNG output (the `png` feature)".into(),
+    ]))
+}
+
 fn print(text: &str) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
@@ -266,6 +321,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
             json,
             svg,
             no_svg,
+            no_marks,
             human,
             nodes,
             load: saved,
@@ -319,7 +375,7 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 };
                 return Ok(());
             }
-            let (text, battle) = commands::play(&PlayOptions {
+            let played = commands::play(&PlayOptions {
                 seed,
                 max_bounds,
                 setup,
@@ -328,9 +384,9 @@ fn run(cmd: Command) -> Result<(), Failure> {
                 json,
             })?;
             if !no_svg {
-                write(&svg, &battle.svg(false))?;
+                write(&svg, &played.svg(!no_marks))?;
             }
-            print(&text)
+            print(&played.text)
         }
         Command::Odds { a, b, shoot, json } => {
             let text = odds::run(&a, &b, shoot.as_deref(), json).map_err(|e| Failure(vec![e]))?;
@@ -340,17 +396,35 @@ fn run(cmd: Command) -> Result<(), Failure> {
             file,
             out,
             threat_zones,
+            marks,
+            png,
         } => {
-            let svg = commands::render(&load(&file)?, threat_zones)?;
-            match out {
-                Some(p) => write(&p, &svg),
-                None => print(&svg),
+            let svg = commands::render(&load(&file)?, threat_zones, marks)?;
+            match (out, png) {
+                (Some(p), true) => write_png(&p, &svg),
+                (Some(p), false) => write(&p, &svg),
+                (None, _) => print(&svg),
             }
         }
         Command::Validate { file } => print(&commands::validate(&load(&file)?)?),
         Command::Replay { file, json } => print(&commands::replay(&load(&file)?, json)?),
         Command::Simulate(a) => simulate(a),
         Command::Serve(s) => serve(s),
+        Command::Bugs(b) => {
+            let out = dbcore_cli::bugs::run(&dbcore_cli::bugs::BugsOptions {
+                tables: b.tables.map(|p| p.to_string_lossy().into_owned()),
+                seed: b.seed,
+                encounter: b.encounter,
+                json: b.json,
+            })?;
+            for w in &out.warnings {
+                eprintln!("dbcore: note: {w}");
+            }
+            if let Some(p) = &b.svg {
+                write(p, &out.svg)?;
+            }
+            print(&out.text)
+        }
     }
 }
 
@@ -440,13 +514,14 @@ fn serve(s: ServeArgs) -> Result<(), Failure> {
     let limits = Limits {
         max_battles: s.max_battles,
         max_message_bytes: s.max_message_bytes,
+        busy_wait: Duration::from_millis(s.busy_wait_ms),
     };
     if s.door.stdio {
-        let mut referee = Referee::new(limits);
+        let referee = Referee::new(limits);
         let stdin = io::stdin();
         let mut input = stdin.lock();
         let mut output = BufWriter::new(io::stdout().lock());
-        return stdio::serve(&mut referee, &mut input, &mut output)
+        return stdio::serve(&referee, &mut input, &mut output)
             .map_err(|e| fail(format!("stdio: {e}")));
     }
     if !http::is_loopback(s.bind) && !s.allow_remote {
@@ -469,11 +544,12 @@ fn serve(s: ServeArgs) -> Result<(), Failure> {
     eprintln!("dbcore serve: listening on http://{host}/rpc");
     eprintln!("dbcore serve: the web table is at http://{host}/ (open it in a browser)");
     let cfg = HttpConfig {
-        max_connections: s.max_connections,
+        max_connections: s.max_connections.max(1),
+        max_per_address: s.max_per_address.max(1),
         read_timeout: Duration::from_millis(s.read_timeout_ms.max(1)),
         verbose: s.verbose,
         ..HttpConfig::default()
     };
-    http::serve(listener, Arc::new(Mutex::new(Referee::new(limits))), cfg)
+    http::serve(listener, Arc::new(Referee::new(limits)), cfg)
         .map_err(|e| fail(format!("http: {e}")))
 }

@@ -9,7 +9,9 @@
 //! one. Elements the battle creates itself (camp followers, City denizens) and elements the
 //! client left unnamed keep their numbers, and a client may always send a number.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use dbcore::limits::MAX_NAME_BYTES;
 
 use serde_json::Value;
 
@@ -17,7 +19,7 @@ use serde_json::Value;
 /// actions, events, legal actions, state, snaps, outlines and contacts (DBA and DBAix alike).
 /// A test checks that every field the schema types as an element id is here, but for
 /// [`NOT_CONVERTED`].
-pub const ELEMENT_KEYS: [&str; 35] = [
+pub const ELEMENT_KEYS: [&str; 36] = [
     "a",
     "also_shooting_at_it",
     "attacker",
@@ -27,6 +29,7 @@ pub const ELEMENT_KEYS: [&str; 35] = [
     "c_in_c_bonus",
     "civilians",
     "contactor",
+    "element",
     "enemies",
     "figure",
     "figures",
@@ -85,13 +88,23 @@ impl Names {
         self.by_number.is_empty()
     }
 
-    /// Name element `number` `name`; refuses an empty or repeated name, or a number named twice.
+    /// Name element `number` `name`; refuses an empty, overlong or repeated name, or a number
+    /// named twice.
     pub fn insert(&mut self, number: u32, name: &str) -> Result<(), String> {
         if name.is_empty() {
             return Err("an element name is a non-empty string".into());
         }
+        if name.len() > MAX_NAME_BYTES {
+            return Err(format!(
+                "an element name is at most {MAX_NAME_BYTES} bytes, not {}",
+                name.len()
+            ));
+        }
         if self.by_name.contains_key(name) {
-            return Err(format!("the name `{name}` is given to two elements"));
+            return Err(format!(
+                "the name `{}` is given to two elements",
+                dbcore::limits::quote(name)
+            ));
         }
         if self.by_number.contains_key(&number) {
             return Err(format!("element {number} is named twice"));
@@ -143,7 +156,10 @@ impl Names {
                 None => {
                     return Err(NameError {
                         pointer: pointer.to_string(),
-                        message: format!("{pointer}: no element of this battle is named `{s}`"),
+                        message: format!(
+                            "{pointer}: no element of this battle is named `{}`",
+                            dbcore::limits::quote(s)
+                        ),
                     })
                 }
             },
@@ -204,7 +220,8 @@ pub fn number_items(
     preferred: impl Fn(usize) -> u32,
     names: &mut Names,
 ) -> Result<(), NameError> {
-    let mut used: Vec<u32> = items
+    // A set, not a list: a set-up at the element limit is numbered in n log n, not n².
+    let mut used: BTreeSet<u32> = items
         .iter()
         .filter_map(|(v, _)| v.get("id").and_then(Value::as_u64))
         .filter_map(|n| u32::try_from(n).ok())
@@ -221,7 +238,7 @@ pub fn number_items(
             }
             n = next;
         }
-        used.push(n);
+        used.insert(n);
         names.insert(n, &name).map_err(|message| NameError {
             pointer: format!("{pointer}/id"),
             message,

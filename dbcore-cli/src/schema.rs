@@ -29,7 +29,8 @@ pub struct HelloParams {
     /// Protocol versions the client speaks; the server answers with one of them.
     #[serde(default)]
     pub protocol: Option<Vec<u64>>,
-    /// The frame of the battles this client creates from now on.
+    /// This client's frame: over stdio, of the battles the stream creates from now on; over
+    /// HTTP, of the requests that carry the `client` token answered.
     #[serde(default)]
     pub frame: Option<Frame>,
 }
@@ -48,6 +49,12 @@ pub struct FrameInForce {
 pub struct LimitsInForce {
     pub max_battles: usize,
     pub max_message_bytes: usize,
+    /// Bytes of one client element name.
+    pub max_name_bytes: usize,
+    /// Elements (or DBAix figures) of one set-up.
+    pub max_elements: usize,
+    /// How long a request waits for another on the same battle before it is answered busy.
+    pub busy_wait_ms: u64,
 }
 
 /// Result of `hello`.
@@ -63,6 +70,10 @@ pub struct HelloResult {
     pub variants: Vec<String>,
     pub frames: Vec<Preset>,
     pub frame: FrameInForce,
+    /// This client's token: give it as `client` with `battle.create`, `battle.import` and
+    /// `render.svg` to be in the frame declared here.
+    pub client: String,
+    /// Every method: the protocol's own, then the surface's (`battle.<method>` for a battle's).
     pub methods: Vec<String>,
     pub limits: LimitsInForce,
 }
@@ -120,9 +131,31 @@ pub struct CreateParams {
     /// (§14); `standard` when omitted.
     #[serde(default)]
     pub variant: Option<dbcore::battlefield::Variant>,
-    /// This battle's frame (else the one declared at `hello`).
+    /// A demonstration instead of a set-up: `battle` (the demonstration set-up), `armies` (its
+    /// two armies at the start of their pre-battle) or `dbaix`.
+    #[serde(default)]
+    pub demo: Option<String>,
+    /// This battle's frame (else the `client` token's, else over stdio the one declared at
+    /// `hello`, else `bw`).
     #[serde(default)]
     pub frame: Option<Frame>,
+    /// A `hello` token: its frame, when no `frame` is given.
+    #[serde(default)]
+    pub client: Option<String>,
+}
+
+/// A game record as `battle.import` reads it: the `dbcore-game` record, or any earlier
+/// spelling dbcore reads (a battle record, a whole game `{prebattle, battle}`, a golden trace),
+/// or any of them as JSON text.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AnyGameRecord {
+    Game(Box<dbcore::record::GameFile>),
+    Battle(AnyRecord),
+    /// JSON text of a record.
+    Text(String),
+    /// Another spelling dbcore reads (it says what is wrong otherwise).
+    Other(Map<String, Value>),
 }
 
 /// Params of `battle.import`.
@@ -131,13 +164,16 @@ pub struct CreateParams {
 pub struct ImportParams {
     /// A record to replay; or give `state` instead.
     #[serde(default)]
-    pub record: Option<AnyRecord>,
+    pub record: Option<AnyGameRecord>,
     /// A saved state (`battle.export` with `"state": true`): dbcore's compact state with its
     /// digest, or a full state (checked by replaying it), in BW whatever the frame.
     #[serde(default)]
     pub state: Option<Map<String, Value>>,
     #[serde(default)]
     pub frame: Option<Frame>,
+    /// A `hello` token: its frame, when no `frame` is given.
+    #[serde(default)]
+    pub client: Option<String>,
 }
 
 /// Params of `battle.export`.
@@ -323,16 +359,13 @@ pub enum AnyStateResult {
     Prebattle(PrebattleStateResult),
 }
 
-/// Result of `battle.export`: the battle's record, and the pre-battle's when it came from one.
+/// Result of `battle.export`: the game record (format `dbcore-game`, its pre-battle included),
+/// in the battle's frame and names.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExportResult {
     pub revision: u64,
-    #[serde(default)]
-    pub record: Option<AnyRecord>,
-    /// dbcore's `PrebattleRecord` (set-up and actions).
-    #[serde(default)]
-    pub prebattle: Option<Map<String, Value>>,
+    pub record: dbcore::record::GameFile,
     /// The battle's compact state with its digest (docs/json.md), when asked for: dbcore's own
     /// save, in BW and dbcore's element numbers whatever the frame and names.
     #[serde(default)]
@@ -391,6 +424,9 @@ pub struct RenderParams {
     pub threat_zones: Option<bool>,
     #[serde(default)]
     pub frame: Option<Frame>,
+    /// A `hello` token: its frame, when no `frame` is given.
+    #[serde(default)]
+    pub client: Option<String>,
 }
 
 /// Result of `render.svg`.
@@ -541,6 +577,397 @@ pub struct ArmiesValidateResult {
     pub problems: Option<Vec<Map<String, Value>>>,
 }
 
+// The surface's methods, forwarded by name (`battle.<method>` of a battle, or their own name).
+// Every `battle.<method>` also takes an optional `revision` (stale is an error), required for
+// the methods that change the game.
+
+/// Params of a `battle.<method>` that takes nothing but the battle.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionParams {
+    pub battle: String,
+    #[serde(default)]
+    pub revision: Option<u64>,
+}
+
+/// Result of `battle.info`: where the game stands.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InfoResult {
+    /// `dba` or `dbaix`.
+    pub game: String,
+    pub variant: dbcore::battlefield::Variant,
+    /// `prebattle`, `battle` or `finished`.
+    pub stage: String,
+    /// The battle's phase (DBA or DBAix), or `prebattle`.
+    pub phase: Value,
+    /// The moving army (DBA) or side (DBAix); null in the pre-battle.
+    pub army: Option<usize>,
+    pub bound: u32,
+    pub pips: u8,
+    pub revision: u64,
+    /// Events so far.
+    pub events: usize,
+    pub armies: Vec<String>,
+    pub winners: Option<Vec<usize>>,
+    /// What the game waits for (as `battle.awaiting`).
+    pub awaiting: Value,
+    /// The dice tray's seed.
+    pub seed: u64,
+}
+
+/// Params of `battle.legal_actions`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LegalActionsParams {
+    pub battle: String,
+    #[serde(default)]
+    pub revision: Option<u64>,
+    /// The dice of the decision (else the session tray's next ones).
+    #[serde(default)]
+    pub dice: Option<Vec<DieScore>>,
+    /// Only this element's actions (DBA).
+    #[serde(default)]
+    pub element: Option<dbcore::battle::ElementId>,
+    /// Also each action in the notation (`texts`, DBA).
+    #[serde(default)]
+    pub notation: Option<bool>,
+}
+
+/// Result of `battle.legal_actions`: every action listed is accepted by `battle.apply` as it
+/// stands (moves are a basis of directions, not every point: `docs/protocol.md`).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LegalActionsResult {
+    pub actions: Vec<AnyAction>,
+    /// The dice the list was made with.
+    pub dice: Vec<DieScore>,
+    #[serde(default)]
+    pub texts: Option<Vec<String>>,
+}
+
+/// Params of `battle.play`: an action in the notation (numbers and BW, as dbcore writes it).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayParams {
+    pub battle: String,
+    pub revision: u64,
+    pub text: String,
+    #[serde(default)]
+    pub dice: Option<Vec<DieScore>>,
+}
+
+/// Params of `battle.parse`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ParseParams {
+    pub battle: String,
+    #[serde(default)]
+    pub revision: Option<u64>,
+    pub text: String,
+    #[serde(default)]
+    pub dice: Option<Vec<DieScore>>,
+}
+
+/// Result of `battle.play`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayResult {
+    pub action: AnyAction,
+    /// The action in the notation, as dbcore prints it.
+    pub text: String,
+    pub events: Vec<AnyEvent>,
+    pub revision: u64,
+}
+
+/// Result of `battle.parse`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ParseResult {
+    pub action: AnyAction,
+    pub text: String,
+}
+
+/// Params of `battle.describe`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DescribeParams {
+    pub battle: String,
+    #[serde(default)]
+    pub revision: Option<u64>,
+    pub action: AnyAction,
+    /// Decimals of lengths and angles (else as many as needed).
+    #[serde(default)]
+    pub decimals: Option<u8>,
+}
+
+/// Result of `battle.describe`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TextResult {
+    pub text: String,
+}
+
+/// Params of `battle.undo`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UndoParams {
+    pub battle: String,
+    /// The battle's revision now.
+    pub revision: u64,
+}
+
+/// Result of `battle.undo`: the action taken back and the new revision (one more: a revision
+/// is never reused).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UndoResult {
+    pub action: AnyAction,
+    pub revision: u64,
+}
+
+/// Params of `battle.events` and `battle.narrate`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SinceParams {
+    pub battle: String,
+    #[serde(default)]
+    pub revision: Option<u64>,
+    /// The first event wanted, by its number among every event so far.
+    #[serde(default)]
+    pub since: Option<usize>,
+    /// Or the events from this action on (0 for the first).
+    #[serde(default)]
+    pub from_action: Option<usize>,
+}
+
+/// Params of `battle.svg`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BattleSvgParams {
+    pub battle: String,
+    #[serde(default)]
+    pub revision: Option<u64>,
+    #[serde(default)]
+    pub threat_zones: Option<bool>,
+}
+
+/// Params of `battle.ai`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AiParams {
+    pub battle: String,
+    #[serde(default)]
+    pub revision: Option<u64>,
+    /// The opponent's search budget.
+    #[serde(default)]
+    pub nodes: Option<u32>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// Result of `battle.ai` and `battle.driver`: the action chosen (not applied).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionResult {
+    pub action: AnyAction,
+}
+
+/// Params of `battle.combat_odds`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PairParams {
+    pub battle: String,
+    #[serde(default)]
+    pub revision: Option<u64>,
+    pub a: dbcore::battle::ElementId,
+    pub b: dbcore::battle::ElementId,
+}
+
+/// Params of `battle.shot_odds`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShotOddsParams {
+    pub battle: String,
+    #[serde(default)]
+    pub revision: Option<u64>,
+    pub shooter: dbcore::battle::ElementId,
+    pub target: dbcore::battle::ElementId,
+    #[serde(default)]
+    pub support: Option<Vec<dbcore::battle::ElementId>>,
+    #[serde(default)]
+    pub shoots_back: Option<bool>,
+}
+
+/// Result of `battle.combat_odds` and `battle.shot_odds`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SituationOdds {
+    pub situation: Situation,
+    pub odds: Odds,
+}
+
+/// Params of `battle.reach`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReachParams {
+    pub battle: String,
+    #[serde(default)]
+    pub revision: Option<u64>,
+    pub element: dbcore::battle::ElementId,
+    /// How many bearings, evenly spaced from 0 (16 by default, 1 to 72).
+    #[serde(default)]
+    pub bearings: Option<u32>,
+}
+
+/// One bearing of `battle.reach`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReachStep {
+    pub bearing: f64,
+    pub distance: f64,
+    pub action: AnyAction,
+}
+
+/// Result of `battle.reach`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReachResult {
+    pub steps: Vec<ReachStep>,
+}
+
+/// Result of `battle.verdict`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerdictResult {
+    pub finished: bool,
+    /// The armies that won (none for a draw); null while the battle goes on.
+    pub winners: Option<Vec<usize>>,
+}
+
+/// Result of `version`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VersionResult {
+    pub version: String,
+    pub record_format: String,
+    pub record_version: u32,
+}
+
+/// One method as the surface describes it.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MethodDoc {
+    pub name: String,
+    pub params: String,
+    pub result: String,
+    pub doc: String,
+}
+
+/// Result of `methods`: the surface's methods (a session's ones are `battle.<name>` here).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MethodsResult {
+    pub session: Vec<MethodDoc>,
+    #[serde(rename = "static")]
+    pub static_: Vec<MethodDoc>,
+}
+
+/// Params of `armies.lookup`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LookupParams {
+    /// A list id or a name (any case; "did you mean" when nothing matches).
+    pub text: String,
+}
+
+/// Result of `armies.lookup`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LookupResult {
+    pub id: String,
+    pub name: Option<String>,
+}
+
+/// Params of `record.read` and `record.replay`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameParams {
+    /// A game record in any spelling (as `battle.import` reads), in BW.
+    pub game: AnyGameRecord,
+}
+
+/// Result of `record.replay`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayResult {
+    pub result: dbcore::record::GameResult,
+    pub events: Vec<AnyEvent>,
+    /// The battle's events in a player's words.
+    pub lines: Vec<String>,
+}
+
+/// Params of `render`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentRenderParams {
+    /// A set-up, a saved state or a game record, in BW (or as JSON text).
+    pub document: Value,
+    #[serde(default)]
+    pub threat_zones: Option<bool>,
+}
+
+/// Params of `validate`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentParams {
+    /// A set-up, a saved state or a game record, in BW (or as JSON text).
+    pub document: Value,
+}
+
+/// Result of `validate`: what the document is and every problem of it.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ValidateResult {
+    /// `setup`, `state`, `record` or `unreadable`.
+    pub kind: String,
+    pub problems: Vec<Map<String, Value>>,
+}
+
+/// An army as dbcore serialises it (`armies.default`).
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct ArmyObject(pub Map<String, Value>);
+
+/// The events of `battle.events`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct EventList(pub Vec<AnyEvent>);
+
+/// One line an event (empty for an untold one), `battle.narrate`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Lines(pub Vec<String>);
+
+/// Every element (DBA) or figure (DBAix) as it stands, `battle.elements`.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ElementList {
+    Dba(Vec<ElementState>),
+    Dbaix(Vec<dbaix::FigureState>),
+}
+
+/// What a game awaits (`battle.awaiting`): the dice or choice, or null.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Awaiting {
+    Dba(DiceRequest),
+    Dbaix(dbaix::DiceRequest),
+    /// dbcore's `PrebattleRequest` (`{"for": ...}`).
+    Prebattle(Map<String, Value>),
+    Nothing(()),
+}
+
 /// A JSON-RPC error object.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -552,7 +979,7 @@ pub struct ErrorObject {
 }
 
 /// Each method with the `$defs` names of its params and result.
-pub const METHOD_SCHEMAS: [(&str, &str, &str); 20] = [
+pub const METHOD_SCHEMAS: [(&str, &str, &str); 49] = [
     ("hello", "HelloParams", "HelloResult"),
     ("battle.create", "CreateParams", "OpenBattle"),
     ("battle.import", "ImportParams", "OpenBattle"),
@@ -577,6 +1004,39 @@ pub const METHOD_SCHEMAS: [(&str, &str, &str); 20] = [
         "ArmiesValidateParams",
         "ArmiesValidateResult",
     ),
+    ("battle.info", "SessionParams", "InfoResult"),
+    ("battle.awaiting", "SessionParams", "Awaiting"),
+    (
+        "battle.legal_actions",
+        "LegalActionsParams",
+        "LegalActionsResult",
+    ),
+    ("battle.play", "PlayParams", "PlayResult"),
+    ("battle.parse", "ParseParams", "ParseResult"),
+    ("battle.describe", "DescribeParams", "TextResult"),
+    ("battle.undo", "UndoParams", "UndoResult"),
+    ("battle.record", "SessionParams", "GameFile"),
+    ("battle.events", "SinceParams", "EventList"),
+    ("battle.narrate", "SinceParams", "Lines"),
+    ("battle.svg", "BattleSvgParams", "SvgResult"),
+    ("battle.elements", "SessionParams", "ElementList"),
+    ("battle.ai", "AiParams", "ActionResult"),
+    ("battle.driver", "SessionParams", "ActionResult"),
+    ("battle.combat_odds", "PairParams", "SituationOdds"),
+    ("battle.shot_odds", "ShotOddsParams", "SituationOdds"),
+    ("battle.reach", "ReachParams", "ReachResult"),
+    ("battle.verdict", "SessionParams", "VerdictResult"),
+    ("version", "NoParams", "VersionResult"),
+    ("methods", "NoParams", "MethodsResult"),
+    ("armies.lookup", "LookupParams", "LookupResult"),
+    ("armies.default", "ArmiesGetParams", "ArmyObject"),
+    ("record.read", "GameParams", "GameFile"),
+    ("record.replay", "GameParams", "ReplayResult"),
+    ("render", "DocumentRenderParams", "SvgResult"),
+    ("validate", "DocumentParams", "ValidateResult"),
+    ("odds", "OddsParams", "Odds"),
+    ("resolve", "ResolveParams", "CombatResult"),
+    ("setup.demo", "NoParams", "BattleSetup"),
 ];
 
 fn generator() -> SchemaGenerator {
@@ -622,6 +1082,41 @@ pub fn dbcore_schema() -> Value {
     })
 }
 
+/// `schema/bugs-tables.schema.json`: the BUGS! tables file, the values the transcription of the
+/// booklet lost that the user supplies (BUGS §17).
+pub fn bugs_tables_schema() -> Value {
+    let defs = definitions(|g| {
+        g.subschema_for::<dbcore::bugs::TablesFile>();
+    });
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "bugs-tables.schema.json",
+        "title": "The BUGS! tables file (format dbcore-bugs-tables): the Impact and Wound Tables, the weapons' ranges and target counts, the lost sheet values and the lost Being Charged cell, supplied from the booklet",
+        "$ref": "#/$defs/TablesFile",
+        "$defs": defs,
+    })
+}
+
+/// `schema/bugs.schema.json`: the BUGS! set-up, record, actions, events, what an encounter waits
+/// for and its verdict (distances in inches).
+pub fn bugs_schema() -> Value {
+    let defs = definitions(|g| {
+        g.subschema_for::<dbcore::bugs::BugsSetup>();
+        g.subschema_for::<dbcore::bugs::BugsRecord>();
+        g.subschema_for::<dbcore::bugs::Action>();
+        g.subschema_for::<dbcore::bugs::Event>();
+        g.subschema_for::<dbcore::bugs::Need>();
+        g.subschema_for::<dbcore::bugs::Verdict>();
+    });
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "bugs.schema.json",
+        "title": "BUGS! JSON: set-ups, records, actions, events, what an encounter waits for, verdicts (positions in inches)",
+        "anyOf": refs(&["BugsSetup", "BugsRecord", "BugsAction", "BugsEvent", "Need", "Verdict"]),
+        "$defs": defs,
+    })
+}
+
 /// `schema/protocol.schema.json`: every request and response of the JSON-RPC protocol.
 pub fn protocol_schema() -> Value {
     let mut defs = definitions(|g| {
@@ -662,6 +1157,44 @@ pub fn protocol_schema() -> Value {
         g.subschema_for::<ArmiesValidateParams>();
         g.subschema_for::<ArmiesValidateResult>();
         g.subschema_for::<ErrorObject>();
+        g.subschema_for::<SessionParams>();
+        g.subschema_for::<InfoResult>();
+        g.subschema_for::<Awaiting>();
+        g.subschema_for::<LegalActionsParams>();
+        g.subschema_for::<LegalActionsResult>();
+        g.subschema_for::<PlayParams>();
+        g.subschema_for::<PlayResult>();
+        g.subschema_for::<ParseParams>();
+        g.subschema_for::<ParseResult>();
+        g.subschema_for::<DescribeParams>();
+        g.subschema_for::<TextResult>();
+        g.subschema_for::<UndoParams>();
+        g.subschema_for::<UndoResult>();
+        g.subschema_for::<dbcore::record::GameFile>();
+        g.subschema_for::<SinceParams>();
+        g.subschema_for::<EventList>();
+        g.subschema_for::<Lines>();
+        g.subschema_for::<BattleSvgParams>();
+        g.subschema_for::<ElementList>();
+        g.subschema_for::<AiParams>();
+        g.subschema_for::<ActionResult>();
+        g.subschema_for::<PairParams>();
+        g.subschema_for::<ShotOddsParams>();
+        g.subschema_for::<SituationOdds>();
+        g.subschema_for::<ReachParams>();
+        g.subschema_for::<ReachResult>();
+        g.subschema_for::<VerdictResult>();
+        g.subschema_for::<VersionResult>();
+        g.subschema_for::<MethodsResult>();
+        g.subschema_for::<LookupParams>();
+        g.subschema_for::<LookupResult>();
+        g.subschema_for::<ArmyObject>();
+        g.subschema_for::<GameParams>();
+        g.subschema_for::<ReplayResult>();
+        g.subschema_for::<DocumentRenderParams>();
+        g.subschema_for::<DocumentParams>();
+        g.subschema_for::<ValidateResult>();
+        g.subschema_for::<BattleSetup>();
     });
     // The table's answers number elements with plain integers (a table is not only a battle's);
     // over the protocol they are element ids like the others.
@@ -743,11 +1276,28 @@ pub fn protocol_schema() -> Value {
     })
 }
 
-/// The schema files, by path under the repository root, as committed (pretty JSON, newline).
+/// `v` with every object's keys in order, so that the committed files do not depend on whether
+/// serde_json keeps insertion order (its `preserve_order` feature) in this build.
+fn sorted(v: Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<(String, Value)> = m.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        Value::Array(a) => Value::Array(a.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
+
+/// The schema files, by path under the repository root, as committed (pretty JSON, keys in
+/// order, newline).
 pub fn files() -> Vec<(&'static str, String)> {
-    let text = |v: Value| serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
+    let text = |v: Value| serde_json::to_string_pretty(&sorted(v)).unwrap_or_default() + "\n";
     vec![
         ("schema/dbcore.schema.json", text(dbcore_schema())),
         ("schema/protocol.schema.json", text(protocol_schema())),
+        ("schema/bugs-tables.schema.json", text(bugs_tables_schema())),
+        ("schema/bugs.schema.json", text(bugs_schema())),
     ]
 }

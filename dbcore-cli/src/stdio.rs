@@ -1,6 +1,10 @@
 //! The stdio door: JSON-RPC 2.0 as JSON Lines. One compact message a line each way, answers in
 //! request order, stdout carries nothing but protocol, the server stops at end of input.
 //!
+//! The stream is one client: the frame its `hello` declares is the frame of the battles it
+//! creates from then on. Every request runs inside the referee's panic boundary, so a request
+//! that panics is answered an internal error and the door goes on reading.
+//!
 //! A line longer than the limit is not read into memory: the door skips to the next newline and
 //! answers [`crate::rpc::MESSAGE_TOO_LARGE`], then goes on with the next line. Blank lines are
 //! ignored; bytes that are not UTF-8 are a parse error.
@@ -9,7 +13,7 @@ use std::io::{self, BufRead, Write};
 
 use serde_json::json;
 
-use crate::rpc::{transport_error, Referee, MESSAGE_TOO_LARGE, PARSE_ERROR};
+use crate::rpc::{transport_error, Client, Referee, MESSAGE_TOO_LARGE, PARSE_ERROR};
 
 /// One line read by [`read_line`].
 #[derive(Debug, PartialEq, Eq)]
@@ -65,11 +69,12 @@ pub fn read_line(r: &mut impl BufRead, max: usize) -> io::Result<Line> {
 
 /// Serve `input` to `output` until end of input.
 pub fn serve(
-    referee: &mut Referee,
+    referee: &Referee,
     input: &mut impl BufRead,
     output: &mut impl Write,
 ) -> io::Result<()> {
     let max = referee.limits().max_message_bytes;
+    let mut client = Client::default();
     loop {
         let reply = match read_line(input, max)? {
             Line::End => return Ok(()),
@@ -84,7 +89,7 @@ pub fn serve(
                     continue;
                 }
                 match std::str::from_utf8(bytes) {
-                    Ok(text) => referee.handle_text(text),
+                    Ok(text) => referee.handle_text_as(text, &mut client),
                     Err(e) => Some(transport_error(
                         PARSE_ERROR,
                         &format!("parse error: the line is not UTF-8 ({e})"),
@@ -124,7 +129,7 @@ mod tests {
             "{\"jsonrpc\":\"2.0\",\"id\":\"two\",\"method\":\"nope\"}\n",
         );
         let mut out = Vec::new();
-        serve(&mut Referee::default(), &mut input.as_bytes(), &mut out).unwrap();
+        serve(&Referee::default(), &mut input.as_bytes(), &mut out).unwrap();
         let lines: Vec<serde_json::Value> = String::from_utf8(out)
             .unwrap()
             .lines()

@@ -177,7 +177,12 @@ fn kwargs_value(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<serde_json::Valu
                 continue;
             }
             let key: String = key.extract()?;
-            m.insert(key.clone(), crate::names::to_value(&value, &key)?);
+            // A keyword's text is a string parameter (`text="3 move 1"`), never JSON to read.
+            let v = match value.cast::<pyo3::types::PyString>() {
+                Ok(s) => serde_json::Value::String(crate::names::utf8(s)?.0),
+                Err(_) => crate::names::to_value(&value, &key)?,
+            };
+            m.insert(key, v);
         }
     }
     Ok(serde_json::Value::Object(m))

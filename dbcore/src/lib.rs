@@ -29,6 +29,7 @@ pub mod ai;
 pub mod armies;
 pub mod battle;
 pub mod battlefield;
+pub mod bugs;
 pub mod combat;
 pub mod config;
 pub mod contact;

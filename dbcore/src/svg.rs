@@ -1097,6 +1097,34 @@ fn marks(elements: &[SvgElement], opts: &SvgOptions) -> Vec<KeyMark> {
         text: "thick edge: the front; small number: the id".into(),
         swatch: None,
     });
+    // The marks of the bound drawn, each kind explained once, in the order of the enum.
+    let kinds: [(fn(&SvgMark) -> bool, &str); 5] = [
+        (
+            |m| matches!(m, SvgMark::Move { .. }),
+            "arrow: a move this bound",
+        ),
+        (
+            |m| matches!(m, SvgMark::Outcome { .. }),
+            "dashed: a recoil, flight or pursuit",
+        ),
+        (|m| matches!(m, SvgMark::Shot { .. }), "dotted line: a shot"),
+        (
+            |m| matches!(m, SvgMark::Combat { .. }),
+            "orange star: a close combat",
+        ),
+        (
+            |m| matches!(m, SvgMark::Lost { .. }),
+            "black cross: an element lost",
+        ),
+    ];
+    for (is, text) in kinds {
+        if opts.marks.iter().any(is) {
+            v.push(KeyMark {
+                text: text.into(),
+                swatch: None,
+            });
+        }
+    }
     if !opts.threat_zones.is_empty() {
         v.push(KeyMark {
             text: "red shading: threat zones".into(),

@@ -62,7 +62,19 @@ fn hello_names_the_protocol_frames_and_limits() {
     assert_eq!(h["protocol"], 1);
     assert_eq!(h["frames"], json!(["bw", "tts", "vassal"]));
     assert_eq!(h["limits"]["max_battles"], 64);
-    assert_eq!(h["methods"].as_array().unwrap().len(), METHODS.len());
+    assert_eq!(h["methods"].as_array().unwrap().len(), all_methods().len());
+    assert_eq!(h["methods"][0], "hello");
+    // Every method of the surface is listed: a battle's as `battle.<method>`.
+    for m in [
+        "battle.legal_actions",
+        "battle.undo",
+        "battle.play",
+        "armies.lookup",
+        "record.read",
+    ] {
+        assert!(h["methods"].as_array().unwrap().contains(&json!(m)), "{m}");
+    }
+    assert!(h["client"].as_str().unwrap().starts_with('c'));
     let e = err(&mut r, "hello", json!({ "protocol": [2, 3] }));
     assert_eq!(e["code"], INVALID_PARAMS);
     assert_eq!(e["data"]["supported"], json!([1]));
@@ -93,10 +105,20 @@ fn a_whole_record_applies_revision_by_revision_and_exports_identically() {
     }
     assert_eq!(Value::Array(all_events), golden("into_contact")["events"]);
     let exported = ok(&mut r, "battle.export", json!({ "battle": id }));
-    assert_eq!(exported["record"], record);
-    // Import gives a second battle at the same revision and state.
+    // The game record (format `dbcore-game`) holds the golden record's set-up and actions.
+    assert_eq!(exported["record"]["setup"], record["setup"]);
+    assert_eq!(exported["record"]["actions"], record["actions"]);
+    assert_eq!(support::battle_of(&exported["record"]), record);
+    // Import gives a second battle at the same revision and state, from the old record or from
+    // the exported one.
     let imported = ok(&mut r, "battle.import", json!({ "record": record }));
     assert_eq!(imported["revision"], 7);
+    let reimported = ok(
+        &mut r,
+        "battle.import",
+        json!({ "record": exported["record"] }),
+    );
+    assert_eq!(reimported["revision"], 7);
     let a = ok(&mut r, "battle.state", json!({ "battle": id }));
     let b = ok(
         &mut r,
@@ -324,7 +346,7 @@ fn protocol_faults_get_the_standard_codes() {
 fn live_battles_are_capped_and_closing_frees_a_place() {
     let mut r = Referee::new(Limits {
         max_battles: 2,
-        max_message_bytes: 1 << 20,
+        ..Limits::default()
     });
     let a = created(&mut r);
     let _b = created(&mut r);

@@ -111,8 +111,11 @@ fn a_battle_from_two_list_ids_and_a_seed_is_the_drivers_game() {
     assert_eq!(c["revision"], pre_actions);
     let exported = ok(&mut r, "battle.export", json!({ "battle": id }));
     // DBA3.md §5: the pre-battle (aggression, terrain, edges, camps, deployment) is the driver's.
-    assert_eq!(exported["prebattle"], g["game"]["prebattle"]);
-    assert_eq!(exported["record"]["setup"], g["record"]["setup"]);
+    assert_eq!(exported["record"]["prebattle"], g["game"]["prebattle"]);
+    assert_eq!(
+        support::battle_of(&exported["record"])["setup"],
+        g["record"]["setup"]
+    );
     let legal = ok(&mut r, "battle.legal", json!({ "battle": id }));
     assert!(legal["legal"]["dice"].is_object(), "{legal}");
 }
@@ -168,8 +171,8 @@ fn a_pre_battle_played_by_actions_becomes_the_battle_and_replays_the_golden_game
     }
     assert_eq!(Value::Array(events), g["events"]);
     let exported = ok(&mut r, "battle.export", json!({ "battle": id }));
-    assert_eq!(exported["record"], g["record"]);
-    assert_eq!(exported["prebattle"], g["game"]["prebattle"]);
+    assert_eq!(support::battle_of(&exported["record"]), g["record"]);
+    assert_eq!(exported["record"]["prebattle"], g["game"]["prebattle"]);
     // A pre-battle action refused names its rule and changes nothing.
     let c2 = ok(
         &mut r,
@@ -265,7 +268,7 @@ fn a_dbaix_game_plays_through_the_server_and_exports_its_golden_record() {
     }
     assert_eq!(Value::Array(events), g["events"]);
     let exported = ok(&mut r, "battle.export", json!({ "battle": id }));
-    assert_eq!(exported["record"], g["record"]);
+    assert_eq!(support::battle_of(&exported["record"]), g["record"]);
     let svg = ok(&mut r, "render.svg", json!({ "battle": id }));
     assert!(svg["svg"].as_str().unwrap().starts_with("<svg"));
     // The DBA-only questions are typed refusals, not faults.
@@ -282,7 +285,7 @@ fn a_dbaix_game_plays_through_the_server_and_exports_its_golden_record() {
         "battle.export",
         json!({ "battle": imported["battle"] }),
     );
-    assert_eq!(again["record"], g["record"]);
+    assert_eq!(support::battle_of(&again["record"]), g["record"]);
 }
 
 #[test]
@@ -445,7 +448,7 @@ fn client_element_ids_are_mapped_both_ways_in_every_request_and_answer() {
         assert_eq!(got, want, "{method}");
     }
     let exported = answers(&mut r, &named, "battle.export", json!({}), true);
-    assert_eq!(exported["record"], g["record"]);
+    assert_eq!(support::battle_of(&exported["record"]), g["record"]);
     // An unknown name is a fault with its pointer; a bare number is still accepted.
     let e = err(
         &mut r,
@@ -545,8 +548,11 @@ fn a_big_battle_from_two_list_ids_and_a_seed_is_the_drivers_game() {
     );
     let id = c["battle"].as_str().unwrap().to_string();
     let exported = ok(&mut r, "battle.export", json!({ "battle": id }));
-    assert_eq!(exported["prebattle"], g["game"]["prebattle"]);
-    assert_eq!(exported["record"]["setup"], g["record"]["setup"]);
+    assert_eq!(exported["record"]["prebattle"], g["game"]["prebattle"]);
+    assert_eq!(
+        support::battle_of(&exported["record"])["setup"],
+        g["record"]["setup"]
+    );
     // Without a seed the pre-battle waits for its aggression dice, as the standard one does.
     let c = ok(
         &mut r,

@@ -5,11 +5,15 @@
 // Validating messages against the committed JSON Schema files, shared by several modules.
 mod support;
 
+mod attacks;
+mod bugs;
 mod dispatcher;
 mod dispatcher_games;
 mod fuzz_corpus;
 mod human;
 mod play;
 mod protocol;
+mod protocol_doc;
 mod schema_valid;
 mod simulate;
+mod surface_methods;

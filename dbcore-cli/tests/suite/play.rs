@@ -108,3 +108,47 @@ fn play_big_battle_and_giant_start_from_the_pre_battle() {
     let replayed = record.replay().expect("it replays");
     assert_eq!(replayed.battle.setup().armies[0].commands.len(), 3);
 }
+
+#[test]
+fn render_marks_the_last_bound_and_writes_a_png() {
+    // A whole game played and rendered from its record: the picture marks the last bound's
+    // combats and losses (DBA3.md §10, §13.1) and explains them in its key.
+    let dir = std::env::temp_dir().join(format!("dbcore-png-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("game.json");
+    let out = dbcore(&["play", "--json", "--no-svg"]);
+    assert!(out.status.success());
+    std::fs::write(&game, &out.stdout).unwrap();
+    let svg = dbcore(&["render", game.to_str().unwrap(), "--marks"]);
+    assert!(
+        svg.status.success(),
+        "{}",
+        String::from_utf8_lossy(&svg.stderr)
+    );
+    let svg = String::from_utf8(svg.stdout).unwrap();
+    assert!(svg.contains("class=\"mark-combat\""), "no combat marked");
+    assert!(
+        svg.contains("orange star: a close combat"),
+        "the key explains the marks"
+    );
+    let unmarked = dbcore(&["render", game.to_str().unwrap()]);
+    assert!(!String::from_utf8(unmarked.stdout)
+        .unwrap()
+        .contains("class=\"mark-"));
+    let png = dir.join("game.png");
+    let r = dbcore(&[
+        "render",
+        game.to_str().unwrap(),
+        "--png",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // The IHDR chunk: the picture's own size, 40 pixels a BW (a 12 BW board with its key).
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert!(width >= 12 * 40 && height >= 12 * 40, "{width} x {height}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -94,3 +94,28 @@ fn a_wrong_message_is_invalid() {
         serde_json::json!({ "revision": 1, "events": [], "x": 1 })
     ));
 }
+
+// BUGS.md §17 and §15: the BUGS! tables template and synthetic tables are valid tables files,
+// and the golden encounter's record, events and verdict are valid against the BUGS! schema.
+#[test]
+fn the_bugs_files_are_valid_against_their_schemas() {
+    let read = |p: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(root().join(p)).unwrap()).unwrap()
+    };
+    for f in [
+        "examples/bugs/tables-template.json",
+        "tests/bugs/synthetic-tables.json",
+    ] {
+        assert_valid("bugs-tables.schema.json", "TablesFile", &read(f));
+    }
+    let g = read("tests/golden/bugs/bugs-encounter-1.json");
+    assert_valid("bugs.schema.json", "BugsRecord", &g["record"]);
+    assert_valid("bugs.schema.json", "BugsSetup", &g["record"]["setup"]);
+    for a in g["record"]["actions"].as_array().unwrap() {
+        assert_valid("bugs.schema.json", "BugsAction", a);
+    }
+    for e in g["events"].as_array().unwrap() {
+        assert_valid("bugs.schema.json", "BugsEvent", e);
+    }
+    assert_valid("bugs.schema.json", "Verdict", &g["verdict"]);
+}

@@ -70,3 +70,16 @@ pub fn assert_exchange(request: &Value, response: &Value) {
         assert_valid("protocol.schema.json", r, result);
     }
 }
+
+/// The battle record (set-up and actions) of a game record `battle.export` wrote (format
+/// `dbcore-game`), its battle replayed: what the old `battle.export` gave as `record`.
+pub fn battle_of(game: &Value) -> Value {
+    assert_eq!(game["format"], dbcore::record::FORMAT, "{game}");
+    let file = dbcore::record::GameFile::from_value(game.clone()).expect("a game record");
+    match file.replay().expect("the record replays") {
+        dbcore::record::Replayed::Battle { battle, .. } => {
+            serde_json::to_value(battle.record()).unwrap()
+        }
+        dbcore::record::Replayed::Prebattle { .. } => panic!("the record stops in its pre-battle"),
+    }
+}

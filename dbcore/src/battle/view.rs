@@ -65,16 +65,29 @@ impl Battle {
         )
     }
 
-    /// The marks of the latest bound among `events` (see [`Battle::svg_marked`]).
+    /// The marks of the latest bound among `events` that has any (see [`Battle::svg_marked`]):
+    /// a bound only just begun, its PIPs rolled and nothing yet done, shows the bound before it.
     pub fn marks_of(&self, events: &[super::Event]) -> Vec<crate::svg::SvgMark> {
+        use super::Event;
+        let mut end = events.len();
+        loop {
+            let start = events[..end]
+                .iter()
+                .rposition(|e| matches!(e, Event::BoundStarted { .. }))
+                .unwrap_or(0);
+            let marks = self.marks_in(&events[start..end]);
+            if !marks.is_empty() || start == 0 {
+                return marks;
+            }
+            end = start;
+        }
+    }
+
+    /// The marks of `events`, one bound's.
+    fn marks_in(&self, events: &[super::Event]) -> Vec<crate::svg::SvgMark> {
         use super::outcome::Effect;
         use super::Event;
         use crate::svg::SvgMark;
-        let start = events
-            .iter()
-            .rposition(|e| matches!(e, Event::BoundStarted { .. }))
-            .unwrap_or(0);
-        let events = &events[start..];
         let side = |id: super::setup::ElementId| {
             self.element(id)
                 .map_or(0, |e| u8::try_from(e.army).unwrap_or(u8::MAX))

@@ -13,6 +13,7 @@
 // Shared fixtures, used by several modules.
 mod battle_common;
 mod battle_moves_support;
+mod bugs_support;
 mod common;
 mod terrain_fixtures;
 
@@ -48,6 +49,15 @@ mod battlefield_queries;
 mod big_battle_armies;
 mod big_battle_camps;
 mod big_battle_flight;
+mod bugs_encounters;
+mod bugs_golden;
+mod bugs_holes;
+mod bugs_melee;
+mod bugs_props;
+mod bugs_reactions;
+mod bugs_shooting;
+mod bugs_tables;
+mod bugs_turn;
 mod checked_action;
 mod combat_factors;
 mod combat_fast_path;

@@ -4,7 +4,8 @@
 //! Anchors are Markdown headings whose text begins with the section number: `### \u{a7}11.2 Beaten`
 //! for DBA 3.0, `### DBAix \u{a7}6 Close combat` for the DBAix variant (see `docs/rules/README.md`).
 //! A citation is the section sign followed by a number (`11.2`, `17.7b`, `17.B.1`); one written
-//! right after `DBAix` or `DBAIX.md` belongs to the DBAix namespace. A range such as
+//! right after `DBAix` or `DBAIX.md` belongs to the DBAix namespace, and one right after `BUGS` or
+//! `BUGS.md` to the BUGS! namespace (`## BUGS \u{a7}12 Reaction checks`). A range such as
 //! `4.2\u{2013}4.3` after the sign cites both ends.
 
 use std::collections::BTreeMap;
@@ -20,6 +21,8 @@ enum Namespace {
     Dba3,
     /// The DBAix variant, numbered as `DBAIX.md`.
     Dbaix,
+    /// BUGS!, the second game, numbered as `BUGS.md`.
+    Bugs,
 }
 
 /// One section number found in a text, with the byte offset of its section sign.
@@ -55,6 +58,14 @@ const DBAIX_SECTIONS: &[&str] = &[
     "0", "1", "2", "3", "3.1", "4", "5", "6", "6.1", "6.2", "6.3", "7", "8", "8.1", "8.2", "9",
     "10", "11", "11.1", "11.2", "11.3", "11.4", "11.5", "11.6", "11.7", "11.8", "11.9", "11.10",
     "11.11", "11.12", "11.13", "11.14", "11.15", "11.16",
+];
+
+/// Every section of the BUGS! digest `BUGS.md`.
+const BUGS_SECTIONS: &[&str] = &[
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "10.1", "10.2", "10.3", "10.4", "11",
+    "12", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "13", "13.1", "13.2", "13.3", "13.4",
+    "13.5", "13.6", "13.7", "13.8", "13.9", "13.10", "14", "15", "16", "17", "17.1", "17.2",
+    "17.3", "17.4", "17.5", "17.6", "17.7", "18", "19",
 ];
 
 fn repo_root() -> PathBuf {
@@ -111,6 +122,12 @@ fn names_dbaix(before: &str) -> bool {
     t.ends_with("dbaix") || t.ends_with("dbaix.md")
 }
 
+/// Whether the text just before a section sign names the BUGS! digest (`BUGS `, `BUGS.md `).
+fn names_bugs(before: &str) -> bool {
+    let t = before.trim_end().to_ascii_lowercase();
+    t.ends_with("bugs") || t.ends_with("bugs.md")
+}
+
 /// Every section cited in one line of text.
 fn citations(line: &str) -> Vec<Citation> {
     let mut out = Vec::new();
@@ -124,6 +141,8 @@ fn citations(line: &str) -> Vec<Citation> {
         };
         let ns = if names_dbaix(&line[..at]) {
             Namespace::Dbaix
+        } else if names_bugs(&line[..at]) {
+            Namespace::Bugs
         } else {
             Namespace::Dba3
         };
@@ -150,9 +169,10 @@ fn citations(line: &str) -> Vec<Citation> {
 fn anchor(line: &str) -> Option<(Namespace, String)> {
     let text = line.strip_prefix('#')?.trim_start_matches('#');
     let text = text.strip_prefix(' ')?;
-    let (ns, rest) = match text.strip_prefix("DBAix ") {
-        Some(r) => (Namespace::Dbaix, r),
-        None => (Namespace::Dba3, text),
+    let (ns, rest) = match (text.strip_prefix("DBAix "), text.strip_prefix("BUGS ")) {
+        (Some(r), _) => (Namespace::Dbaix, r),
+        (_, Some(r)) => (Namespace::Bugs, r),
+        _ => (Namespace::Dba3, text),
     };
     let rest = rest.strip_prefix(SECTION_SIGN)?;
     let (number, len) = parse_number(rest)?;
@@ -241,6 +261,7 @@ fn label(ns: Namespace, number: &str) -> String {
     match ns {
         Namespace::Dba3 => format!("{SECTION_SIGN}{number}"),
         Namespace::Dbaix => format!("DBAix {SECTION_SIGN}{number}"),
+        Namespace::Bugs => format!("BUGS {SECTION_SIGN}{number}"),
     }
 }
 
@@ -281,6 +302,16 @@ fn the_extractor_reads_every_citation_form() {
         anchor(&format!("## DBAix {s}6 Close combat")),
         Some((Namespace::Dbaix, "6".to_string()))
     );
+    assert_eq!(
+        read(&format!(
+            "// BUGS.md {s}12.4: Shot At, and BUGS {s}13.10 beside {s}9"
+        )),
+        ["BUGS \u{a7}12.4", "BUGS \u{a7}13.10", "\u{a7}9"]
+    );
+    assert_eq!(
+        anchor(&format!("### BUGS {s}13.10 The worked example")),
+        Some((Namespace::Bugs, "13.10".to_string()))
+    );
     assert_eq!(anchor(&format!("See {s}11.2")), None);
     assert_eq!(anchor(&format!("### {s}11.2: Beaten")), None);
 }
@@ -290,7 +321,7 @@ fn the_extractor_reads_every_citation_form() {
 fn every_cited_section_is_in_the_reference() {
     let anchors = reference_anchors();
     assert!(
-        anchors.len() >= DIGEST_SECTIONS.len() + DBAIX_SECTIONS.len(),
+        anchors.len() >= DIGEST_SECTIONS.len() + DBAIX_SECTIONS.len() + BUGS_SECTIONS.len(),
         "the reference has only {} anchors; is docs/rules/ there?",
         anchors.len()
     );
@@ -343,7 +374,8 @@ fn every_anchor_is_unique() {
     );
 }
 
-// DBA3.md §0 to §17 and DBAIX.md §0 to §11: the reference covers every section, cited or not.
+// DBA3.md §0 to §17, DBAIX.md §0 to §11 and BUGS.md §0–19: the reference covers every section,
+// cited or not.
 #[test]
 fn every_digest_section_has_an_anchor() {
     let anchors = reference_anchors();
@@ -351,6 +383,7 @@ fn every_digest_section_has_an_anchor() {
         .iter()
         .map(|n| (Namespace::Dba3, *n))
         .chain(DBAIX_SECTIONS.iter().map(|n| (Namespace::Dbaix, *n)))
+        .chain(BUGS_SECTIONS.iter().map(|n| (Namespace::Bugs, *n)))
         .filter(|(ns, n)| !anchors.contains_key(&(*ns, n.to_string())))
         .map(|(ns, n)| label(ns, n))
         .collect();
@@ -368,9 +401,11 @@ fn the_index_links_every_page() {
     let index = fs::read_to_string(root.join("docs/rules/README.md")).expect("the index exists");
     let mut pages = Vec::new();
     walk(&root.join("docs/rules"), &["md"], &mut pages);
+    // A page in a folder of its own (BUGS! in `bugs/`) is linked by its path from the index.
+    let rules = root.join("docs/rules");
     let unlinked: Vec<String> = pages
         .iter()
-        .filter_map(|p| p.file_name()?.to_str().map(str::to_string))
+        .filter_map(|p| p.strip_prefix(&rules).ok()?.to_str().map(str::to_string))
         .filter(|n| n != "README.md" && !index.contains(&format!("({n})")))
         .collect();
     assert!(

@@ -435,8 +435,71 @@ fn write_one<T: Serialize>(path: &Path, g: &T, check: bool) -> Result<(), String
     Ok(())
 }
 
+/// The BUGS! golden encounter (in `tests/golden/bugs/`, beside the DBA traces, so that readers of
+/// DBA traces are not handed another game): the escort of the demonstration player with seed 1,
+/// on the synthetic tables of `tests/bugs/synthetic-tables.json` (made-up values, not the
+/// booklet's).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct BugsGolden {
+    pub name: String,
+    pub description: String,
+    pub record: dbcore::bugs::BugsRecord,
+    pub events: Vec<dbcore::bugs::Event>,
+    pub verdict: dbcore::bugs::Verdict,
+}
+
+/// The synthetic tables file the BUGS! tests and golden use.
+fn synthetic_tables(root: &Path) -> Result<dbcore::bugs::TablesFile, String> {
+    let path = root
+        .join("tests")
+        .join("bugs")
+        .join("synthetic-tables.json");
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The BUGS! golden encounter (BUGS.md §15).
+pub fn bugs_all(root: &Path) -> Result<Vec<BugsGolden>, String> {
+    let seed = 1;
+    let setup = dbcore::bugs::demo_setup(1, synthetic_tables(root)?)?;
+    let p = dbcore::bugs::play(setup, seed).map_err(|e| format!("bugs: {e}"))?;
+    Ok(vec![BugsGolden {
+        name: "bugs-encounter-1".into(),
+        description: format!(
+            "BUGS! encounter 1 (the escort) played by the demonstration player with seed {seed} on the synthetic tables of tests/bugs/synthetic-tables.json (made-up values, not the booklet's): {} actions, {} events, {:?} after turn {}.",
+            p.record.actions.len(),
+            p.events.len(),
+            p.verdict.outcome,
+            p.verdict.turn
+        ),
+        record: p.record,
+        events: p.events,
+        verdict: p.verdict,
+    }])
+}
+
 /// Write (or with `check`, compare) every golden trace under `dir`.
 pub fn write(dir: &Path, check: bool) -> Result<(), String> {
+    let root = dir
+        .parent()
+        .and_then(Path::parent)
+        .ok_or("the golden directory is tests/golden")?;
+    fs::create_dir_all(dir.join("bugs")).map_err(|e| e.to_string())?;
+    for g in bugs_all(root)? {
+        write_one(
+            &dir.join("bugs").join(format!("{}.json", g.name)),
+            &g,
+            check,
+        )?;
+    }
+    // The tables file a user fills in, with every lost value empty.
+    let examples = root.join("examples").join("bugs");
+    fs::create_dir_all(&examples).map_err(|e| e.to_string())?;
+    write_one(
+        &examples.join("tables-template.json"),
+        &dbcore::bugs::tables_template(),
+        check,
+    )?;
     fs::create_dir_all(dir.join("dbaix")).map_err(|e| e.to_string())?;
     for g in dbaix_all()? {
         write_one(
