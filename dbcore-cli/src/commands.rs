@@ -342,6 +342,7 @@ pub fn render(doc: &Document, threat_zones: bool, marks: bool) -> Result<String,
                 Ok(b.svg_marked(threat_zones, &events))
             }
             Replayed::Battle { battle, .. } => Ok(picture(&battle, threat_zones)),
+            Replayed::Bugs { encounter, .. } => Ok(dbcore::bugs::svg(&encounter)),
             Replayed::Prebattle { .. } => Err(Failure::one(
                 "the record stops in its pre-battle: there is no battle to draw yet",
             )),
@@ -394,6 +395,7 @@ pub fn validate(doc: &Document) -> Result<String, Failure> {
                     prebattle, actions, ..
                 } => prebattle.as_ref().map_or(0, |p| p.actions.len()) + actions.len(),
                 GameMoves::Dbaix { actions, .. } => actions.len(),
+                GameMoves::Bugs { actions, .. } => actions.len(),
             };
             let (events, bound) = match &r {
                 Replayed::Prebattle {
@@ -408,6 +410,7 @@ pub fn validate(doc: &Document) -> Result<String, Failure> {
                     prebattle_events.len() + events.len(),
                     dbcore::record::result_of(battle).bounds,
                 ),
+                Replayed::Bugs { encounter, events } => (events.len(), encounter.turn()),
             };
             Ok(format!(
                 "record: valid ({} v{}, {actions} actions, {events} events, bound {bound})\n",
@@ -460,6 +463,20 @@ pub fn replay(doc: &Document, json: bool) -> Result<String, Failure> {
     let (battle, events) = match &r {
         Replayed::Battle { battle, events, .. } => (Some(battle), events.as_slice()),
         Replayed::Prebattle { .. } => (None, &[][..]),
+        Replayed::Bugs { encounter, events } => {
+            // A BUGS! encounter: its events, or one line each in a player's words.
+            let lines: Vec<String> = if json {
+                events
+                    .iter()
+                    .map(|e| serde_json::to_string(e).map_err(|e| Failure::one(e.to_string())))
+                    .collect::<Result<_, _>>()?
+            } else {
+                dbcore::bugs::narrate(encounter.setup(), events)
+            };
+            let mut out = lines.join("\n");
+            out.push('\n');
+            return Ok(out);
+        }
     };
     let mut out = String::new();
     if json {

@@ -135,6 +135,10 @@ pub struct CreateParams {
     /// two armies at the start of their pre-battle) or `dbaix`.
     #[serde(default)]
     pub demo: Option<String>,
+    /// A BUGS! encounter instead (docs/bugs.md): a BUGS! set-up, or `{"encounter": 1, 2 or 3,
+    /// "tables": <the user's tables file>}`. Positions are inches whatever the frame.
+    #[serde(default)]
+    pub bugs: Option<Value>,
     /// This battle's frame (else the `client` token's, else over stdio the one declared at
     /// `hello`, else `bw`).
     #[serde(default)]
@@ -594,9 +598,9 @@ pub struct SessionParams {
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InfoResult {
-    /// `dba` or `dbaix`.
+    /// `dba`, `dbaix` or `bugs`.
     pub game: String,
-    pub variant: dbcore::battlefield::Variant,
+    pub variant: InfoVariant,
     /// `prebattle`, `battle` or `finished`.
     pub stage: String,
     /// The battle's phase (DBA or DBAix), or `prebattle`.
@@ -614,6 +618,17 @@ pub struct InfoResult {
     pub awaiting: Value,
     /// The dice tray's seed.
     pub seed: u64,
+    /// A BUGS! encounter's tally and result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<dbcore::bugs::Verdict>,
+}
+
+/// The variant of `battle.info`: DBA's (or DBAix), or a BUGS! encounter's kind.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum InfoVariant {
+    Dba(dbcore::battlefield::Variant),
+    Bugs(dbcore::bugs::EncounterKind),
 }
 
 /// Params of `battle.legal_actions`.

@@ -302,6 +302,42 @@ impl Battle {
         Battle::start(serde_json::json!({ "demo": which, "seed": seed }))
     }
 
+    /// A BUGS! encounter (the second game): one of the three demonstration encounters (1 the
+    /// escort, 2 the defence of a settlement, 3 the raid on a nest) on your tables file (the
+    /// values the transcription lost, BUGS §17: a dict or JSON text), or a whole `setup` of your
+    /// own. Actions, dice, `legal_actions`, `pop`, `ai` and `record` work as for a battle.
+    #[classmethod]
+    #[pyo3(signature = (tables=None, encounter=AnyInt(1), setup=None, seed=AnyInt(1)))]
+    fn bugs(
+        _cls: &Bound<'_, PyType>,
+        tables: Option<&Bound<'_, PyAny>>,
+        encounter: AnyInt,
+        setup: Option<&Bound<'_, PyAny>>,
+        seed: AnyInt,
+    ) -> PyResult<Self> {
+        let seed: u64 = seed.to("seed", "0 to 2**64-1")?;
+        let start = match (tables, setup) {
+            (Some(t), None) => {
+                let encounter: u8 = encounter.to("encounter", "1, 2 or 3")?;
+                serde_json::json!({
+                    "encounter": encounter,
+                    "tables": crate::names::to_value(t, "a BUGS! tables file")?,
+                })
+            }
+            (None, Some(s)) => crate::names::to_value(s, "a BUGS! set-up")?,
+            _ => {
+                return Err(errors::raise(
+                    dbcore::ErrorCode::InvalidArgument,
+                    Some("BUGS §17"),
+                    "Battle.bugs takes your tables file (with an encounter number) or a whole \
+                     set-up, one of them"
+                        .into(),
+                ))
+            }
+        };
+        Battle::start(serde_json::json!({ "bugs": start, "seed": seed }))
+    }
+
     /// A battle from its state: `to_json()` (the compact state, accepted when its digest matches
     /// what it holds, with no replay) or `state()` (the full state, accepted only when replaying
     /// the set-up and actions inside it gives exactly that state), as a dict or JSON text. A

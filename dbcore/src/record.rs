@@ -10,8 +10,9 @@
 //!  "result": {"bounds": 14, "verdict": {...}}}
 //! ```
 //!
-//! * `game` is `"dba"` (DBA 3.0, Big Battle and Giant: the set-up's `variant` says which) or
-//!   `"dbaix"`.
+//! * `game` is `"dba"` (DBA 3.0, Big Battle and Giant: the set-up's `variant` says which),
+//!   `"dbaix"`, or `"bugs"` (a BUGS! encounter: its `setup`, the tables file included, and its
+//!   `actions`).
 //! * A DBA game starts either from a `prebattle` (the armies and every pre-battle action, dice
 //!   included, §3–§5) or from a `setup` (a battle set up by hand); `actions` are the battle's.
 //!   A record may stop anywhere, the pre-battle included.
@@ -22,7 +23,8 @@
 //!
 //! [`GameFile::from_json`] also reads the spellings written before this format existed: a
 //! battle record (`{"setup", "actions"}`), a whole game (`{"prebattle", "battle"}`), a DBAix
-//! record, and a golden trace (`{"record", "game", "events"}`).
+//! record, a BUGS! record (`{"format": "dbcore-bugs-record", ...}`) and a golden trace
+//! (`{"record", "game", "events"}`).
 
 use std::collections::BTreeMap;
 
@@ -32,6 +34,7 @@ use serde_json::Value;
 use crate::battle::{
     self, Action, Battle, BattleRecord, BattleSetup, GameRecord, Prebattle, PrebattleRecord,
 };
+use crate::bugs;
 use crate::dbaix;
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::game::{AnyBattle, AnyEvent, GameError};
@@ -97,6 +100,14 @@ pub enum GameMoves {
         #[serde(default)]
         actions: Vec<dbaix::Action>,
     },
+    /// A BUGS! encounter, the second game.
+    Bugs {
+        /// The set-up, the user's tables file included.
+        setup: Box<bugs::BugsSetup>,
+        /// Every action.
+        #[serde(default)]
+        actions: Vec<bugs::Action>,
+    },
 }
 
 /// How a game ended (or stands), as a record carries it.
@@ -107,6 +118,8 @@ pub struct GameResult {
     /// Bounds begun in the battle (0 while in the pre-battle).
     pub bounds: u32,
     /// The armies that won, when the battle is over (none for a draw); `None` while it goes on.
+    /// In BUGS! the sides are the humans (0) and the bugs (1): the humans win when the
+    /// encounter's objective is met, else the bugs.
     #[serde(default)]
     pub winners: Option<Vec<usize>>,
 }
@@ -137,6 +150,9 @@ pub enum RecordError {
         /// Why.
         error: battle::PrebattleError,
     },
+    /// A BUGS! record does not replay.
+    #[error("the BUGS! record does not replay: {0}")]
+    Bugs(bugs::ReplayError),
     /// The record's `result` is not how its replay ends.
     #[error("the record says the game ended {written:?} but it replays to {replayed:?}")]
     Result {
@@ -154,6 +170,7 @@ impl ErrorInfo for RecordError {
             RecordError::Version { .. } | RecordError::Start => ErrorCode::InvalidSetup,
             RecordError::Replay(e) => e.code(),
             RecordError::Prebattle { error, .. } => error.code(),
+            RecordError::Bugs(e) => e.code(),
             RecordError::Result { .. } => ErrorCode::InvalidSetup,
         }
     }
@@ -161,6 +178,7 @@ impl ErrorInfo for RecordError {
         match self {
             RecordError::Replay(e) => e.rule(),
             RecordError::Prebattle { error, .. } => error.rule(),
+            RecordError::Bugs(e) => e.rule(),
             _ => None,
         }
     }
@@ -187,6 +205,13 @@ pub enum Replayed {
         /// The battle's events.
         events: Vec<AnyEvent>,
     },
+    /// A BUGS! encounter.
+    Bugs {
+        /// The encounter as the record leaves it.
+        encounter: Box<bugs::Encounter>,
+        /// Every event, the opening's included.
+        events: Vec<bugs::Event>,
+    },
 }
 
 impl Replayed {
@@ -198,7 +223,23 @@ impl Replayed {
                 winners: None,
             },
             Replayed::Battle { battle, .. } => result_of(battle),
+            Replayed::Bugs { encounter, .. } => bugs_result(encounter),
         }
+    }
+}
+
+/// How a BUGS! encounter stands, as a record's `result` says it: the turns begun, and the
+/// humans (0) or the bugs (1) winning once it is over.
+pub fn bugs_result(e: &bugs::Encounter) -> GameResult {
+    let v = e.verdict();
+    GameResult {
+        bounds: v.turn,
+        winners: match (v.over, v.outcome) {
+            (true, Some(bugs::Outcome::Success)) => Some(vec![0]),
+            (true, Some(bugs::Outcome::Failure)) => Some(vec![1]),
+            (true, None) => Some(Vec::new()),
+            (false, _) => None,
+        },
     }
 }
 
@@ -255,6 +296,14 @@ impl GameFile {
     /// A record of a DBAix game.
     pub fn of_dbaix(record: dbaix::BattleRecord) -> GameFile {
         GameFile::new(GameMoves::Dbaix {
+            setup: Box::new(record.setup),
+            actions: record.actions,
+        })
+    }
+
+    /// A record of a BUGS! encounter.
+    pub fn of_bugs(record: bugs::BugsRecord) -> GameFile {
+        GameFile::new(GameMoves::Bugs {
             setup: Box::new(record.setup),
             actions: record.actions,
         })
@@ -332,7 +381,11 @@ impl GameFile {
                         KEYS.join(", ")
                     )));
                 }
-                let file: GameFile = read(v)?;
+                let file: GameFile = if obj.get("game").and_then(Value::as_str) == Some("bugs") {
+                    read_bugs(obj)?
+                } else {
+                    read(v)?
+                };
                 if let GameMoves::Dba {
                     prebattle, setup, ..
                 } = &file.game
@@ -343,6 +396,9 @@ impl GameFile {
                 }
                 return Ok(file);
             }
+        }
+        if obj.get("format").and_then(Value::as_str) == Some(bugs::RECORD_FORMAT) {
+            return read::<bugs::BugsRecord>(v).map(GameFile::of_bugs);
         }
         // A golden trace: its whole game when it has one, else its battle record.
         if obj.contains_key("record") && obj.contains_key("events") {
@@ -390,6 +446,20 @@ impl GameFile {
 
     fn replay_moves(&self) -> Result<Replayed, RecordError> {
         match &self.game {
+            GameMoves::Bugs { setup, actions } => {
+                let record = bugs::BugsRecord {
+                    format: bugs::RECORD_FORMAT.into(),
+                    version: 1,
+                    setup: (**setup).clone(),
+                    actions: actions.clone(),
+                };
+                let (encounter, events) =
+                    bugs::Encounter::replay(&record).map_err(RecordError::Bugs)?;
+                Ok(Replayed::Bugs {
+                    encounter: Box::new(encounter),
+                    events,
+                })
+            }
             GameMoves::Dbaix { setup, actions } => {
                 let record = dbaix::BattleRecord {
                     setup: (**setup).clone(),
@@ -449,6 +519,35 @@ impl GameFile {
 }
 
 /// Read `v` as `T`, the message naming the field at fault.
+/// A BUGS! game record read field by field: its tables are maps keyed by numbers, which serde
+/// cannot read through the flattened `game` (it buffers them with string keys).
+fn read_bugs(obj: &serde_json::Map<String, Value>) -> Result<GameFile, RecordError> {
+    let field = |k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
+    let setup: bugs::BugsSetup = read(field("setup"))?;
+    let actions: Vec<bugs::Action> = match obj.get("actions") {
+        Some(a) => read(a.clone())?,
+        None => Vec::new(),
+    };
+    let mut file = GameFile::of_bugs(bugs::BugsRecord {
+        format: bugs::RECORD_FORMAT.into(),
+        version: 1,
+        setup,
+        actions,
+    });
+    if let Some(t) = obj.get("tags") {
+        file.tags = read(t.clone())?;
+    }
+    if let Some(r) = obj.get("result") {
+        file.result = read(r.clone())?;
+    }
+    if obj.contains_key("prebattle") {
+        return Err(RecordError::NotARecord(
+            "a BUGS! record has no `prebattle`".into(),
+        ));
+    }
+    Ok(file)
+}
+
 fn read<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, RecordError> {
     crate::json::from_value(v).map_err(|e| RecordError::NotARecord(e.to_string()))
 }

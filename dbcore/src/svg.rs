@@ -1098,7 +1098,8 @@ fn marks(elements: &[SvgElement], opts: &SvgOptions) -> Vec<KeyMark> {
         swatch: None,
     });
     // The marks of the bound drawn, each kind explained once, in the order of the enum.
-    let kinds: [(fn(&SvgMark) -> bool, &str); 5] = [
+    type Kind = (fn(&SvgMark) -> bool, &'static str);
+    let kinds: [Kind; 5] = [
         (
             |m| matches!(m, SvgMark::Move { .. }),
             "arrow: a move this bound",

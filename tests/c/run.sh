@@ -135,6 +135,15 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$build/test_narrate_asan" "$root/t
 valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
     "$build/test_narrate" "$root/tests/golden"
 
+step "game sessions (a whole DBA battle, DBAix game and BUGS! encounter from legal_actions) under ASan + UBSan, then valgrind"
+"$CC" "${CFLAGS[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -fno-omit-frame-pointer "$root/tests/c/test_game.c" "$lib" "${LIBS[@]}" \
+    -o "$build/test_game_asan"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$build/test_game_asan" "$root"
+"$CC" "${CFLAGS[@]}" -O1 "$root/tests/c/test_game.c" "$lib" "${LIBS[@]}" -o "$build/test_game"
+valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,possible \
+    "$build/test_game" "$root" short
+
 step "examples/c/odds.c"
 "$CC" "${CFLAGS[@]}" "$root/examples/c/odds.c" "$lib" "${LIBS[@]}" -o "$build/odds"
 "$build/odds" 4Bd 4Wb

@@ -189,6 +189,22 @@ impl Referee {
             return self.create_from_lists(p, client);
         }
         let seed: Option<u64> = take_opt(p, "seed")?;
+        if let Some(start) = p.get("bugs") {
+            if p.contains_key("setup") || p.contains_key("demo") {
+                return Err(RpcError::params(
+                    "/params/bugs",
+                    "give a `setup`, a `demo` or `bugs`, one of them",
+                ));
+            }
+            // BUGS! measures in inches: no frame converts its positions.
+            let frame = Frame {
+                preset: Preset::Bw,
+                units_per_bw: None,
+            };
+            let game = surface::Session::new(how("bugs", start.clone(), seed))
+                .map_err(|e| surface_error(&e, "/params/bugs"))?;
+            return self.open(Session::new(game, frame, Names::default()));
+        }
         if let Some(demo) = take_opt::<String>(p, "demo")? {
             if p.contains_key("setup") {
                 return Err(RpcError::params(

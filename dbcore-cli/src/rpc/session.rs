@@ -117,6 +117,7 @@ impl Session {
 
     pub(super) fn not_for(&self, method: &str) -> RpcError {
         let (game, stage) = match self.game.battle() {
+            None if self.game.encounter().is_some() => ("bugs", "battle"),
             None => ("dba", "prebattle"),
             Some(AnyBattle::Dba(_)) => ("dba", "battle"),
             Some(AnyBattle::Dbaix(_)) => ("dbaix", "battle"),
@@ -192,6 +193,8 @@ impl Session {
     fn typed(&self, v: Value) -> Result<(), RpcError> {
         if self.game.prebattle().is_some() {
             read::<PrebattleAction>(v, "/params/action")?;
+        } else if self.game.encounter().is_some() {
+            read::<dbcore::bugs::Action>(v, "/params/action")?;
         } else if let Some(AnyBattle::Dbaix(_)) = self.game.battle() {
             read::<dbaix::Action>(v, "/params/action")?;
         } else {
@@ -206,6 +209,13 @@ impl Session {
         if let Some(pre) = self.game.prebattle() {
             let a: PrebattleAction = read(v, "/params/action")?;
             return Ok(match pre.check(&a) {
+                Ok(e) => Ok(to_json(&e)?),
+                Err(e) => Err(refusal(&e)),
+            });
+        }
+        if let Some(e) = self.game.encounter() {
+            let a: dbcore::bugs::Action = read(v, "/params/action")?;
+            return Ok(match e.check(&a) {
                 Ok(e) => Ok(to_json(&e)?),
                 Err(e) => Err(refusal(&e)),
             });
@@ -331,7 +341,19 @@ impl Session {
                     json!({ "name": a.name, "in_play": in_play, "lost": lost })
                 }).collect::<Vec<_>>(),
             }),
-            None => return Err(RpcError::new(INTERNAL_ERROR, "a session with no game")),
+            None => match self.game.encounter() {
+                Some(e) => json!({
+                    "revision": revision,
+                    "game": "bugs",
+                    "turn": e.turn(),
+                    "need": to_json(&e.need())?,
+                    "active": to_json(&e.active())?,
+                    "figures": to_json(&e.figures())?,
+                    "holes": to_json(&e.holes())?,
+                    "verdict": to_json(&e.verdict())?,
+                }),
+                None => return Err(RpcError::new(INTERNAL_ERROR, "a session with no game")),
+            },
         };
         Ok(self.out(v))
     }
@@ -341,7 +363,10 @@ impl Session {
         match self.game.battle() {
             Some(AnyBattle::Dba(b)) => Ok(json!({ "svg": b.svg(threat_zones) })),
             Some(AnyBattle::Dbaix(b)) => Ok(json!({ "svg": dbaix::svg::table_svg(b) })),
-            None => Err(self.not_for("render.svg")),
+            None => match self.game.encounter() {
+                Some(e) => Ok(json!({ "svg": dbcore::bugs::svg(e) })),
+                None => Err(self.not_for("render.svg")),
+            },
         }
     }
 

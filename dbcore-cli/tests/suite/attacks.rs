@@ -283,7 +283,7 @@ fn slow_clients_lose_their_slots_to_new_ones() {
         .collect();
     std::thread::sleep(Duration::from_millis(300));
     // Every probe is served at once, each taking the slot of the slow client waiting longest.
-    for i in 0..8 {
+    for _ in 0..8 {
         let t = Instant::now();
         let (status, _) = raw(
             p,

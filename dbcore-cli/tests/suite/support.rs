@@ -81,5 +81,6 @@ pub fn battle_of(game: &Value) -> Value {
             serde_json::to_value(battle.record()).unwrap()
         }
         dbcore::record::Replayed::Prebattle { .. } => panic!("the record stops in its pre-battle"),
+        dbcore::record::Replayed::Bugs { .. } => panic!("a BUGS! record has no battle"),
     }
 }

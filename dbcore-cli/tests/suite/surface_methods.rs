@@ -462,3 +462,51 @@ fn a_whole_battle_played_from_legal_actions_over_the_protocol_refuses_nothing() 
     let info = ok(&r, "battle.info", json!({ "battle": pre }));
     assert_eq!(info["stage"], "battle", "{info}");
 }
+
+#[test]
+fn a_bugs_encounter_plays_whole_over_the_protocol() {
+    // BUGS.md §5, §15: `battle.create` with `bugs` (a demonstration encounter on the project's
+    // synthetic tables, made-up values as their note says), then every action chosen from
+    // battle.legal_actions to the verdict, with no refusal.
+    let tables: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/../tests/bugs/synthetic-tables.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let r = Referee::default();
+    let c = ok(
+        &r,
+        "battle.create",
+        json!({ "bugs": { "encounter": 1, "tables": tables }, "seed": 5 }),
+    );
+    let id = c["battle"].clone();
+    let mut choose = Choices(0x51_7CC1_B727_220A);
+    play_uniformly(&r, &id, 0, 100_000, &mut choose, |info| {
+        info["stage"] == "finished"
+    });
+    let info = ok(&r, "battle.info", json!({ "battle": id }));
+    assert_eq!(info["game"], "bugs");
+    assert_eq!(info["verdict"]["over"], true);
+    let record = ok(&r, "battle.record", json!({ "battle": id }));
+    assert_eq!(record["game"], "bugs");
+    let replayed = ok(&r, "record.replay", json!({ "game": record }));
+    assert_eq!(replayed["result"]["winners"], info["winners"]);
+    // The booklet's values are the user's: the empty template is refused, naming BUGS §17.
+    let template: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/../examples/bugs/tables-template.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let e = err(
+        &r,
+        "battle.create",
+        json!({ "bugs": { "encounter": 1, "tables": template } }),
+    );
+    assert_eq!(e["data"]["rule"], "BUGS §17", "{e}");
+}

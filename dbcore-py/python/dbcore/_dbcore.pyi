@@ -697,6 +697,16 @@ class Battle:
     ) -> Battle:
         """The demonstration battle, its armies from their pre-battle, or the DBAix game."""
     @classmethod
+    def bugs(
+        cls,
+        tables: dict[str, Any] | str | None = None,
+        encounter: int = 1,
+        setup: dict[str, Any] | str | None = None,
+        seed: int = 1,
+    ) -> Battle:
+        """A BUGS! encounter: a demonstration encounter (1, 2 or 3) on your tables file, or your
+        own ``setup``; played like a battle (``legal_actions``, ``apply``, ``pop``, ``ai``)."""
+    @classmethod
     def from_json(cls, state: BattleData | str) -> Battle:
         """A battle from its state: the compact ``to_json()`` text, checked by its digest, or the
         full ``state()``, checked by replaying its record; a hand-edited one is refused (code 103).

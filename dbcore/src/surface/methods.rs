@@ -219,6 +219,10 @@ pub fn call(method: &str, p: Value) -> Answer {
                 Replayed::Battle { battle, events, .. } => {
                     (to_value(events)?, a::narrate_battle(battle, events))
                 }
+                Replayed::Bugs { encounter, events } => (
+                    to_value(events)?,
+                    crate::bugs::narrate(encounter.setup(), events),
+                ),
             };
             Ok(json!({ "result": to_value(&result)?, "events": events, "lines": lines }))
         }
@@ -236,6 +240,7 @@ pub fn call(method: &str, p: Value) -> Answer {
                     AnyBattle::Dba(b) => b.svg(p.threat_zones),
                     AnyBattle::Dbaix(b) => crate::dbaix::svg::table_svg(b),
                 },
+                Document::Encounter(_, e) => crate::bugs::svg(&e),
                 Document::Record(_, None) => {
                     return Err(SurfaceError::argument(
                         "the record stops in its pre-battle: there is no table to draw yet",
@@ -421,6 +426,8 @@ pub enum Document {
     Battle(AnyBattle),
     /// A game record, with its battle when the record reaches the battle.
     Record(Box<GameFile>, Option<AnyBattle>),
+    /// A BUGS! game record and its encounter as the record leaves it.
+    Encounter(Box<GameFile>, Box<crate::bugs::Encounter>),
 }
 
 /// Tell a set-up, a state and a record apart by their keys, and read (and for a record,
@@ -437,6 +444,7 @@ pub fn read_document(v: Value) -> Result<Document, SurfaceError> {
         return Ok(Document::Battle(b));
     }
     if format == crate::record::FORMAT
+        || format == crate::bugs::RECORD_FORMAT
         || has("actions")
         || has("record")
         || (has("prebattle") && has("battle"))
@@ -445,6 +453,9 @@ pub fn read_document(v: Value) -> Result<Document, SurfaceError> {
         let battle = match file.replay().map_err(|e| SurfaceError::of(&e))? {
             Replayed::Battle { battle, .. } => Some(battle),
             Replayed::Prebattle { .. } => None,
+            Replayed::Bugs { encounter, .. } => {
+                return Ok(Document::Encounter(Box::new(file), encounter))
+            }
         };
         return Ok(Document::Record(Box::new(file), battle));
     }
@@ -473,7 +484,7 @@ fn validate(v: Value) -> Answer {
     let (kind, outcome) = match read_document(v) {
         Ok(Document::Setup(_)) => ("setup", Ok(())),
         Ok(Document::Battle(_)) => ("state", Ok(())),
-        Ok(Document::Record(..)) => ("record", Ok(())),
+        Ok(Document::Record(..) | Document::Encounter(..)) => ("record", Ok(())),
         Err(e) => ("unreadable", Err(e)),
     };
     let problems: Vec<Value> = match outcome {

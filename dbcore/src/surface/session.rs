@@ -11,6 +11,7 @@ use crate::battle::{
     PrebattleSetup,
 };
 use crate::battlefield::Variant;
+use crate::bugs;
 use crate::dbaix;
 use crate::dice::{DieScore, SeededDice};
 use crate::driver::{Demonstration, Policy};
@@ -41,14 +42,17 @@ enum Game {
         prebattle: Option<Box<Prebattle>>,
         battle: AnyBattle,
     },
+    /// A BUGS! encounter, the second game.
+    Bugs(Box<bugs::Encounter>),
 }
 
-/// One thing that happened: a pre-battle event or a battle event.
+/// One thing that happened: a pre-battle event, a battle event or a BUGS! event.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 enum Logged {
     Prebattle(PrebattleEvent),
     Battle(AnyEvent),
+    Bugs(bugs::Event),
 }
 
 /// What undoing an action restores besides the game.
@@ -81,7 +85,7 @@ pub struct Session {
     tags: BTreeMap<String, String>,
 }
 
-/// How a session starts: exactly one of `setup`, `lists`, `game`, `state` or `demo`.
+/// How a session starts: exactly one of `setup`, `lists`, `game`, `state`, `demo` or `bugs`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct How {
@@ -108,6 +112,11 @@ struct How {
     /// their pre-battle) or "dbaix" (the DBAix demonstration).
     #[serde(default)]
     demo: Option<String>,
+    /// A BUGS! encounter: its set-up (`{"format": "dbcore-bugs", ...}`), or one of the three
+    /// demonstration encounters on the caller's tables file (`{"encounter": 1, "tables":
+    /// {...}}`).
+    #[serde(default)]
+    bugs: Option<Value>,
     /// The dice tray's seed (and the pre-battle driver's), 1 when not given.
     #[serde(default)]
     seed: Option<u64>,
@@ -149,10 +158,12 @@ impl Session {
             how.game.is_some(),
             how.state.is_some(),
             how.demo.is_some(),
+            how.bugs.is_some(),
         ];
         if given.iter().filter(|g| **g).count() != 1 {
             return Err(SurfaceError::argument(
-                "a session starts from exactly one of `setup`, `lists`, `game`, `state` or `demo`",
+                "a session starts from exactly one of `setup`, `lists`, `game`, `state`, `demo` \
+                 or `bugs`",
             ));
         }
         let seed = how.seed.unwrap_or(DEFAULT_SEED);
@@ -223,6 +234,8 @@ impl Session {
                 prebattle: None,
                 battle,
             };
+        } else if let Some(start) = how.bugs {
+            s.start_bugs(bugs_setup(start)?)?;
         } else if let Some(demo) = how.demo {
             match demo.as_str() {
                 "battle" => {
@@ -253,6 +266,15 @@ impl Session {
             }
         }
         Ok(s)
+    }
+
+    /// Start a BUGS! encounter: its opening's events are the first logged.
+    fn start_bugs(&mut self, setup: bugs::BugsSetup) -> Result<(), SurfaceError> {
+        let e = bugs::Encounter::new(setup).map_err(|e| SurfaceError::of(&e))?;
+        self.log
+            .extend(e.opening().iter().cloned().map(Logged::Bugs));
+        self.game = Game::Bugs(Box::new(e));
+        Ok(())
     }
 
     fn start_prebattle(
@@ -332,6 +354,10 @@ impl Session {
                 };
                 actions.iter().map(to_value).collect::<Result<_, _>>()?
             }
+            GameMoves::Bugs { setup, actions } => {
+                self.start_bugs((**setup).clone())?;
+                actions.iter().map(to_value).collect::<Result<_, _>>()?
+            }
         };
         for (index, a) in actions.into_iter().enumerate() {
             self.apply_value(a).map_err(|e| SurfaceError {
@@ -365,6 +391,7 @@ impl Session {
                         AnyBattle::Dbaix(b) => b.actions().len(),
                     }
             }
+            Game::Bugs(e) => e.actions().len(),
         }
     }
 
@@ -374,6 +401,8 @@ impl Session {
             Game::Prebattle(_) => Stage::Prebattle,
             Game::Battle { battle, .. } if battle.finished() => Stage::Finished,
             Game::Battle { .. } => Stage::Battle,
+            Game::Bugs(e) if e.is_over() => Stage::Finished,
+            Game::Bugs(_) => Stage::Battle,
         }
     }
 
@@ -381,7 +410,15 @@ impl Session {
     pub fn battle(&self) -> Option<&AnyBattle> {
         match &self.game {
             Game::Battle { battle, .. } => Some(battle),
-            Game::Prebattle(_) => None,
+            Game::Prebattle(_) | Game::Bugs(_) => None,
+        }
+    }
+
+    /// The BUGS! encounter, when the session plays one.
+    pub fn encounter(&self) -> Option<&bugs::Encounter> {
+        match &self.game {
+            Game::Bugs(e) => Some(e),
+            _ => None,
         }
     }
 
@@ -389,7 +426,7 @@ impl Session {
     pub fn prebattle(&self) -> Option<&Prebattle> {
         match &self.game {
             Game::Prebattle(p) => Some(p),
-            Game::Battle { .. } => None,
+            Game::Battle { .. } | Game::Bugs(_) => None,
         }
     }
 
@@ -402,6 +439,7 @@ impl Session {
             } => Ok(b),
             Game::Battle { .. } => Err(not_offered(method, "for a DBAix game")),
             Game::Prebattle(_) => Err(not_offered(method, "before the battle begins")),
+            Game::Bugs(_) => Err(not_offered(method, "for a BUGS! encounter")),
         }
     }
 
@@ -417,6 +455,7 @@ impl Session {
                 battle: b.actions().to_vec(),
             }),
             Game::Battle { battle, .. } => GameFile::of_any(battle),
+            Game::Bugs(e) => GameFile::of_bugs(e.record()),
         };
         file.tags = self.tags.clone();
         file.result = Some(match &self.game {
@@ -425,17 +464,23 @@ impl Session {
                 winners: None,
             },
             Game::Battle { battle, .. } => crate::record::result_of(battle),
+            Game::Bugs(e) => crate::record::bugs_result(e),
         });
         file
     }
 
-    /// The dice for this decision: those given, or the tray's next ones (not drawn yet).
+    /// The dice for this decision: those given, or the tray's next ones (not drawn yet): as
+    /// many as a BUGS! roll awaits, else enough for any DBA decision.
     fn dice_for(&self, given: Option<&[u8]>) -> Result<Vec<DieScore>, SurfaceError> {
         match given {
             Some(d) => dice_of(d),
             None => {
+                let count = match &self.game {
+                    Game::Bugs(e) => e.awaiting().map_or(0, |r| usize::from(r.count)),
+                    _ => TRAY_PEEK,
+                };
                 let mut t = self.tray.clone();
-                Ok((0..TRAY_PEEK).map(|_| t.roll()).collect())
+                Ok((0..count).map(|_| t.roll()).collect())
             }
         }
     }
@@ -453,6 +498,7 @@ impl Session {
                 battle: AnyBattle::Dbaix(_),
                 ..
             } => StageAction::Battle(AnyAction::Dbaix(crate::json::from_value(v).map_err(read)?)),
+            Game::Bugs(_) => StageAction::Bugs(crate::json::from_value(v).map_err(read)?),
         })
     }
 
@@ -467,6 +513,10 @@ impl Session {
                 .check(a)
                 .map(|e| e.into_iter().map(Logged::Battle).collect())
                 .map_err(game_err),
+            (Game::Bugs(e), StageAction::Bugs(a)) => e
+                .check(a)
+                .map(|e| e.into_iter().map(Logged::Bugs).collect())
+                .map_err(|e| SurfaceError::of(&e)),
             _ => Err(SurfaceError::argument(
                 "the action is not for this stage of the game",
             )),
@@ -492,6 +542,12 @@ impl Session {
                 .map_err(game_err)?
                 .into_iter()
                 .map(Logged::Battle)
+                .collect(),
+            (Game::Bugs(e), StageAction::Bugs(a)) => e
+                .apply(a)
+                .map_err(|e| SurfaceError::of(&e))?
+                .into_iter()
+                .map(Logged::Bugs)
                 .collect(),
             _ => {
                 return Err(SurfaceError::argument(
@@ -556,6 +612,10 @@ impl Session {
                 Some(a) => to_value(&a)?,
                 None => return Err(nothing_to_undo()),
             },
+            GameMoves::Bugs { actions, .. } => match actions.pop() {
+                Some(a) => to_value(&a)?,
+                None => return Err(nothing_to_undo()),
+            },
         };
         let Some(mark) = self.marks.last().cloned() else {
             return Err(nothing_to_undo());
@@ -566,6 +626,7 @@ impl Session {
             Replayed::Battle {
                 prebattle, battle, ..
             } => Game::Battle { prebattle, battle },
+            Replayed::Bugs { encounter, .. } => Game::Bugs(encounter),
         };
         self.marks.pop();
         self.log.truncate(mark.logged);
@@ -664,6 +725,7 @@ impl Session {
 enum StageAction {
     Prebattle(PrebattleAction),
     Battle(AnyAction),
+    Bugs(bugs::Action),
 }
 
 impl StageAction {
@@ -687,6 +749,10 @@ impl StageAction {
                 P::RollPlacement { .. } => 1,
                 _ => 0,
             },
+            StageAction::Bugs(a) => match a {
+                bugs::Action::Roll { dice } => dice.len(),
+                _ => 0,
+            },
         }
     }
 }
@@ -700,6 +766,34 @@ fn army_tag(setup: &PrebattleSetup, army: usize) -> String {
         .armies
         .get(army)
         .map_or_else(String::new, |a| a.name.clone())
+}
+
+/// What a BUGS! start names: a set-up, or a demonstration encounter on the caller's tables.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BugsDemo {
+    /// 1 the escort, 2 the defence of a settlement, 3 the raid on a nest.
+    encounter: u8,
+    /// The user's tables file (BUGS §17): the values the transcription lost.
+    tables: Value,
+}
+
+/// Read the `bugs` start of a session: a set-up (it has a `format`) or a demonstration.
+fn bugs_setup(v: Value) -> Result<bugs::BugsSetup, SurfaceError> {
+    let v = match v {
+        Value::String(text) => crate::json::from_str(&text).map_err(|e| SurfaceError::of(&e))?,
+        v => v,
+    };
+    if v.get("format").is_some() {
+        return crate::json::from_value(v).map_err(|e| SurfaceError::of(&e));
+    }
+    let demo: BugsDemo = params(v)?;
+    let tables: bugs::TablesFile = match demo.tables {
+        Value::String(text) => crate::json::from_str(&text),
+        v => crate::json::from_value(v),
+    }
+    .map_err(|e| SurfaceError::of(&e))?;
+    bugs::demo_setup(demo.encounter, tables).map_err(SurfaceError::argument)
 }
 
 /// Read a set-up of either game (a value or JSON text).
@@ -816,7 +910,27 @@ pub(super) mod answers {
     }
 
     pub fn info(s: &Session) -> Answer {
+        if let Game::Bugs(e) = &s.game {
+            let result = s.record().result;
+            return Ok(json!({
+                "game": "bugs",
+                "variant": to_value(&e.setup().encounter)?,
+                "stage": s.stage(),
+                "phase": to_value(&e.need())?,
+                "army": to_value(&e.active())?,
+                "bound": e.turn(),
+                "pips": 0,
+                "revision": s.revision(),
+                "events": s.log.len(),
+                "armies": ["humans", "bugs"],
+                "winners": result.and_then(|r| r.winners),
+                "awaiting": awaiting(s)?,
+                "seed": s.seed,
+                "verdict": to_value(&e.verdict())?,
+            }));
+        }
         let (game, variant, phase, army, bound, pips, armies) = match &s.game {
+            Game::Bugs(_) => unreachable!("answered above"),
             Game::Prebattle(p) => (
                 "dba",
                 p.setup().variant,
@@ -876,6 +990,7 @@ pub(super) mod answers {
         match &s.game {
             Game::Prebattle(p) => to_value(&p.awaiting()),
             Game::Battle { battle, .. } => to_value(&battle.awaiting()),
+            Game::Bugs(e) => to_value(&e.need()),
         }
     }
 
@@ -919,6 +1034,25 @@ pub(super) mod answers {
                     ));
                 }
                 (to_value(&b.legal_actions(&dice))?, None)
+            }
+            Game::Bugs(e) => {
+                // While dice are awaited the one action is the roll; else every choice.
+                let list = if e.awaiting().is_some() {
+                    vec![bugs::Action::Roll { dice: dice.clone() }]
+                } else {
+                    e.legal_actions()
+                };
+                let list: Vec<bugs::Action> = match p.element {
+                    Some(id) => list
+                        .into_iter()
+                        .filter(|a| bugs_figure(a) == Some(id))
+                        .collect(),
+                    None => list,
+                };
+                if p.notation {
+                    return Err(not_offered("the notation", "for a BUGS! encounter"));
+                }
+                (to_value(&list)?, None)
             }
         };
         let used: Vec<u8> = dice.iter().take(TRAY_PEEK).map(|d| d.get()).collect();
@@ -984,6 +1118,9 @@ pub(super) mod answers {
     }
 
     pub fn state(s: &Session) -> Answer {
+        if let Game::Bugs(e) = &s.game {
+            return to_value(&**e);
+        }
         let Some(b) = s.battle() else {
             return Err(not_offered(
                 "state",
@@ -1010,6 +1147,18 @@ pub(super) mod answers {
             } => Some(p.setup().clone()),
             _ => None,
         };
+        if let Game::Bugs(e) = &s.game {
+            let events: Vec<bugs::Event> = s
+                .log
+                .iter()
+                .filter_map(|l| match l {
+                    Logged::Bugs(e) => Some(e.clone()),
+                    _ => None,
+                })
+                .collect();
+            let lines = bugs::narrate(e.setup(), &events);
+            return to_value(&lines.get(p.first(s)..).unwrap_or(&[]));
+        }
         for e in &s.log {
             match e {
                 Logged::Prebattle(e) => lines.push(
@@ -1019,6 +1168,7 @@ pub(super) mod answers {
                         .unwrap_or_default(),
                 ),
                 Logged::Battle(e) => battle_events.push(e.clone()),
+                Logged::Bugs(_) => {}
             }
         }
         if let Some(b) = s.battle() {
@@ -1033,7 +1183,10 @@ pub(super) mod answers {
         match s.battle() {
             Some(AnyBattle::Dba(b)) => Ok(json!({ "svg": b.svg(p.threat_zones) })),
             Some(AnyBattle::Dbaix(b)) => Ok(json!({ "svg": dbaix::svg::table_svg(b) })),
-            None => Err(not_offered("svg", "before the battle begins")),
+            None => match s.encounter() {
+                Some(e) => Ok(json!({ "svg": bugs::svg(e) })),
+                None => Err(not_offered("svg", "before the battle begins")),
+            },
         }
     }
 
@@ -1041,7 +1194,10 @@ pub(super) mod answers {
         match s.battle() {
             Some(AnyBattle::Dba(b)) => to_value(&b.elements()),
             Some(AnyBattle::Dbaix(b)) => to_value(&b.figures()),
-            None => Err(not_offered("elements", "before the battle begins")),
+            None => match s.encounter() {
+                Some(e) => to_value(&e.figures()),
+                None => Err(not_offered("elements", "before the battle begins")),
+            },
         }
     }
 
@@ -1084,8 +1240,35 @@ pub(super) mod answers {
                     .ok_or_else(|| no_choice("the DBAix game"))?;
                 to_value(&a)?
             }
+            Game::Bugs(e) => to_value(&bugs_choice(s, e)?)?,
         };
         Ok(json!({ "action": action }))
+    }
+
+    /// The demonstration player's choice in a BUGS! encounter (reading R47), or the tray's
+    /// dice when a roll is awaited.
+    fn bugs_choice(s: &Session, e: &bugs::Encounter) -> Result<bugs::Action, SurfaceError> {
+        if e.awaiting().is_some() {
+            return Ok(bugs::Action::Roll {
+                dice: s.dice_for(None)?,
+            });
+        }
+        e.suggest().ok_or_else(|| no_choice("the BUGS! encounter"))
+    }
+
+    /// The figure a BUGS! action is for, when it names one.
+    fn bugs_figure(a: &bugs::Action) -> Option<u32> {
+        use bugs::Action as B;
+        match a {
+            B::Move { figure, .. }
+            | B::Stay { figure, .. }
+            | B::Charge { figure, .. }
+            | B::Attack { figure, .. }
+            | B::Fire { figure, .. }
+            | B::HoldFire { figure } => Some(figure.0),
+            B::Join { leader, .. } => Some(leader.0),
+            B::Roll { .. } => None,
+        }
     }
 
     pub fn driver(s: &Session) -> Answer {
@@ -1111,6 +1294,7 @@ pub(super) mod answers {
                 to_value(&a)?
             }
             Game::Battle { .. } => return Err(not_offered("driver", "for a DBAix game")),
+            Game::Bugs(e) => to_value(&bugs_choice(s, e)?)?,
         };
         Ok(json!({ "action": action }))
     }

@@ -85,6 +85,7 @@ mod prebattle_rules;
 mod rules_reference;
 mod simulate;
 mod state_json;
+mod surface_bugs;
 mod surface_scene;
 mod svg_snapshot;
 mod table_queries;
