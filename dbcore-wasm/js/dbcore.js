@@ -14,9 +14,10 @@
 //
 // A panic inside the referee traps the WebAssembly instance, whose stack is then left as it
 // was. This layer turns the trap into an InternalError carrying the panic's message, moves to a
-// fresh instance of the same compiled module, and rebuilds each game there from how it started
-// and the changes the referee accepted (`apply`, `play`, `undo`), so that the game is exactly
-// where it was before the call that failed.
+// fresh instance of the same compiled module (started ahead, since browsers refuse to start a
+// large module synchronously on the page's thread), and rebuilds each game there from how it
+// started and the changes the referee accepted (`apply`, `play`, `undo`), so that the game is
+// exactly where it was before the call that failed.
 
 const GLUE = new URL('./dbcore_wasm.js', import.meta.url).href;
 const WASM = new URL('./dbcore_wasm_bg.wasm', import.meta.url).href;
@@ -26,14 +27,17 @@ const CHANGES = new Set(['apply', 'play', 'undo']);
 
 let compiled = null; // the WebAssembly.Module, compiled once
 let glue = null; // the glue of the instance in use
-let spare = null; // a second copy of the glue, loaded ahead for a synchronous switch
+let spare = null; // a second instance, started ahead for a synchronous switch
 let generation = 0;
 let importCount = 0;
 
-async function importGlue() {
+/** A fresh copy of the glue with its own instance of the compiled module, started. */
+async function startInstance() {
   importCount += 1;
   // A distinct URL is a distinct module, with an instance slot of its own.
-  return import(importCount === 1 ? GLUE : `${GLUE}?instance=${importCount}`);
+  const g = await import(importCount === 1 ? GLUE : `${GLUE}?instance=${importCount}`);
+  await g.default({ module_or_path: compiled });
+  return g;
 }
 
 async function compile(url) {
@@ -53,11 +57,10 @@ async function compile(url) {
 export async function load(wasmUrl = WASM) {
   if (glue) return;
   compiled = await compile(wasmUrl);
-  const first = await importGlue();
-  first.initSync({ module: compiled });
+  const first = await startInstance();
   glue = first;
   generation += 1;
-  spare = await importGlue();
+  spare = await startInstance();
 }
 
 function ready() {
@@ -67,11 +70,10 @@ function ready() {
 /** Switch to a fresh instance after a trap, and load the next spare in the background. */
 function renew() {
   if (!spare) throw new Error('the referee failed and no fresh instance is ready yet');
-  spare.initSync({ module: compiled });
   glue = spare;
   spare = null;
   generation += 1;
-  importGlue().then((g) => {
+  startInstance().then((g) => {
     spare = g;
   });
 }

@@ -142,8 +142,8 @@ fn build(root: &Path, dev: bool) -> Result<PathBuf, String> {
         "--message-format=json-render-diagnostics",
     ]);
     if dev {
-        // Without debug info: a third quicker to compile and half the size, for the browser
-        // test (a panic's message reaches the page through the panic hook, not DWARF).
+        // Without debug info, which wasm-bindgen drops anyway (a panic's message reaches the
+        // page through the panic hook): less for the browser test's build to write.
         cmd.env("CARGO_PROFILE_DEV_DEBUG", "false");
     } else {
         cmd.args(["--profile", "wasm"]);
