@@ -12,7 +12,7 @@
 //! `wasm-bindgen-cli` at exactly the version of the `wasm-bindgen` crate in `Cargo.lock` (cargo
 //! install from crates.io). `--dev` builds the dev profile instead: quicker to compile, larger,
 //! for tests. The release module then goes through binaryen's `wasm-opt -Oz` when it is
-//! installed. The sizes are printed (raw and gzip); the release package must stay within 3 MiB.
+//! installed. The sizes are printed (raw and gzip), with a warning over the budget of 3 MiB.
 
 use std::fs;
 use std::io::Write;
@@ -244,18 +244,23 @@ pub fn run(args: &[&str]) -> Result<(), String> {
             g as f64 / 1_048_576.0
         )),
     );
+    // The budget is a number to reach and report (#43), not a reason to withhold a working
+    // package: over it, the build says so loudly and still succeeds.
     if !dev && raw > MAX_WASM_BYTES {
-        let over = format!("the wasm package is {raw} bytes, over its budget of {MAX_WASM_BYTES}");
-        if optimised {
-            return Err(over);
-        }
-        eprintln!("xtask web: {over}: install binaryen (wasm-opt) and build again");
+        eprintln!(
+            "xtask web: WARNING: the wasm module is {raw} bytes, over its budget of {MAX_WASM_BYTES}{}",
+            if optimised {
+                ""
+            } else {
+                " (install binaryen for wasm-opt, about a tenth smaller)"
+            }
+        );
     }
     Ok(())
 }
 
 /// `wasm-opt -Oz` of `wasm` written to `to` when binaryen is installed (`to`), else `wasm` as
-/// it is. About a tenth smaller: what brings the release module under its budget.
+/// it is. About a tenth smaller.
 fn optimise(wasm: &Path, to: &Path) -> Result<PathBuf, String> {
     let found = Command::new("wasm-opt")
         .arg("--version")
