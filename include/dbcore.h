@@ -2092,9 +2092,10 @@ DbcoreStatus dbcore_battle_narrate_events_json(const struct DbcoreBattle *battle
  * an army loses or `max_bounds` bounds have begun. `setup_json` is a JSON
  * `dbcore::battle::prebattle::PrebattleSetup` (`{"variant":"standard","armies":[{"name":...,
  * "aggression":3,"home_terrain":"arable","elements":[{"kind":"4Bd"},...]},...]}`), or NULL
- * for the demonstration armies. `*out_json` becomes `{"record": {"prebattle": ...,
- * "battle": [...]}, "prebattle_events": [...], "setup": ..., "events": [...], "bounds": n,
- * "verdict": ... or null}`. Free it with `dbcore_string_free`.
+ * for the demonstration armies. `*out_json` becomes `{"record": <the game record, format
+ * "dbcore-game": {"prebattle": ..., "actions": [...], ...}>, "prebattle_events": [...], "setup":
+ * ..., "events": [...], "bounds": n, "verdict": ... or null}`. Free it with
+ * `dbcore_string_free`.
  *
  * # Safety
  * `setup_json` must be NULL or a NUL-terminated string; `out_json` must be valid for writes

@@ -598,7 +598,7 @@ fn origin_ok(origin: &str, local: SocketAddr) -> bool {
     !authority.contains(['/', '@', '?', '#']) && host_ok(authority, local)
 }
 
-/// A Content-Length: plain ASCII digits (RFC 9110 §8.6), no sign, no spaces inside, no list.
+/// A Content-Length: plain ASCII digits (RFC 9110, section 8.6), no sign, no spaces inside, no list.
 fn content_length(v: &str) -> Option<u64> {
     let v = v.trim_matches([' ', '\t']);
     if v.is_empty() || v.len() > 18 || !v.bytes().all(|b| b.is_ascii_digit()) {

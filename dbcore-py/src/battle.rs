@@ -879,6 +879,16 @@ impl Battle {
 
     fn __repr__(&self) -> PyResult<String> {
         let plural = |n: usize| if n == 1 { "" } else { "s" };
+        if let Some(e) = self.0.encounter() {
+            let v = e.verdict();
+            return Ok(format!(
+                "<Battle: a BUGS! encounter, turn {}, {}, {} action{}>",
+                v.turn,
+                v.why,
+                self.0.revision(),
+                plural(self.0.revision())
+            ));
+        }
         match self.0.battle() {
             None => Ok(format!(
                 "<Battle in its pre-battle, {} action{}>",

@@ -861,6 +861,8 @@ pub(super) mod answers {
         /// The first event wanted.
         fn first(&self, s: &Session) -> usize {
             match self.from_action {
+                // From the first action: the events of the start (a BUGS! opening) too.
+                Some(0) => 0,
                 Some(n) => s.marks.get(n).map_or(s.log.len(), |m| m.logged),
                 None => self.since,
             }
