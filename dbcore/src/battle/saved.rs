@@ -800,6 +800,27 @@ impl Battle {
         }
         Ok(battle)
     }
+
+    /// The battle a compact state's text describes, nothing checked: a forged state as the engine met it before issue #44, for the
+    /// tests that show the engine's loops end even there.
+    #[cfg(test)]
+    pub(crate) fn from_state_json_unchecked(text: &str) -> Battle {
+        let s: StateIn = serde_json::from_str(text).expect("a compact state");
+        let setup = Arc::new(s.setup);
+        let mut elements: Vec<ElementState> = setup_elements(&setup)
+            .zip(&s.elements)
+            .map(|((army, e), saved)| restore(army, e, saved))
+            .collect();
+        elements.extend(s.sallied);
+        let mut b = Battle::from_valid(setup);
+        b.elements = elements;
+        b.bound = s.bound;
+        b.active = s.active;
+        b.phase = s.phase;
+        b.pips = s.pips;
+        b.bounds_begun = s.bounds_begun;
+        b
+    }
 }
 
 #[cfg(test)]
@@ -1043,6 +1064,56 @@ mod tests {
         assert_eq!(battle.state_digest(), end.state_digest());
         assert_eq!(clone.state_json(), first);
         assert_eq!(Battle::from_state_json(&battle.state_json()), Ok(end));
+    }
+
+    fn fight_dice() -> [crate::DieScore; 2] {
+        [
+            crate::DieScore::new(1).expect("a score"),
+            crate::DieScore::new(3).expect("a score"),
+        ]
+    }
+
+    /// Issue #44: 11 Roman and 5 British elements on one spot, element 8 in contact with 5
+    /// enemies; `fight 8 101` and the opponent's choice never returned. The state is refused
+    /// when read now; the engine's loops end even on it.
+    #[test]
+    fn a_pile_of_elements_does_not_hang_the_engine() {
+        let mut battle = Battle::new(crate::driver::demo_setup()).expect("valid");
+        battle
+            .apply(Action::RollPips {
+                die: crate::DieScore::new(3).expect("a score"),
+            })
+            .expect("rolls");
+        let mut v = battle.state_value();
+        let elements = v["elements"].as_array_mut().expect("elements");
+        for e in elements.iter_mut().take(11) {
+            e["pose"] = serde_json::json!({"x": 10.5, "y": 8.0, "facing": 0.0});
+        }
+        for e in elements.iter_mut().skip(12).take(5) {
+            e["pose"] = serde_json::json!({"x": 10.5, "y": 8.0, "facing": 180.0});
+        }
+        v["phase"] = serde_json::json!({"phase": "close_combat"});
+        let text = serde_json::to_string(&v).expect("serialises");
+        let pile = Battle::from_state_json_unchecked(&text);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let started = std::time::Instant::now();
+        std::thread::spawn(move || {
+            let fight: Action = serde_json::from_value(serde_json::json!(
+                {"action": "fight", "a": 8, "b": 101, "dice": [1, 3]}
+            ))
+            .expect("an action");
+            let _ = pile.check(&fight);
+            let _ = pile.legal_actions(&[]);
+            let nodes = crate::ai::AiConfig {
+                nodes: 0,
+                ..Default::default()
+            };
+            let _ = crate::ai::choose(&pile, Some(fight_dice()), &nodes);
+            let _ = tx.send(());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the pile's fight, legal actions and opponent answer within 20 s");
+        eprintln!("a pile of elements answered in {:?}", started.elapsed());
     }
 
     #[test]
