@@ -348,16 +348,14 @@ fn window(chars: &[char], at: usize) -> String {
 /// The largest count one part may give: a whole army.
 const MAX_COUNT: u32 = 12;
 
-struct Parser<'a> {
-    text: &'a str,
+struct Parser {
     chars: Vec<char>,
     pos: usize,
 }
 
-impl<'a> Parser<'a> {
-    fn new(text: &'a str) -> Self {
+impl Parser {
+    fn new(text: &str) -> Self {
         Parser {
-            text,
             chars: text.chars().collect(),
             pos: 0,
         }
