@@ -1819,7 +1819,7 @@ DbcoreStatus dbcore_json_equal(const char *a, const char *b, uint32_t *out);
 
 /**
  * The member `key` of a JSON object, as JSON text. A generic JSON utility: the text is written
- * afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+ * afresh, compact, with the members of any object in it in the order they are written. Free `*out_json` with
  * `dbcore_string_free`.
  *
  * # Safety
@@ -1839,7 +1839,9 @@ DbcoreStatus dbcore_json_equal(const char *a, const char *b, uint32_t *out);
  * }
  * ```
  */
-DbcoreStatus dbcore_json_get(const char *json, const char *key, char **out_json);
+DbcoreStatus dbcore_json_get(const char *json,
+                             const char *key,
+                             char **out_json);
 
 /**
  * The number of items of a JSON array. A generic JSON utility.
@@ -1862,7 +1864,7 @@ DbcoreStatus dbcore_json_array_len(const char *json, uint32_t *out);
 
 /**
  * The item at `index` of a JSON array, as JSON text. A generic JSON utility: the text is written
- * afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+ * afresh, compact, with the members of any object in it in the order they are written. Free `*out_json` with
  * `dbcore_string_free`.
  *
  * # Safety
@@ -1882,7 +1884,9 @@ DbcoreStatus dbcore_json_array_len(const char *json, uint32_t *out);
  * }
  * ```
  */
-DbcoreStatus dbcore_json_array_at(const char *json, uint32_t index, char **out_json);
+DbcoreStatus dbcore_json_array_at(const char *json,
+                                  uint32_t index,
+                                  char **out_json);
 
 /**
  * Parse an element code (`"4Bd"`, `"3Kn"`, `"Mtd-4Bw"`, `"CF"`; ASCII case and surrounding

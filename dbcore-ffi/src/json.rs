@@ -172,7 +172,7 @@ pub unsafe extern "C" fn dbcore_json_equal(
 }
 
 /// The member `key` of a JSON object, as JSON text. A generic JSON utility: the text is written
-/// afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+/// afresh, compact, with the members of any object in it in the order they are written. Free `*out_json` with
 /// `dbcore_string_free`.
 ///
 /// # Safety
@@ -244,7 +244,7 @@ pub unsafe extern "C" fn dbcore_json_array_len(json: *const c_char, out: *mut u3
 }
 
 /// The item at `index` of a JSON array, as JSON text. A generic JSON utility: the text is written
-/// afresh, compact, with the members of any object in it in key order. Free `*out_json` with
+/// afresh, compact, with the members of any object in it in the order they are written. Free `*out_json` with
 /// `dbcore_string_free`.
 ///
 /// # Safety

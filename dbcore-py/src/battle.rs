@@ -58,7 +58,8 @@ fn state_err(py: Python<'_>, e: &dbcore::game::GameError) -> PyErr {
     use dbcore::battle::{ReplayError, StateError};
     use dbcore::game::GameError;
     match e {
-        GameError::State(StateError::Replay(ReplayError::Setup(s))) => setup_err(py, s),
+        GameError::State(StateError::Replay(ReplayError::Setup(s)))
+        | GameError::State(StateError::Setup(s)) => setup_err(py, s),
         GameError::DbaixReplay(d) => dbaix_replay_err(d),
         other => errors::from_info(other),
     }

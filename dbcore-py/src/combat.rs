@@ -777,14 +777,20 @@ fn config_of<'a>(config: Option<&'a Bound<'_, RulesConfig>>) -> &'a dbcore::Rule
 
 /// Read a pair of die scores; each must be 1 to 6 (DiceError otherwise).
 fn dice_arg(dice: &Bound<'_, PyAny>) -> PyResult<[DieScore; 2]> {
-    let v: Vec<i64> = dice.extract()?;
+    // Any Python integers: one out of every Rust range is a die score out of range too.
+    let v: Vec<AnyInt> = dice.extract().map_err(|_| {
+        errors::invalid_argument("dice must be a pair of integer scores (die_a, die_b)")
+    })?;
     let [a, b] = v[..] else {
         return Err(errors::invalid_argument(format!(
             "dice must be a pair of scores (die_a, die_b), not {} values",
             v.len()
         )));
     };
-    let die = |n: i64| DieScore::from_i64(n).map_err(|e| errors::from_info(&e));
+    let die = |n: AnyInt| {
+        let n = n.0.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+        DieScore::from_i64(n).map_err(|e| errors::from_info(&e))
+    };
     Ok([die(a)?, die(b)?])
 }
 

@@ -8,18 +8,23 @@ use pyo3::prelude::*;
 
 use crate::battle::from_py;
 use crate::errors;
-use crate::names::to_py;
+use crate::names::{to_py, AnyInt};
 
 /// Play a whole DBAix game with the demonstration driver: `{"record", "events", "bounds",
 /// "winner"}`. `setup` defaults to `dbaix_demo_setup()`; dice come from `seed`.
 #[pyfunction]
-#[pyo3(signature = (setup=None, seed=0, max_actions=5000))]
+#[pyo3(
+    signature = (setup=None, seed=AnyInt(0), max_actions=AnyInt(5000)),
+    text_signature = "(setup=None, seed=0, max_actions=5000)"
+)]
 pub fn dbaix_play<'py>(
     py: Python<'py>,
     setup: Option<&Bound<'py, PyAny>>,
-    seed: u64,
-    max_actions: usize,
+    seed: AnyInt,
+    max_actions: AnyInt,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let seed: u64 = seed.to("seed", "0 to 2**64-1")?;
+    let max_actions: usize = max_actions.to("max_actions", "0 to 2**64-1")?;
     let setup: DbaixSetup = match setup {
         Some(s) => from_py(s, "setup")?,
         None => dbaix::driver::demo_setup(),
@@ -48,10 +53,12 @@ pub fn dbaix_demo_setup(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 pub fn dbaix_odds<'py>(
     py: Python<'py>,
     a: &str,
-    a_mod: i32,
+    a_mod: AnyInt,
     b: &str,
-    b_mod: i32,
+    b_mod: AnyInt,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let a_mod: i32 = a_mod.to("a_mod", "-20 to 20")?;
+    let b_mod: i32 = b_mod.to("b_mod", "-20 to 20")?;
     let parse = |s: &str| -> PyResult<dbaix::FigureClass> {
         serde_json::from_value(serde_json::Value::String(s.to_owned()))
             .map_err(|e| errors::invalid_argument(format!("no figure class {s:?}: {e}")))

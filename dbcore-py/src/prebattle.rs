@@ -7,7 +7,7 @@ use dbcore::battle::prebattle::{Prebattle, PrebattleAction, PrebattleRecord, Pre
 
 use crate::battle::from_py;
 use crate::errors;
-use crate::names::to_py;
+use crate::names::{to_py, AnyInt};
 
 /// Play a whole game with dbcore's demonstration driver: the pre-battle (aggression, terrain,
 /// base edges, camps, deployment) and the battle, dice and choices from `seed`. `armies` is a
@@ -15,13 +15,18 @@ use crate::names::to_py;
 /// `demo_armies()`. Returns `{"record": {"prebattle": ..., "battle": [...]}, "prebattle_events":
 /// [...], "setup": ..., "events": [...], "bounds": n, "verdict": ... or None}`.
 #[pyfunction]
-#[pyo3(signature = (armies=None, seed=0, max_bounds=40))]
+#[pyo3(
+    signature = (armies=None, seed=AnyInt(0), max_bounds=AnyInt(40)),
+    text_signature = "(armies=None, seed=0, max_bounds=40)"
+)]
 pub fn play_game<'py>(
     py: Python<'py>,
     armies: Option<&Bound<'py, PyAny>>,
-    seed: u64,
-    max_bounds: u32,
+    seed: AnyInt,
+    max_bounds: AnyInt,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let seed: u64 = seed.to("seed", "0 to 2**64-1")?;
+    let max_bounds: u32 = max_bounds.to("max_bounds", "0 to 1000")?;
     let setup: PrebattleSetup = match armies {
         Some(s) => from_py(s, "armies")?,
         None => dbcore::driver::demo_armies(),
@@ -34,14 +39,19 @@ pub fn play_game<'py>(
 
 /// As `play_game`, between the default armies of two bundled lists named by id (`"II/56"`).
 #[pyfunction]
-#[pyo3(signature = (first, second, seed=0, max_bounds=40))]
+#[pyo3(
+    signature = (first, second, seed=AnyInt(0), max_bounds=AnyInt(40)),
+    text_signature = "(first, second, seed=0, max_bounds=40)"
+)]
 pub fn play_lists<'py>(
     py: Python<'py>,
     first: &str,
     second: &str,
-    seed: u64,
-    max_bounds: u32,
+    seed: AnyInt,
+    max_bounds: AnyInt,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let seed: u64 = seed.to("seed", "0 to 2**64-1")?;
+    let max_bounds: u32 = max_bounds.to("max_bounds", "0 to 1000")?;
     let game = errors::guard(|| {
         dbcore::driver::play_lists(first, second, seed, max_bounds)
             .map_err(|e| errors::from_info(&e))

@@ -13,7 +13,7 @@ use dbcore::simulate::{army_names, simulate, BattleSummary, Control, Request, So
 
 use crate::battle::from_py;
 use crate::errors;
-use crate::names::to_py;
+use crate::names::{to_py, AnyInt};
 
 /// Run one batch (`request` as dbcore's JSON `Request`, a dict or text) and return
 /// `{"records": [...], "summary": {...}, "cancelled": bool}`. `progress`, when given, is called
@@ -103,6 +103,9 @@ pub fn _simulation_summary<'py>(
 
 /// The seed battle `index` of a batch with master seed `seed` is played with.
 #[pyfunction]
-pub fn battle_seed(seed: u64, index: u64) -> u64 {
-    dbcore::simulate::battle_seed(seed, index)
+pub fn battle_seed(seed: AnyInt, index: AnyInt) -> PyResult<u64> {
+    Ok(dbcore::simulate::battle_seed(
+        seed.to("seed", "0 to 2**64-1")?,
+        index.to("index", "0 to 2**64-1")?,
+    ))
 }

@@ -42,7 +42,7 @@ def test_the_golden_encounter_replays_to_its_events() -> None:
     assert game.call("events") == golden["events"]
     lines = game.narrate()
     assert len(lines) == len(golden["events"])  # one line an event, the opening's included
-    assert lines[0].startswith("Terrain roll")
+    assert lines[0].startswith("BUGS!: the escort begins")
     assert game.svg().startswith("<svg")
 
 

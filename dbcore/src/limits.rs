@@ -52,6 +52,9 @@ pub const MAX_FEATURE_WIDTH: f64 = 100.0;
 pub const MAX_ORDER_LENGTH: usize = 64;
 /// Most bounds the demonstration driver plays in one call (`driver::play`).
 pub const MAX_DRIVEN_BOUNDS: usize = 1000;
+/// Bound number of a saved battle state, and bounds begun by one army: far beyond any game, and
+/// far enough from `u32::MAX` that counting on never wraps.
+pub const MAX_STATE_BOUND: u32 = 1_000_000;
 /// Battles in one simulated batch ([`crate::simulate`]).
 pub const MAX_SIMULATED_BATTLES: u64 = 100_000_000;
 /// One past the last battle index a batch may reach (`first + battles`): 2^53, so every index is

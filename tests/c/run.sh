@@ -175,8 +175,8 @@ step "examples/c/replay.c"
 out="$("$build/replay" "$root/tests/golden/opening_bounds.json" 7)"
 printf '%s\n' "$out"
 # DBA3.md §6.2: the trace ends awaiting a PIP die, which the seeded dice supply.
-# (The JSON utilities hand members back in key order.)
-grep -q '^  {"army":0,"die":5,"event":"pips_rolled","pips":5}$' <<<"$out"
+# (The JSON utilities hand members back in the order dbcore writes them.)
+grep -q '^  {"event":"pips_rolled","army":0,"die":5,"pips":5}$' <<<"$out"
 grep -q '^bound 4, army 1 to move, phase awaiting_pips$' <<<"$out"
 grep -q '^army 1 rolls its PIP die (seed 7):$' <<<"$out"
 grep -q '^5 PIPs to spend$' <<<"$out"

@@ -133,7 +133,7 @@ impl FromStr for Fielded {
                 dismounts_as: Some(foot),
             }),
             Troop::Either(..) => Err(ParseEntryError {
-                text: s.to_string(),
+                text: crate::limits::quote(s),
                 column: 1,
                 expected: "one fielded element (a code, or A//B), not a choice A/B",
             }),
@@ -302,12 +302,13 @@ impl<'de> Deserialize<'de> for TroopEntry {
     }
 }
 
-/// A troop entry that could not be read: the text, the character (1-based, counted in
+/// A troop entry that could not be read: the text around the fault (at most
+/// [`QUOTED_AROUND_FAULT`] characters each side), the character (1-based, counted in
 /// characters, not bytes) where reading stopped, and what was expected there.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("§16.1: cannot read troop entry `{text}`: at character {column} expected {expected}")]
 pub struct ParseEntryError {
-    /// The entry text.
+    /// The entry's text around the fault, cut ends marked `…`.
     pub text: String,
     /// The character, counted from 1, where reading stopped.
     pub column: usize,
@@ -324,19 +325,37 @@ impl ErrorInfo for ParseEntryError {
     }
 }
 
+/// The characters quoted on each side of a fault in an entry that cannot be read: a message
+/// stays short however long the entry (issue #44: an 800 KB entry gave an 800 KB message).
+pub const QUOTED_AROUND_FAULT: usize = 40;
+
+/// The entry's text around character `at`, at most [`QUOTED_AROUND_FAULT`] characters on each
+/// side, cut ends marked `…`.
+fn window(chars: &[char], at: usize) -> String {
+    let from = at.saturating_sub(QUOTED_AROUND_FAULT);
+    let to = (at + QUOTED_AROUND_FAULT).min(chars.len());
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    out.extend(&chars[from..to]);
+    if to < chars.len() {
+        out.push('…');
+    }
+    out
+}
+
 /// The largest count one part may give: a whole army.
 const MAX_COUNT: u32 = 12;
 
-struct Parser<'a> {
-    text: &'a str,
+struct Parser {
     chars: Vec<char>,
     pos: usize,
 }
 
-impl<'a> Parser<'a> {
-    fn new(text: &'a str) -> Self {
+impl Parser {
+    fn new(text: &str) -> Self {
         Parser {
-            text,
             chars: text.chars().collect(),
             pos: 0,
         }
@@ -344,7 +363,7 @@ impl<'a> Parser<'a> {
 
     fn error(&self, expected: &'static str) -> ParseEntryError {
         ParseEntryError {
-            text: self.text.to_string(),
+            text: window(&self.chars, self.pos),
             column: self.pos + 1,
             expected,
         }
@@ -374,25 +393,30 @@ impl<'a> Parser<'a> {
 
     /// At a count: digits followed by `x` or `×`.
     fn at_count(&self) -> bool {
-        let mut i = self.pos;
+        self.count_at(self.pos)
+    }
+
+    /// Digits followed by `x` or `×` start at character `at`.
+    fn count_at(&self, at: usize) -> bool {
+        let mut i = at;
         while self.chars.get(i).is_some_and(char::is_ascii_digit) {
             i += 1;
         }
-        i > self.pos && matches!(self.chars.get(i), Some('x' | 'X' | '×'))
+        i > at && matches!(self.chars.get(i), Some('x' | 'X' | '×'))
     }
 
-    /// At `(` opening a package (a count follows).
+    /// At `(` opening a package (a count follows). Looks ahead in place: it once copied the
+    /// whole text to look, once a package, which made an entry of many packages quadratic in
+    /// its length (issue #44).
     fn at_package(&self) -> bool {
         if self.peek() != Some('(') {
             return false;
         }
-        let mut probe = Parser {
-            text: self.text,
-            chars: self.chars.clone(),
-            pos: self.pos + 1,
-        };
-        probe.skip_ws();
-        probe.at_count()
+        let mut i = self.pos + 1;
+        while self.chars.get(i).is_some_and(|c| c.is_whitespace()) {
+            i += 1;
+        }
+        self.count_at(i)
     }
 
     fn entry(&mut self) -> Result<TroopEntry, ParseEntryError> {

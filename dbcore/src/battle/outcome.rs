@@ -662,6 +662,12 @@ struct World<'c, 'a> {
     /// Every element this outcome has moved or turned so far (the per-state grid has them where
     /// they stood), in the order first moved.
     displaced: Vec<usize>,
+    /// Recoils and push-backs this outcome may still try ([`World::back`]): a bound derived
+    /// from the number of elements (issue #44). Each push-back may push on every element it
+    /// meets, so a pile of elements on one spot (which no battle played by dbcore holds, but a
+    /// state from outside may) made the recursion exponential; a real chain touches each
+    /// element a few times and never comes near the bound.
+    pushes_left: usize,
 }
 
 impl<'c, 'a> World<'c, 'a> {
@@ -677,6 +683,7 @@ impl<'c, 'a> World<'c, 'a> {
             log: Vec::new(),
             clock: 0,
             displaced: Vec::new(),
+            pushes_left: 64 + 16 * n,
         }
     }
 
@@ -917,9 +924,10 @@ impl<'c, 'a> World<'c, 'a> {
     /// (§12.1, §12.2); returns the distance it moved. A battlefield edge stops it; one already
     /// touching the edge is destroyed (§17.66).
     fn back(&mut self, i: usize, dist: f64, level: usize) -> f64 {
-        if level > 32 || !self.alive[i] {
+        if level > 32 || !self.alive[i] || self.pushes_left == 0 {
             return 0.0;
         }
+        self.pushes_left -= 1;
         let start = self.rect(i);
         let terrain = terrain_obstacles(self.ctx, i, &start, Purpose::Recoil);
         let elephant = self.ctx.elements[i].kind.troop_type() == TroopType::El;

@@ -6,7 +6,7 @@
 //!   what the set-up already says (each element's id, army, general and contingent, the rules
 //!   configuration when it is the default one) and ends with a `"digest"`: a stable 64-bit hash
 //!   of the canonical compact text, written by dbcore. Reading it back checks the digest and
-//!   nothing else, so it costs one parse, not a replay of the battle. A compact state whose
+//!   what the engine relies on (below), not a replay of the battle. A compact state whose
 //!   digest does not match (a hand-edited position) is refused with [`StateError::Digest`].
 //! - the **full state** (the serde form of [`Battle`]: the set-up, every element in full, the
 //!   actions so far), as earlier versions wrote it. It has no digest, so it is accepted only when
@@ -22,9 +22,15 @@
 //! any fault, so what is accepted and every error message are as serde's.
 //!
 //! The digest guards against edits and damage, not against a forger: it is no signature, and
-//! anyone can compute it (docs/json.md gives the algorithm). A compact state is trusted to have
-//! been written by dbcore from a valid battle, so the rules of its set-up (§3, §5) are not
-//! checked again; its sizes and numbers are (`crate::limits`), as for every input.
+//! anyone can compute it (docs/json.md gives the algorithm). So a compact state is never
+//! trusted for having a matching digest (issue #44): its sizes and numbers are checked
+//! (`crate::limits`), its set-up's rules as [`Battle::new`] checks them, and then everything the
+//! engine relies on and a battle played by dbcore always keeps (`check`): the commands, Cities
+//! and camps of the set-up, armies and ids that exist, PIPs and counts in range, elements in
+//! play on the board and none overlapping another beyond contact. Every problem is reported at
+//! once ([`StateError::Invalid`]). A keyed digest was the other way (a fast path for states an
+//! embedder's own key vouches for), but it would put a secret in every embedder's hands for a
+//! saving of a few microseconds, so there is none.
 //!
 //! ```
 //! use dbcore::battle::{Action, Battle, StateError};
@@ -61,8 +67,11 @@ use super::setup::{ArmySetup, BattleSetup, ElementId, ElementSetup};
 use super::state::{CityState, ElementState, Status};
 use super::victory::Verdict;
 
+mod check;
 mod read;
 mod write;
+
+pub use check::StateProblem;
 
 /// The `"format"` of a compact state.
 pub const STATE_FORMAT: &str = "dbcore-state";
@@ -108,15 +117,29 @@ pub enum StateError {
     /// A full state whose record replays to a different state: a hand-edited position.
     #[error("the battle state is not the one its own record (set-up and actions) replays to")]
     NotItsRecord,
+    /// A compact state whose set-up is not a valid one (the set-up's rules, §1 to §5 and §14.1,
+    /// as [`Battle::new`] checks them).
+    #[error(transparent)]
+    Setup(#[from] super::setup::SetupError),
+    /// A compact state that no battle played by dbcore could be in (a command of an army that
+    /// does not exist, elements on top of one another, an id that names nobody, ...): every
+    /// problem found, at most [`crate::limits::MAX_PROBLEMS`] and then one counting the rest.
+    #[error("the battle state cannot be played on, {} problem(s): {}", problems.len(), problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+    Invalid {
+        /// Every problem found.
+        problems: Vec<StateProblem>,
+    },
 }
 
 impl ErrorInfo for StateError {
     fn code(&self) -> ErrorCode {
         match self {
             StateError::Json(_) => ErrorCode::InvalidJson,
-            StateError::Version { .. } | StateError::Digest { .. } | StateError::NotItsRecord => {
-                ErrorCode::InvalidArgument
-            }
+            StateError::Version { .. }
+            | StateError::Digest { .. }
+            | StateError::NotItsRecord
+            | StateError::Invalid { .. } => ErrorCode::InvalidArgument,
+            StateError::Setup(e) => e.code(),
             StateError::Dice(e) => e.code(),
             StateError::Limit(e) => e.code(),
             StateError::Config(e) => e.code(),
@@ -127,6 +150,8 @@ impl ErrorInfo for StateError {
         match self {
             StateError::Dice(e) => e.rule(),
             StateError::Replay(e) => e.rule(),
+            StateError::Setup(e) => e.rule(),
+            StateError::Invalid { problems } => problems.first().and_then(|p| p.rule),
             _ => None,
         }
     }
@@ -563,7 +588,8 @@ impl Battle {
     }
 
     /// A battle from its state JSON in either spelling (see [the module](self)): a compact state
-    /// is checked by its digest, a full one by replaying its record.
+    /// is checked by its digest and against every invariant the engine relies on, a full one by
+    /// replaying its record.
     pub fn from_state_json(text: &str) -> Result<Battle, StateError> {
         let head = text.trim_start();
         if head.starts_with("{\"format\":\"dbcore-state\"") {
@@ -724,13 +750,16 @@ impl Battle {
                 s.active
             )));
         }
-        let mut elements: Vec<ElementState> = setup_elements(&s.setup)
+        // The set-up's own rules, as for a new battle: the commands, Cities and camps the
+        // state is measured against come from it.
+        let setup = super::ValidatedSetup::from_shared(Arc::new(s.setup))?.shared();
+        let mut elements: Vec<ElementState> = setup_elements(&setup)
             .zip(&s.elements)
             .map(|((army, e), saved)| restore(army, e, saved))
             .collect();
         elements.extend(s.sallied);
         let battle = Battle {
-            setup: Arc::new(s.setup),
+            setup,
             elements,
             bound: s.bound,
             active: s.active,
@@ -753,17 +782,44 @@ impl Battle {
             setup_text: Default::default(),
             commands: s.commands,
         };
-        if text_hash.is_some_and(|h| format!("{h:016x}") == s.digest) {
-            return Ok(battle);
+        if text_hash.is_none_or(|h| format!("{h:016x}") != s.digest) {
+            let computed = battle.state_digest();
+            if computed != s.digest {
+                return Err(StateError::Digest {
+                    given: s.digest,
+                    computed,
+                });
+            }
         }
-        let computed = battle.state_digest();
-        if computed != s.digest {
-            return Err(StateError::Digest {
-                given: s.digest,
-                computed,
-            });
+        // The digest is public, so a matching one proves nothing about who wrote the state:
+        // every state is checked against what the engine relies on (issue #44).
+        let start = Battle::from_valid(Arc::clone(&battle.setup));
+        let problems = check::problems(&battle, &start);
+        if !problems.is_empty() {
+            return Err(StateError::Invalid { problems });
         }
         Ok(battle)
+    }
+
+    /// The battle a compact state's text describes, nothing checked: a forged state as the engine met it before issue #44, for the
+    /// tests that show the engine's loops end even there.
+    #[cfg(test)]
+    pub(crate) fn from_state_json_unchecked(text: &str) -> Battle {
+        let s: StateIn = serde_json::from_str(text).expect("a compact state");
+        let setup = Arc::new(s.setup);
+        let mut elements: Vec<ElementState> = setup_elements(&setup)
+            .zip(&s.elements)
+            .map(|((army, e), saved)| restore(army, e, saved))
+            .collect();
+        elements.extend(s.sallied);
+        let mut b = Battle::from_valid(setup);
+        b.elements = elements;
+        b.bound = s.bound;
+        b.active = s.active;
+        b.phase = s.phase;
+        b.pips = s.pips;
+        b.bounds_begun = s.bounds_begun;
+        b
     }
 }
 
@@ -1008,6 +1064,56 @@ mod tests {
         assert_eq!(battle.state_digest(), end.state_digest());
         assert_eq!(clone.state_json(), first);
         assert_eq!(Battle::from_state_json(&battle.state_json()), Ok(end));
+    }
+
+    fn fight_dice() -> [crate::DieScore; 2] {
+        [
+            crate::DieScore::new(1).expect("a score"),
+            crate::DieScore::new(3).expect("a score"),
+        ]
+    }
+
+    /// Issue #44: 11 Roman and 5 British elements on one spot, element 8 in contact with 5
+    /// enemies; `fight 8 101` and the opponent's choice never returned. The state is refused
+    /// when read now; the engine's loops end even on it.
+    #[test]
+    fn a_pile_of_elements_does_not_hang_the_engine() {
+        let mut battle = Battle::new(crate::driver::demo_setup()).expect("valid");
+        battle
+            .apply(Action::RollPips {
+                die: crate::DieScore::new(3).expect("a score"),
+            })
+            .expect("rolls");
+        let mut v = battle.state_value();
+        let elements = v["elements"].as_array_mut().expect("elements");
+        for e in elements.iter_mut().take(11) {
+            e["pose"] = serde_json::json!({"x": 10.5, "y": 8.0, "facing": 0.0});
+        }
+        for e in elements.iter_mut().skip(12).take(5) {
+            e["pose"] = serde_json::json!({"x": 10.5, "y": 8.0, "facing": 180.0});
+        }
+        v["phase"] = serde_json::json!({"phase": "close_combat"});
+        let text = serde_json::to_string(&v).expect("serialises");
+        let pile = Battle::from_state_json_unchecked(&text);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let started = std::time::Instant::now();
+        std::thread::spawn(move || {
+            let fight: Action = serde_json::from_value(serde_json::json!(
+                {"action": "fight", "a": 8, "b": 101, "dice": [1, 3]}
+            ))
+            .expect("an action");
+            let _ = pile.check(&fight);
+            let _ = pile.legal_actions(&[]);
+            let nodes = crate::ai::AiConfig {
+                nodes: 0,
+                ..Default::default()
+            };
+            let _ = crate::ai::choose(&pile, Some(fight_dice()), &nodes);
+            let _ = tx.send(());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the pile's fight, legal actions and opponent answer within 20 s");
+        eprintln!("a pile of elements answered in {:?}", started.elapsed());
     }
 
     #[test]

@@ -870,3 +870,33 @@ fn the_main_general_is_never_replaced() {
         "{p:?}"
     );
 }
+
+// Issue #44: the entry parser copied the whole text once a package, so an entry of many
+// packages took seconds, and a fault quoted the whole entry back.
+#[test]
+fn a_long_entry_is_read_in_linear_time_and_a_fault_quoted_in_a_window() {
+    use dbcore::armies::TroopEntry;
+    // 32,000 packages, 320 KB: read whole (quadratic, it took 1.1 to 6.3 s in a release build).
+    let long = "(1xEl) or ".repeat(32_000) + "1xEl";
+    let started = std::time::Instant::now();
+    let entry: TroopEntry = long.parse().expect("a long but valid entry");
+    assert_eq!(entry.packages.len(), 32_001);
+    // 800 KB with a fault in the middle.
+    let half = "(1xEl) or ".repeat(40_000);
+    let bad = format!("{half}(1xZz) or {half}1xEl");
+    let err = bad.parse::<TroopEntry>().expect_err("an unknown code");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let message = err.to_string();
+    // The window and the list of codes expected: a few hundred bytes, not 800 KB.
+    assert!(
+        message.len() < 600,
+        "{} bytes: {message:.500}",
+        message.len()
+    );
+    assert!(message.contains("Zz"), "{message}");
+    assert!((400_001..400_010).contains(&err.column), "{message}");
+}

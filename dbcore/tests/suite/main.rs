@@ -68,6 +68,7 @@ mod combat_situation;
 mod dbaix_golden;
 mod dbaix_props;
 mod dbaix_rules;
+mod forged_states;
 mod geometry_contact;
 mod geometry_paths;
 mod geometry_props;
