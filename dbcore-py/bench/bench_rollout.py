@@ -44,8 +44,7 @@ def python_round(games: int) -> tuple[float, int]:
     return time.perf_counter() - t, actions
 
 
-def rust_round(games: int) -> tuple[float, int]:
-    exe = ROOT / "target" / "release" / "examples" / "rollout"
+def rust_round(games: int, exe: Path) -> tuple[float, int]:
     out = subprocess.run([str(exe), str(games)], check=True, capture_output=True, text=True)
     m = re.search(r"(\d+) actions, best of \d+: ([\d.]+) s", out.stdout)
     if m is None:
@@ -57,13 +56,19 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument(
+        "--rust",
+        type=Path,
+        default=ROOT / "target" / "release" / "examples" / "rollout",
+        help="the Rust loop's program (examples/rollout.rs as built)",
+    )
     args = ap.parse_args()
     py_best = rust_best = float("inf")
     py_actions = rust_actions = 0
     for _ in range(args.rounds):
         t, py_actions = python_round(args.games)
         py_best = min(py_best, t)
-        t, rust_actions = rust_round(args.games)
+        t, rust_actions = rust_round(args.games, args.rust)
         rust_best = min(rust_best, t)
     if py_actions != rust_actions:
         raise SystemExit(f"the games differ: {py_actions} actions in Python, {rust_actions} in Rust")
