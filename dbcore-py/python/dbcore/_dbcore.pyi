@@ -52,6 +52,7 @@ __all__ = [
     "Table",
     "Battle",
     "narrate",
+    "call",
     "enable_logging",
     "disable_logging",
     "dbaix_play",
@@ -680,7 +681,7 @@ class Battle:
         first: str,
         second: str,
         variant: Literal["standard", "big_battle", "giant"] = "standard",
-        seed: int = 1,
+        seed: int = ...,
         prebattle: Literal["caller", "driver", "ai"] = "caller",
     ) -> Battle:
         """A game between two army lists, by id ("II/56") or name ("Ancient British"; a name
@@ -688,21 +689,21 @@ class Battle:
         (``awaiting()``, ``legal_actions()``, ``apply``), or played whole by the demonstration
         driver ('driver') or the opponent ('ai'). ``seed`` seeds the dice tray."""
     @classmethod
-    def load(cls, record: dict[str, Any] | str, seed: int = 1) -> Battle:
+    def load(cls, record: dict[str, Any] | str, seed: int = ...) -> Battle:
         """A game from its record (``record()``, what ``dbcore play --json`` writes, or an
         earlier spelling), played again action by action so that ``pop`` can take any back."""
     @classmethod
     def demo(
-        cls, which: Literal["battle", "armies", "dbaix"] = "battle", seed: int = 1
+        cls, which: Literal["battle", "armies", "dbaix"] = "battle", seed: int = ...
     ) -> Battle:
         """The demonstration battle, its armies from their pre-battle, or the DBAix game."""
     @classmethod
     def bugs(
         cls,
         tables: dict[str, Any] | str | None = None,
-        encounter: int = 1,
+        encounter: int = ...,
         setup: dict[str, Any] | str | None = None,
-        seed: int = 1,
+        seed: int = ...,
     ) -> Battle:
         """A BUGS! encounter: a demonstration encounter (1, 2 or 3) on your tables file, or your
         own ``setup``; played like a battle (``legal_actions``, ``apply``, ``pop``, ``ai``)."""
@@ -809,7 +810,7 @@ class Battle:
     def svg(self, threat_zones: bool = False) -> str: ...
     def _repr_svg_(self) -> str: ...
     def __reduce__(self) -> tuple[object, tuple[str]]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
 
 def play(
     setup: BattleData | str | None = None, seed: int = 0, max_bounds: int = 40
