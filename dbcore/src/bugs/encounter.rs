@@ -115,6 +115,52 @@ pub struct Figure {
 }
 
 impl Figure {
+    /// A figure coming onto the table fresh from its sheet (at the start of an encounter, or a
+    /// bug out of a hole): full Stamina and Willpower, no activation, no condition. `side` is
+    /// its sheet's side; `hole` and `emerged` are a bug's hole and turn.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn fresh(
+        id: FigureId,
+        name: String,
+        sheet: Sheet,
+        leader: bool,
+        at: Point,
+        facing: f64,
+        tables: &crate::bugs::Tables,
+    ) -> Figure {
+        let c = sheet.characteristics(tables);
+        Figure {
+            id,
+            name,
+            sheet,
+            side: sheet.side(),
+            leader,
+            at,
+            facing,
+            ws: c.ws,
+            pow: c.pow,
+            will: c.will,
+            will_start: c.will,
+            stam: c.stam,
+            stam_start: c.stam,
+            dav: c.dav,
+            weapon: c.weapon,
+            damage_dice: c.damage_dice,
+            movement: c.movement,
+            grenades: c.grenades,
+            status: FigureStatus::OnTable,
+            activated: false,
+            knocked_down: false,
+            frozen_until: None,
+            running: false,
+            pursuing: None,
+            moved_in: 0.0,
+            halted: false,
+            hole: None,
+            emerged: None,
+        }
+    }
+
     /// On the table.
     pub fn on_table(&self) -> bool {
         self.status == FigureStatus::OnTable

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::field::{BoardType, Field};
 use super::sheets::Sheet;
 use super::tasks::Task;
-use super::{BugHole, DiceReading, Encounter, Event, Figure, FigureStatus, HoleState, Roll};
+use super::{BugHole, DiceReading, Encounter, Event, Figure, HoleState, Roll};
 use super::{FigureId, Side};
 use crate::geometry::Point;
 
@@ -18,6 +18,7 @@ pub const BASE_CHANCE: i32 = 9;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "term")]
+#[serde(deny_unknown_fields)]
 pub enum ChanceTerm {
     /// The base chance, 9.
     Base {
@@ -311,7 +312,6 @@ impl Encounter {
         let sheet = bug_type(d[0].get() + d[1].get());
         let id = FigureId(self.figures.iter().map(|f| f.id.0).max().unwrap_or(0) + 1);
         let n = self.figures.iter().filter(|f| f.sheet == sheet).count() + 1;
-        let c = sheet.characteristics(&self.tables);
         let party = self.party();
         let v = party - at;
         let facing = if v.length() > 1e-9 {
@@ -320,37 +320,12 @@ impl Encounter {
             0.0
         };
         let name = format!("{} {n}", sheet.name());
-        self.figures.push(Figure {
-            id,
-            name: name.clone(),
-            sheet,
-            side: Side::Bugs,
-            leader: false,
-            at,
-            facing,
-            ws: c.ws,
-            pow: c.pow,
-            will: c.will,
-            will_start: c.will,
-            stam: c.stam,
-            stam_start: c.stam,
-            dav: c.dav,
-            weapon: c.weapon,
-            damage_dice: c.damage_dice,
-            movement: c.movement,
-            grenades: c.grenades,
-            status: FigureStatus::OnTable,
-            // It activates from the next turn (reading R40).
-            activated: true,
-            knocked_down: false,
-            frozen_until: None,
-            running: false,
-            pursuing: None,
-            moved_in: 0.0,
-            halted: false,
-            hole: Some(hole),
-            emerged: Some(self.turn),
-        });
+        let mut bug = Figure::fresh(id, name.clone(), sheet, false, at, facing, &self.tables);
+        // It activates from the next turn (reading R40).
+        bug.activated = true;
+        bug.hole = Some(hole);
+        bug.emerged = Some(self.turn);
+        self.figures.push(bug);
         self.hole_mut(hole).owes -= 1;
         ev.push(Event::BugEmerged {
             hole,

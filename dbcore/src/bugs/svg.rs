@@ -290,17 +290,23 @@ pub fn svg(e: &Encounter) -> String {
             FigureStatus::Exited { edge } => format!("left by the {} edge", edge.name()),
         };
         let colour = if f.on_table() { "#111" } else { "#888" };
+        // Below 0 Stamina is still counted (BUGS.md §10.4, R22): a figure dies when it reaches
+        // minus its starting Stamina, so the legend says how far it has to go.
+        let stamina = if f.stam < 0 && f.status != FigureStatus::Dead {
+            format!("{}/{} (dies at −{})", f.stam, f.stam_start, f.stam_start)
+        } else {
+            format!("{}/{}", f.stam, f.stam_start)
+        };
         let _ = write!(
             s,
-            r##"<text x="{}" y="{}" font-size="11" fill="{}"><tspan fill="{}" font-weight="bold">#{}</tspan> {} — {}/{} · {}/{} {}</text>"##,
+            r##"<text x="{}" y="{}" font-size="11" fill="{}"><tspan fill="{}" font-weight="bold">#{}</tspan> {} — {} · {}/{} {}</text>"##,
             num(lx),
             num(ly),
             colour,
             sheet_colour(f.sheet),
             f.id.0,
             escape(&f.name),
-            f.stam,
-            f.stam_start,
+            stamina,
             f.will,
             f.will_start,
             escape(&state)

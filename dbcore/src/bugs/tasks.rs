@@ -189,40 +189,12 @@ impl Encounter {
             .figures
             .iter()
             .map(|f| {
-                let c = f.sheet.characteristics(&tables);
-                Figure {
-                    id: f.id,
-                    name: f
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| format!("{} {}", f.sheet.name(), f.id.0)),
-                    sheet: f.sheet,
-                    side: f.sheet.side(),
-                    leader: f.leader,
-                    at: f.at.snapped(),
-                    facing: crate::geometry::snap_bearing(f.facing),
-                    ws: c.ws,
-                    pow: c.pow,
-                    will: c.will,
-                    will_start: c.will,
-                    stam: c.stam,
-                    stam_start: c.stam,
-                    dav: c.dav,
-                    weapon: c.weapon,
-                    damage_dice: c.damage_dice,
-                    movement: c.movement,
-                    grenades: c.grenades,
-                    status: FigureStatus::OnTable,
-                    activated: false,
-                    knocked_down: false,
-                    frozen_until: None,
-                    running: false,
-                    pursuing: None,
-                    moved_in: 0.0,
-                    halted: false,
-                    hole: None,
-                    emerged: None,
-                }
+                let name = f
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("{} {}", f.sheet.name(), f.id.0));
+                let facing = crate::geometry::snap_bearing(f.facing);
+                Figure::fresh(f.id, name, f.sheet, f.leader, f.at.snapped(), facing, &tables)
             })
             .collect();
         let holes = setup
