@@ -2,7 +2,8 @@
 //! demonstration player (BUGS.md §15; reading R44).
 
 use dbcore::bugs::{
-    narrate, play, svg, Edge, Encounter, EncounterKind, Event, FigureId, Outcome, Sheet,
+    narrate, play, svg, Edge, Encounter, EncounterKind, Event, FigureId, FigureStatus, Outcome,
+    Sheet,
 };
 
 use crate::bugs_support::*;
@@ -149,6 +150,20 @@ fn whole_encounters_from_a_seed() {
             assert!(lines.last().unwrap().starts_with("The encounter ends"));
             let picture = svg(&e);
             assert!(picture.starts_with("<svg") && picture.contains("Legend"));
+            // The roster: Stamina below 0 still counts (BUGS.md §10.4, R22), so a living
+            // figure's negative Stamina comes with the Stamina at which it dies.
+            for f in e.figures() {
+                let shown = if f.stam < 0 && f.status != FigureStatus::Dead {
+                    format!("{}/{} (dies at −{})", f.stam, f.stam_start, f.stam_start)
+                } else {
+                    format!("{}/{} ·", f.stam, f.stam_start)
+                };
+                assert!(
+                    picture.contains(&shown),
+                    "#{}: {shown} not in the legend",
+                    f.id.0
+                );
+            }
             // The record is one JSON spelling and reads back.
             let text = serde_json::to_string(&p.record).unwrap();
             assert!(text.starts_with(r#"{"format":"dbcore-bugs-record","version":1"#));
