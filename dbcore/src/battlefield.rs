@@ -166,6 +166,7 @@ impl std::fmt::Display for Variant {
 /// The board: a rectangle `width` × `depth` in BW, origin at its south-west corner (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Board {
     /// Its extent west to east, BW.
     pub width: f64,
@@ -411,6 +412,7 @@ impl Board {
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum SightBlock {
     /// The crest of a hill lies between, and the target is wholly beyond it (§9.5).
     #[error("§9.5: the crest of hill {feature} lies between (target wholly beyond it)")]
@@ -488,6 +490,7 @@ const HEIGHT_EPS: f64 = 1e-6;
 /// The table: a board and the terrain on it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Battlefield {
     /// The board's size.
     pub board: Board,

@@ -78,6 +78,7 @@ impl fmt::Display for Stronghold {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "role")]
+#[serde(deny_unknown_fields)]
 pub enum Holding {
     /// In the open (sallied camp followers and denizens are in the open too).
     #[default]
@@ -121,6 +122,7 @@ impl Holding {
 /// are applied here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Supporter {
     /// The supporter's kind: whether it supports depends on it and on the supported element
     /// (§10.3).
@@ -280,6 +282,7 @@ impl<'de> Deserialize<'de> for Supporters {
 /// One element in a combat, as the table shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Combatant {
     /// What troops it is (§2).
     pub kind: ElementKind,
@@ -414,6 +417,7 @@ impl Side {
 /// A distant shot (§9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Shot {
     /// Which combatant is the main shooter; the other is its target.
     pub shooter: ShooterSide,
@@ -466,6 +470,7 @@ pub enum Engagement {
 /// Two elements about to fight or shoot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Situation {
     /// The first combatant, whose die is `dice[0]`: in a shot, usually the shooter.
     pub a: Combatant,
@@ -729,6 +734,7 @@ impl fmt::Display for FactorName {
 /// One factor counted in a total.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Factor {
     /// Which factor it is.
     pub name: FactorName,
@@ -979,6 +985,7 @@ impl Band {
 /// A winner following up (§12.5).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Pursuit {
     /// The side that follows up.
     pub side: Side,
@@ -991,6 +998,7 @@ pub struct Pursuit {
 /// One side's part of a result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct SideResult {
     /// The element's kind.
     pub kind: ElementKind,
@@ -1012,6 +1020,7 @@ pub struct SideResult {
 /// The result of one close combat or shot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CombatResult {
     /// The first combatant's part (`a` of the situation).
     pub a: SideResult,
@@ -1025,6 +1034,7 @@ pub struct CombatResult {
 /// The outcome distribution over all 36 pairs of dice.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Odds {
     /// Pairs of outcomes with their counts out of 36, most frequent first, ties in
     /// (a, b) outcome order. Counts sum to 36.
@@ -1044,6 +1054,7 @@ pub struct Odds {
 /// One pair of outcomes and how many of the 36 dice pairs give it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct OddsEntry {
     /// `a`'s outcome.
     pub a: Outcome,
@@ -1056,6 +1067,7 @@ pub struct OddsEntry {
 /// The five margins, counted out of 36.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Margins {
     /// `a` doubled `b`.
     pub a_doubled_b: u8,
@@ -1548,6 +1560,7 @@ pub fn odds(situation: &Situation, cfg: &RulesConfig) -> Result<Odds, CombatErro
 /// rules configuration (the default when absent).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ResolveRequest {
     /// The combat or shot.
     pub situation: Situation,
@@ -1561,6 +1574,7 @@ pub struct ResolveRequest {
 /// An odds request as JSON callers send it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct OddsRequest {
     /// The combat or shot.
     pub situation: Situation,

@@ -14,6 +14,7 @@ use crate::troops::{BaseKind, ElementKind, FootClass};
 /// The numbers of one base kind.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct KindRules {
     /// Base depth in BW, the one every rule uses (§1.3).
     pub depth: f64,
@@ -37,6 +38,7 @@ pub struct KindRules {
 /// as mounted (§7.3, §1.3, §17.16).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MountedInfantryRules {
     /// Base depth, BW (§1.3).
     pub depth: f64,
@@ -52,6 +54,7 @@ pub struct MountedInfantryRules {
 /// single-source.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CombatRules {
     /// Artillery garrisoning a City or Fort fights and shoots at this factor (§4.2, §10.1).
     pub artillery_in_city_or_fort: i32,
@@ -76,6 +79,7 @@ pub struct CombatRules {
 /// Movement readings the digest asks to keep switchable.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MoveRules {
     /// Elements in close combat still project a threat zone (§8.1). The digest's reading is
     /// `false`: they project none (§17.15, after a playtest answer).
@@ -91,6 +95,7 @@ pub struct MoveRules {
 /// PIP readings (§6.3).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct PipRules {
     /// Scythed Chariots moving into contact do not pay the +1 of §6.3 (a): all four quick
     /// reference sheets say so, the seed does not (§17.11).
@@ -132,6 +137,7 @@ impl Default for PipRules {
 /// The whole rules configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct RulesConfig {
     /// Per base kind, keyed by code (`"4Bd"`).
     pub kinds: KindTable,

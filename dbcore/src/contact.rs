@@ -96,6 +96,7 @@ impl ContactKind {
 /// A contact between elements A and B.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Contact {
     /// How the two touch.
     pub kind: ContactKind,
@@ -793,6 +794,7 @@ pub(crate) fn overlap_of_contact(
 /// comes earlier in the scanned slice.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ContactReport {
     /// The earlier element's id.
     pub a: u32,

@@ -26,6 +26,7 @@ pub(crate) use prebattle::{deployment_order, deployment_rows};
 /// How a driven battle ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct DrivenBattle {
     /// Set-up and every action: replaying it gives `events` again.
     pub record: BattleRecord,
@@ -75,6 +76,7 @@ pub fn play_validated(
 
 /// A whole game played by the driver: the pre-battle and the battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DrivenGame {
     /// The two armies, every pre-battle action and every battle action: replaying it gives the
     /// same events ([`GameRecord::replay`]). Written as a game record

@@ -84,6 +84,7 @@ pub(crate) fn within_tolerance(v: Point) -> bool {
 /// A point (or a displacement) on the table, in BW.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Point {
     /// East, BW from the board's west edge (or inches on a DBAix table).
     pub x: f64,
@@ -196,6 +197,7 @@ impl Neg for Point {
 /// A straight segment.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Segment {
     /// One end.
     pub a: Point,
@@ -278,6 +280,7 @@ impl Segment {
 /// A simple polygon (vertices in order, either winding, not closed explicitly).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Polygon {
     /// The vertices in order, not repeating the first at the end.
     pub points: Vec<Point>,
@@ -461,6 +464,7 @@ fn rounding_slack(e: &Segment, f: &Segment) -> f64 {
 /// Where an element stands: the **midpoint of its front edge** and the compass bearing it faces.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Pose {
     /// Midpoint of the front edge, in BW.
     pub x: f64,
@@ -527,6 +531,7 @@ pub enum Edge {
 /// The rectangle of an element on the table: width along the front edge, depth behind it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ElementRect {
     /// Where it stands: front-edge midpoint and facing.
     pub pose: Pose,

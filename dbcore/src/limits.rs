@@ -80,6 +80,7 @@ pub const MAX_CONFIG_COUNT: u8 = 10;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[error("{what} is {found}, but must be {allowed} (dbcore limits)")]
+#[serde(deny_unknown_fields)]
 pub struct LimitError {
     /// Which value (`armies[0].elements[3].pose.x`).
     pub what: String,

@@ -29,6 +29,7 @@ pub const ARC_STEPS: usize = 8;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct CommandOutline {
     /// BW from the general's element.
     pub limit: f64,
@@ -43,6 +44,7 @@ pub struct CommandOutline {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct ReachOutline {
     /// Good going, or rough or bad (any part of the move in it).
     pub going: Going,
@@ -56,6 +58,7 @@ pub struct ReachOutline {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct ElementOutlines {
     /// The element.
     pub id: ElementId,

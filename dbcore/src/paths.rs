@@ -43,6 +43,7 @@ pub fn swept_by_straight_move(rect: &ElementRect, direction: Point, distance: f6
 /// forward); about the front-right corner it turns right. A negative angle wheels backward.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Wheel {
     /// The front corner that stays put.
     pub pivot: Corner,
@@ -261,6 +262,7 @@ impl ObstacleShape {
 /// Something a moving element may meet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Obstacle {
     /// The caller's id, opaque here.
     pub id: u32,
@@ -289,6 +291,7 @@ pub use crate::battlefield::BoardEdge;
 /// The battlefield's rectangle, axis-aligned.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct BoardBounds {
     /// The south-west corner.
     pub min: Point,
@@ -300,6 +303,7 @@ pub struct BoardBounds {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Met {
     /// An obstacle.
     Obstacle {
@@ -315,6 +319,7 @@ pub enum Met {
 /// The result of a straight path: how far the element travels and what stopped it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct PathOutcome {
     /// Distance travelled, at most the distance asked for.
     pub distance: f64,

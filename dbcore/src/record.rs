@@ -79,6 +79,7 @@ pub struct GameFile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "game", rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum GameMoves {
     /// DBA 3.0, Big Battle or Giant: from a pre-battle or from a set-up, then the battle.
     Dba {

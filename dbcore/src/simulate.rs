@@ -61,6 +61,7 @@ pub const DEFAULT_MAX_BOUNDS: u32 = 60;
 
 /// A batch of battles.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Request {
     /// Where each battle's set-up comes from: two army lists, or a given set-up.
     pub source: Source,
@@ -137,6 +138,7 @@ pub enum FullRecord {
 /// One battle of a batch, compactly. Per-army vectors are in army order (for lists, the order
 /// they were named in).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BattleSummary {
     /// Its index in the batch.
     pub index: u64,
@@ -165,6 +167,7 @@ pub struct BattleSummary {
 
 /// A proportion with its 95% Wilson score interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rate {
     /// How many times it happened.
     pub count: u64,
@@ -222,6 +225,7 @@ pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
 
 /// What a batch came to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Summary {
     /// The armies' names, in army order.
     pub armies: Vec<String>,
@@ -308,6 +312,7 @@ impl Summary {
 
 /// A batch's records, in index order, and their summary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Simulation {
     /// One record per battle, in index order.
     pub records: Vec<BattleSummary>,

@@ -27,6 +27,7 @@ use crate::geometry::{Point, Pose};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct Snap {
     /// The dropped element.
     pub id: ElementId,
@@ -44,6 +45,7 @@ pub struct Snap {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "type")]
+#[serde(deny_unknown_fields)]
 pub enum SnapTarget {
     /// Contact with an enemy element (§8.2).
     Contact {
@@ -65,6 +67,7 @@ pub enum SnapTarget {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "outcome")]
+#[serde(deny_unknown_fields)]
 pub enum OutcomeMove {
     /// Recoil (§12.1), with the push-backs it causes; turned about first when shot from behind.
     Recoil {

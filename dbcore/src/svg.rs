@@ -17,6 +17,7 @@ use std::fmt::Write;
 /// One element to draw.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct SvgElement {
     /// Where it stands and its size, BW.
     pub rect: ElementRect,
@@ -41,6 +42,7 @@ pub struct SvgElement {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct SvgKey {
     /// The armies by side index (each in its colour from [`SIDE_COLOURS`]).
     pub armies: Vec<SvgArmy>,
@@ -61,6 +63,7 @@ pub struct SvgKey {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct SvgCamp {
     /// Its outline, BW.
     pub outline: Polygon,
@@ -77,6 +80,7 @@ pub struct SvgCamp {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct SvgArmy {
     /// The army's name as its set-up gives it.
     pub name: String,
@@ -96,6 +100,7 @@ pub struct SvgArmy {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct SvgCommand {
     /// The command's number, which picks its colour from [`COMMAND_COLOURS`].
     pub id: u8,
@@ -107,6 +112,7 @@ pub struct SvgCommand {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct SvgTroopKind {
     /// The code written on the bases, e.g. "4Bd".
     pub code: String,
@@ -117,6 +123,7 @@ pub struct SvgTroopKind {
 /// Drawing options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct SvgOptions {
     /// Pixels per BW.
     pub scale: f64,
@@ -146,6 +153,7 @@ pub struct SvgOptions {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "mark", rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum SvgMark {
     /// A tactical move: an arrow in the side's colour.
     Move {

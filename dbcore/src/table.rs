@@ -20,6 +20,7 @@ use crate::zones::{nearest_distance, ShotBlocker, ThreatZone, ZoneRelation};
 /// An element standing on the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct PlacedElement {
     /// Unique on the table.
     pub id: u32,
@@ -37,6 +38,7 @@ pub struct PlacedElement {
 /// A battlefield with elements on it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Table {
     /// The board and its terrain.
     pub battlefield: Battlefield,
@@ -76,6 +78,7 @@ impl ErrorInfo for TableError {
 /// One contact of an element with another.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ElementContact {
     /// The other element.
     pub other: u32,
@@ -88,6 +91,7 @@ pub struct ElementContact {
 /// An enemy an element can shoot at (§9.1–9.5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ShootingTarget {
     /// The enemy's id.
     pub target: u32,
@@ -101,6 +105,7 @@ pub struct ShootingTarget {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "by")]
+#[serde(deny_unknown_fields)]
 pub enum ShotBlocked {
     /// An element is in the way (§9.5).
     Element {

@@ -204,7 +204,7 @@ trait Rest<'de>: Sized {
     type Error: de::Error;
     /// Read the tag's value with `seed`.
     fn tag<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Self::Error>;
-    /// Skip it all: a unit variant's other fields are ignored.
+    /// Check that nothing follows: a unit variant has no fields.
     fn ignore(self) -> Result<(), Self::Error>;
     /// Read it as the fields of a struct variant.
     fn fields<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error>;
@@ -222,8 +222,12 @@ impl<'de, A: MapAccess<'de>> Rest<'de> for MapRest<A> {
         self.0.next_value_seed(seed)
     }
     fn ignore(mut self) -> Result<(), A::Error> {
-        while self.0.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(())
+        // A unit variant has no fields: any other key is refused, as the twins'
+        // `deny_unknown_fields` refuses one in a struct variant.
+        match self.0.next_key_seed(KeyName)? {
+            None => Ok(()),
+            Some(key) => Err(de::Error::unknown_field(&key, &[])),
+        }
     }
     fn fields<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
         visitor.visit_map(self.0)
@@ -244,8 +248,13 @@ impl<'de, A: SeqAccess<'de>> Rest<'de> for SeqRest<A> {
             .ok_or_else(|| de::Error::missing_field(self.1))
     }
     fn ignore(mut self) -> Result<(), A::Error> {
-        while self.0.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(())
+        match self.0.next_element::<IgnoredAny>()? {
+            None => Ok(()),
+            Some(_) => Err(de::Error::custom(format_args!(
+                "the variant after `{}` has no fields",
+                self.1
+            ))),
+        }
     }
     fn fields<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
         visitor.visit_seq(self.0)
@@ -315,7 +324,7 @@ impl<'de, R: Rest<'de>> VariantAccess<'de> for Fields<R> {
     type Error = R::Error;
 
     fn unit_variant(self) -> Result<(), R::Error> {
-        // As serde's own reader: the other fields of a unit variant are ignored.
+        // As serde's own reader with `deny_unknown_fields`: a unit variant has no fields.
         self.rest.ignore()
     }
 
@@ -375,7 +384,7 @@ mod twins {
     use crate::geometry::Pose;
 
     #[derive(Deserialize)]
-    #[serde(remote = "Action", rename_all = "snake_case")]
+    #[serde(remote = "Action", rename_all = "snake_case", deny_unknown_fields)]
     enum ActionTwin {
         RollPips {
             die: DieScore,
@@ -426,7 +435,7 @@ mod twins {
     tagged_deserialize!(Action, ActionTwin, "action", "Action");
 
     #[derive(Deserialize)]
-    #[serde(remote = "MoveOrder", rename_all = "snake_case")]
+    #[serde(remote = "MoveOrder", rename_all = "snake_case", deny_unknown_fields)]
     enum MoveOrderTwin {
         Element {
             id: ElementId,
@@ -456,7 +465,7 @@ mod twins {
     tagged_deserialize!(MoveOrder, MoveOrderTwin, "type", "MoveOrder");
 
     #[derive(Deserialize)]
-    #[serde(remote = "GroupStep", rename_all = "snake_case")]
+    #[serde(remote = "GroupStep", rename_all = "snake_case", deny_unknown_fields)]
     enum GroupStepTwin {
         Advance { distance: f64 },
         Wheel { pivot: Flank, degrees: f64 },
@@ -464,7 +473,7 @@ mod twins {
     tagged_deserialize!(GroupStep, GroupStepTwin, "step", "GroupStep");
 
     #[derive(Deserialize)]
-    #[serde(remote = "Phase", rename_all = "snake_case")]
+    #[serde(remote = "Phase", rename_all = "snake_case", deny_unknown_fields)]
     enum PhaseTwin {
         AwaitingPips,
         Movement,
@@ -475,7 +484,7 @@ mod twins {
     tagged_deserialize!(Phase, PhaseTwin, "phase", "Phase");
 
     #[derive(Deserialize)]
-    #[serde(remote = "Status", rename_all = "snake_case")]
+    #[serde(remote = "Status", rename_all = "snake_case", deny_unknown_fields)]
     enum StatusTwin {
         InPlay,
         Lost { cause: LossCause },

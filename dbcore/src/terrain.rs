@@ -45,6 +45,7 @@ pub enum Going {
 /// What the going of a feature depends on besides the feature itself (§3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct GoingContext {
     /// The element has camels (Cm, LCm, camel-mounted generals or Mtd-X, §17.28): dunes and oasis
     /// are good going for it.
@@ -205,6 +206,7 @@ impl AreaKind {
 /// An area feature: a polygon outline plus what its kind needs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct AreaFeature {
     /// What the feature is, which decides its going and its rules.
     pub kind: AreaKind,
@@ -341,6 +343,7 @@ pub enum TerrainError {
 /// A river: a centre line and a width (§3.5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct River {
     /// Centre line, from one end to the other.
     pub course: Vec<Point>,
@@ -364,6 +367,7 @@ pub enum RoadSurface {
 /// A road: a centre line, drawn less than 1 BW wide (§3.6).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Road {
     /// The centre line, BW, from one battlefield edge to another (§3.6).
     pub path: Vec<Point>,
@@ -380,6 +384,7 @@ pub struct Road {
 /// West/East), joined by straight lines; at least two stations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Waterway {
     /// The battlefield edge it lies along.
     pub edge: BoardEdge,
@@ -578,6 +583,7 @@ pub(crate) fn listed<T: std::fmt::Display>(items: &[T]) -> String {
 /// Per-variant counts of §3.7, §14.2, §14.6.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct TerrainLimits {
     /// Compulsory features the defender picks: (min, max).
     pub compulsory: (u8, u8),
@@ -683,6 +689,7 @@ impl std::fmt::Display for AreaKind {
 /// `types` (e.g. "1–2 Rocky or Scrub").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CompulsoryOption {
     /// The feature types any of which count towards the option.
     pub types: Vec<FeatureType>,
@@ -695,6 +702,7 @@ pub struct CompulsoryOption {
 /// A home terrain's §3.7 row as data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct HomeTerrainList {
     /// The home terrain.
     pub terrain: HomeTerrain,
@@ -803,6 +811,7 @@ impl HomeTerrain {
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum HomeTerrainProblem {
     /// Too few or too many compulsory features for the variant (§3.7).
     #[error("§3.7: {count} compulsory features chosen, the variant allows {min} to {max}")]
@@ -1301,6 +1310,7 @@ pub fn centroid(poly: &Polygon) -> Point {
 /// Size of an area feature as §3.2 measures it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct FeatureSize {
     /// Long side of the enclosing rectangle with the least length + width.
     pub length: f64,
@@ -1740,6 +1750,7 @@ impl<'a> Sections<'a> {
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum TerrainProblem {
     /// A feature needs a rectangle whose length plus width is more than 9 BW (§3.2).
     #[error(
@@ -2658,6 +2669,7 @@ fn area_in_quarter(
 #[derive(Debug, Clone, PartialEq, Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum PlacementProblem {
     /// A quarter number outside 1 to 4 (§3.8).
     #[error("§3.8: quarter {0} does not exist (quarters are 1 to 4)")]

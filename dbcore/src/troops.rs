@@ -510,6 +510,7 @@ impl PursuitRule {
 /// configuration. Bindings show this to users.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct KindInfo {
     /// The code as army lists write it (`4Bd`, `Mtd-3Bw`).
     pub code: String,

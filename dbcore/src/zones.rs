@@ -401,6 +401,7 @@ pub fn sweep_interval(moving: &[Point], dir: Point, fixed: &[Point]) -> Option<(
 /// range of the nearest point of the edge. Boundaries count as inside within [`TOLERANCE`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ShootingZone {
     /// The shooting edge, listed clockwise round the shooter (the zone lies on its outer side).
     pub edge: Segment,
@@ -520,6 +521,7 @@ pub const SHOOTING_EDGE_MIN_LENGTH: f64 = 0.5;
 /// How a shooter can shoot at a target (§9.2).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ShotGeometry {
     /// The shooter's edge used (the front edge except for War Wagons).
     pub shooting_edge: Edge,
@@ -623,6 +625,7 @@ pub fn shot_geometry(
 /// A possible obstruction to a shot (§9.5).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ShotBlocker {
     /// The element's rectangle.
     pub rect: ElementRect,

@@ -56,6 +56,7 @@ use crate::battle::legal_actions::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct AiConfig {
     /// Positions it may try for one decision (one clone checked and scored each).
     pub nodes: u32,

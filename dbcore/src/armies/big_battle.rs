@@ -48,6 +48,7 @@ use crate::troops::ElementKind;
 /// allied command, a whole army of its own list (§14.1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct CommandChoice {
     /// An allied command's own list; `None` for a command of the army's own list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -66,6 +67,7 @@ pub struct CommandChoice {
 /// A Big Battle or Giant army as chosen: its variant, its own list and its commands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct BigArmyChoice {
     /// Big Battle or Giant; any other variant is refused.
     pub variant: Variant,
@@ -78,6 +80,7 @@ pub struct BigArmyChoice {
 /// One command of a chosen army: its elements in entry order, exactly one marked `general`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct ChosenCommand {
     /// The command's id, its place among the army's commands.
     pub id: CommandId,
@@ -93,6 +96,7 @@ pub struct ChosenCommand {
 /// A valid Big Battle or Giant army.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct BigArmy {
     /// Big Battle or Giant.
     pub variant: Variant,
@@ -111,6 +115,7 @@ pub struct BigArmy {
 /// One thing wrong with a Big Battle or Giant army choice (§14.1, §14.6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "problem")]
+#[serde(deny_unknown_fields)]
 pub enum BigArmyProblem {
     /// The variant is not chosen by commands (§14).
     #[error("§14: a {variant:?} army is not chosen by commands; only Big Battle and Giant are")]

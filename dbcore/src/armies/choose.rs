@@ -28,6 +28,7 @@ use crate::troops::ElementKind;
 /// What the player takes from one troop entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct EntryChoice {
     /// Which of the entry's `or` packages (0 for the first).
     #[serde(default)]
@@ -41,6 +42,7 @@ pub struct EntryChoice {
 /// that list's entries (entries left out give no elements).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct ContingentChoice {
     /// The ally's own list.
     pub list: ListId,
@@ -51,6 +53,7 @@ pub struct ContingentChoice {
 /// A chosen army: its list, one choice per troop entry, and any allied contingents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct ArmyChoice {
     /// The army's list.
     pub list: ListId,
@@ -64,6 +67,7 @@ pub struct ArmyChoice {
 /// One element of a chosen army, as a battle set-up needs it (without a position).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct ChosenElement {
     /// What troops it is.
     pub kind: ElementKind,
@@ -98,6 +102,7 @@ impl ChosenElement {
 /// A valid army: 12 elements with what the pre-battle sequence needs of its list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct Army {
     /// The army's list.
     pub list: ListId,
@@ -114,6 +119,7 @@ pub struct Army {
 /// Where a problem is: the main army (`contingent` none) or a contingent, and the entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct EntryRef {
     /// The list whose entry it is.
     pub list: ListId,
@@ -129,6 +135,7 @@ pub struct EntryRef {
 /// One thing wrong with an army choice.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "problem")]
+#[serde(deny_unknown_fields)]
 pub enum ArmyProblem {
     /// The list id names no bundled list (§16).
     #[error("§16: no bundled army list `{list}`")]

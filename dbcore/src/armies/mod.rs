@@ -186,6 +186,7 @@ impl<'de> Deserialize<'de> for ListId {
 /// prints them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct Dates {
     /// The first year, BC negative.
     pub from: i32,
@@ -246,6 +247,7 @@ impl Dates {
 /// (it is Littoral, or offers Littoral).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct HomeTopography {
     /// The home terrain its defender chooses features from (§3.7).
     pub terrain: HomeTerrain,
@@ -273,6 +275,7 @@ impl HomeTopography {
 /// contingent of 2 elements from each.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct AllyOption {
     /// The lists the contingents may come from, one or two.
     pub lists: Vec<ListId>,
@@ -281,6 +284,7 @@ pub struct AllyOption {
 /// One army list variant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct ArmyList {
     /// Its id (`II/56`).
     pub id: ListId,
@@ -341,6 +345,7 @@ fn resolve_all(refs: &[ListId]) -> Vec<&'static ArmyList> {
     v
 }
 
+// The bundled file as a whole: its lists (its `source` and other notes for people are not read).
 #[derive(Deserialize)]
 struct Bundle {
     lists: Vec<ArmyList>,

@@ -183,6 +183,7 @@ pub enum Action {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "extra")]
+#[serde(deny_unknown_fields)]
 pub enum PipExtra {
     /// §6.3 (a): the mover includes SCh, El, Hd, WWg, Art, denizens or camp followers, or is a
     /// single element garrisoning a city, fort or camp.
@@ -201,6 +202,7 @@ pub enum PipExtra {
 /// What a move costs (§6.3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct PipCost {
     /// 0 for an element's or column's first full move entirely along a road; 1 per element for a
     /// passage through a City gate to gate (§4.2, §17.10); otherwise 1.
@@ -216,6 +218,7 @@ pub struct PipCost {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "event")]
+#[serde(deny_unknown_fields)]
 pub enum Event {
     /// A bound begins: `army` is the moving army (§6.1).
     BoundStarted {
@@ -776,6 +779,7 @@ fn move_rule(m: &MoveError) -> Option<&'static str> {
 /// same events ([`Battle::replay`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct BattleRecord {
     /// The set-up the battle started from.
     pub setup: BattleSetup,
@@ -818,6 +822,7 @@ impl ErrorInfo for ReplayError {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "for")]
+#[serde(deny_unknown_fields)]
 pub enum DiceRequest {
     /// The moving army's PIP die (§6.2): supply it with [`Action::RollPips`].
     Pips {
@@ -847,6 +852,7 @@ pub enum DiceRequest {
 /// A battle in progress.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Battle {
     /// Shared, never changed after [`Battle::new`]: clones of a battle (search, Monte Carlo) share
     /// one set-up instead of copying its terrain and armies. Serialised as the set-up itself.

@@ -64,6 +64,7 @@ impl fmt::Display for CommandId {
 /// One command as set up (§14.1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CommandSetup {
     /// The command's id, unique in its army.
     pub id: CommandId,
@@ -91,6 +92,7 @@ pub struct CommandSetup {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "allocation")]
+#[serde(deny_unknown_fields)]
 pub enum PipAllocation {
     /// The non-allied commands from the one always given the highest score to the one given the
     /// lowest, declared before the first roll (§14.4; Giant's second option, §14.6). Allied
@@ -106,6 +108,7 @@ pub enum PipAllocation {
 /// One command in the battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CommandState {
     /// Index of its army.
     pub army: usize,
@@ -207,6 +210,7 @@ pub(crate) fn is_civilian(t: TroopType) -> bool {
 /// One command's losses (§14.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CommandLosses {
     /// Elements lost that count (not SCh, Hd, camp followers or denizens; not those taken off
     /// when the command was removed).
@@ -487,6 +491,7 @@ fn deployment_problems(setup: &BattleSetup, army: usize, v: &mut Vec<SetupProble
 /// One command's PIP die this bound (§14.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CommandRoll {
     /// The command the die went to.
     pub command: CommandId,

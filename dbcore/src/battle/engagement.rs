@@ -75,6 +75,7 @@ use super::setup::ElementId;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "contact")]
+#[serde(deny_unknown_fields)]
 pub enum CombatContact {
     /// Full mutual front-edge contact (§8.2 a).
     FrontToFront,
@@ -95,6 +96,7 @@ pub enum CombatContact {
 /// One close combat to fight this bound (§10.2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CloseCombatPair {
     /// The element whose front edge makes the contact (the lower id of a front-to-front pair;
     /// the assaulter of a stronghold).
@@ -112,6 +114,7 @@ pub struct CloseCombatPair {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "by")]
+#[serde(deny_unknown_fields)]
 pub enum Obstruction {
     /// An element, friend or enemy, is in the way.
     Element {
@@ -150,6 +153,7 @@ pub enum TargetPriority {
 /// An enemy a shooter can shoot at (§9.2–9.5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ShotTarget {
     /// The enemy element.
     pub target: ElementId,
@@ -165,6 +169,7 @@ pub struct ShotTarget {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "error")]
+#[serde(deny_unknown_fields)]
 pub enum EngagementError {
     /// The element named is not in the battle.
     #[error("element {id} is not in this battle")]

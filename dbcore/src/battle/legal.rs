@@ -34,6 +34,7 @@ use super::setup::ElementId;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct Legal {
     /// Where the battle stands.
     pub phase: Phase,
@@ -76,6 +77,7 @@ pub struct Legal {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct LegalMove {
     /// The element.
     pub id: ElementId,
@@ -104,6 +106,7 @@ pub struct LegalMove {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct LegalShot {
     /// The element that may shoot.
     pub shooter: ElementId,

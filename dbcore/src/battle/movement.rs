@@ -123,6 +123,7 @@ impl<'a> MoveContext<'a> {
 /// perimeter is a threat zone to that army's enemies).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct HeldStronghold {
     /// The army whose elements hold it.
     pub army: usize,
@@ -258,6 +259,7 @@ pub enum ContactWanted {
 /// Where one element ends up.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ElementMove {
     /// The element.
     pub id: ElementId,
@@ -273,6 +275,7 @@ pub struct ElementMove {
 /// What a legal move would do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MovePlan {
     /// The elements making the tactical move.
     pub movers: Vec<ElementId>,
@@ -339,6 +342,7 @@ fn quarter_bw_text(distance: f64) -> Option<String> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "refusal")]
+#[serde(deny_unknown_fields)]
 pub enum MoveError {
     /// A movement rule refuses the move.
     #[error("{rule}: {message}")]

@@ -174,6 +174,7 @@ pub enum Order {
 /// Text that is not an order, or an order that cannot become an action (dice missing).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[error("cannot read {text:?}: {why} (see the notation: `help`)")]
+#[serde(deny_unknown_fields)]
 pub struct NotationError {
     /// The text as typed (at most [`crate::limits::MAX_QUOTED_CHARS`] characters of it).
     pub text: String,

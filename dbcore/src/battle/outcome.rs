@@ -48,6 +48,7 @@ use super::state::{ElementState, LossCause, Status};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "effect")]
+#[serde(deny_unknown_fields)]
 pub enum Effect {
     /// The element moved (recoil, push-back, flight, pursuit, lining up).
     Moved {

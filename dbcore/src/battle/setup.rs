@@ -35,6 +35,7 @@ impl fmt::Display for ElementId {
 /// One element as deployed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ElementSetup {
     /// Its id, unique among all the armies' elements; ids from
     /// [`crate::battle::state::RESERVED_IDS`] up are reserved for camp followers and denizens.
@@ -63,6 +64,7 @@ pub struct ElementSetup {
 /// One army as deployed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ArmySetup {
     /// The army's name, as messages and the narration give it ("Romans").
     pub name: String,
@@ -106,6 +108,7 @@ impl ArmySetup {
 /// Everything needed to start a battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct BattleSetup {
     /// Always [`FORMAT`].
     pub format: String,
@@ -167,6 +170,7 @@ impl BattleSetup {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "problem")]
+#[serde(deny_unknown_fields)]
 pub enum SetupProblem {
     /// The JSON is not a saved dbcore battle, or one of a version this build does not read.
     #[error(
@@ -615,6 +619,7 @@ impl SetupProblem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[error("the battle set-up has {} problem(s): {}", problems.len(), problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+#[serde(deny_unknown_fields)]
 pub struct SetupError {
     /// Every problem found, in the order checked (at most [`crate::limits::MAX_PROBLEMS`], then one
     /// [`SetupProblem::More`]).

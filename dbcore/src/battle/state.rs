@@ -41,6 +41,7 @@ pub enum LossCause {
 /// One element of the battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ElementState {
     /// Its id, as in the set-up.
     pub id: ElementId,
@@ -138,6 +139,7 @@ pub enum Denizens {
 /// Who holds a City and what is happening inside it (§4.2, §13.2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CityState {
     /// Its index among the battlefield's features.
     pub feature: usize,

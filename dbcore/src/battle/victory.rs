@@ -9,6 +9,7 @@ use super::state::{ElementState, Status};
 /// How an army's losses count toward defeat (§13.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct LossCount {
     /// Elements lost that count (not SCh, Hd, camp followers or denizens).
     pub elements: u32,
@@ -65,6 +66,7 @@ pub fn losses(
 /// The verdict at the end of a bound.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Verdict {
     /// Each army's loss total.
     pub totals: Vec<u32>,

@@ -27,6 +27,7 @@ pub const RECORD_FORMAT: &str = "dbcore-bugs-record";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "status")]
+#[serde(deny_unknown_fields)]
 pub enum FigureStatus {
     /// On the table.
     OnTable,
@@ -44,6 +45,7 @@ pub enum FigureStatus {
 /// A figure pursuing a runaway (BUGS §7 #8, reading R35).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Pursuit {
     /// The runaway it chases.
     pub quarry: FigureId,
@@ -55,6 +57,7 @@ pub struct Pursuit {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "BugsFigure"))]
+#[serde(deny_unknown_fields)]
 pub struct Figure {
     /// Its number.
     pub id: FigureId,
@@ -183,6 +186,7 @@ impl Figure {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "state")]
+#[serde(deny_unknown_fields)]
 pub enum HoleState {
     /// Tremors: it opens in the next encounter step (BUGS §13.3).
     Tremors,
@@ -196,6 +200,7 @@ pub enum HoleState {
 /// A bug hole.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct BugHole {
     /// Its number, from 1.
     pub id: u32,
@@ -212,6 +217,7 @@ pub struct BugHole {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "BugsAction"))]
 #[serde(rename_all = "snake_case", tag = "action")]
+#[serde(deny_unknown_fields)]
 pub enum Action {
     /// The dice [`Encounter::awaiting`] asks for, as many as it says, in its order.
     Roll {
@@ -297,6 +303,7 @@ pub enum DiceReading {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "roll")]
+#[serde(deny_unknown_fields)]
 pub enum Roll {
     /// The board's terrain (BUGS §14).
     Terrain,
@@ -406,6 +413,7 @@ pub enum Roll {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "BugsDiceRequest"))]
+#[serde(deny_unknown_fields)]
 pub struct DiceRequest {
     /// How many D6.
     pub count: u8,
@@ -446,6 +454,7 @@ pub enum FireReason {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "decide")]
+#[serde(deny_unknown_fields)]
 pub enum Decision {
     /// The Active figure's voluntary action (BUGS §6): [`Action::Move`], [`Action::Stay`] or
     /// [`Action::Charge`]; in contact, [`Action::Attack`] or [`Action::Stay`] (reading R27).
@@ -608,6 +617,7 @@ impl ErrorInfo for BugsError {
 /// A saved encounter: the set-up and every action, dice included.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct BugsRecord {
     /// Always `dbcore-bugs-record`.
     pub format: String,
@@ -655,6 +665,7 @@ impl ErrorInfo for ReplayError {
 
 /// A BUGS! encounter in progress.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Encounter {
     pub(super) setup: BugsSetup,
     pub(super) tables: Tables,

@@ -65,6 +65,7 @@ pub enum DeathCause {
 /// Who counts what (reading R44).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Count {
     /// On the table.
     pub on_table: u32,
@@ -90,6 +91,7 @@ pub enum Outcome {
 /// The tally and, at the end, the result (reading R44).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Verdict {
     /// The encounter has ended.
     pub over: bool,
@@ -118,6 +120,7 @@ pub struct Verdict {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "BugsEvent"))]
 #[serde(rename_all = "snake_case", tag = "event")]
+#[serde(deny_unknown_fields)]
 pub enum Event {
     /// The encounter begins.
     EncounterBegan {

@@ -107,6 +107,7 @@ impl AreaKind {
 /// An area of terrain as the set-up lays it (reading R42: the layout is set-up data).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Area {
     /// A name for the narration and the picture.
     pub name: String,
@@ -165,6 +166,7 @@ impl Edge {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Flags {
     blocks_sight: bool,
     limits_sight: bool,
@@ -213,6 +215,7 @@ fn flags(kind: AreaKind, enterable: bool) -> Flags {
 
 /// One area in play, with its rules flags.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Placed {
     polygon: Polygon,
     flags: Flags,
@@ -221,6 +224,7 @@ struct Placed {
 
 /// The table and the terrain in play: the areas of the set-up present on the board rolled.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Field {
     /// West–east, inches.
     pub width: f64,

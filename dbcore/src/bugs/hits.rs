@@ -41,6 +41,7 @@ pub enum HitCondition {
 /// One row of the To Hit table: the result when its condition holds, and otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct HitRow {
     /// The 2D6 total.
     pub total: u8,
@@ -80,6 +81,7 @@ pub fn hit_table(row6_ws_at_most: u8) -> [HitRow; 11] {
 /// What the rows' conditions look at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct HitContext {
     /// A melee attack (counter-attacks and free hacks too): only the WS conditions apply
     /// (reading R20).

@@ -83,6 +83,7 @@ pub enum Modifier {
 /// A modifier and what it adds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Modified {
     /// Which.
     pub modifier: Modifier,

@@ -18,6 +18,7 @@ pub const SETUP_FORMAT: &str = "dbcore-bugs";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "kind")]
+#[serde(deny_unknown_fields)]
 pub enum EncounterKind {
     /// Soldiers escort citizens from one end of the board to the other: success when every
     /// citizen leaves by the goal edge.
@@ -46,6 +47,7 @@ impl EncounterKind {
 /// The table's size in inches (reading R43: at least 36 × 36).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct TableSize {
     /// West–east, inches.
     pub width: f64,
@@ -56,6 +58,7 @@ pub struct TableSize {
 /// One figure as the set-up places it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct FigureSetup {
     /// Its number, unique in the encounter.
     pub id: FigureId,
@@ -77,6 +80,7 @@ pub struct FigureSetup {
 /// A bug hole open when the encounter begins: a nest (the raid).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct HoleSetup {
     /// Where it is.
     pub at: Point,
@@ -88,6 +92,7 @@ pub struct HoleSetup {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct BugsConfig {
     /// The grenade's Power: 11 as the Weapons Table says, or 9 as the sheets (reading R5).
     pub grenade_pwr: u8,
@@ -111,6 +116,7 @@ impl Default for BugsConfig {
 /// the user's tables file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct BugsSetup {
     /// Always `dbcore-bugs`.
     pub format: String,

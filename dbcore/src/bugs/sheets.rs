@@ -120,6 +120,7 @@ pub enum Armour {
 /// the tables file (BUGS §2, BUGS §3).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Characteristics {
     /// Weapon Skill.
     pub ws: u8,

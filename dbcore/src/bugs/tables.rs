@@ -122,6 +122,7 @@ pub enum BurstWord {
 /// One weapon's lost values.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct WeaponFile {
     /// Effective range in inches; beyond it is long range (BUGS §4).
     pub effective_in: Option<f64>,
@@ -136,6 +137,7 @@ pub struct WeaponFile {
 /// The four ranged weapons' lost values (BUGS §17.3).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct WeaponsFile {
     /// The pistol.
     pub pistol: WeaponFile,
@@ -150,6 +152,7 @@ pub struct WeaponsFile {
 /// A sheet's lost Weapon Skill and Willpower (BUGS §17.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct LostValues {
     /// Weapon Skill, 0 to 12.
     pub ws: Option<u8>,
@@ -160,6 +163,7 @@ pub struct LostValues {
 /// The sheets with lost values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct SheetsFile {
     /// Both citizen sheets (fists and pistol).
     pub citizen: LostValues,
@@ -186,6 +190,7 @@ pub enum BeingChargedNone {
 /// The tables file: the values the transcription lost, supplied by the user (BUGS §17).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct TablesFile {
     /// Always `dbcore-bugs-tables`.
     pub format: String,
@@ -209,6 +214,7 @@ pub struct TablesFile {
 /// One problem with a tables file or a set-up: where (a JSON path) and what.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Problem {
     /// Where, as a dotted JSON path (`tables.impact.9.7`).
     pub at: String,
@@ -289,6 +295,7 @@ pub enum Targets {
 /// A weapon's ranges and target count, read (reading R6).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct WeaponRanges {
     /// Effective range, inches.
     pub effective_in: f64,
@@ -301,6 +308,7 @@ pub struct WeaponRanges {
 /// A sheet's lost values, read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct SheetValues {
     /// Weapon Skill.
     pub ws: u8,
@@ -312,6 +320,7 @@ pub struct SheetValues {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "BugsTables"))]
+#[serde(deny_unknown_fields)]
 pub struct Tables {
     /// Impact columns by Power Rating, each the rows 2 to 12 in order.
     pub impact: BTreeMap<u32, Vec<Impact>>,

@@ -194,7 +194,15 @@ impl Encounter {
                     .clone()
                     .unwrap_or_else(|| format!("{} {}", f.sheet.name(), f.id.0));
                 let facing = crate::geometry::snap_bearing(f.facing);
-                Figure::fresh(f.id, name, f.sheet, f.leader, f.at.snapped(), facing, &tables)
+                Figure::fresh(
+                    f.id,
+                    name,
+                    f.sheet,
+                    f.leader,
+                    f.at.snapped(),
+                    facing,
+                    &tables,
+                )
             })
             .collect();
         let holes = setup

@@ -22,6 +22,7 @@ use super::{DbaixSetup, FigureClass, FigureId, FigureState, Side, Status, FORMAT
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixPhase"))]
 #[serde(rename_all = "snake_case", tag = "phase")]
+#[serde(deny_unknown_fields)]
 pub enum Phase {
     /// The moving side must roll its PIP die (DBAIX.md §2).
     AwaitingPips,
@@ -53,6 +54,7 @@ impl std::fmt::Display for Phase {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixAction"))]
 #[serde(rename_all = "snake_case", tag = "action")]
+#[serde(deny_unknown_fields)]
 pub enum Action {
     /// The moving side's PIP die (the Romans' "dVI" is an ordinary d6, DBAIX.md §11.1).
     RollPips {
@@ -101,6 +103,7 @@ pub enum Action {
 /// One figure's side of a fought combat.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct FighterScore {
     /// The figure.
     pub id: FigureId,
@@ -121,6 +124,7 @@ pub struct FighterScore {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixEvent"))]
 #[serde(rename_all = "snake_case", tag = "event")]
+#[serde(deny_unknown_fields)]
 pub enum Event {
     /// A bound begins (DBAIX.md §2).
     BoundStarted {
@@ -402,6 +406,7 @@ impl ErrorInfo for DbaixError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixBattleRecord"))]
+#[serde(deny_unknown_fields)]
 pub struct BattleRecord {
     /// The set-up the game started from.
     pub setup: DbaixSetup,
@@ -430,6 +435,7 @@ pub enum ReplayError {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixDiceRequest"))]
 #[serde(rename_all = "snake_case", tag = "for")]
+#[serde(deny_unknown_fields)]
 pub enum DiceRequest {
     /// The moving side's PIP die ([`Action::RollPips`]).
     Pips {
@@ -446,6 +452,7 @@ pub enum DiceRequest {
 /// Cacofonix singing (DBAIX.md §4, DBAIX.md §11.6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Music {
     /// The figures the music binds: they must go to Cacofonix.
     pub binders: Vec<FigureId>,
@@ -453,6 +460,7 @@ pub struct Music {
 
 /// A DBAix game in progress.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Battle {
     setup: DbaixSetup,
     figures: Vec<FigureState>,

@@ -134,6 +134,7 @@ impl std::fmt::Display for FigureId {
 /// One figure as the scenario places it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct FigureSetup {
     /// Its number, unique in the set-up.
     pub id: FigureId,
@@ -152,6 +153,7 @@ pub struct FigureSetup {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct DbaixConfig {
     /// Table width (west–east) in inches; a reading, DBAix §10.
     pub table_width: f64,
@@ -199,6 +201,7 @@ pub const FORMAT: &str = "dbcore-dbaix";
 /// A DBAix scenario: figures, the paved road and the rules configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct DbaixSetup {
     /// Always [`FORMAT`].
     pub format: String,
@@ -240,6 +243,7 @@ impl DbaixSetup {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixStatus"))]
 #[serde(rename_all = "snake_case", tag = "status")]
+#[serde(deny_unknown_fields)]
 pub enum Status {
     /// On the table and free.
     OnTable,
@@ -259,6 +263,7 @@ pub enum Status {
 /// A figure in play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct FigureState {
     /// Its number, as in the set-up.
     pub id: FigureId,

@@ -28,6 +28,7 @@ pub fn combat_factor(class: FigureClass) -> i32 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "factor")]
+#[serde(deny_unknown_fields)]
 pub enum TacticalFactor {
     /// −1 for each enemy front edge against its side or rear.
     FlankOrRear {
@@ -137,6 +138,7 @@ pub fn results(a: FigureClass, ta: i32, b: FigureClass, tb: i32) -> (FigureResul
 /// One line of [`DbaixOdds`]: how many of the 36 throws give these two results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct OddsEntry {
     /// `a`'s result.
     pub a: FigureResult,
@@ -150,6 +152,7 @@ pub struct OddsEntry {
 /// results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct DbaixOdds {
     /// Every pair of results that can happen, with its count; counts sum to 36.
     pub outcomes: Vec<OddsEntry>,
@@ -234,6 +237,7 @@ impl PipAddOn {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "DbaixPipCost"))]
+#[serde(deny_unknown_fields)]
 pub struct PipCost {
     /// The move's base cost (DBAIX.md §3.1): 1 PIP for a Roman group, and for a Gaul group moving
     /// straight ahead as configured (DBAIX.md §11.3); otherwise 2; 0 for binders going to

@@ -96,3 +96,4 @@ mod terrain_home;
 mod terrain_placement;
 mod terrain_validation;
 mod troops;
+mod unknown_keys;

@@ -16,7 +16,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 #[derive(Deserialize)]
-#[serde(remote = "Action", rename_all = "snake_case", tag = "action")]
+#[serde(
+    remote = "Action",
+    rename_all = "snake_case",
+    tag = "action",
+    deny_unknown_fields
+)]
 enum OldAction {
     RollPips {
         die: DieScore,
@@ -67,7 +72,12 @@ enum OldAction {
 }
 
 #[derive(Deserialize)]
-#[serde(remote = "MoveOrder", rename_all = "snake_case", tag = "type")]
+#[serde(
+    remote = "MoveOrder",
+    rename_all = "snake_case",
+    tag = "type",
+    deny_unknown_fields
+)]
 enum OldMoveOrder {
     Element {
         id: ElementId,
@@ -97,7 +107,12 @@ enum OldMoveOrder {
 }
 
 #[derive(Deserialize)]
-#[serde(remote = "GroupStep", rename_all = "snake_case", tag = "step")]
+#[serde(
+    remote = "GroupStep",
+    rename_all = "snake_case",
+    tag = "step",
+    deny_unknown_fields
+)]
 enum OldGroupStep {
     Advance { distance: f64 },
     Wheel { pivot: Flank, degrees: f64 },
@@ -114,7 +129,12 @@ fn old_steps<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<GroupStep>, D
 }
 
 #[derive(Deserialize)]
-#[serde(remote = "Phase", rename_all = "snake_case", tag = "phase")]
+#[serde(
+    remote = "Phase",
+    rename_all = "snake_case",
+    tag = "phase",
+    deny_unknown_fields
+)]
 enum OldPhase {
     AwaitingPips,
     Movement,
@@ -124,7 +144,12 @@ enum OldPhase {
 }
 
 #[derive(Deserialize)]
-#[serde(remote = "Status", rename_all = "snake_case", tag = "status")]
+#[serde(
+    remote = "Status",
+    rename_all = "snake_case",
+    tag = "status",
+    deny_unknown_fields
+)]
 enum OldStatus {
     InPlay,
     Lost { cause: LossCause },
@@ -320,8 +345,20 @@ fn malformed_actions_are_refused_as_before() {
         "{\"status\":\"lost\"}",
         "{\"cause\":\"eaten\",\"status\":\"lost\"}",
         "{\"status\":\"lost\",\"cause\":\"eaten\"}",
-        "{\"status\":\"in_play\",\"cause\":\"destroyed\"}",
     ] {
         agree(text, read_old(text, |d| OldStatus::deserialize(d)));
+    }
+    // Stricter than serde's reader, which passes over any field of a unit variant even with
+    // `deny_unknown_fields`: a unit variant has no fields, and one given is refused (issue #44).
+    for text in [
+        "{\"status\":\"in_play\",\"cause\":\"destroyed\"}",
+        "{\"cause\":\"destroyed\",\"status\":\"in_play\"}",
+    ] {
+        assert_eq!(
+            read_old(text, |d| OldStatus::deserialize(d)),
+            Ok(Status::InPlay)
+        );
+        let (_, message) = read_new::<Status>(text).expect_err("a field of a unit variant");
+        assert!(message.contains("unknown field `cause`"), "{message}");
     }
 }

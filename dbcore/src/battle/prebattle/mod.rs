@@ -95,6 +95,7 @@ use placement::{find_placement, placement_problems, FeatureProblem, BUA_KINDS};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct ArmyEntry {
     /// The army's name, as messages and the narration give it.
     pub name: String,
@@ -120,6 +121,7 @@ pub struct ArmyEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct EntryCommand {
     /// The command's id, unique in its army.
     pub id: CommandId,
@@ -144,6 +146,7 @@ pub struct EntryCommand {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct EntryElement {
     /// What troops it is (§2).
     pub kind: ElementKind,
@@ -293,6 +296,7 @@ fn default_side() -> f64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct PrebattleSetup {
     /// Which game: standard DBA 3.0, Big Battle or Giant (whose armies list their commands);
     /// DBAix is refused ([`EntryProblem::Variant`]): it has its own set-up.
@@ -476,6 +480,7 @@ pub const MAX_ENTRY_ELEMENTS: usize = 99;
 /// Where the pre-battle stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "step")]
+#[serde(deny_unknown_fields)]
 pub enum Step {
     /// Both aggression dice are wanted (§5.1).
     Aggression,
@@ -574,6 +579,7 @@ impl std::fmt::Display for Step {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "action")]
+#[serde(deny_unknown_fields)]
 pub enum PrebattleAction {
     /// One die per army, in army order (§5.1).
     RollAggression {
@@ -648,6 +654,7 @@ pub enum PrebattleAction {
 /// What happened before the battle. Events carry everything needed to update the state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "event")]
+#[serde(deny_unknown_fields)]
 pub enum PrebattleEvent {
     /// The aggression dice and each army's total (§5.1).
     AggressionRolled {
@@ -785,6 +792,7 @@ pub enum PrebattleEvent {
 /// One problem of an element's deployment, naming its rule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "problem")]
+#[serde(deny_unknown_fields)]
 pub enum DeploymentProblem {
     /// The element is not wholly on the battlefield (§1.2).
     #[error("§1.2: element {id} is not wholly on the battlefield")]
@@ -887,6 +895,7 @@ pub enum DeploymentProblem {
 /// A problem of the armies the pre-battle starts from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[serde(rename_all = "snake_case", tag = "problem")]
+#[serde(deny_unknown_fields)]
 pub enum EntryProblem {
     /// The pre-battle is not between two armies (§5.1).
     #[error("§5.1: the pre-battle is played by two armies, not {count}")]
@@ -1210,6 +1219,7 @@ impl ErrorInfo for PrebattleError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct PrebattleRecord {
     /// The two armies and the rules the pre-battle started from.
     pub setup: PrebattleSetup,
@@ -1221,6 +1231,7 @@ pub struct PrebattleRecord {
 /// identically from nothing else.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct GameRecord {
     /// The pre-battle: armies and actions.
     pub prebattle: PrebattleRecord,
@@ -1307,6 +1318,7 @@ impl GameRecord {
 /// The dice or choice the pre-battle waits for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "for")]
+#[serde(deny_unknown_fields)]
 pub enum PrebattleRequest {
     /// One aggression die per army ([`PrebattleAction::RollAggression`]).
     AggressionDice {
@@ -1379,6 +1391,7 @@ pub enum PrebattleRequest {
 
 /// The pre-battle in progress.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Prebattle {
     setup: PrebattleSetup,
     step: Step,

@@ -25,6 +25,7 @@ pub const PLACEMENT_SEAT: BoardEdge = BoardEdge::South;
 /// One reason a feature may not go where it was put, with the section that forbids it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub struct FeatureProblem {
     /// The section that forbids it (`§3.4`).
     pub rule: String,
