@@ -27,6 +27,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("action_bytes", action_bytes),
     ("simulate_json", simulate_json),
     ("ai_choose", ai_choose),
+    ("forged_states", forged_states),
 ];
 
 /// The body every target in `fuzz_targets/` shares: `fuzz_target!` over one check of this file.
@@ -828,5 +829,159 @@ pub fn ai_choose(data: &[u8]) {
             take(action);
         }
         dbcore_battle_free(b);
+    }
+}
+
+/// The demonstration battle after the first `n` actions of the demonstration driver, as a
+/// compact state value (a few positions of one game, built once per process).
+fn driven_states() -> &'static [serde_json::Value] {
+    static STATES: std::sync::OnceLock<Vec<serde_json::Value>> = std::sync::OnceLock::new();
+    STATES.get_or_init(|| {
+        let record = dbcore::driver::play(dbcore::driver::demo_setup(), 7, 40)
+            .expect("the demonstration set-up is valid")
+            .record;
+        let mut b = Battle::new(record.setup).expect("valid");
+        let mut out = vec![b.state_value()];
+        for (i, a) in record.actions.into_iter().enumerate() {
+            b.apply(a).expect("the driver's action applies");
+            if i % 16 == 15 {
+                out.push(b.state_value());
+            }
+        }
+        out
+    })
+}
+
+/// Every leaf of `v` (a number, string, bool or null), by its path of keys and indices.
+fn leaves(
+    v: &serde_json::Value,
+    path: &mut Vec<serde_json::Value>,
+    out: &mut Vec<Vec<serde_json::Value>>,
+) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                path.push(serde_json::Value::from(k.as_str()));
+                leaves(x, path, out);
+                path.pop();
+            }
+        }
+        serde_json::Value::Array(a) => {
+            if a.is_empty() {
+                out.push(path.clone());
+            }
+            for (i, x) in a.iter().enumerate() {
+                path.push(serde_json::Value::from(i));
+                leaves(x, path, out);
+                path.pop();
+            }
+        }
+        _ => out.push(path.clone()),
+    }
+}
+
+/// The value at `path` in `v`, to change in place.
+fn at_path<'v>(
+    v: &'v mut serde_json::Value,
+    path: &[serde_json::Value],
+) -> &'v mut serde_json::Value {
+    path.iter().fold(v, |node, step| match step {
+        serde_json::Value::String(k) => &mut node[k.as_str()],
+        serde_json::Value::Number(i) => &mut node[i.as_u64().unwrap_or(0) as usize],
+        _ => node,
+    })
+}
+
+/// A compact state forged as an attacker forges one (issue #44): a position of a real game,
+/// edited by the input (numbers changed to any value, ids to another element's, entries of a
+/// list dropped or copied), then resealed with the public digest. Reading it is refused with
+/// an argument error, or the battle plays on: its legal actions are asked and applied, each one
+/// accepted. Never a panic, and never a hang (the fuzzer's timeout catches one).
+pub fn forged_states(data: &[u8]) {
+    let states = driven_states();
+    let mut b = Bytes(data);
+    let mut state = states[usize::from(b.byte()) % states.len()].clone();
+    if let Some(obj) = state.as_object_mut() {
+        obj.shift_remove("digest");
+    }
+    let edits = 1 + usize::from(b.byte() % 6);
+    for _ in 0..edits {
+        let mut paths = Vec::new();
+        leaves(&state, &mut Vec::new(), &mut paths);
+        if paths.is_empty() {
+            break;
+        }
+        let pick = (usize::from(b.byte()) << 8 | usize::from(b.byte())) % paths.len();
+        let path = paths.swap_remove(pick);
+        match b.byte() % 8 {
+            // Drop the list entry, or the key, holding the leaf.
+            0 | 1 => {
+                if let Some((last, parent)) = path.split_last() {
+                    match (at_path(&mut state, parent), last) {
+                        (serde_json::Value::Array(a), serde_json::Value::Number(i)) => {
+                            let i = i.as_u64().unwrap_or(0) as usize;
+                            if i < a.len() {
+                                a.remove(i);
+                            }
+                        }
+                        (serde_json::Value::Object(m), serde_json::Value::String(k)) => {
+                            m.shift_remove(k.as_str());
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            // Copy the list entry holding the leaf (a second element, combat, command...).
+            2 => {
+                if let Some((serde_json::Value::Number(i), parent)) = path.split_last() {
+                    if let serde_json::Value::Array(a) = at_path(&mut state, parent) {
+                        let i = i.as_u64().unwrap_or(0) as usize;
+                        if i < a.len() && a.len() < 4096 {
+                            let copy = a[i].clone();
+                            a.insert(i, copy);
+                        }
+                    }
+                }
+            }
+            // A number from the input: small, negative, huge or fractional.
+            3..=5 => {
+                let n = match b.byte() % 5 {
+                    0 => serde_json::json!(b.byte()),
+                    1 => serde_json::json!(-i64::from(b.byte())),
+                    2 => serde_json::json!(u64::MAX - u64::from(b.byte())),
+                    3 => serde_json::json!(f64::from(b.byte()) / 7.0 - 10.0),
+                    _ => serde_json::json!(100 + u32::from(b.byte())),
+                };
+                *at_path(&mut state, &path) = n;
+            }
+            // Another leaf's value in this one's place (an id for another, a pose for a pose).
+            _ => {
+                let mut all = Vec::new();
+                leaves(&state, &mut Vec::new(), &mut all);
+                let from = all[usize::from(b.byte()) % all.len()].clone();
+                let value = at_path(&mut state, &from).clone();
+                *at_path(&mut state, &path) = value;
+            }
+        }
+    }
+    let body = serde_json::to_string(&state).expect("a value writes");
+    let Some(open) = body.strip_suffix('}') else {
+        return;
+    };
+    let mut h = dbcore::battle::saved::StateHasher::default();
+    h.update(body.as_bytes());
+    let text = format!("{open},\"digest\":\"{}\"}}", h.finish_hex());
+    let Ok(mut battle) = Battle::from_state_json(&text) else {
+        return;
+    };
+    for _ in 0..8 {
+        let dice: Vec<dbcore::DieScore> = (0..6).map(|_| b.die()).collect();
+        let legal = battle.legal_actions(&dice);
+        let Some(action) = b.pick(&legal) else {
+            break;
+        };
+        if let Err(e) = battle.apply(action.clone()) {
+            panic!("a listed action of an accepted forged state is refused: {action:?}: {e}");
+        }
     }
 }

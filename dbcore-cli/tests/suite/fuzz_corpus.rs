@@ -1,5 +1,6 @@
-//! Every committed input of the `protocol_framing` fuzz target (`fuzz/corpus/protocol_framing/`
-//! and any crash found, `fuzz/regressions/protocol_framing/`) run through its check on stable.
+//! Every committed input of the `protocol_framing` and `http_clients` fuzz targets
+//! (`fuzz/corpus/TARGET/` and any crash found, `fuzz/regressions/TARGET/`) run through its check
+//! on stable.
 
 use std::path::Path;
 
@@ -44,4 +45,22 @@ fn the_check_accepts_the_golden_transcript_and_garbage() {
         b"\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"hello\",\"params\":{}}\n",
     );
     dbcore_cli::fuzzing::protocol_framing(&long);
+}
+
+#[test]
+fn every_committed_http_input_passes_its_check() {
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
+    let mut files = Vec::new();
+    for dir in ["corpus", "regressions"] {
+        if let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join("http_clients")) {
+            files.extend(entries.map(|e| e.expect("a readable directory").path()));
+        }
+    }
+    files.sort();
+    assert!(!files.is_empty(), "http_clients has no committed corpus");
+    for f in &files {
+        let data = std::fs::read(f).expect("a readable corpus file");
+        let outcome = std::panic::catch_unwind(|| dbcore_cli::fuzzing::http_clients(&data));
+        assert!(outcome.is_ok(), "{} fails its check", f.display());
+    }
 }
