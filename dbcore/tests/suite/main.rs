@@ -18,6 +18,7 @@ mod common;
 mod terrain_fixtures;
 
 mod ai;
+mod ai_big_battle;
 mod ai_moves;
 mod armies;
 mod army_sizes;
