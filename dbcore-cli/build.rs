@@ -10,7 +10,7 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let web = manifest.join("..").join("web");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("web_files.rs");
-    let wasm = web.join("pkg").join("dbcore_wasm_bg.wasm");
+    let wasm = web.join("pkg").join("dbcore.wasm");
     let mut files: Vec<(String, PathBuf)> = Vec::new();
     if wasm.is_file() {
         for name in ["index.html", "style.css"] {

@@ -3,8 +3,8 @@
 # C (ASan+UBSan build, plain build under valgrind, C++ header check, the C example) and Python
 # (maturin build, pytest, mypy.stubtest); what a user installs (the wheel, the C archive and
 # the program that `xtask dist` writes, installed and used with no Rust on the PATH, and the
-# release workflow linted); with DBCORE_WEB_TEST=1 the web table in headless Chromium
-# (web/test/run.sh); with DBCORE_FUZZ_SECONDS=N also a short run of every fuzz target
+# release workflow linted); the web table in headless Chromium (web/test/run.sh); with
+# DBCORE_FUZZ_SECONDS=N also a short run of every fuzz target
 # (fuzz/run.sh).
 # Installs what it needs itself. Exits non-zero if any
 # step fails and ends with one summary line.
@@ -47,16 +47,9 @@ step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$ve
 # wheel's compile they made, and the CMake they installed.
 step "what a user installs (xtask dist: wheel, C archive, program; one version; release.yml)" bash tests/dist/run.sh "$venv"
 # Last, since its package changes what `dbcore` embeds: the web table in headless Chromium
-# (the dev wasm package, the page from static files and from `dbcore serve --http`). Asked for
-# with DBCORE_WEB_TEST=1: on a fresh 2-core machine compiling wasm-bindgen-cli and the wasm
-# package takes six to eight minutes, more than the run's 25-minute budget leaves.
-if [ "${DBCORE_WEB_TEST:-0}" = 1 ]; then
-    step "the web table in a real browser (wasm, headless Chromium)" bash web/test/run.sh
-else
-    echo
-    echo "== the web table's browser test not asked for (DBCORE_WEB_TEST=1 runs it, or run"
-    echo "   bash web/test/run.sh alone); its surface methods were tested by cargo test"
-fi
+# (the dev wasm package, the page from static files and from `dbcore serve --http`). It needs
+# only the wasm32 target, Chromium and playwright-core (no glue generator to compile).
+step "the web table in a real browser (wasm, headless Chromium)" bash web/test/run.sh
 # Live fuzzing (a nightly toolchain, cargo-fuzz and an instrumented build: about six minutes
 # before the first input) is asked for with DBCORE_FUZZ_SECONDS=N; without it the run stays
 # under its twenty-minute budget, and `cargo test` above has already replayed every committed

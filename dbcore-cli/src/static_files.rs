@@ -82,10 +82,10 @@ mod tests {
             assert!(find(outside).is_none(), "{outside}");
         }
         if EMBEDDED {
-            let (_, wasm) = find("/pkg/dbcore_wasm_bg.wasm").expect("the package is embedded");
+            let (_, wasm) = find("/pkg/dbcore.wasm").expect("the package is embedded");
             assert_eq!(&wasm[..4], b"\0asm");
             assert!(find("/js/app.js").is_some());
-            assert_eq!(content_type("/pkg/dbcore_wasm_bg.wasm"), "application/wasm");
+            assert_eq!(content_type("/pkg/dbcore.wasm"), "application/wasm");
         } else {
             assert!(std::str::from_utf8(body)
                 .unwrap()

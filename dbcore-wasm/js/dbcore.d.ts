@@ -1,19 +1,27 @@
-// TypeScript declarations of dbcore.js, the layer a page imports. Values are dbcore's JSON
-// (docs/json.md; the full shapes are the JSON Schema in schema/dbcore.schema.json): they are
-// typed here as far as a page needs to read them, the rest as `unknown`.
+// TypeScript declarations of dbcore.js, the layer a page imports (written by hand, as the
+// module is: dbcore.wasm exports a raw ABI of JSON text and nothing is generated). Values are
+// dbcore's JSON (docs/json.md; the full shapes are the JSON Schema in schema/dbcore.schema.json):
+// they are typed here as far as a page needs to read them, the rest as `unknown`.
 
 /** A refusal or failure of the referee. `name` is its family, as in Python. */
 export interface DbcoreError extends Error {
   name: 'ArgumentError' | 'RuleError' | 'DiceError' | 'SetupError' | 'InternalError';
   /** The stable code: 100s arguments, 200s rule refusals, 300s dice, 400s set-up, 900s internal. */
   code: number;
-  /** The code's snake_case name, e.g. "illegal_move". */
+  /** The code's snake_case name, e.g. "illegal_move"; "panic" for a failure inside the referee. */
   kind: string;
   /** The rules section that refuses ("§8.1"), or null. */
   rule: string | null;
   /** What is wrong, in a sentence (the same as `message`). */
   detail: string;
 }
+
+/** The classes the errors are thrown as, one a family (`e instanceof RuleError`). */
+export class ArgumentError extends Error implements DbcoreError { name: 'ArgumentError'; code: number; kind: string; rule: string | null; detail: string }
+export class RuleError extends Error implements DbcoreError { name: 'RuleError'; code: number; kind: string; rule: string | null; detail: string }
+export class DiceError extends Error implements DbcoreError { name: 'DiceError'; code: number; kind: string; rule: string | null; detail: string }
+export class SetupError extends Error implements DbcoreError { name: 'SetupError'; code: number; kind: string; rule: string | null; detail: string }
+export class InternalError extends Error implements DbcoreError { name: 'InternalError'; code: number; kind: string; rule: string | null; detail: string }
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -84,7 +92,7 @@ export interface Destination {
   movers: { id: number; to: Pose; corners: Point[] }[];
 }
 
-/** Load the referee (once). `wasmUrl` defaults to the module beside dbcore.js. */
+/** Load the referee (once). `wasmUrl` defaults to dbcore.wasm beside dbcore.js. */
 export function load(wasmUrl?: string | URL): Promise<void>;
 
 /** Answer a method that needs no game: version, methods, armies.lookup, record.replay, ... */

@@ -28,11 +28,70 @@ use crate::dice::DiceError;
 use crate::error::Error;
 
 /// Read `text` as a `T`; a failure names the path of the field at fault.
+#[cfg(not(target_family = "wasm"))]
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
     de.end().map_err(|e| Error::Json(e.to_string()))?;
     Ok(value)
+}
+
+/// Read `text` as a `T`; a failure names the path of the field at fault.
+///
+/// In WebAssembly the text is parsed to a JSON value and read by [`from_value`]: each distinct
+/// reader is a copy of the reading code of every type it reads, and the browser's module keeps
+/// one (see [`plain_from_str`]).
+#[cfg(target_family = "wasm")]
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| Error::Json(e.to_string()))?;
+    from_value(value)
+}
+
+/// Read `text` as a `T` by serde's plain reader, quicker than [`from_str`] but with no path in
+/// its fault (`None`): for the quick paths that read again with [`from_str`] to name a fault.
+///
+/// In WebAssembly this is [`from_str`] itself, as are [`plain_from_slice`] and
+/// [`plain_from_ref`]: every reader serde is given (text, bytes, a borrowed or an owned value,
+/// each plain or tracking the path) is one more copy of the reading code of every type it
+/// reads, which made deserialising half of the browser's module. There one reader is kept, the
+/// path-tracking one over an owned value; the browser's module is then under its budget of 3 MB
+/// (docs/web.md) and reads exactly what the others read, somewhat slower.
+#[cfg(not(target_family = "wasm"))]
+pub(crate) fn plain_from_str<T: DeserializeOwned>(text: &str) -> Option<T> {
+    serde_json::from_str(text).ok()
+}
+
+/// [`from_str`], without the fault's message (see the other targets' `plain_from_str`).
+#[cfg(target_family = "wasm")]
+pub(crate) fn plain_from_str<T: DeserializeOwned>(text: &str) -> Option<T> {
+    from_str(text).ok()
+}
+
+/// [`plain_from_str`] of UTF-8 bytes.
+#[cfg(not(target_family = "wasm"))]
+pub(crate) fn plain_from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    serde_json::from_slice(bytes).ok()
+}
+
+/// [`plain_from_str`] of UTF-8 bytes.
+#[cfg(target_family = "wasm")]
+pub(crate) fn plain_from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    std::str::from_utf8(bytes).ok().and_then(plain_from_str)
+}
+
+/// A `T` read from a borrowed JSON value by serde's plain reader (`None` on a fault): see
+/// [`plain_from_str`].
+#[cfg(not(target_family = "wasm"))]
+pub(crate) fn plain_from_ref<T: DeserializeOwned>(value: &serde_json::Value) -> Option<T> {
+    T::deserialize(value).ok()
+}
+
+/// A `T` read from a copy of a borrowed JSON value by [`from_value`] (see
+/// [`plain_from_str`]).
+#[cfg(target_family = "wasm")]
+pub(crate) fn plain_from_ref<T: DeserializeOwned>(value: &serde_json::Value) -> Option<T> {
+    from_value(value.clone()).ok()
 }
 
 /// Read an already parsed JSON value as a `T`; a failure names the path of the field at fault.

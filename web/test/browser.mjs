@@ -580,14 +580,49 @@ async function benchmarks(page, loaded) {
   return numbers;
 }
 
-/** Destinations timed on the largest table the goldens hold: a Giant battle, after its pre-battle. */
+/**
+ * A set-up of `perSide` elements a side in rows of 32 on a 60 x 40 board (a scenario: its own
+ * army sizes), the two lines 20 paces or more apart: for timing destinations at 96 a side, more
+ * than any golden table holds.
+ */
+async function crowdedSetup(perSide) {
+  const golden = JSON.parse(await readFile(join(root, 'tests', 'golden', 'into_contact.json'), 'utf8'));
+  const setup = JSON.parse(JSON.stringify(golden.game.setup));
+  setup.battlefield = { board: { width: 60, depth: 40 }, features: [] };
+  setup.free_army_size = true;
+  const kinds = ['4Bd', '4Sp', '3Kn', 'LH', 'Ps', '4Bw'];
+  let id = 1;
+  setup.armies = setup.armies.map((a, side) => ({
+    ...a,
+    elements: Array.from({ length: perSide }, (_, i) => {
+      const row = Math.floor(i / 32);
+      const col = i % 32;
+      return {
+        id: id++,
+        kind: kinds[(i + row) % kinds.length],
+        pose: { x: 10 + col * 1.25, y: side === 0 ? 4 + row * 2.5 : 36 - row * 2.5, facing: side === 0 ? 0 : 180 },
+        general: i === 0,
+        contingent: null,
+        dismounts_as: null,
+      };
+    }),
+  }));
+  return { setup, seed: 3 };
+}
+
+/** Destinations timed and drawn: on the largest golden table (Giant, after its pre-battle) and at 96 a side. */
 async function bigDestinations(page) {
   const golden = JSON.parse(await readFile(join(root, 'tests', 'golden', 'giant_game_II_56_v_II_53.json'), 'utf8'));
   const record = { ...golden.game, actions: [] };
   delete record.result;
-  const times = await page.evaluate(async (r) => {
+  await timeDestinations(page, { game: record }, 'Giant');
+  await timeDestinations(page, await crowdedSetup(96), 'a scenario set-up');
+}
+
+async function timeDestinations(page, how, label) {
+  const times = await page.evaluate(async (how) => {
     const { Game } = await import('./pkg/dbcore.js');
-    const g = new Game({ game: r });
+    const g = new Game(how);
     while (g.info().awaiting) g.apply(g.legalActions()[0]);
     const scene = g.scene();
     const army = g.info().army;
@@ -611,9 +646,9 @@ async function bigDestinations(page) {
     }
     g.free();
     return { ms, perSide: mine.length, elements: scene.elements.length };
-  }, record);
+  }, how);
   const sorted = [...times.ms].sort((a, b) => a - b);
-  console.log(`BENCH destinations drawn at ${times.perSide} elements a side (Giant): median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+  console.log(`BENCH destinations drawn at ${times.perSide} elements a side (${label}): median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
 }
 
 async function main() {

@@ -4,14 +4,14 @@
 # embedded, installs what is missing (Debian's chromium with apt-get, playwright-core from npm
 # into a cache outside the repository; both while cargo compiles), then runs
 # web/test/browser.mjs: the page from static files and from `dbcore serve --http`. Screenshots
-# and results go to $DBCORE_WEB_TEST_OUT (default target/web-test/). `--bench` also prints the
-# numbers of issue #43.
+# and results go to $DBCORE_WEB_TEST_OUT (default web-test/ in cargo's target folder). `--bench`
+# also prints the numbers of issue #43.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
-out="${DBCORE_WEB_TEST_OUT:-$root/target/web-test}"
-cache="${DBCORE_WEB_TEST_CACHE:-$HOME/.cache/dbcore-web-test}"
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
+out="${DBCORE_WEB_TEST_OUT:-$target_dir/web-test}"
+cache="${DBCORE_WEB_TEST_CACHE:-$HOME/.cache/dbcore-web-test}"
 mkdir -p "$out"
 
 t0=$(date +%s)

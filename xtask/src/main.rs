@@ -8,7 +8,7 @@
 //!   and sdist, the C archive, the `dbcore` program's archive and `SHA256SUMS` (`dist.rs`);
 //! - `sums DIR` writes `DIR/SHA256SUMS` for every other file in `DIR`;
 //! - `web [--dev]` builds the referee as WebAssembly into `web/pkg/` for the web table, installing
-//!   the wasm32 target and the matching wasm-bindgen-cli when missing (`web.rs`).
+//!   the wasm32 target when missing (`web.rs`).
 //!
 //! Every other chore (`header`, `golden`, `armies`, `schema`, `perf`, `ai-strength`,
 //! `simulate-bench`) needs the referee itself or cbindgen: it is handed to the `xtask-chores`

@@ -600,9 +600,9 @@ impl Battle {
             // tracks the path of every field, which costs more than the parse, to name it.
             let saved: StateIn = match read::state(text) {
                 Some(s) => s,
-                None => match serde_json::from_str(text) {
-                    Ok(s) => s,
-                    Err(_) => crate::json::from_str(text)?,
+                None => match crate::json::plain_from_str(text) {
+                    Some(s) => s,
+                    None => crate::json::from_str(text)?,
                 },
             };
             return Battle::from_saved(saved, text_digest(text));
@@ -614,9 +614,9 @@ impl Battle {
         };
         // A JSON value has no field to name, so the path-tracking parser (which costs more than
         // the parse) is needed only for the message of a fault: the plain one first.
-        let value: serde_json::Value = match serde_json::from_str(text) {
-            Ok(v) => v,
-            Err(_) => crate::json::from_str(text)?,
+        let value: serde_json::Value = match crate::json::plain_from_str(text) {
+            Some(v) => v,
+            None => crate::json::from_str(text)?,
         };
         Battle::from_full_value(value, Some(text), known)
     }
@@ -630,7 +630,7 @@ impl Battle {
     /// the value check reuses only when the value gives that same claimed battle; anything
     /// else goes through the value as before, so what is accepted and every error are as ever.
     fn from_full_text(text: &str) -> FullText {
-        let Ok(claimed) = serde_json::from_str::<Battle>(text) else {
+        let Some(claimed) = crate::json::plain_from_str::<Battle>(text) else {
             return FullText::Unread;
         };
         let Ok(setup) = super::ValidatedSetup::from_shared(Arc::clone(&claimed.setup)) else {
@@ -665,9 +665,9 @@ impl Battle {
         }
         // Read from the value in place (the path-tracking reader, which needs its own copy, only
         // to name the field of a fault).
-        let claimed = match Battle::deserialize(&value) {
-            Ok(b) => b,
-            Err(_) => crate::json::from_value::<Battle>(value.clone())?,
+        let claimed = match crate::json::plain_from_ref::<Battle>(&value) {
+            Some(b) => b,
+            None => crate::json::from_value::<Battle>(value.clone())?,
         };
         // A replay reused was of a text already found spelt otherwise: not compared again.
         let (replayed, text) = match known {

@@ -365,7 +365,7 @@ impl<'a> Bytes<'a> {
     /// The value that starts here, read by serde from its own slice of the text.
     fn serde<T: DeserializeOwned>(&mut self) -> Option<T> {
         let end = self.value_end()?;
-        let v = serde_json::from_slice(&self.b[self.i..end]).ok()?;
+        let v = crate::json::plain_from_slice(&self.b[self.i..end])?;
         self.i = end;
         Some(v)
     }
