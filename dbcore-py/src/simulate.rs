@@ -137,7 +137,7 @@ pub fn _simulate<'py>(
                     }
                     match to_py(py, &r).and_then(|d| f.call1((d,))) {
                         Err(e) => stop(Some(e), &mut giving),
-                        Ok(v) if v.is(&PyBool::new(py, false)) => stop(None, &mut giving),
+                        Ok(v) if v.is(PyBool::new(py, false)) => stop(None, &mut giving),
                         Ok(_) => {}
                     }
                 }
