@@ -2277,6 +2277,63 @@ DbcoreStatus dbcore_simulate_json(const char *request_json, char **out_json);
 DbcoreStatus dbcore_simulation_start(const char *request_json, struct DbcoreSimulation **out);
 
 /**
+ * Start the batch `request_json` as `dbcore_simulation_start` does, but streamed: its records
+ * are not kept but read in chunks with `dbcore_simulation_next` as the battles finish, in
+ * index order, so that a batch of any size takes the same memory. The batch waits while 256
+ * records are finished and not read. `dbcore_simulation_wait` then gives the summary of every
+ * battle with `"records": []` (it reads and drops any records left unread, waiting for the
+ * batch to end); cancel and free work as for any batch.
+ *
+ * # Safety
+ * As `dbcore_simulation_start`.
+ *
+ * # Errors
+ * As `dbcore_simulation_start`.
+ *
+ * # Example
+ * ```c
+ * DbcoreSimulation *sim = NULL;
+ * if (dbcore_simulation_stream("{\"source\":{\"lists\":[\"II/56\",\"II/5a\"]},"
+ *                              "\"battles\":1000000,\"threads\":0}", &sim) != DBCORE_STATUS_OK)
+ *     return 1;
+ * ```
+ */
+DbcoreStatus dbcore_simulation_stream(const char *request_json, struct DbcoreSimulation **out);
+
+/**
+ * The next records of a streamed batch (`dbcore_simulation_stream`), in index order: waits
+ * until at least one battle has finished, then writes to `*out_json` a JSON array of up to
+ * `max_records` records (1 to 65536; each as in `dbcore_simulate_json`'s `"records"`), every
+ * one that has finished and not been read, up to that number. `[]` once every record has been
+ * read and the batch has ended (all played, or cancelled), and always for a batch started with
+ * `dbcore_simulation_start` (which keeps its records for `dbcore_simulation_wait`). One reader
+ * at a time; others wait their turn. Free the string with `dbcore_string_free`.
+ *
+ * # Safety
+ * `simulation` must be a live handle and `out_json` valid for writes; NULL gives
+ * `DBCORE_STATUS_NULL_ARGUMENT`.
+ *
+ * # Errors
+ * `DBCORE_STATUS_INVALID_ARGUMENT` for `max_records` 0 or above 65536.
+ *
+ * # Example
+ * ```c
+ * for (;;) {
+ *     char *chunk = NULL;
+ *     uint32_t n = 0;
+ *     if (dbcore_simulation_next(sim, 100, &chunk) != DBCORE_STATUS_OK) break;
+ *     dbcore_json_array_len(chunk, &n);
+ *     if (n == 0) { dbcore_string_free(chunk); break; }
+ *     fputs(chunk, out);
+ *     dbcore_string_free(chunk);
+ * }
+ * ```
+ */
+DbcoreStatus dbcore_simulation_next(const struct DbcoreSimulation *simulation,
+                                    uint32_t max_records,
+                                    char **out_json);
+
+/**
  * How far the batch has come: `*done` battles finished out of `*total`, and `*finished` 1 once
  * no battle is under way any more (all played, or cancelled and the battles under way ended),
  * so that `dbcore_simulation_wait` returns at once. Any of the three may be NULL.

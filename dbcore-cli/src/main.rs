@@ -187,10 +187,10 @@ struct SimulateArgs {
     /// A set-up file (dbcore's JSON): every battle starts from it, only the dice differ.
     #[arg(long)]
     setup: Option<PathBuf>,
-    /// The records as JSON lines instead of the table.
+    /// The records as JSON lines instead of the table, each written as its battle finishes.
     #[arg(long, conflicts_with = "csv")]
     json: bool,
-    /// The records as CSV instead of the table.
+    /// The records as CSV instead of the table, each line written as its battle finishes.
     #[arg(long)]
     csv: bool,
     /// With --json: each record carries its whole game (replayable).
@@ -432,6 +432,7 @@ fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     use dbcore::simulate::{Request, Source};
     use dbcore_cli::simulate::{self as sim, Format};
     use std::io::IsTerminal;
+    use std::ops::ControlFlow;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
     let source = match a.setup {
@@ -457,6 +458,35 @@ fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     let cancel = sim::cancel_on_interrupt();
     let done = AtomicU64::new(0);
     let finished = AtomicBool::new(false);
+    let format = if a.json {
+        Format::JsonLines
+    } else if a.csv {
+        Format::Csv
+    } else {
+        Format::Table
+    };
+    // Each record is written, and flushed, as its battle finishes: nothing but the summary is
+    // kept, and a reader of the pipe sees the battles arrive. A closed pipe stops the batch.
+    let armies = sim::armies(&request)?.len();
+    let mut out = io::stdout().lock();
+    let mut write_failed = None;
+    let mut put = |text: &str| match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                write_failed = Some(e);
+            }
+            ControlFlow::Break(())
+        }
+    };
+    if format == Format::Csv {
+        let _ = put(&sim::csv_header(armies));
+    }
+    let sink = |r: dbcore::simulate::BattleSummary| match sim::line(&r, format, armies) {
+        Ok(text) if text.is_empty() => ControlFlow::Continue(()),
+        Ok(text) => put(&text),
+        Err(_) => ControlFlow::Break(()),
+    };
     let started = std::time::Instant::now();
     let terminal = io::stderr().is_terminal();
     let result = std::thread::scope(|s| {
@@ -479,30 +509,29 @@ fn simulate(a: SimulateArgs) -> Result<(), Failure> {
                 }
             });
         }
-        let r = sim::run(&request, cancel, &done);
+        let r = sim::run(&request, cancel, &done, sink);
         finished.store(true, Ordering::Relaxed);
         r
     })?;
+    drop(out);
     let secs = started.elapsed().as_secs_f64();
+    let played = result.summary.battles;
     tracing::debug!(
-        battles = result.records.len(),
+        battles = played,
         seconds = secs,
-        per_second = result.records.len() as f64 / secs.max(1e-9),
+        per_second = played as f64 / secs.max(1e-9),
         "simulate finished"
     );
-    let format = if a.json {
-        Format::JsonLines
-    } else if a.csv {
-        Format::Csv
-    } else {
-        Format::Table
-    };
-    print(&sim::format(&result, &request, format)?)?;
+    if let Some(e) = write_failed {
+        return Err(Failure(vec![format!("stdout: {e}")]));
+    }
+    if format == Format::Table {
+        print(&sim::table(&result, &request))?;
+    }
     if cancel.load(Ordering::SeqCst) {
         eprintln!(
             "dbcore: interrupted: {} of {} battles finished",
-            result.records.len(),
-            a.battles
+            played, a.battles
         );
         std::process::exit(i32::from(sim::INTERRUPTED_EXIT_CODE));
     }

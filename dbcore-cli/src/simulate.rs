@@ -1,11 +1,14 @@
 //! `dbcore simulate`: many seeded battles ([`dbcore::simulate`]) told as a table of results with
-//! Wilson intervals and a text histogram of losses, or as JSON lines or CSV of the records.
-//! Formatting only: every battle and every number is dbcore's.
+//! Wilson intervals and a text histogram of losses, or as JSON lines or CSV of the records, each
+//! line written as its battle finishes (the batch is streamed: only its summary is kept, so a
+//! batch of any size takes the same memory). Formatting only: every battle and every number is
+//! dbcore's.
 
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
-use dbcore::simulate::{self, BattleSummary, Control, Rate, Request, Simulation, Source};
+use dbcore::simulate::{self, BattleSummary, Control, Rate, Request, Source, Streamed};
 
 use crate::commands::Failure;
 
@@ -48,26 +51,36 @@ pub enum Format {
     Csv,
 }
 
-/// Run `request`, watched through `cancel` and `done` (the caller may draw progress from it).
+/// Run `request`, watched through `cancel` and `done` (the caller may draw progress from it),
+/// handing each record to `sink` in index order as it finishes ([`simulate::simulate_each`]).
 pub fn run(
     request: &Request,
     cancel: &AtomicBool,
     done: &AtomicU64,
-) -> Result<Simulation, Failure> {
-    simulate::simulate(
+    sink: impl FnMut(BattleSummary) -> ControlFlow<()>,
+) -> Result<Streamed, Failure> {
+    simulate::simulate_each(
         request,
         Control {
             cancel: Some(cancel),
             done: Some(done),
         },
+        sink,
     )
-    .map_err(|e| {
-        let mut lines = vec![e.to_string()];
-        if let Source::Lists(ids) = &request.source {
-            lines.extend(ids.iter().filter_map(|id| variants_hint(id)));
-        }
-        Failure(lines)
-    })
+    .map_err(|e| refused(request, &e))
+}
+
+/// The armies' names of `request`'s batch, found before any battle (for the CSV header).
+pub fn armies(request: &Request) -> Result<Vec<String>, Failure> {
+    simulate::army_names(&request.source).map_err(|e| refused(request, &e))
+}
+
+fn refused(request: &Request, e: &simulate::SimulateError) -> Failure {
+    let mut lines = vec![e.to_string()];
+    if let Source::Lists(ids) = &request.source {
+        lines.extend(ids.iter().filter_map(|id| variants_hint(id)));
+    }
+    Failure(lines)
 }
 
 /// For a list named without its variant letter (`II/5`), the variants to choose from.
@@ -90,19 +103,17 @@ fn variants_hint(id: &str) -> Option<String> {
     ))
 }
 
-/// The output of a finished batch in `format`.
-pub fn format(sim: &Simulation, request: &Request, format: Format) -> Result<String, Failure> {
+/// The line of one record in `format` (its newline included), or nothing for the table, which
+/// is written at the end from the summary. `armies` is the number of armies (CSV columns).
+pub fn line(r: &BattleSummary, format: Format, armies: usize) -> Result<String, Failure> {
     match format {
-        Format::Table => Ok(table(sim, request)),
+        Format::Table => Ok(String::new()),
         Format::JsonLines => {
-            let mut out = String::new();
-            for r in &sim.records {
-                out += &serde_json::to_string(r).map_err(|e| Failure(vec![e.to_string()]))?;
-                out.push('\n');
-            }
+            let mut out = serde_json::to_string(r).map_err(|e| Failure(vec![e.to_string()]))?;
+            out.push('\n');
             Ok(out)
         }
-        Format::Csv => Ok(csv(sim)),
+        Format::Csv => Ok(csv_line(r, armies)),
     }
 }
 
@@ -122,7 +133,7 @@ fn rate_cells(r: &Rate) -> String {
 }
 
 /// The table of results, the means and the histogram of losses.
-pub fn table(sim: &Simulation, request: &Request) -> String {
+pub fn table(sim: &Streamed, request: &Request) -> String {
     let s = &sim.summary;
     // The bundled lists' army names already end in their id: "... Army (II/56)".
     let names = &s.armies;
@@ -217,9 +228,8 @@ fn histogram(counts: &[u64], total: u64) -> String {
     out
 }
 
-/// The records as CSV: one column per field, per-army fields as `losses_0`, `losses_1`, ...
-pub fn csv(sim: &Simulation) -> String {
-    let armies = sim.summary.armies.len();
+/// The CSV header line: one column per field, per-army fields as `losses_0`, `losses_1`, ...
+pub fn csv_header(armies: usize) -> String {
     let mut out = String::from("index,seed,winner,bounds,ended");
     for field in ["losses", "camp_sacked", "general_lost"] {
         for a in 0..armies {
@@ -227,13 +237,11 @@ pub fn csv(sim: &Simulation) -> String {
         }
     }
     out += ",error\n";
-    for r in &sim.records {
-        out += &csv_line(r, armies);
-    }
     out
 }
 
-fn csv_line(r: &BattleSummary, armies: usize) -> String {
+/// One record as a CSV line, in the columns of [`csv_header`].
+pub fn csv_line(r: &BattleSummary, armies: usize) -> String {
     let ended = serde_json::to_value(r.ended)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
@@ -268,16 +276,22 @@ fn csv_line(r: &BattleSummary, armies: usize) -> String {
 mod tests {
     use super::*;
 
-    fn sim(battles: u64) -> (Simulation, Request) {
+    fn sim(battles: u64, format: Format) -> (Streamed, Request, String) {
         let mut r = Request::lists("II/56", "II/5a", battles, 1);
         r.max_bounds = 8;
-        let s = run(&r, &AtomicBool::new(false), &AtomicU64::new(0)).unwrap();
-        (s, r)
+        let mut out = String::new();
+        let s = run(&r, &AtomicBool::new(false), &AtomicU64::new(0), |rec| {
+            out += &line(&rec, format, 2).unwrap();
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        (s, r, out)
     }
 
     #[test]
     fn the_table_names_both_armies_with_their_intervals_and_a_histogram() {
-        let (s, r) = sim(2);
+        let (s, r, lines) = sim(2, Format::Table);
+        assert_eq!(lines, "");
         let t = table(&s, &r);
         assert!(t.contains("(II/56)") && t.contains("(II/5a)"), "{t}");
         assert!(t.contains("wins") && t.contains('%'), "{t}");
@@ -290,28 +304,32 @@ mod tests {
 
     #[test]
     fn json_lines_and_csv_have_one_line_a_record() {
-        let (s, r) = sim(2);
-        let j = format(&s, &r, Format::JsonLines).unwrap();
+        let (_, r, j) = sim(2, Format::JsonLines);
         let back: Vec<BattleSummary> = j
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        assert_eq!(back, s.records);
-        let c = csv(&s);
+        let whole = simulate::simulate(&r, Control::default()).unwrap();
+        assert_eq!(back, whole.records);
+        let (_, _, c) = sim(2, Format::Csv);
+        let c = csv_header(2) + &c;
         let lines: Vec<&str> = c.lines().collect();
         assert_eq!(lines.len(), 3);
         assert_eq!(
             lines[0],
             "index,seed,winner,bounds,ended,losses_0,losses_1,camp_sacked_0,camp_sacked_1,general_lost_0,general_lost_1,error"
         );
-        assert!(lines[1].starts_with(&format!("0,{},", s.records[0].seed)));
+        assert!(lines[1].starts_with(&format!("0,{},", whole.records[0].seed)));
         assert_eq!(lines[1].split(',').count(), 12);
     }
 
     #[test]
     fn a_list_without_its_variant_letter_is_refused_with_the_variants() {
         let r = Request::lists("II/56", "II/5", 1, 1);
-        let Failure(lines) = run(&r, &AtomicBool::new(false), &AtomicU64::new(0)).unwrap_err();
+        let Failure(lines) = run(&r, &AtomicBool::new(false), &AtomicU64::new(0), |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap_err();
         assert!(lines.iter().any(|l| l.contains("II/5a")), "{lines:?}");
     }
 

@@ -94,8 +94,9 @@ pub use prebattle::{
     dbcore_play_lists_json, dbcore_prebattle_step_json,
 };
 pub use simulate::{
-    dbcore_simulate_json, dbcore_simulation_cancel, dbcore_simulation_free,
-    dbcore_simulation_progress, dbcore_simulation_start, dbcore_simulation_wait, DbcoreSimulation,
+    dbcore_simulate_json, dbcore_simulation_cancel, dbcore_simulation_free, dbcore_simulation_next,
+    dbcore_simulation_progress, dbcore_simulation_start, dbcore_simulation_stream,
+    dbcore_simulation_wait, DbcoreSimulation,
 };
 pub use surfaces::{
     dbcore_battle_contacts_json, dbcore_battle_outcome_json, dbcore_battle_outlines_json,

@@ -2,11 +2,15 @@
 //! summary out. Translation only: every battle and every number is dbcore's.
 
 use std::ffi::c_char;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use dbcore::simulate::{check, simulate, Control, Request, Simulation};
+use dbcore::simulate::{
+    check, simulate, simulate_each, BattleSummary, Control, Request, Simulation,
+};
 use dbcore::ErrorCode;
 
 use crate::boundary::{
@@ -74,6 +78,9 @@ struct Run {
     total: u64,
     /// The worker until it is joined, then its outcome as JSON (or the failure).
     state: Mutex<RunState>,
+    /// A streamed batch's records not read yet (`dbcore_simulation_next`); `None` for a batch
+    /// that keeps them, or once the stream is dropped.
+    stream: Mutex<Option<Receiver<BattleSummary>>>,
 }
 
 #[derive(Debug)]
@@ -92,6 +99,40 @@ impl Drop for Ended {
 }
 
 impl Run {
+    /// Up to `max` records of a streamed batch, waiting for the first; none once every record
+    /// has been read and the batch has ended, or for a batch that is not streamed.
+    fn next(&self, max: usize) -> Result<Vec<BattleSummary>, FfiError> {
+        let stream = self
+            .stream
+            .lock()
+            .map_err(|_| FfiError::new(ErrorCode::Internal, "the simulation's lock is poisoned"))?;
+        let Some(rx) = stream.as_ref() else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        let Ok(first) = rx.recv() else {
+            return Ok(out);
+        };
+        out.push(first);
+        while out.len() < max {
+            match rx.try_recv() {
+                Ok(r) => out.push(r),
+                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// Drop a streamed batch's unread records, and with it the stream: a batch still running
+    /// plays on to its end (or its cancelling) with nobody to read it, and is counted.
+    fn drain(&self) {
+        if let Ok(mut stream) = self.stream.lock() {
+            if let Some(rx) = stream.take() {
+                for _ in rx.iter() {}
+            }
+        }
+    }
+
     /// Join the worker if it has not been joined yet, and hand back its outcome as C text.
     /// Other waiters block on the lock meanwhile; progress and cancel do not take it.
     fn wait(&self) -> Result<*mut c_char, FfiError> {
@@ -100,6 +141,8 @@ impl Run {
             .lock()
             .map_err(|_| FfiError::new(ErrorCode::Internal, "the simulation's lock is poisoned"))?;
         if let RunState::Running(_) = &*state {
+            // A streamed batch waits for its reader: read on here, dropping the records.
+            self.drain();
             let RunState::Running(worker) = std::mem::replace(
                 &mut *state,
                 RunState::Finished(Box::new(Err(FfiError::new(ErrorCode::Internal, "joining")))),
@@ -129,6 +172,10 @@ impl Drop for Run {
     /// A batch freed while it runs is cancelled and waited for: no thread outlives its handle.
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
+        // A streamed batch waiting for room for its records gives up once nobody reads them.
+        if let Ok(stream) = self.stream.get_mut() {
+            stream.take();
+        }
         if let Ok(state) = self.state.get_mut() {
             if let RunState::Running(_) = state {
                 let RunState::Running(worker) = std::mem::replace(
@@ -182,36 +229,146 @@ pub unsafe extern "C" fn dbcore_simulation_start(
         let out = Out::new(out, "out")?;
         // SAFETY: the caller's contract on `request_json`.
         let text = unsafe { arg_str(request_json, "request_json") }?;
-        let request: Request = parse(text)?;
-        // Refuse a bad request here, where the caller reads the error, not in the worker.
-        check(&request)?;
-        let cancel = Arc::new(AtomicBool::new(false));
-        let done = Arc::new(AtomicU64::new(0));
-        let ended = Arc::new(AtomicBool::new(false));
-        let (c, d, e) = (Arc::clone(&cancel), Arc::clone(&done), Arc::clone(&ended));
-        let total = request.battles;
-        let worker = std::thread::Builder::new()
-            .name("dbcore-simulation".into())
-            .spawn(move || {
-                let _ended = Ended(e);
-                let control = Control {
-                    cancel: Some(&c),
-                    done: Some(&d),
-                };
-                simulate(&request, control).map_err(FfiError::from)
-            })
-            .map_err(|e| FfiError::new(ErrorCode::Internal, format!("no thread: {e}")))?;
-        let handle = Box::new(DbcoreSimulation {
-            guard: Guarded::new(Run {
-                cancel,
-                done,
-                ended,
-                total,
-                state: Mutex::new(RunState::Running(worker)),
-            }),
-        });
+        let handle = start(text, false)?;
         // SAFETY: the caller's contract on `out`.
         unsafe { out.write(Box::into_raw(handle)) };
+        Ok(())
+    })
+}
+
+/// Start the batch `request_json` as `dbcore_simulation_start` does, but streamed: its records
+/// are not kept but read in chunks with `dbcore_simulation_next` as the battles finish, in
+/// index order, so that a batch of any size takes the same memory. The batch waits while 256
+/// records are finished and not read. `dbcore_simulation_wait` then gives the summary of every
+/// battle with `"records": []` (it reads and drops any records left unread, waiting for the
+/// batch to end); cancel and free work as for any batch.
+///
+/// # Safety
+/// As `dbcore_simulation_start`.
+///
+/// # Errors
+/// As `dbcore_simulation_start`.
+///
+/// # Example
+/// ```c
+/// DbcoreSimulation *sim = NULL;
+/// if (dbcore_simulation_stream("{\"source\":{\"lists\":[\"II/56\",\"II/5a\"]},"
+///                              "\"battles\":1000000,\"threads\":0}", &sim) != DBCORE_STATUS_OK)
+///     return 1;
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_simulation_stream(
+    request_json: *const c_char,
+    out: *mut *mut DbcoreSimulation,
+) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        // SAFETY: the caller's contract on `request_json`.
+        let text = unsafe { arg_str(request_json, "request_json") }?;
+        let handle = start(text, true)?;
+        // SAFETY: the caller's contract on `out`.
+        unsafe { out.write(Box::into_raw(handle)) };
+        Ok(())
+    })
+}
+
+/// Records of a streamed batch finished and not read, at most.
+const STREAM_WAITING: usize = 256;
+
+/// Most records one `dbcore_simulation_next` gives.
+const MAX_CHUNK: u32 = 65_536;
+
+fn start(text: &str, streamed: bool) -> Result<Box<DbcoreSimulation>, FfiError> {
+    let request: Request = parse(text)?;
+    // Refuse a bad request here, where the caller reads the error, not in the worker.
+    check(&request)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let done = Arc::new(AtomicU64::new(0));
+    let ended = Arc::new(AtomicBool::new(false));
+    let (c, d, e) = (Arc::clone(&cancel), Arc::clone(&done), Arc::clone(&ended));
+    let total = request.battles;
+    let (tx, rx) = mpsc::sync_channel::<BattleSummary>(STREAM_WAITING);
+    let worker = std::thread::Builder::new()
+        .name("dbcore-simulation".into())
+        .spawn(move || {
+            let _ended = Ended(e);
+            let control = Control {
+                cancel: Some(&c),
+                done: Some(&d),
+            };
+            if !streamed {
+                return simulate(&request, control).map_err(FfiError::from);
+            }
+            let s = simulate_each(&request, control, |r| match tx.send(r) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(_) => ControlFlow::Break(()),
+            })?;
+            Ok(Simulation {
+                records: Vec::new(),
+                summary: s.summary,
+                cancelled: s.cancelled,
+            })
+        })
+        .map_err(|e| FfiError::new(ErrorCode::Internal, format!("no thread: {e}")))?;
+    Ok(Box::new(DbcoreSimulation {
+        guard: Guarded::new(Run {
+            cancel,
+            done,
+            ended,
+            total,
+            state: Mutex::new(RunState::Running(worker)),
+            stream: Mutex::new(streamed.then_some(rx)),
+        }),
+    }))
+}
+
+/// The next records of a streamed batch (`dbcore_simulation_stream`), in index order: waits
+/// until at least one battle has finished, then writes to `*out_json` a JSON array of up to
+/// `max_records` records (1 to 65536; each as in `dbcore_simulate_json`'s `"records"`), every
+/// one that has finished and not been read, up to that number. `[]` once every record has been
+/// read and the batch has ended (all played, or cancelled), and always for a batch started with
+/// `dbcore_simulation_start` (which keeps its records for `dbcore_simulation_wait`). One reader
+/// at a time; others wait their turn. Free the string with `dbcore_string_free`.
+///
+/// # Safety
+/// `simulation` must be a live handle and `out_json` valid for writes; NULL gives
+/// `DBCORE_STATUS_NULL_ARGUMENT`.
+///
+/// # Errors
+/// `DBCORE_STATUS_INVALID_ARGUMENT` for `max_records` 0 or above 65536.
+///
+/// # Example
+/// ```c
+/// for (;;) {
+///     char *chunk = NULL;
+///     uint32_t n = 0;
+///     if (dbcore_simulation_next(sim, 100, &chunk) != DBCORE_STATUS_OK) break;
+///     dbcore_json_array_len(chunk, &n);
+///     if (n == 0) { dbcore_string_free(chunk); break; }
+///     fputs(chunk, out);
+///     dbcore_string_free(chunk);
+/// }
+/// ```
+#[no_mangle]
+pub unsafe extern "C" fn dbcore_simulation_next(
+    simulation: *const DbcoreSimulation,
+    max_records: u32,
+    out_json: *mut *mut c_char,
+) -> DbcoreStatus {
+    boundary(|| {
+        let out = Out::new(out_json, "out_json")?;
+        // SAFETY: the caller's contract on `simulation`.
+        let handle = unsafe { arg(simulation, "simulation") }?;
+        if max_records == 0 || max_records > MAX_CHUNK {
+            return Err(FfiError::new(
+                ErrorCode::InvalidArgument,
+                format!("max_records must be 1 to {MAX_CHUNK}, not {max_records}"),
+            ));
+        }
+        let records = handle.guard.read(|run| run.next(max_records as usize))?;
+        let json = to_c_string(&records)?;
+        // SAFETY: the caller's contract on `out_json`.
+        unsafe { out.write(json) };
         Ok(())
     })
 }

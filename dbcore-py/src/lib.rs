@@ -69,6 +69,7 @@ fn _dbcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prebattle::demo_armies, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::_simulation_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::_simulation_tally, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::battle_seed, m)?)?;
     m.add_function(wrap_pyfunction!(logs::enable_logging, m)?)?;
     m.add_function(wrap_pyfunction!(logs::disable_logging, m)?)?;

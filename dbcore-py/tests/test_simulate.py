@@ -168,3 +168,68 @@ def test_a_setup_varies_only_the_dice() -> None:
     assert len(sim) == 2
     for r in sim:
         assert r["record"]["battle"]["setup"] == dbcore.demo_setup()
+
+
+def test_on_battle_is_given_each_record_in_order_and_none_is_kept() -> None:
+    whole = batch(threads=2, battles=6)
+    given: list[dict[str, Any]] = []
+    streamed = batch(threads=2, battles=6, on_battle=given.append)
+    assert given == whole.records
+    assert streamed.records == []
+    assert streamed.summary == whole.summary
+    assert not streamed.cancelled
+
+
+def test_on_battle_returning_false_stops_the_batch() -> None:
+    given: list[dict[str, Any]] = []
+
+    def take_two(r: dict[str, Any]) -> bool:
+        given.append(r)
+        return len(given) < 2
+
+    sim = batch(threads=1, battles=50, on_battle=take_two)
+    assert [r["index"] for r in given] == [0, 1]
+    assert sim.cancelled
+    assert 2 <= sim.summary["battles"] < 50
+
+
+def test_an_exception_in_on_battle_stops_the_batch_and_is_raised() -> None:
+    def fail(_r: dict[str, Any]) -> None:
+        raise ValueError("no more")
+
+    with pytest.raises(ValueError, match="no more"):
+        batch(threads=1, battles=50, on_battle=fail)
+
+
+def test_on_battle_with_an_executor_gives_the_local_records_and_summary() -> None:
+    whole = batch(threads=1, battles=5)
+    given: list[dict[str, Any]] = []
+    with ThreadPoolExecutor(2) as pool:
+        sim = batch(battles=5, executor=pool, chunk_size=2, on_battle=given.append)
+    assert given == whole.records
+    assert sim.records == []
+    assert sim.summary == whole.summary
+
+
+def test_simulate_iter_yields_the_records_of_simulate_then_its_summary() -> None:
+    whole = batch(threads=2, battles=5)
+    stream = dbcore.simulate_iter(*LISTS, battles=5, seed=1, max_bounds=10, threads=2)
+    assert stream.summary is None
+    records = list(stream)
+    assert records == whole.records
+    assert stream.summary == whole.summary
+    assert not stream.cancelled
+
+
+def test_closing_a_simulate_iter_stops_its_batch() -> None:
+    with dbcore.simulate_iter(*LISTS, battles=100_000, seed=1, max_bounds=6, threads=1) as stream:
+        first = [next(stream), next(stream)]
+    assert [r["index"] for r in first] == [0, 1]
+    assert stream.cancelled
+    assert stream.summary is not None and 2 <= stream.summary["battles"] < 100_000
+    assert list(stream) == []
+
+
+def test_simulate_iter_refuses_an_unknown_list_at_once() -> None:
+    with pytest.raises(dbcore.DbcoreError):
+        dbcore.simulate_iter("II/56", "IV/999", battles=1)

@@ -3,6 +3,13 @@
 //! asked, with one compact [`BattleSummary`] per battle and a [`Summary`] of the batch whose rates
 //! carry Wilson score intervals.
 //!
+//! # Streaming
+//! [`simulate_each`] hands each battle's record to a sink the caller gives, in index order as
+//! the battles finish, and keeps only a [`Tally`] of fixed size: its memory is the same for ten
+//! battles and for the 10^8 of [`limits::MAX_SIMULATED_BATTLES`] (a test with a counting
+//! allocator checks it). [`simulate`] is the same batch collected into a [`Simulation`], for
+//! batches whose records fit in memory (about half a KiB each).
+//!
 //! # Seeds
 //! Battle `i` of a batch with master seed `m` is played with dice seeded by
 //! [`battle_seed`]`(m, i)`: the `i + 1`-th output of a SplitMix64 generator started at `m`, that
@@ -25,7 +32,11 @@
 //! No I/O: threads come from [`std::thread::scope`]; cancellation and progress are an
 //! [`AtomicBool`] and an [`AtomicU64`] the caller owns.
 
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -258,53 +269,160 @@ pub struct Summary {
 impl Summary {
     /// Summarise `records` of a batch between `armies` (any order; each counted once as given).
     pub fn of(armies: Vec<String>, records: &[BattleSummary]) -> Summary {
-        let n_armies = armies.len();
-        let fought: Vec<&BattleSummary> = records
-            .iter()
-            .filter(|r| r.ended != Ending::Failed)
-            .collect();
-        let f = fought.len() as u64;
-        let count = |pred: &dyn Fn(&BattleSummary) -> bool| -> u64 {
-            fought.iter().filter(|r| pred(r)).count() as u64
-        };
-        let per_army = |pred: &dyn Fn(&BattleSummary, usize) -> bool| -> Vec<Rate> {
-            (0..n_armies)
-                .map(|a| Rate::new(count(&|r| pred(r, a)), f))
-                .collect()
-        };
-        let mean = |total: u64| if f == 0 { 0.0 } else { total as f64 / f as f64 };
-        let mut histogram = vec![Vec::<u64>::new(); n_armies];
-        for r in &fought {
-            for (a, h) in histogram.iter_mut().enumerate() {
-                let k = r.losses.get(a).copied().unwrap_or(0) as usize;
-                if h.len() <= k {
-                    h.resize(k + 1, 0);
-                }
-                h[k] += 1;
+        let mut tally = Tally::new(armies.len());
+        for r in records {
+            tally.add(r);
+        }
+        tally.summary(armies)
+    }
+}
+
+/// The running counts a [`Summary`] is made from: a fixed size however many battles are added
+/// (but for the histogram's length, which grows with the largest loss count seen), so a batch
+/// streamed to a sink keeps this and not its records. Adding the records of a batch in any
+/// order, or tallies of its chunks with [`Tally::merge`], gives the same summary as
+/// [`Summary::of`] over all of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    battles: u64,
+    fought: u64,
+    wins: Vec<u64>,
+    draws: u64,
+    bound_limit: u64,
+    stalled: u64,
+    total_bounds: u64,
+    total_losses: Vec<u64>,
+    losses_histogram: Vec<Vec<u64>>,
+    camp_sacked: Vec<u64>,
+    general_lost: Vec<u64>,
+}
+
+impl Tally {
+    /// Nothing counted yet, for a batch between `armies` armies.
+    pub fn new(armies: usize) -> Tally {
+        Tally {
+            wins: vec![0; armies],
+            total_losses: vec![0; armies],
+            losses_histogram: vec![Vec::new(); armies],
+            camp_sacked: vec![0; armies],
+            general_lost: vec![0; armies],
+            ..Tally::default()
+        }
+    }
+
+    /// Records counted so far (failed ones included).
+    pub fn battles(&self) -> u64 {
+        self.battles
+    }
+
+    /// Count one battle's record.
+    pub fn add(&mut self, r: &BattleSummary) {
+        // Saturating, and each per-army count fitted to the armies: a tally read back from
+        // outside (Python merges chunks through one) is counted on without a panic.
+        let inc = |n: &mut u64, by: u64| *n = n.saturating_add(by);
+        inc(&mut self.battles, 1);
+        if r.ended == Ending::Failed {
+            return;
+        }
+        inc(&mut self.fought, 1);
+        if r.winner.is_none() {
+            inc(&mut self.draws, 1);
+        }
+        match r.ended {
+            Ending::BoundLimit => inc(&mut self.bound_limit, 1),
+            Ending::Stalled => inc(&mut self.stalled, 1),
+            Ending::Decided | Ending::Failed => {}
+        }
+        inc(&mut self.total_bounds, u64::from(r.bounds));
+        let n = self.wins.len();
+        for v in [
+            &mut self.total_losses,
+            &mut self.camp_sacked,
+            &mut self.general_lost,
+        ] {
+            v.resize(n.max(v.len()), 0);
+        }
+        self.losses_histogram
+            .resize(n.max(self.losses_histogram.len()), Vec::new());
+        for a in 0..n {
+            if r.winner == Some(a) {
+                inc(&mut self.wins[a], 1);
+            }
+            let k = r.losses.get(a).copied().unwrap_or(0);
+            inc(&mut self.total_losses[a], u64::from(k));
+            let h = &mut self.losses_histogram[a];
+            let k = k as usize;
+            if h.len() <= k {
+                h.resize(k + 1, 0);
+            }
+            inc(&mut h[k], 1);
+            if r.camp_sacked.get(a).copied().unwrap_or(false) {
+                inc(&mut self.camp_sacked[a], 1);
+            }
+            if r.general_lost.get(a).copied().unwrap_or(false) {
+                inc(&mut self.general_lost[a], 1);
             }
         }
+    }
+
+    /// Add the counts of `other`, a tally of other battles of the same batch (a chunk run
+    /// elsewhere).
+    pub fn merge(&mut self, other: &Tally) {
+        let add = |mine: &mut Vec<u64>, theirs: &[u64]| {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0);
+            }
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m = m.saturating_add(*t);
+            }
+        };
+        let inc = |n: &mut u64, by: u64| *n = n.saturating_add(by);
+        inc(&mut self.battles, other.battles);
+        inc(&mut self.fought, other.fought);
+        inc(&mut self.draws, other.draws);
+        inc(&mut self.bound_limit, other.bound_limit);
+        inc(&mut self.stalled, other.stalled);
+        inc(&mut self.total_bounds, other.total_bounds);
+        add(&mut self.wins, &other.wins);
+        add(&mut self.total_losses, &other.total_losses);
+        add(&mut self.camp_sacked, &other.camp_sacked);
+        add(&mut self.general_lost, &other.general_lost);
+        if self.losses_histogram.len() < other.losses_histogram.len() {
+            self.losses_histogram
+                .resize(other.losses_histogram.len(), Vec::new());
+        }
+        for (m, t) in self
+            .losses_histogram
+            .iter_mut()
+            .zip(&other.losses_histogram)
+        {
+            add(m, t);
+        }
+    }
+
+    /// The summary of what was counted, for a batch between `armies` (their names, in army
+    /// order).
+    pub fn summary(&self, armies: Vec<String>) -> Summary {
+        let n = armies.len();
+        let f = self.fought;
+        let at = |v: &[u64], a: usize| v.get(a).copied().unwrap_or(0);
+        let mean = |total: u64| if f == 0 { 0.0 } else { total as f64 / f as f64 };
+        let rates = |v: &[u64]| (0..n).map(|a| Rate::new(at(v, a), f)).collect();
         Summary {
-            battles: records.len() as u64,
+            battles: self.battles,
             fought: f,
-            failed: records.len() as u64 - f,
-            wins: per_army(&|r, a| r.winner == Some(a)),
-            draws: Rate::new(count(&|r| r.winner.is_none()), f),
-            bound_limit: count(&|r| r.ended == Ending::BoundLimit),
-            stalled: count(&|r| r.ended == Ending::Stalled),
-            mean_bounds: mean(fought.iter().map(|r| u64::from(r.bounds)).sum()),
-            mean_losses: (0..n_armies)
-                .map(|a| {
-                    mean(
-                        fought
-                            .iter()
-                            .map(|r| u64::from(r.losses.get(a).copied().unwrap_or(0)))
-                            .sum(),
-                    )
-                })
+            failed: self.battles.saturating_sub(f),
+            wins: rates(&self.wins),
+            draws: Rate::new(self.draws, f),
+            bound_limit: self.bound_limit,
+            stalled: self.stalled,
+            mean_bounds: mean(self.total_bounds),
+            mean_losses: (0..n).map(|a| mean(at(&self.total_losses, a))).collect(),
+            losses_histogram: (0..n)
+                .map(|a| self.losses_histogram.get(a).cloned().unwrap_or_default())
                 .collect(),
-            losses_histogram: histogram,
-            camp_sacked: per_army(&|r, a| r.camp_sacked.get(a).copied().unwrap_or(false)),
-            general_lost: per_army(&|r, a| r.general_lost.get(a).copied().unwrap_or(false)),
+            camp_sacked: rates(&self.camp_sacked),
+            general_lost: rates(&self.general_lost),
             armies,
         }
     }
@@ -496,11 +614,226 @@ fn failed(index: u64, seed: u64, armies: usize, e: &GameError) -> BattleSummary 
     }
 }
 
-/// Play a batch: every problem of the start is refused before any battle; then battles
-/// `first..first + battles` are played on `threads` threads and come back in index order.
+/// Play a batch and keep every record: every problem of the start is refused before any
+/// battle; then battles `first..first + battles` are played on `threads` threads and come back
+/// in index order. The records take memory in proportion to the batch (about half a KiB a
+/// battle, far more with `full_records`): for a large batch, [`simulate_each`] hands each record
+/// to a sink and keeps only the summary.
 pub fn simulate(request: &Request, control: Control<'_>) -> Result<Simulation, SimulateError> {
+    let mut records = Vec::new();
+    let streamed = simulate_each(request, control, |r| {
+        records.push(r);
+        ControlFlow::Continue(())
+    })?;
+    Ok(Simulation {
+        records,
+        summary: streamed.summary,
+        cancelled: streamed.cancelled,
+    })
+}
+
+/// What a batch streamed by [`simulate_each`] came to: the summary of the records handed to the
+/// sink, and whether the batch stopped before its end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Streamed {
+    /// What the records handed to the sink came to.
+    pub summary: Summary,
+    /// Stopped before every battle was played (cancelled through [`Control`], or the sink said
+    /// [`ControlFlow::Break`]): the summary counts the records the sink was given.
+    pub cancelled: bool,
+}
+
+/// Play a batch as [`simulate`] does, but hand each battle's record to `sink` as soon as it and
+/// every battle of a lower index have finished, and keep only the running [`Tally`]: the
+/// memory a batch takes does not grow with its number of battles.
+///
+/// The sink is called on the calling thread, in index order, once a record. It returns
+/// [`ControlFlow::Break`] to stop the batch (a closed output, say): battles under way finish and
+/// are dropped, none starts after, and the result says `cancelled`. On several threads a worker
+/// runs at most a few battles (4 a thread) ahead of the lowest battle not yet handed over, so
+/// that a slow battle holds back only that many records. When the batch is cancelled through
+/// [`Control`], the battles that finished are all handed over, in index order (a set of
+/// indices, not always a prefix, when several threads ran).
+pub fn simulate_each(
+    request: &Request,
+    control: Control<'_>,
+    mut sink: impl FnMut(BattleSummary) -> ControlFlow<()>,
+) -> Result<Streamed, SimulateError> {
     check_limits(request)?;
-    simulate_checked(request, control)
+    let start = Start::new(&request.source)?;
+    let armies = start.armies();
+    let mut tally = Tally::new(armies.len());
+    let mut give = |r: BattleSummary| {
+        tally.add(&r);
+        sink(r)
+    };
+    let threads = match request.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    }
+    .min(usize::try_from(request.battles).unwrap_or(usize::MAX))
+    .max(1);
+    tracing::debug!(
+        battles = request.battles,
+        first = request.first,
+        seed = request.seed,
+        threads,
+        "simulation starts"
+    );
+    let cancelled = || control.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    let play = |offset: u64| {
+        let index = request.first + offset;
+        let seed = battle_seed(request.seed, index);
+        let r = start.play(index, seed, request.max_bounds, request.full_records);
+        if let Some(d) = control.done {
+            d.fetch_add(1, Ordering::Relaxed);
+        }
+        r
+    };
+    if threads == 1 {
+        for offset in 0..request.battles {
+            if cancelled() || give(play(offset)).is_break() {
+                break;
+            }
+        }
+    } else {
+        let gate = Gate::new(4 * threads as u64);
+        let next = AtomicU64::new(0);
+        let (tx, rx) = mpsc::channel::<BattleSummary>();
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let (gate, next, play, cancelled) = (&gate, &next, &play, &cancelled);
+                s.spawn(move || {
+                    // A panic here stops the other workers rather than leave them waiting for
+                    // a battle that will never be handed over; the scope then re-raises it.
+                    let _stop = gate.stop_on_drop(true);
+                    loop {
+                        if cancelled() {
+                            break;
+                        }
+                        let offset = next.fetch_add(1, Ordering::Relaxed);
+                        if offset >= request.battles || !gate.room_for(offset, cancelled) {
+                            break;
+                        }
+                        if tx.send(play(offset)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            // The workers stop whenever this thread leaves, a panicking sink included.
+            let _stop = gate.stop_on_drop(false);
+            let mut waiting = BTreeMap::new();
+            let mut handed = 0u64;
+            let mut open = true;
+            for r in rx {
+                if !open {
+                    continue;
+                }
+                waiting.insert(r.index - request.first, r);
+                while let Some(r) = waiting.remove(&handed) {
+                    handed += 1;
+                    if give(r).is_break() {
+                        open = false;
+                        gate.stop();
+                        break;
+                    }
+                }
+                gate.handed(handed);
+            }
+            // Cancelled: what finished beyond a battle that never will, in index order.
+            if open {
+                for r in waiting.into_values() {
+                    if give(r).is_break() {
+                        break;
+                    }
+                }
+            }
+        });
+    }
+    let was_cancelled = tally.battles() < request.battles;
+    tracing::debug!(
+        played = tally.battles(),
+        cancelled = was_cancelled,
+        "simulation ends"
+    );
+    Ok(Streamed {
+        summary: tally.summary(armies),
+        cancelled: was_cancelled,
+    })
+}
+
+/// How far ahead of the records handed over the workers of [`simulate_each`] may run, and the
+/// word to stop.
+struct Gate {
+    window: u64,
+    state: Mutex<(u64, bool)>,
+    moved: Condvar,
+}
+
+impl Gate {
+    fn new(window: u64) -> Gate {
+        Gate {
+            window,
+            state: Mutex::new((0, false)),
+            moved: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, (u64, bool)> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Wait until battle `offset` is within the window of those handed over; false when the
+    /// batch is stopped or cancelled meanwhile. The battle at the window's start is always
+    /// being played by a worker that does not wait, so the window always moves on.
+    fn room_for(&self, offset: u64, cancelled: &dyn Fn() -> bool) -> bool {
+        let mut state = self.lock();
+        while !state.1 && offset >= state.0 + self.window {
+            if cancelled() {
+                return false;
+            }
+            state = self
+                .moved
+                .wait_timeout(state, Duration::from_millis(20))
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        !state.1
+    }
+
+    fn handed(&self, handed: u64) {
+        self.lock().0 = handed;
+        self.moved.notify_all();
+    }
+
+    fn stop(&self) {
+        self.lock().1 = true;
+        self.moved.notify_all();
+    }
+
+    /// Stops the batch when dropped: always, or only while panicking.
+    fn stop_on_drop(&self, only_on_panic: bool) -> StopOnDrop<'_> {
+        StopOnDrop {
+            gate: self,
+            only_on_panic,
+        }
+    }
+}
+
+struct StopOnDrop<'a> {
+    gate: &'a Gate,
+    only_on_panic: bool,
+}
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        if !self.only_on_panic || std::thread::panicking() {
+            self.gate.stop();
+        }
+    }
 }
 
 /// Every problem [`simulate`] would refuse `request` for, found without playing a battle: a
@@ -536,71 +869,6 @@ fn check_limits(request: &Request) -> Result<(), SimulateError> {
         limits::MAX_SIMULATION_THREADS as f64,
     )?;
     Ok(())
-}
-
-fn simulate_checked(request: &Request, control: Control<'_>) -> Result<Simulation, SimulateError> {
-    let start = Start::new(&request.source)?;
-    let threads = match request.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        t => t,
-    }
-    .min(usize::try_from(request.battles).unwrap_or(usize::MAX))
-    .max(1);
-    tracing::debug!(
-        battles = request.battles,
-        first = request.first,
-        seed = request.seed,
-        threads,
-        "simulation starts"
-    );
-    let next = AtomicU64::new(0);
-    let cancelled = || control.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-    // Each worker takes the next unplayed offset until none is left or the caller cancels.
-    let work = || {
-        let mut out = Vec::new();
-        loop {
-            if cancelled() {
-                break;
-            }
-            let offset = next.fetch_add(1, Ordering::Relaxed);
-            if offset >= request.battles {
-                break;
-            }
-            let index = request.first + offset;
-            let seed = battle_seed(request.seed, index);
-            out.push(start.play(index, seed, request.max_bounds, request.full_records));
-            if let Some(d) = control.done {
-                d.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-        out
-    };
-    let mut records: Vec<BattleSummary> = if threads == 1 {
-        work()
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
-            handles
-                .into_iter()
-                .flat_map(|h| match h.join() {
-                    Ok(v) => v,
-                    Err(panic) => std::panic::resume_unwind(panic),
-                })
-                .collect()
-        })
-    };
-    records.sort_by_key(|r| r.index);
-    let was_cancelled = (records.len() as u64) < request.battles;
-    tracing::debug!(
-        played = records.len(),
-        cancelled = was_cancelled,
-        "simulation ends"
-    );
-    Ok(Simulation {
-        summary: Summary::of(start.armies(), &records),
-        records,
-        cancelled: was_cancelled,
-    })
 }
 
 /// The armies' names of a batch from `source`, as its summary names them (for merging chunks

@@ -2539,6 +2539,22 @@ impl SizeBounds {
     }
 }
 
+/// Whether area feature `a` is under 3 BW wide at its centre, judged as [`validate_terrain`]
+/// judges it for the §3.2 "at most one narrow feature" rule (cheap bounds first, the measure
+/// when they leave it open); whether it counts also depends on [`fort_on_hill`].
+pub(crate) fn under_three_wide(a: &AreaFeature) -> bool {
+    match SizeBounds::of(&a.outline).and_then(|b| b.settled(a.kind)) {
+        Some(under_3) => under_3,
+        None => measure(&a.outline).centre_width < 3.0 - TOLERANCE,
+    }
+}
+
+/// Whether [`validate_terrain`] looks at `a`'s size at all: an outline of fewer than 3 points or
+/// no area is reported as degenerate instead.
+pub(crate) fn has_measurable_outline(a: &AreaFeature) -> bool {
+    a.outline.points.len() >= 3 && a.outline.area() >= 1e-9
+}
+
 /// A City or Fort sitting on a hill: its outline lies inside the hill's (§3.2).
 pub fn fort_on_hill(fort: &AreaFeature, hill: &AreaFeature) -> bool {
     fort.kind.is_fortified()

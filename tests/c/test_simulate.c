@@ -149,8 +149,97 @@ static void test_handle_agrees_and_frees(void) {
                  DBCORE_STATUS_NULL_ARGUMENT);
 }
 
+/* A streamed batch gives its records in chunks of at most the size asked, in index order, then
+ * [] at its end; wait then gives the same summary as the batch that keeps its records, with no
+ * records. */
+static void test_a_stream_gives_chunks_then_the_summary(void) {
+    DbcoreSimulation *sim = NULL;
+    CHECK_STATUS(dbcore_simulation_stream(
+                     "{\"source\":{\"lists\":[\"II/56\",\"II/5a\"]},\"battles\":5,\"seed\":1,"
+                     "\"max_bounds\":6,\"threads\":2}",
+                     &sim),
+                 DBCORE_STATUS_OK);
+    if (!sim) return;
+    char *chunk = NULL;
+    CHECK_STATUS(dbcore_simulation_next(sim, 0, &chunk), DBCORE_STATUS_INVALID_ARGUMENT);
+    CHECK(chunk == NULL);
+    uint32_t total = 0;
+    int chunks = 0;
+    for (int guard = 0; guard < 100; guard++) {
+        chunk = NULL;
+        uint32_t n = 0;
+        CHECK_STATUS(dbcore_simulation_next(sim, 2, &chunk), DBCORE_STATUS_OK);
+        if (!chunk) break;
+        CHECK_STATUS(dbcore_json_array_len(chunk, &n), DBCORE_STATUS_OK);
+        CHECK(n <= 2);
+        if (n >= 1) {
+            /* The chunk's first record is the next index. */
+            char want[32];
+            snprintf(want, sizeof want, "[{\"index\":%u,", total);
+            CHECK(strncmp(chunk, want, strlen(want)) == 0);
+        }
+        dbcore_string_free(chunk);
+        if (n == 0) break;
+        total += n;
+        chunks++;
+    }
+    CHECK(total == 5);
+    CHECK(chunks >= 3);
+    char *json = NULL;
+    char *direct = NULL;
+    CHECK_STATUS(dbcore_simulation_wait(sim, &json), DBCORE_STATUS_OK);
+    CHECK_STATUS(dbcore_simulate_json(
+                     "{\"source\":{\"lists\":[\"II/56\",\"II/5a\"]},\"battles\":5,\"seed\":1,"
+                     "\"max_bounds\":6,\"threads\":1}",
+                     &direct),
+                 DBCORE_STATUS_OK);
+    if (json && direct) {
+        char *a = NULL;
+        char *b = NULL;
+        CHECK_STATUS(dbcore_json_get(json, "summary", &a), DBCORE_STATUS_OK);
+        CHECK_STATUS(dbcore_json_get(direct, "summary", &b), DBCORE_STATUS_OK);
+        CHECK(a && b && strcmp(a, b) == 0);
+        dbcore_string_free(a);
+        dbcore_string_free(b);
+        CHECK(strstr(json, "\"records\":[]") != NULL);
+        CHECK(strstr(json, "\"cancelled\":false") != NULL);
+    }
+    dbcore_string_free(json);
+    dbcore_string_free(direct);
+    /* Read past the end: [] again. */
+    chunk = NULL;
+    CHECK_STATUS(dbcore_simulation_next(sim, 2, &chunk), DBCORE_STATUS_OK);
+    CHECK(chunk && strcmp(chunk, "[]") == 0);
+    dbcore_string_free(chunk);
+    dbcore_simulation_free(sim);
+
+    /* A long stream read once and freed: the batch waiting for its reader stops, nothing leaks. */
+    sim = NULL;
+    CHECK_STATUS(dbcore_simulation_stream(
+                     "{\"source\":{\"lists\":[\"II/56\",\"II/5a\"]},\"battles\":100000,"
+                     "\"max_bounds\":4,\"threads\":2}",
+                     &sim),
+                 DBCORE_STATUS_OK);
+    chunk = NULL;
+    CHECK_STATUS(dbcore_simulation_next(sim, 1, &chunk), DBCORE_STATUS_OK);
+    CHECK(chunk && strncmp(chunk, "[{\"index\":0,", 12) == 0);
+    dbcore_string_free(chunk);
+    dbcore_simulation_free(sim);
+
+    /* A batch that keeps its records streams nothing. */
+    sim = NULL;
+    CHECK_STATUS(dbcore_simulation_start(BATCH("1"), &sim), DBCORE_STATUS_OK);
+    chunk = NULL;
+    CHECK_STATUS(dbcore_simulation_next(sim, 10, &chunk), DBCORE_STATUS_OK);
+    CHECK(chunk && strcmp(chunk, "[]") == 0);
+    dbcore_string_free(chunk);
+    dbcore_simulation_free(sim);
+    CHECK_STATUS(dbcore_simulation_next(NULL, 1, &chunk), DBCORE_STATUS_NULL_ARGUMENT);
+}
+
 int main(void) {
     test_threads_agree();
+    test_a_stream_gives_chunks_then_the_summary();
     test_refusals();
     test_cancel_returns_the_finished_part();
     test_handle_agrees_and_frees();

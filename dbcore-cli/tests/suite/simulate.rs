@@ -115,3 +115,39 @@ fn ctrl_c_prints_what_finished_and_exits_130() {
     assert!(rest.contains("interrupted:"), "{rest}");
     assert!(rest.contains("of 100000 battles finished"), "{rest}");
 }
+
+/// `--json` and `--csv` write each battle as it finishes: the first lines of a batch far too
+/// long to finish here are read while the program still runs, then it is stopped.
+#[test]
+fn json_and_csv_lines_arrive_while_the_batch_still_runs() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    for (format, first) in [("--json", "{\"index\":0,"), ("--csv", "index,seed,")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dbcore"))
+            .args([
+                "simulate",
+                "II/56",
+                "II/5a",
+                "-n",
+                "100000000",
+                "--threads",
+                "1",
+                format,
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the dbcore program runs");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let line = lines.next().unwrap().unwrap();
+        assert!(line.starts_with(first), "{format}: {line}");
+        let line = lines.next().unwrap().unwrap();
+        assert!(line.starts_with(['{', '0']), "{format}: {line}");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{format}: the batch of 10^8 battles had ended"
+        );
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}

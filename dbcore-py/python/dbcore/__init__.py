@@ -55,7 +55,7 @@ here), every class pickles through that JSON, and every error is a ``DbcoreError
 """
 
 from . import actions, ai, armies, packed
-from ._simulate import Simulation, simulate
+from ._simulate import Simulation, SimulationStream, simulate, simulate_iter
 from ._dbcore import (
     BANDS,
     ODDS_SIZE,
@@ -179,6 +179,7 @@ __all__ = [
     "Side",
     "SideResult",
     "Simulation",
+    "SimulationStream",
     "Situation",
     "Stronghold",
     "Table",
@@ -212,6 +213,7 @@ __all__ = [
     "resolve_many",
     "resolve_packed",
     "simulate",
+    "simulate_iter",
     "unpack_situations",
     "version",
 ]

@@ -80,6 +80,7 @@ __all__ = [
     "battle_seed",
     "_simulate",
     "_simulation_summary",
+    "_simulation_tally",
     "version",
     "_factor_names",
     "_army_find",
@@ -856,15 +857,27 @@ def battle_seed(seed: int, index: int) -> int:
 def _simulate(
     request: dict[str, Any] | str,
     progress: Callable[[int, int], object] | None = None,
+    on_battle: Callable[[dict[str, Any]], object] | None = None,
 ) -> dict[str, Any]:
-    """One batch with the GIL released: {"records": [...], "summary": {...}, "cancelled": bool}.
-    Use dbcore.simulate."""
+    """One batch with the GIL released: {"records": [...], "summary": {...}, "cancelled": bool};
+    with on_battle, each record is given to it as its battle finishes and none is kept.
+    Use dbcore.simulate or dbcore.simulate_iter."""
     ...
 
 def _simulation_summary(
-    source: dict[str, Any] | str, records: list[dict[str, Any]] | str
+    source: dict[str, Any] | str,
+    records: list[dict[str, Any]] | str,
+    tally: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The summary (Wilson intervals included) of records merged from chunks."""
+    """The summary (Wilson intervals included) of records merged from chunks, and of a tally."""
+    ...
+
+def _simulation_tally(
+    source: dict[str, Any] | str,
+    records: list[dict[str, Any]] | str,
+    tally: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The running counts of records added to a tally: a summary without keeping records."""
     ...
 
 def replay_game(record: dict[str, Any] | str) -> dict[str, Any]:

@@ -10,14 +10,17 @@ order. The rules and the arithmetic (Wilson intervals included) are the Rust cra
 from __future__ import annotations
 
 import json
+import queue
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from types import TracebackType
 from typing import Any, Protocol
 
-from ._dbcore import ArgumentError, _simulate, _simulation_summary
+from ._dbcore import ArgumentError, _simulate, _simulation_summary, _simulation_tally
 
-__all__ = ["Simulation", "simulate"]
+__all__ = ["Simulation", "SimulationStream", "simulate", "simulate_iter"]
 
 
 class _Future(Protocol):
@@ -32,6 +35,7 @@ class Executor(Protocol):
 
 
 Progress = Callable[[int, int], object]
+OnBattle = Callable[[dict[str, Any]], object]
 
 
 class Simulation:
@@ -159,6 +163,7 @@ def simulate(
     executor: Executor | None = None,
     chunk_size: int | None = None,
     as_dataframe: bool = False,
+    on_battle: OnBattle | None = None,
 ) -> Any:
     """Play ``battles`` seeded battles with dbcore's demonstration driver and return a
     ``Simulation`` (or, with ``as_dataframe=True``, its records as a pandas DataFrame).
@@ -175,7 +180,16 @@ def simulate(
     with ``submit``): the batch is split into chunks of ``chunk_size`` consecutive indices, each
     chunk one task running the Rust batch for its indices on ``threads`` threads (1 unless
     given), and the records are merged in index order: the same records as a local run.
+
+    ``on_battle``: a callable given each record (a dict) in index order as its battle finishes,
+    from the calling thread; the records are then not kept (the ``Simulation`` has none, its
+    summary counts them all), so a batch of any size takes the same memory. Returning ``False``
+    from it stops the batch (``.cancelled``); an exception it raises stops the batch and is
+    raised. With an executor, each chunk's records are given as the chunk comes back, in index
+    order. ``simulate_iter`` is the same stream as an iterator.
     """
+    if on_battle is not None and as_dataframe:
+        raise ArgumentError("on_battle= keeps no records, so there is no data frame to make")
     source = _source(first, second, setup, armies)
     request: dict[str, Any] = {
         "source": source,
@@ -189,10 +203,10 @@ def simulate(
     report, bar = _progress_bar(progress, battles)
     try:
         if executor is None:
-            out = _simulate(request, report)
+            out = _simulate(request, report, on_battle)
             sim = Simulation(out["records"], out["summary"], out["cancelled"])
         else:
-            sim = _on_executor(request, executor, chunk_size, report)
+            sim = _on_executor(request, executor, chunk_size, report, on_battle)
     finally:
         if bar is not None:
             bar.close()
@@ -208,6 +222,7 @@ def _on_executor(
     executor: Executor,
     chunk_size: int | None,
     report: Progress | None,
+    on_battle: OnBattle | None = None,
 ) -> Simulation:
     battles = int(request["battles"])
     if chunk_size is None:
@@ -221,17 +236,159 @@ def _on_executor(
         chunk = json.dumps({**request, "first": start, "battles": count})
         futures.append(executor.submit(_run_chunk, chunk))
     records: list[dict[str, Any]] = []
+    # Streaming: each chunk's records are given to on_battle and counted, then dropped.
+    tally: dict[str, Any] | None = None
+    finished = 0
     cancelled = False
     try:
         for f in futures:
-            records.extend(f.result())
+            chunk = f.result()
+            finished += len(chunk)
+            if on_battle is None:
+                records.extend(chunk)
+            else:
+                given = []
+                for r in chunk:
+                    given.append(r)
+                    if on_battle(r) is False:
+                        cancelled = True
+                        break
+                tally = _simulation_tally(request["source"], given, tally)
             if report is not None:
-                report(len(records), battles)
+                report(finished, battles)
+            if cancelled:
+                break
     except KeyboardInterrupt:
         cancelled = True
+    if cancelled:
         for f in futures:
             cancel = getattr(f, "cancel", None)
             if cancel is not None:
                 cancel()
-    summary = _simulation_summary(request["source"], records)
+    summary = _simulation_summary(request["source"], records, tally)
     return Simulation(records, summary, cancelled)
+
+
+_END = object()
+
+
+class SimulationStream:
+    """The records of a batch one at a time, in index order, as their battles finish
+    (``simulate_iter``): the batch plays on a thread of its own and at most a few hundred
+    records wait to be read, so a batch of any size takes the same memory. Once the iteration
+    has ended, ``summary`` is the batch's summary and ``cancelled`` whether it stopped early.
+    ``close()`` (or leaving a ``with`` block) stops the batch: battles under way finish, none
+    starts after, and the summary counts the battles that finished."""
+
+    summary: dict[str, Any] | None
+    cancelled: bool
+
+    def __init__(self, request: dict[str, Any]) -> None:
+        self.summary = None
+        self.cancelled = False
+        self._queue: queue.Queue[object] = queue.Queue(maxsize=64)
+        self._stop = threading.Event()
+        self._end: tuple[dict[str, Any] | None, bool, BaseException | None] = (None, True, None)
+        self._ended = False
+        self._thread = threading.Thread(
+            target=self._run, args=(request,), name="dbcore-simulate-iter", daemon=True
+        )
+        self._thread.start()
+
+    def _offer(self, item: object) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _run(self, request: dict[str, Any]) -> None:
+        try:
+            out = _simulate(request, None, self._offer)
+            self._end = (out["summary"], out["cancelled"], None)
+        except BaseException as e:  # handed to the reader, raised there
+            self._end = (None, True, e)
+        finally:
+            self._offer(_END)
+
+    def _finish(self) -> None:
+        self._ended = True
+        self._thread.join()
+        summary, cancelled, error = self._end
+        self.summary = summary
+        self.cancelled = cancelled
+        if error is not None:
+            raise error
+
+    def __iter__(self) -> SimulationStream:
+        return self
+
+    def __next__(self) -> dict[str, Any]:
+        if self._ended:
+            raise StopIteration
+        item = self._queue.get()
+        if item is _END:
+            self._finish()
+            raise StopIteration
+        record: dict[str, Any] = item  # type: ignore[assignment]
+        return record
+
+    def close(self) -> None:
+        """Stop the batch (if it still runs) and wait for the battles under way."""
+        if self._ended:
+            return
+        self._stop.set()
+        self._finish()
+
+    def __enter__(self) -> SimulationStream:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # Unread and forgotten: let the batch's thread stop rather than wait on a full queue.
+        self._stop.set()
+
+
+def simulate_iter(
+    first: str | None = None,
+    second: str | None = None,
+    *,
+    battles: int = 1000,
+    seed: int = 0,
+    setup: dict[str, Any] | str | None = None,
+    armies: dict[str, Any] | str | None = None,
+    max_bounds: int = 60,
+    threads: int = 0,
+    first_index: int = 0,
+    full_records: bool = False,
+) -> SimulationStream:
+    """The batch of ``simulate`` (the same arguments, the same records) as an iterator of its
+    records, each given as its battle finishes and then forgotten: memory stays flat however
+    many battles. ``.summary`` is set once the iteration ends::
+
+        stream = dbcore.simulate_iter("II/56", "II/5a", battles=10**6, seed=1)
+        for record in stream:
+            ...
+        print(stream.summary["wins"])
+    """
+    request: dict[str, Any] = {
+        "source": _source(first, second, setup, armies),
+        "battles": battles,
+        "seed": seed,
+        "first": first_index,
+        "max_bounds": max_bounds,
+        "threads": threads,
+        "full_records": full_records,
+    }
+    # An unknown list or a bad set-up is refused here, not at the first record.
+    _simulation_summary(request["source"], [])
+    return SimulationStream(request)

@@ -1,13 +1,14 @@
 //! Many battles (`dbcore::simulate`): seeds, threads, chunks, cancellation and the interval
 //! arithmetic.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use dbcore::battle::prebattle::GameRecord;
 use dbcore::battle::Battle;
 use dbcore::simulate::{
-    battle_seed, simulate, wilson, BattleSummary, Control, Ending, FullRecord, Rate, Request,
-    SimulateError, Source, Summary, Z_95,
+    battle_seed, simulate, simulate_each, wilson, BattleSummary, Control, Ending, FullRecord, Rate,
+    Request, SimulateError, Source, Streamed, Summary, Tally, Z_95,
 };
 use dbcore::{driver, ErrorCode, ErrorInfo};
 
@@ -256,4 +257,60 @@ fn requests_outside_the_limits_are_refused_before_any_battle() {
     let r: Request =
         serde_json::from_str(r#"{"source": {"lists": ["II/56", "II/5a"]}, "battles": 2}"#).unwrap();
     assert_eq!(r, Request::lists("II/56", "II/5a", 2, 0));
+}
+
+/// The records a sink is given, in the order given.
+fn streamed(r: &Request, stop_after: Option<usize>) -> (Vec<BattleSummary>, Streamed) {
+    let mut seen = Vec::new();
+    let s = simulate_each(r, Control::default(), |rec| {
+        seen.push(rec);
+        if stop_after.is_some_and(|n| seen.len() >= n) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    (seen, s)
+}
+
+#[test]
+fn a_streamed_batch_hands_over_the_collected_records_in_index_order_with_the_same_summary() {
+    for threads in [1, 2, 3] {
+        let r = lists(7, 11, threads);
+        let whole = simulate(&r, Control::default()).unwrap();
+        let (seen, s) = streamed(&r, None);
+        assert_eq!(seen, whole.records, "{threads} threads");
+        assert_eq!(s.summary, whole.summary, "{threads} threads");
+        assert!(!s.cancelled);
+    }
+}
+
+#[test]
+fn a_sink_that_says_break_stops_the_batch_and_the_summary_counts_what_it_was_given() {
+    for threads in [1, 2] {
+        let r = lists(20, 3, threads);
+        let (seen, s) = streamed(&r, Some(3));
+        assert_eq!(seen.len(), 3, "{threads} threads");
+        assert_eq!(
+            seen.iter().map(|r| r.index).collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
+        assert!(s.cancelled);
+        assert_eq!(s.summary.battles, 3);
+        assert_eq!(s.summary, Summary::of(s.summary.armies.clone(), &seen));
+    }
+}
+
+#[test]
+fn tallies_of_chunks_merge_into_the_summary_of_the_whole() {
+    let whole = simulate(&lists(6, 2, 1), Control::default()).unwrap();
+    let (a, b) = whole.records.split_at(2);
+    let mut left = Tally::new(2);
+    a.iter().for_each(|r| left.add(r));
+    let mut right = Tally::new(2);
+    b.iter().for_each(|r| right.add(r));
+    left.merge(&right);
+    assert_eq!(left.summary(whole.summary.armies.clone()), whole.summary);
+    assert_eq!(left.battles(), 6);
 }

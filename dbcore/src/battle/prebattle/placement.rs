@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::battlefield::{Battlefield, Board, BoardEdge, Quarter, Variant};
 use crate::geometry::{boxes_apart, Point, Polygon, TOLERANCE};
 use crate::terrain::{
-    check_quarter_placement, polyline_distance_to_polygon, validate_terrain, AreaFeature, AreaKind,
-    FeatureType, River, Road, RoadSurface, TerrainFeature, TerrainProblem, Waterway,
+    check_quarter_placement, fort_on_hill, has_measurable_outline, polyline_distance_to_polygon,
+    under_three_wide, validate_terrain, AreaFeature, AreaKind, FeatureType, River, Road,
+    RoadSurface, TerrainFeature, TerrainProblem, Waterway,
 };
 
 /// The edge the defender sits at while laying out terrain: quarters are numbered from it (§1.2,
@@ -402,17 +403,82 @@ pub fn find_placement(
     } else {
         vec![bua]
     };
+    let narrow = NarrowOnTable::of(table);
     for kind in kinds {
         let all = candidate_list(&table.board, t, kind, q);
         let n = all.len();
         for i in 0..n {
             let f = all.get((start + i) % n);
-            if plausible(table, &f, q) && placement_problems(table, &f, q, variant).is_empty() {
+            if plausible(table, &f, q)
+                && !narrow.refuses(table, &f)
+                && full_check(table, &f, q, variant)
+            {
                 return Some(f.into_owned());
             }
         }
     }
     None
+}
+
+thread_local! {
+    static FULL_CHECKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many candidates [`find_placement`] has put through the full check
+/// ([`placement_problems`]) on this thread: the work a search does, for a test that bounds it
+/// without timing it.
+#[doc(hidden)]
+pub fn full_checks_on_this_thread() -> u64 {
+    FULL_CHECKS.with(std::cell::Cell::get)
+}
+
+fn full_check(table: &Battlefield, f: &TerrainFeature, q: Quarter, variant: Variant) -> bool {
+    FULL_CHECKS.with(|c| c.set(c.get() + 1));
+    placement_problems(table, f, q, variant).is_empty()
+}
+
+/// The §3.2 "at most one feature under 3 BW wide" rule, worked out once for the table a search
+/// adds to (#44): with a narrow feature already there, a narrow candidate breaks it wherever it
+/// goes, and the full check of every such candidate (a copy of the table and all of
+/// [`validate_terrain`](crate::terrain::validate_terrain)) was most of the time of a search that
+/// ends in a discard. A pure shortcut: it refuses only candidates the full check refuses (the
+/// same features counted the same way), so the search finds the very same placement.
+struct NarrowOnTable {
+    /// The table's area features that count as narrow with any candidate that is not a hill (a
+    /// hill could carry a City or Fort, which then no longer counts).
+    count: usize,
+}
+
+impl NarrowOnTable {
+    fn of(table: &Battlefield) -> NarrowOnTable {
+        let count = areas(table)
+            .filter(|a| has_measurable_outline(a) && under_three_wide(a))
+            .filter(|a| !areas(table).any(|h| fort_on_hill(a, h)))
+            .count();
+        NarrowOnTable { count }
+    }
+
+    /// Whether adding `f` to `table` certainly breaks the rule.
+    fn refuses(&self, table: &Battlefield, f: &TerrainFeature) -> bool {
+        match f {
+            TerrainFeature::Area(a) if a.kind.is_hill() => false,
+            TerrainFeature::Area(a) => {
+                self.count >= 2
+                    || (self.count == 1
+                        && has_measurable_outline(a)
+                        && under_three_wide(a)
+                        && !areas(table).any(|h| fort_on_hill(a, h)))
+            }
+            _ => self.count >= 2,
+        }
+    }
+}
+
+fn areas(table: &Battlefield) -> impl Iterator<Item = &AreaFeature> {
+    table.features.iter().filter_map(|g| match g {
+        TerrainFeature::Area(a) => Some(a),
+        _ => None,
+    })
 }
 
 /// The outline of a camp of `length` × `depth` BW standing on `base` at `along` BW from the edge's
