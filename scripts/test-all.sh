@@ -38,6 +38,15 @@ step "cargo fmt --check" cargo fmt --all -- --check
 step "cargo clippy -D warnings" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo doc -D warnings (dbcore)" env RUSTDOCFLAGS="-D warnings" cargo doc -p dbcore --no-deps
 step "cargo test --workspace" cargo test --workspace
+# The web table's wasm package compiles in a target folder of its own, in the background, while
+# the steps below run: they are mostly one core (gcc and valgrind, the table tools, pytest), and
+# the browser step at the end then finds it built (web/test/run.sh --prepare).
+web_wasm_target="${CARGO_TARGET_DIR:-$PWD/target}/web-wasm"
+mkdir -p "$web_wasm_target"
+DBCORE_WEB_WASM_TARGET_DIR="$web_wasm_target" bash web/test/run.sh --prepare \
+    >"$web_wasm_target/prepare.log" 2>&1 &
+web_prepare=$!
+
 step "header is up to date" cargo run -q -p xtask -- header --check
 step "army lists are up to date" cargo run -q -p xtask -- armies --check
 step "C tests (ASan+UBSan, valgrind, C++ header, examples, install with pkg-config and CMake)" bash tests/c/run.sh
@@ -48,8 +57,14 @@ step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$ve
 step "what a user installs (xtask dist: wheel, C archive, program; one version; release.yml)" bash tests/dist/run.sh "$venv"
 # Last, since its package changes what `dbcore` embeds: the web table in headless Chromium
 # (the dev wasm package, the page from static files and from `dbcore serve --http`). It needs
-# only the wasm32 target, Chromium and playwright-core (no glue generator to compile).
-step "the web table in a real browser (wasm, headless Chromium)" bash web/test/run.sh
+# only the wasm32 target, Chromium and playwright-core (no glue generator to compile), which the
+# background preparation above has compiled and installed; if it failed, the step does it again.
+if ! wait "$web_prepare"; then
+    echo "the web table's preparation failed (the browser step tries again):"
+    tail -n 30 "$web_wasm_target/prepare.log"
+fi
+web_step() { DBCORE_WEB_WASM_TARGET_DIR="$web_wasm_target" bash web/test/run.sh; }
+step "the web table in a real browser (wasm, headless Chromium)" web_step
 # Live fuzzing (a nightly toolchain, cargo-fuzz and an instrumented build: about six minutes
 # before the first input) is asked for with DBCORE_FUZZ_SECONDS=N; without it the run stays
 # under its twenty-minute budget, and `cargo test` above has already replayed every committed

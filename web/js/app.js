@@ -161,6 +161,9 @@ function showStop(i) {
   $('scrubber').value = String(i);
   panel.status($('status'), stop.info, stop.scene);
   panel.replayDecision($('decision'), stop.info);
+  // The live game's last dice and odds are not this stop's: they go while a replay is shown.
+  $('dice').replaceChildren();
+  $('odds').replaceChildren();
   const log = $('log');
   log.replaceChildren();
   panel.appendLog(log, r.lines.slice(0, stop.lines));

@@ -39,10 +39,32 @@ install_tools() {
         (cd "$cache" && npm ci --no-audit --no-fund --silent)
     fi
 }
+# The WebAssembly build may have a target folder of its own (DBCORE_WEB_WASM_TARGET_DIR), so that
+# it can be compiled ahead, beside other work, by `run.sh --prepare`.
+wasm_target_dir="${DBCORE_WEB_WASM_TARGET_DIR:-$target_dir}"
+
+# `--prepare`: install the browser and the runner and compile the wasm package's crates (into
+# the wasm target folder, without writing web/pkg/, so no other build sees the page change),
+# then stop. scripts/test-all.sh runs it in the background while its one-core steps (C under
+# valgrind, the table tools, pytest) run; the browser step then finds everything built.
+if [ "${1:-}" = --prepare ]; then
+    install_tools >"$out/install.log" 2>&1 &
+    installer=$!
+    rustup target list --installed | grep -qx wasm32-unknown-unknown ||
+        rustup target add wasm32-unknown-unknown
+    CARGO_TARGET_DIR="$wasm_target_dir" cargo build -q -p xtask
+    CARGO_TARGET_DIR="$wasm_target_dir" CARGO_PROFILE_DEV_DEBUG=false \
+        cargo build -q -p dbcore-wasm --lib --target wasm32-unknown-unknown
+    took "the WebAssembly package's crates compiled ahead"
+    wait "$installer" || { cat "$out/install.log"; exit 1; }
+    took "chromium and playwright-core"
+    exit 0
+fi
+
 install_tools >"$out/install.log" 2>&1 &
 installer=$!
 
-cargo run -q -p xtask -- web --dev
+CARGO_TARGET_DIR="$wasm_target_dir" cargo run -q -p xtask -- web --dev
 took "the WebAssembly package"
 cargo build -q -p dbcore-cli --bin dbcore
 took "dbcore with the page embedded"
