@@ -198,6 +198,16 @@ fn counted(
         Some(t) if !t.is_none() => from_py(t, "a simulation tally")?,
         _ => Tally::new(armies),
     };
+    // A battle loses at most every element twice over (§13.2 counts some elements double):
+    // a record claiming more was not played, and its count would size the losses histogram.
+    let most = 2 * dbcore::limits::MAX_ELEMENTS as u64;
+    for (i, r) in records.iter().enumerate() {
+        if let Some(k) = r.losses.iter().find(|&&k| u64::from(k) > most) {
+            return Err(errors::invalid_argument(format!(
+                "simulation records[{i}].losses: {k} is more than a battle can lose ({most})"
+            )));
+        }
+    }
     for r in &records {
         out.add(r);
     }

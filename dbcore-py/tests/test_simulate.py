@@ -233,3 +233,25 @@ def test_closing_a_simulate_iter_stops_its_batch() -> None:
 def test_simulate_iter_refuses_an_unknown_list_at_once() -> None:
     with pytest.raises(dbcore.DbcoreError):
         dbcore.simulate_iter("II/56", "IV/999", battles=1)
+
+
+class _ForgingExecutor:
+    """An executor whose workers send back a record no battle could have written."""
+
+    def submit(self, fn: Any, *args: Any) -> Any:
+        from concurrent.futures import Future
+
+        records = fn(*args)
+        records[0]["losses"] = [4_000_000_000, 0]
+        done: Future[Any] = Future()
+        done.set_result(records)
+        return done
+
+
+def test_a_forged_record_from_an_executor_is_refused_before_it_sizes_anything() -> None:
+    # Issue #44: a loss count of four billion once sized the summary's losses histogram.
+    with pytest.raises(dbcore.ArgumentError) as e:
+        batch(battles=2, executor=_ForgingExecutor())
+    assert "losses" in e.value.detail
+    with pytest.raises(dbcore.ArgumentError):
+        batch(battles=2, executor=_ForgingExecutor(), on_battle=lambda r: None)
