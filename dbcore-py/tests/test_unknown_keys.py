@@ -27,9 +27,9 @@ def test_a_misspelt_action_key_is_refused_and_changes_nothing() -> None:
         {"action": "end_movement", "army": 0},
     ]:
         with pytest.raises(dbcore.ArgumentError) as e:
-            battle.apply(action)  # type: ignore[arg-type]
+            battle.apply(action)
         assert e.value.code == 102
         assert "unknown field" in e.value.detail
         assert battle.to_json() == before
     # Spelt right, it is played.
-    assert battle.apply({"action": "roll_pips", "die": 4})  # type: ignore[arg-type]
+    assert battle.apply({"action": "roll_pips", "die": 4})
