@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every cargo-fuzz target for a short bounded time from the committed corpus:
 #
-#   bash fuzz/run.sh [SECONDS_PER_TARGET]     (default 20)
+#   bash fuzz/run.sh [SECONDS_PER_TARGET [TARGET...]]     (default 20 seconds, every target)
 #
 # Installs what it needs first: the nightly toolchain (minimal profile) and cargo-fuzz. New
 # inputs the fuzzers find go to a scratch directory, never into fuzz/corpus (minimise and commit
@@ -11,6 +11,7 @@
 set -euo pipefail
 
 seconds=${1:-20}
+shift || true
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root/fuzz"
 
@@ -36,7 +37,11 @@ echo "== building the fuzz targets (nightly, AddressSanitizer, dev profile)"
 cargo +nightly fuzz build "${build[@]}"
 
 status=0
-for t in $(cargo +nightly fuzz list); do
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+for t in "${targets[@]}"; do
     mkdir -p "$scratch/$t" "artifacts/$t"
     echo "== fuzzing $t for ${seconds}s"
     log="$scratch/$t.log"
