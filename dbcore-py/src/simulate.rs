@@ -167,9 +167,7 @@ pub fn _simulation_summary<'py>(
     records: &Bound<'py, PyAny>,
     tally: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let source: Source = from_py(source, "a simulation source")?;
-    let names = errors::guard(|| army_names(&source).map_err(|e| errors::from_info(&e)))?;
-    let tally = counted(names.len(), records, tally)?;
+    let (names, tally) = counted(source, records, tally)?;
     to_py(py, &tally.summary(names))
 }
 
@@ -183,35 +181,28 @@ pub fn _simulation_tally<'py>(
     records: &Bound<'py, PyAny>,
     tally: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let source: Source = from_py(source, "a simulation source")?;
-    let names = errors::guard(|| army_names(&source).map_err(|e| errors::from_info(&e)))?;
-    to_py(py, &counted(names.len(), records, tally)?)
+    to_py(py, &counted(source, records, tally)?.1)
 }
 
+/// The army names of a batch from `source`, and its `records` added to `tally` (or to nothing
+/// counted yet).
 fn counted(
-    armies: usize,
+    source: &Bound<'_, PyAny>,
     records: &Bound<'_, PyAny>,
     tally: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Tally> {
+) -> PyResult<(Vec<String>, Tally)> {
+    let source: Source = from_py(source, "a simulation source")?;
+    let names = errors::guard(|| army_names(&source).map_err(|e| errors::from_info(&e)))?;
     let records: Vec<BattleSummary> = from_py(records, "simulation records")?;
     let mut out = match tally {
         Some(t) if !t.is_none() => from_py(t, "a simulation tally")?,
-        _ => Tally::new(armies),
+        _ => Tally::new(names.len()),
     };
-    // A battle loses at most every element twice over (§13.2 counts some elements double):
-    // a record claiming more was not played, and its count would size the losses histogram.
-    let most = 2 * dbcore::limits::MAX_ELEMENTS as u64;
     for (i, r) in records.iter().enumerate() {
-        if let Some(k) = r.losses.iter().find(|&&k| u64::from(k) > most) {
-            return Err(errors::invalid_argument(format!(
-                "simulation records[{i}].losses: {k} is more than a battle can lose ({most})"
-            )));
-        }
+        out.add(r)
+            .map_err(|e| errors::invalid_argument(format!("simulation records[{i}].{e}")))?;
     }
-    for r in &records {
-        out.add(r);
-    }
-    Ok(out)
+    Ok((names, out))
 }
 
 /// The seed battle `index` of a batch with master seed `seed` is played with.

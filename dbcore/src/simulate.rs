@@ -268,14 +268,22 @@ pub struct Summary {
 
 impl Summary {
     /// Summarise `records` of a batch between `armies` (any order; each counted once as given).
-    pub fn of(armies: Vec<String>, records: &[BattleSummary]) -> Summary {
+    /// Refuses, naming it, a record no battle could have ended with ([`Tally::add`]).
+    pub fn of(armies: Vec<String>, records: &[BattleSummary]) -> Result<Summary, LimitError> {
         let mut tally = Tally::new(armies.len());
-        for r in records {
-            tally.add(r);
+        for (i, r) in records.iter().enumerate() {
+            tally.add(r).map_err(|mut e| {
+                e.what = format!("records[{i}].{}", e.what);
+                e
+            })?;
         }
-        tally.summary(armies)
+        Ok(tally.summary(armies))
     }
 }
+
+/// The most §13.2 losses one army can have in a battle: every element of the largest set-up
+/// ([`limits::MAX_ELEMENTS`]) lost, each counted at most twice (§13.2 counts some double).
+pub const MAX_LOSSES: u32 = 2 * limits::MAX_ELEMENTS as u32;
 
 /// The running counts a [`Summary`] is made from: a fixed size however many battles are added
 /// (but for the histogram's length, which grows with the largest loss count seen), so a batch
@@ -315,14 +323,24 @@ impl Tally {
         self.battles
     }
 
-    /// Count one battle's record.
-    pub fn add(&mut self, r: &BattleSummary) {
+    /// Count one battle's record, or refuse it, counting nothing, if no battle could have ended
+    /// with it: an army losing more than [`MAX_LOSSES`] (a record read from outside, such as a
+    /// chunk's from another machine, would otherwise size the losses histogram).
+    pub fn add(&mut self, r: &BattleSummary) -> Result<(), LimitError> {
+        for (a, &k) in r.losses.iter().enumerate() {
+            limits::check_range(
+                &|| format!("losses[{a}]"),
+                f64::from(k),
+                0.0,
+                f64::from(MAX_LOSSES),
+            )?;
+        }
         // Saturating, and each per-army count fitted to the armies: a tally read back from
         // outside (Python merges chunks through one) is counted on without a panic.
         let inc = |n: &mut u64, by: u64| *n = n.saturating_add(by);
         inc(&mut self.battles, 1);
         if r.ended == Ending::Failed {
-            return;
+            return Ok(());
         }
         inc(&mut self.fought, 1);
         if r.winner.is_none() {
@@ -363,6 +381,7 @@ impl Tally {
                 inc(&mut self.general_lost[a], 1);
             }
         }
+        Ok(())
     }
 
     /// Add the counts of `other`, a tally of other battles of the same batch (a chunk run
@@ -664,7 +683,9 @@ pub fn simulate_each(
     let armies = start.armies();
     let mut tally = Tally::new(armies.len());
     let mut give = |r: BattleSummary| {
-        tally.add(&r);
+        // A record this engine played ends within the limits; were it refused it would not be
+        // counted, and the summary would show it as missing from `battles`.
+        let _ = tally.add(&r);
         sink(r)
     };
     let threads = match request.threads {

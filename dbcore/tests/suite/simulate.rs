@@ -114,7 +114,7 @@ fn chunks_by_index_merge_into_the_whole_batch() {
     }
     assert_eq!(merged, whole.records);
     let names = dbcore::simulate::army_names(&lists(1, 0, 1).source).unwrap();
-    assert_eq!(Summary::of(names, &merged), whole.summary);
+    assert_eq!(Summary::of(names, &merged).unwrap(), whole.summary);
 }
 
 #[test]
@@ -221,7 +221,7 @@ fn summaries_count_wins_draws_and_losses() {
         rec(3, None, vec![1, 1], Ending::BoundLimit),
         rec(4, None, vec![0, 0], Ending::Failed),
     ];
-    let s = Summary::of(vec!["A".into(), "B".into()], &records);
+    let s = Summary::of(vec!["A".into(), "B".into()], &records).unwrap();
     assert_eq!((s.battles, s.fought, s.failed), (5, 4, 1));
     assert_eq!(s.wins[0], Rate::new(2, 4));
     assert_eq!(s.wins[1], Rate::new(1, 4));
@@ -298,7 +298,10 @@ fn a_sink_that_says_break_stops_the_batch_and_the_summary_counts_what_it_was_giv
         );
         assert!(s.cancelled);
         assert_eq!(s.summary.battles, 3);
-        assert_eq!(s.summary, Summary::of(s.summary.armies.clone(), &seen));
+        assert_eq!(
+            s.summary,
+            Summary::of(s.summary.armies.clone(), &seen).unwrap()
+        );
     }
 }
 
@@ -307,10 +310,34 @@ fn tallies_of_chunks_merge_into_the_summary_of_the_whole() {
     let whole = simulate(&lists(6, 2, 1), Control::default()).unwrap();
     let (a, b) = whole.records.split_at(2);
     let mut left = Tally::new(2);
-    a.iter().for_each(|r| left.add(r));
+    a.iter().for_each(|r| left.add(r).unwrap());
     let mut right = Tally::new(2);
-    b.iter().for_each(|r| right.add(r));
+    b.iter().for_each(|r| right.add(r).unwrap());
     left.merge(&right);
     assert_eq!(left.summary(whole.summary.armies.clone()), whole.summary);
     assert_eq!(left.battles(), 6);
+}
+
+#[test]
+fn a_record_no_battle_could_end_with_is_refused_and_not_counted() {
+    // DBA3.md §13.2: an army loses its elements, some counted double, so no more than twice
+    // the largest set-up; a forged record claiming four billion would size the histogram.
+    let whole = simulate(&lists(2, 2, 1), Control::default()).unwrap();
+    let mut forged = whole.records.clone();
+    forged[1].losses[0] = u32::MAX;
+    let mut tally = Tally::new(2);
+    tally.add(&forged[0]).unwrap();
+    let before = tally.clone();
+    let e = tally.add(&forged[1]).unwrap_err();
+    assert_eq!(e.what, "losses[0]");
+    assert_eq!(tally, before, "a refused record counts nothing");
+    let e = Summary::of(whole.summary.armies.clone(), &forged).unwrap_err();
+    assert_eq!(e.what, "records[1].losses[0]");
+    assert!(
+        e.allowed
+            .contains(&dbcore::simulate::MAX_LOSSES.to_string()),
+        "{e}"
+    );
+    forged[1].losses[0] = dbcore::simulate::MAX_LOSSES;
+    Summary::of(whole.summary.armies.clone(), &forged).unwrap();
 }
