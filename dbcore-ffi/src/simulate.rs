@@ -226,13 +226,8 @@ pub unsafe extern "C" fn dbcore_simulation_start(
     out: *mut *mut DbcoreSimulation,
 ) -> DbcoreStatus {
     boundary(|| {
-        let out = Out::new(out, "out")?;
-        // SAFETY: the caller's contract on `request_json`.
-        let text = unsafe { arg_str(request_json, "request_json") }?;
-        let handle = start(text, false)?;
-        // SAFETY: the caller's contract on `out`.
-        unsafe { out.write(Box::into_raw(handle)) };
-        Ok(())
+        // SAFETY: the caller's contract, passed on.
+        unsafe { started(request_json, out, false) }
     })
 }
 
@@ -262,13 +257,8 @@ pub unsafe extern "C" fn dbcore_simulation_stream(
     out: *mut *mut DbcoreSimulation,
 ) -> DbcoreStatus {
     boundary(|| {
-        let out = Out::new(out, "out")?;
-        // SAFETY: the caller's contract on `request_json`.
-        let text = unsafe { arg_str(request_json, "request_json") }?;
-        let handle = start(text, true)?;
-        // SAFETY: the caller's contract on `out`.
-        unsafe { out.write(Box::into_raw(handle)) };
-        Ok(())
+        // SAFETY: the caller's contract, passed on.
+        unsafe { started(request_json, out, true) }
     })
 }
 
@@ -277,6 +267,24 @@ const STREAM_WAITING: usize = 256;
 
 /// Most records one `dbcore_simulation_next` gives.
 const MAX_CHUNK: u32 = 65_536;
+
+/// Start `request_json`'s batch, streamed or not, and write its handle to `out`.
+///
+/// # Safety
+/// As `dbcore_simulation_start`.
+unsafe fn started(
+    request_json: *const c_char,
+    out: *mut *mut DbcoreSimulation,
+    streamed: bool,
+) -> Result<(), FfiError> {
+    let out = Out::new(out, "out")?;
+    // SAFETY: the caller's contract on `request_json`.
+    let text = unsafe { arg_str(request_json, "request_json") }?;
+    let handle = start(text, streamed)?;
+    // SAFETY: the caller's contract on `out`.
+    unsafe { out.write(Box::into_raw(handle)) };
+    Ok(())
+}
 
 fn start(text: &str, streamed: bool) -> Result<Box<DbcoreSimulation>, FfiError> {
     let request: Request = parse(text)?;

@@ -188,12 +188,25 @@ pub unsafe extern "C" fn call(
 ) -> *const u8 {
     hook();
     // SAFETY: the caller's promise.
-    let answer = unsafe { text(method_ptr, method_len, "the method's name") }.and_then(|method| {
-        // SAFETY: the caller's promise.
-        let params = unsafe { json_at(params_ptr, params_len, "the parameters") }?;
-        dbcore::surface::call(method, params)
-    });
+    let answer = unsafe { method_and_params(method_ptr, method_len, params_ptr, params_len) }
+        .and_then(|(method, params)| dbcore::surface::call(method, params));
     set_result(answer)
+}
+
+/// The method's name and its parameters, read from the host's memory.
+///
+/// # Safety
+/// Each pointer must point to its length in readable bytes (a length may be 0).
+unsafe fn method_and_params<'a>(
+    method_ptr: *const u8,
+    method_len: usize,
+    params_ptr: *const u8,
+    params_len: usize,
+) -> Result<(&'a str, Value), SurfaceError> {
+    // SAFETY: the caller's promise, for both.
+    let method = unsafe { text(method_ptr, method_len, "the method's name") }?;
+    let params = unsafe { json_at(params_ptr, params_len, "the parameters") }?;
+    Ok((method, params))
 }
 
 /// Start a game from how it starts (JSON text: `{"lists": ["II/56", "II/53"], "variant"?,
@@ -260,24 +273,23 @@ pub unsafe extern "C" fn game_call(
 ) -> *const u8 {
     hook();
     // SAFETY: the caller's promise.
-    let answer = unsafe { text(method_ptr, method_len, "the method's name") }.and_then(|method| {
-        // SAFETY: the caller's promise.
-        let params = unsafe { json_at(params_ptr, params_len, "the parameters") }?;
-        GAMES.with(|g| {
-            let mut g = g.borrow_mut();
-            match (id as usize)
-                .checked_sub(1)
-                .and_then(|i| g.get_mut(i))
-                .and_then(Option::as_mut)
-            {
-                Some(session) => session.call(method, params),
-                None => Err(SurfaceError::new(
-                    ErrorCode::InvalidArgument,
-                    format!("there is no game {id} (never started, or freed)"),
-                )),
-            }
-        })
-    });
+    let answer = unsafe { method_and_params(method_ptr, method_len, params_ptr, params_len) }
+        .and_then(|(method, params)| {
+            GAMES.with(|g| {
+                let mut g = g.borrow_mut();
+                match (id as usize)
+                    .checked_sub(1)
+                    .and_then(|i| g.get_mut(i))
+                    .and_then(Option::as_mut)
+                {
+                    Some(session) => session.call(method, params),
+                    None => Err(SurfaceError::new(
+                        ErrorCode::InvalidArgument,
+                        format!("there is no game {id} (never started, or freed)"),
+                    )),
+                }
+            })
+        });
     set_result(answer)
 }
 

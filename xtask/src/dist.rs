@@ -97,7 +97,7 @@ fn host_triple() -> Result<String, String> {
 }
 
 /// Run `cmd`, failing with its name if it fails.
-fn run_cmd(cmd: &mut Command, what: &str) -> Result<(), String> {
+pub(crate) fn run_cmd(cmd: &mut Command, what: &str) -> Result<(), String> {
     let status = cmd.status().map_err(|e| format!("{what}: {e}"))?;
     if status.success() {
         Ok(())

@@ -25,15 +25,6 @@ const MAX_WASM_BYTES: u64 = 3_000_000;
 /// The files of the package, as `web/pkg/` holds them (the first is the module).
 pub const PACKAGE: [&str; 3] = ["dbcore.wasm", "dbcore.js", "dbcore.d.ts"];
 
-fn run_cmd(cmd: &mut Command, what: &str) -> Result<(), String> {
-    let status = cmd.status().map_err(|e| format!("{what}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{what} failed ({status})"))
-    }
-}
-
 fn ensure_target() -> Result<(), String> {
     let out = Command::new("rustup")
         .args(["target", "list", "--installed"])
@@ -46,7 +37,7 @@ fn ensure_target() -> Result<(), String> {
         return Ok(());
     }
     eprintln!("xtask web: installing the {TARGET} target");
-    run_cmd(
+    crate::dist::run_cmd(
         Command::new("rustup").args(["target", "add", TARGET]),
         "rustup target add",
     )
@@ -190,7 +181,7 @@ fn optimise(wasm: &Path, to: &Path) -> Result<(), String> {
         return Ok(());
     }
     eprintln!("xtask web: wasm-opt -Oz (a minute or two)");
-    run_cmd(
+    crate::dist::run_cmd(
         Command::new("wasm-opt")
             .args(["-Oz", "--strip-debug", "--strip-producers"])
             .arg(wasm)

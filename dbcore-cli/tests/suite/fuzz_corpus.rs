@@ -4,25 +4,32 @@
 
 use std::path::Path;
 
-#[test]
-fn every_committed_protocol_input_passes_its_check() {
+/// Every committed input of fuzz target `target`, run through `check` on stable.
+fn replay(target: &str, check: fn(&[u8])) {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
     let mut files = Vec::new();
     for dir in ["corpus", "regressions"] {
-        if let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join("protocol_framing")) {
+        if let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join(target)) {
             files.extend(entries.map(|e| e.expect("a readable directory").path()));
         }
     }
     files.sort();
-    assert!(
-        !files.is_empty(),
-        "protocol_framing has no committed corpus"
-    );
+    assert!(!files.is_empty(), "{target} has no committed corpus");
     for f in &files {
         let data = std::fs::read(f).expect("a readable corpus file");
-        let outcome = std::panic::catch_unwind(|| dbcore_cli::fuzzing::protocol_framing(&data));
+        let outcome = std::panic::catch_unwind(|| check(&data));
         assert!(outcome.is_ok(), "{} fails its check", f.display());
     }
+}
+
+#[test]
+fn every_committed_protocol_input_passes_its_check() {
+    replay("protocol_framing", dbcore_cli::fuzzing::protocol_framing);
+}
+
+#[test]
+fn every_committed_http_input_passes_its_check() {
+    replay("http_clients", dbcore_cli::fuzzing::http_clients);
 }
 
 #[test]
@@ -45,22 +52,4 @@ fn the_check_accepts_the_golden_transcript_and_garbage() {
         b"\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"hello\",\"params\":{}}\n",
     );
     dbcore_cli::fuzzing::protocol_framing(&long);
-}
-
-#[test]
-fn every_committed_http_input_passes_its_check() {
-    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
-    let mut files = Vec::new();
-    for dir in ["corpus", "regressions"] {
-        if let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join("http_clients")) {
-            files.extend(entries.map(|e| e.expect("a readable directory").path()));
-        }
-    }
-    files.sort();
-    assert!(!files.is_empty(), "http_clients has no committed corpus");
-    for f in &files {
-        let data = std::fs::read(f).expect("a readable corpus file");
-        let outcome = std::panic::catch_unwind(|| dbcore_cli::fuzzing::http_clients(&data));
-        assert!(outcome.is_ok(), "{} fails its check", f.display());
-    }
 }

@@ -112,6 +112,27 @@ def _source(
     return {"lists": [first, second]}
 
 
+def _request(
+    source: dict[str, Any],
+    battles: int,
+    seed: int,
+    first_index: int,
+    max_bounds: int,
+    threads: int,
+    full_records: bool,
+) -> dict[str, Any]:
+    """The batch request (dbcore::simulate::Request's JSON) of ``simulate``'s arguments."""
+    return {
+        "source": source,
+        "battles": battles,
+        "seed": seed,
+        "first": first_index,
+        "max_bounds": max_bounds,
+        "threads": threads,
+        "full_records": full_records,
+    }
+
+
 def _progress_bar(progress: bool | Progress | None, total: int) -> tuple[Progress | None, Any]:
     """The callback to report progress through, and a bar to close (tqdm when installed and
     stderr is a terminal, unless progress=False; progress=True insists on it)."""
@@ -190,16 +211,9 @@ def simulate(
     """
     if on_battle is not None and as_dataframe:
         raise ArgumentError("on_battle= keeps no records, so there is no data frame to make")
-    source = _source(first, second, setup, armies)
-    request: dict[str, Any] = {
-        "source": source,
-        "battles": battles,
-        "seed": seed,
-        "first": first_index,
-        "max_bounds": max_bounds,
-        "threads": threads,
-        "full_records": full_records,
-    }
+    request = _request(
+        _source(first, second, setup, armies), battles, seed, first_index, max_bounds, threads, full_records
+    )
     report, bar = _progress_bar(progress, battles)
     try:
         if executor is None:
@@ -380,15 +394,9 @@ def simulate_iter(
             ...
         print(stream.summary["wins"])
     """
-    request: dict[str, Any] = {
-        "source": _source(first, second, setup, armies),
-        "battles": battles,
-        "seed": seed,
-        "first": first_index,
-        "max_bounds": max_bounds,
-        "threads": threads,
-        "full_records": full_records,
-    }
+    request = _request(
+        _source(first, second, setup, armies), battles, seed, first_index, max_bounds, threads, full_records
+    )
     # An unknown list or a bad set-up is refused here, not at the first record.
     _simulation_summary(request["source"], [])
     return SimulationStream(request)
