@@ -1,6 +1,7 @@
 //! `battle.check` from 1, 4 and 16 concurrent clients over loopback HTTP, each client on its own
 //! battle and its own kept-alive connection: requests per second (all clients together) and the
-//! latency percentiles of one request. `cargo bench -p dbcore-cli --bench clients`.
+//! latency percentiles of one request, then the same beside 40 slow clients (issue #44's attack).
+//! `cargo bench -p dbcore-cli --bench clients`.
 //!
 //! `DBCORE_BIN=/path/to/dbcore` measures another build of the program (an older one, for a
 //! before/after figure); `DBCORE_BENCH_SECONDS` sets each round's length (3 by default). Plain
@@ -67,16 +68,22 @@ impl Conn {
         }
     }
     fn post(&mut self, body: &str) -> String {
+        self.try_post(body).expect("the server answers")
+    }
+    /// The answer's body, or the error that closed the connection.
+    fn try_post(&mut self, body: &str) -> std::io::Result<String> {
         let req = format!(
             "POST /rpc HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
             self.hostport,
             body.len()
         );
-        self.w.write_all(req.as_bytes()).unwrap();
+        self.w.write_all(req.as_bytes())?;
         let mut len = 0;
         loop {
             let mut l = String::new();
-            self.r.read_line(&mut l).unwrap();
+            if self.r.read_line(&mut l)? == 0 {
+                return Err(std::io::ErrorKind::UnexpectedEof.into());
+            }
             if l == "\r\n" {
                 break;
             }
@@ -85,9 +92,21 @@ impl Conn {
             }
         }
         let mut b = vec![0; len];
-        self.r.read_exact(&mut b).unwrap();
-        String::from_utf8(b).unwrap()
+        self.r.read_exact(&mut b)?;
+        Ok(String::from_utf8(b).unwrap())
     }
+}
+
+/// The server's peak resident memory so far, as Linux reports it (`VmHWM`); "?" elsewhere.
+fn peak_rss(server: &Server) -> String {
+    std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .map(|v| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "?".into())
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -112,7 +131,7 @@ fn main() {
     println!(
         "battle.check over loopback HTTP, each client on its own battle ({seconds} s a round)"
     );
-    println!("clients   requests/s   p50 µs   p99 µs   max µs");
+    println!("clients   requests/s   p50 µs   p99 µs   max µs   server peak RSS");
     for clients in [1usize, 4, 16] {
         let server = start();
         let barrier = Arc::new(Barrier::new(clients));
@@ -151,12 +170,108 @@ fn main() {
         all.sort();
         let us = |d: Duration| d.as_secs_f64() * 1e6;
         println!(
-            "{clients:>7}   {:>10.0}   {:>6.0}   {:>6.0}   {:>6.0}",
+            "{clients:>7}   {:>10.0}   {:>6.0}   {:>6.0}   {:>6.0}   {}",
             all.len() as f64 / seconds,
             us(percentile(&all, 0.50)),
             us(percentile(&all, 0.99)),
             us(*all.last().unwrap()),
+            peak_rss(&server),
         );
         drop(server);
     }
+    slow_clients_beside(&start_record, &action, seconds);
+}
+
+/// Issue #44's attack as a load figure: 40 slow clients, each sending one header byte every
+/// half second from its own connection, while 4 clients check as above. A checking client
+/// whose connection the server closed (to make room, as docs/limits.md says) connects again
+/// and the time lost counts in its request's latency.
+fn slow_clients_beside(start_record: &Value, action: &Value, seconds: f64) {
+    const SLOW: usize = 40;
+    const CLIENTS: usize = 4;
+    let server = start();
+    let end = Instant::now() + Duration::from_secs_f64(seconds.max(3.0));
+    let slow: Vec<_> = (0..SLOW)
+        .map(|_| {
+            let hostport = server.hostport.clone();
+            std::thread::spawn(move || {
+                let mut bytes = 0u64;
+                let mut closed = 0u64;
+                let line = b"POST /rpc HTTP/1.1\r\nHost: x\r\n";
+                while Instant::now() < end {
+                    let Ok(mut w) = TcpStream::connect(&hostport) else {
+                        closed += 1;
+                        std::thread::sleep(Duration::from_millis(500));
+                        continue;
+                    };
+                    for b in line.iter().cycle() {
+                        if Instant::now() >= end || w.write_all(&[*b]).is_err() {
+                            break;
+                        }
+                        bytes += 1;
+                        std::thread::sleep(Duration::from_millis(500));
+                    }
+                    closed += 1;
+                }
+                (bytes, closed)
+            })
+        })
+        .collect();
+    // Let the slow clients take their slots first.
+    std::thread::sleep(Duration::from_millis(200));
+    let checking: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let hostport = server.hostport.clone();
+            let start_record = start_record.clone();
+            let action = action.clone();
+            std::thread::spawn(move || {
+                let import = json!({"jsonrpc":"2.0","id":0,"method":"battle.import","params":{"record": start_record}}).to_string();
+                let mut times = Vec::new();
+                let mut reconnects = 0u64;
+                let mut c = Conn::new(&hostport);
+                let id = serde_json::from_str::<Value>(&c.post(&import)).unwrap()["result"]["battle"].clone();
+                let check = json!({"jsonrpc":"2.0","id":1,"method":"battle.check","params":{"battle": id, "action": action}}).to_string();
+                while Instant::now() < end {
+                    let t = Instant::now();
+                    let answer = loop {
+                        match c.try_post(&check) {
+                            Ok(a) => break a,
+                            Err(_) => {
+                                reconnects += 1;
+                                c = Conn::new(&hostport);
+                            }
+                        }
+                    };
+                    times.push(t.elapsed());
+                    assert!(answer.contains("\"legal\":true"), "{answer}");
+                }
+                (times, reconnects)
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    let mut reconnects = 0;
+    for h in checking {
+        let (t, r) = h.join().unwrap();
+        all.extend(t);
+        reconnects += r;
+    }
+    let (mut bytes, mut closed) = (0, 0);
+    for h in slow {
+        let (b, c) = h.join().unwrap();
+        bytes += b;
+        closed += c;
+    }
+    all.sort();
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    println!(
+        "{CLIENTS} clients beside {SLOW} slow ones: {:.0} requests/s, p50 {:.0} µs, p99 {:.0} µs, \
+         max {:.0} µs, {reconnects} reconnections; the slow clients sent {bytes} bytes and lost \
+         {closed} connections; server peak RSS {}",
+        all.len() as f64 / seconds.max(3.0),
+        us(percentile(&all, 0.50)),
+        us(percentile(&all, 0.99)),
+        us(*all.last().unwrap()),
+        peak_rss(&server),
+    );
 }
