@@ -295,3 +295,21 @@ fn the_opponents_edge_camp_and_deployment_do_not_depend_on_the_dice() {
         assert_eq!(played(11), played(12), "{a} against {b}");
     }
 }
+
+// Issue #44: the opponent honours a budget of no nodes. It tries no move (its movement is to
+// stand, DBA3.md §6.3: a bound may end with its PIPs unspent) and still answers what the battle
+// awaits: the PIP die (§6.2) at once.
+#[test]
+fn with_no_nodes_the_opponent_tries_nothing_and_still_answers() {
+    let b = first_movement();
+    let mut ai = Ai::new(AiConfig { nodes: 0, seed: 3 });
+    assert_eq!(ai.next_action(&b, None), Some(Action::EndMovement));
+    assert_eq!(ai.nodes_spent, 0);
+    let fresh = Battle::new(demo_setup()).expect("demo set-up");
+    let roll = ai
+        .next_action(&fresh, None)
+        .expect("the PIP die is answered");
+    assert!(matches!(roll, Action::RollPips { .. }), "{roll:?}");
+    assert!(fresh.check(&roll).is_ok());
+    assert_eq!(ai.nodes_spent, 0);
+}
