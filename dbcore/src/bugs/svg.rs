@@ -292,10 +292,16 @@ pub fn svg(e: &Encounter) -> String {
         let colour = if f.on_table() { "#111" } else { "#888" };
         // Below 0 Stamina is still counted (BUGS.md §10.4, R22): a figure dies when it reaches
         // minus its starting Stamina, so the legend says how far it has to go.
-        let stamina = if f.stam < 0 && f.status != FigureStatus::Dead {
-            format!("{}/{} (dies at −{})", f.stam, f.stam_start, f.stam_start)
+        // Printed with a true minus sign, as the limit beside it is.
+        let now = if f.stam < 0 {
+            format!("−{}", f.stam.unsigned_abs())
         } else {
-            format!("{}/{}", f.stam, f.stam_start)
+            f.stam.to_string()
+        };
+        let stamina = if f.stam < 0 && f.status != FigureStatus::Dead {
+            format!("{now}/{} (dies at −{})", f.stam_start, f.stam_start)
+        } else {
+            format!("{now}/{}", f.stam_start)
         };
         let _ = write!(
             s,

@@ -153,10 +153,12 @@ fn whole_encounters_from_a_seed() {
             // The roster: Stamina below 0 still counts (BUGS.md §10.4, R22), so a living
             // figure's negative Stamina comes with the Stamina at which it dies.
             for f in e.figures() {
+                // Negative with a true minus (U+2212), as the limit is written.
+                let now = f.stam.to_string().replace('-', "\u{2212}");
                 let shown = if f.stam < 0 && f.status != FigureStatus::Dead {
-                    format!("{}/{} (dies at −{})", f.stam, f.stam_start, f.stam_start)
+                    format!("{now}/{} (dies at −{})", f.stam_start, f.stam_start)
                 } else {
-                    format!("{}/{} ·", f.stam, f.stam_start)
+                    format!("{now}/{} ·", f.stam_start)
                 };
                 assert!(
                     picture.contains(&shown),
