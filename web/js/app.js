@@ -91,6 +91,8 @@ function startGame(how, players, nodes, demo = false) {
   $('log').replaceChildren();
   $('dice').replaceChildren();
   $('odds').replaceChildren();
+  // A message about the game before (a refusal, a file opened) does not outlive it.
+  say('');
   closeReplay();
   refresh([]);
 }
