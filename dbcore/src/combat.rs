@@ -28,9 +28,9 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::codes::{ErrorCode, ErrorInfo};
 use crate::config::RulesConfig;
 use crate::dice::DieScore;
-use crate::error::{ErrorCode, ErrorInfo};
 use crate::troops::{BaseKind, Class, ElementKind, PursuitRule, TroopType};
 
 /// The going an element counts as being in for combat (§3.1). Give the going *for that element*:

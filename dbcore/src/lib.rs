@@ -30,6 +30,7 @@ pub mod armies;
 pub mod battle;
 pub mod battlefield;
 pub mod bugs;
+mod codes;
 pub mod combat;
 pub mod config;
 pub mod contact;
@@ -48,6 +49,7 @@ pub mod record;
 #[cfg(feature = "schema")]
 mod schema;
 pub mod simulate;
+mod sizes;
 pub mod snap;
 pub mod surface;
 pub mod svg;
