@@ -824,7 +824,7 @@ pub fn play_game_with(
     max_bounds: u32,
     prebattle: &mut PrebattlePlayer<'_>,
     policies: &mut [&mut dyn Policy],
-) -> Result<crate::driver::DrivenGame, crate::driver::GameError> {
+) -> Result<crate::driver::DrivenGame, crate::driver::DriveError> {
     crate::driver::play_game_to_end_with(setup, seed, max_bounds, prebattle, policies)
         .map(|(game, _)| game)
 }

@@ -63,7 +63,7 @@ use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{
     finite_bounds, Corner, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE,
 };
-use crate::terrain::{AreaKind, Going as TableGoing, GoingContext, RiverState};
+use crate::terrain::{AreaKind, GoingContext, RiverState};
 use crate::troops::{BaseKind, ElementKind, TroopType};
 use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone};
 
@@ -1153,12 +1153,7 @@ impl<'c, 'a> View<'c, 'a> {
                 g
             }
         };
-        match going {
-            TableGoing::Good => Ok(Going::Good),
-            TableGoing::Rough => Ok(Going::Rough),
-            TableGoing::Bad => Ok(Going::Bad),
-            TableGoing::Impassable => Err(EngagementError::ImpassableGoing { id: e.id }),
-        }
+        Going::from_terrain(going).ok_or(EngagementError::ImpassableGoing { id: e.id })
     }
 
     /// A stronghold is a City or Fort when the battlefield has one with that outline, else a camp.
