@@ -44,11 +44,6 @@ pub use resolve::*;
 /// The going an element counts as being in for combat (§3.1). Give the going *for that element*:
 /// a camel-mounted element in dunes or oasis is in good going (§3.1, §17.28); an element partly in
 /// several goings is in the worst (§3.1).
-///
-/// The going of [`crate::terrain::Going`] as a combatant stands in it: the same classes without
-/// the impassable waterway, where no element fights (§3.4). [`Going::from_terrain`] is the one
-/// way from the table's going to this one. They stay two types because each is in the public
-/// JSON as it is (a combatant's going cannot be `impassable`).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
 )]
@@ -64,8 +59,14 @@ pub enum Going {
     Bad,
 }
 
+// The going of `terrain::Going` as a combatant stands in it: the same classes without the
+// impassable waterway, where no element fights (§3.4). They stay two types because each is in the
+// public JSON as it is (a combatant's going cannot be `impassable`); `from_terrain` is the one way
+// from the table's going to this one. (Said here, not in the enum's doc, which is also the JSON
+// Schema's description.)
 impl Going {
-    /// The going of the table as a combatant counts it; `None` on impassable ground (§3.4).
+    /// The going of the table ([`crate::terrain::Going`]) as a combatant counts it; `None` on
+    /// impassable ground (§3.4).
     pub const fn from_terrain(going: crate::terrain::Going) -> Option<Going> {
         match going {
             crate::terrain::Going::Good => Some(Going::Good),

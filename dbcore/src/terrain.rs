@@ -40,9 +40,6 @@ pub use validation::*;
 ///
 /// `Impassable` is the waterway (§3.4). Rivers are none of these (§0.3, §3.5) and are reported by
 /// their own queries.
-///
-/// A combatant's going ([`crate::combat::Going`]) is this without `Impassable`; take it with
-/// [`crate::combat::Going::from_terrain`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
