@@ -554,8 +554,8 @@ impl ElementKind {
 }
 
 /// The numeric ranges of a rules configuration (called by [`RulesConfig::validate`]): distances
-/// positive and at most [`MAX_CONFIG_DISTANCE`](crate::limits::MAX_CONFIG_DISTANCE), factors within ±[`MAX_CONFIG_FACTOR`](crate::limits::MAX_CONFIG_FACTOR), counts at
-/// most [`MAX_CONFIG_COUNT`](crate::limits::MAX_CONFIG_COUNT). Within these no combat total can overflow.
+/// positive and at most [`MAX_CONFIG_DISTANCE`], factors within ±[`MAX_CONFIG_FACTOR`], counts at
+/// most [`MAX_CONFIG_COUNT`]. Within these no combat total can overflow.
 pub fn check_config(cfg: &RulesConfig) -> Result<(), LimitError> {
     let distance = |what: &dyn Fn() -> String, v: f64| -> Result<(), LimitError> {
         if v.is_finite() && v > 0.0 && v <= MAX_CONFIG_DISTANCE {

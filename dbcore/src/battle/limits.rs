@@ -54,7 +54,7 @@ pub fn check_setup(s: &BattleSetup) -> Result<(), LimitError> {
 }
 
 /// An action's sizes and numbers: paths, id lists and group steps at most
-/// [`MAX_ORDER_LENGTH`] long, every pose in range, every advance within ±[`MAX_COORDINATE`] and
+/// [`MAX_ORDER_LENGTH`] long, every pose in range, every advance within ±[`MAX_COORDINATE`](crate::limits::MAX_COORDINATE) and
 /// every wheel within ±[`MAX_FACING`].
 pub fn check_action(a: &Action) -> Result<(), LimitError> {
     let Action::Move { order } = a else {
