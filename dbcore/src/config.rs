@@ -8,8 +8,9 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
-use crate::error::{ErrorCode, ErrorInfo};
-use crate::troops::{BaseKind, ElementKind, FootClass};
+use crate::codes::{ErrorCode, ErrorInfo};
+use crate::sizes::{LimitError, MAX_CONFIG_COUNT, MAX_CONFIG_DISTANCE, MAX_CONFIG_FACTOR};
+use crate::troops::{BaseKind, ElementKind, FootClass, KindInfo};
 
 /// The numbers of one base kind.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -174,7 +175,7 @@ pub enum ConfigError {
     },
     /// A number outside the ranges of [`crate::limits::check_config`].
     #[error("rules configuration: {0}")]
-    Limit(crate::limits::LimitError),
+    Limit(crate::sizes::LimitError),
 }
 
 impl ErrorInfo for ConfigError {
@@ -312,7 +313,7 @@ impl RulesConfig {
                 });
             }
         }
-        crate::limits::check_config(self).map_err(ConfigError::Limit)
+        check_config(self).map_err(ConfigError::Limit)
     }
 
     /// The numbers of a base kind, falling back to the default table if the entry is missing.
@@ -512,6 +513,126 @@ impl schemars::JsonSchema for KindTable {
     fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
         <BTreeMap<BaseKind, KindRules> as schemars::JsonSchema>::json_schema(g)
     }
+}
+
+// Kept here rather than in `troops` (the kinds themselves), so that the troops need not import
+// the configuration that is built from them (#48).
+impl ElementKind {
+    /// Its facts and numbers under `cfg`.
+    pub fn info(self, cfg: &RulesConfig) -> KindInfo {
+        let r = cfg.kind(self.base());
+        let name = if self.is_mounted_infantry() {
+            format!("Mounted {}", self.base().name())
+        } else {
+            self.base().name().to_string()
+        };
+        KindInfo {
+            code: self.to_string(),
+            name,
+            troop_type: self.troop_type(),
+            class: self.class(),
+            mounted_infantry: self.is_mounted_infantry(),
+            moves_as: self.moves_as(),
+            fights_as: self.fights_as(),
+            double: self.is_double(),
+            camel_mounted: self.is_camel_mounted(),
+            general_only: self.is_general_only(),
+            civilian: self.is_civilian(),
+            shoots: self.shoots(),
+            extra_pip: self.costs_extra_pip(),
+            never_contacts_enemy: self.never_contacts_enemy(),
+            pursuit: self.pursuit(),
+            depth: cfg.depth(self),
+            move_good: cfg.move_distance(self, false),
+            move_rough: cfg.move_distance(self, true),
+            factor_vs_foot: r.factor_vs_foot,
+            factor_vs_mounted: r.factor_vs_mounted,
+            factor_shot_at: r.factor_shot_at,
+            shooting_range: cfg.shooting_range(self),
+        }
+    }
+}
+
+/// The numeric ranges of a rules configuration (called by [`RulesConfig::validate`]): distances
+/// positive and at most [`MAX_CONFIG_DISTANCE`], factors within ±[`MAX_CONFIG_FACTOR`], counts at
+/// most [`MAX_CONFIG_COUNT`]. Within these no combat total can overflow.
+pub fn check_config(cfg: &RulesConfig) -> Result<(), LimitError> {
+    let distance = |what: &dyn Fn() -> String, v: f64| -> Result<(), LimitError> {
+        if v.is_finite() && v > 0.0 && v <= MAX_CONFIG_DISTANCE {
+            Ok(())
+        } else {
+            Err(LimitError::new(
+                what(),
+                v,
+                format!("a positive number of BW up to {MAX_CONFIG_DISTANCE}"),
+            ))
+        }
+    };
+    let factor = |what: &dyn Fn() -> String, v: i32| -> Result<(), LimitError> {
+        if (-MAX_CONFIG_FACTOR..=MAX_CONFIG_FACTOR).contains(&v) {
+            Ok(())
+        } else {
+            Err(LimitError::new(
+                what(),
+                v,
+                format!("a whole number from -{MAX_CONFIG_FACTOR} to {MAX_CONFIG_FACTOR}"),
+            ))
+        }
+    };
+    let count = |what: &dyn Fn() -> String, v: u8| -> Result<(), LimitError> {
+        if v <= MAX_CONFIG_COUNT {
+            Ok(())
+        } else {
+            Err(LimitError::new(
+                what(),
+                v,
+                format!("at most {MAX_CONFIG_COUNT}"),
+            ))
+        }
+    };
+    for (b, r) in &cfg.kinds {
+        let at = |field: &str| format!("kinds.{b}.{field}");
+        distance(&|| at("depth"), r.depth)?;
+        distance(&|| at("move_good"), r.move_good)?;
+        distance(&|| at("move_rough"), r.move_rough)?;
+        if let Some(range) = r.shooting_range {
+            distance(&|| at("shooting_range"), range)?;
+        }
+        factor(&|| at("factor_vs_foot"), r.factor_vs_foot)?;
+        factor(&|| at("factor_vs_mounted"), r.factor_vs_mounted)?;
+        if let Some(f) = r.factor_shot_at {
+            factor(&|| at("factor_shot_at"), f)?;
+        }
+    }
+    let m = &cfg.mounted_infantry;
+    distance(&|| "mounted_infantry.depth".into(), m.depth)?;
+    distance(&|| "mounted_infantry.move_good".into(), m.move_good)?;
+    distance(
+        &|| "mounted_infantry.move_rough_solid".into(),
+        m.move_rough_solid,
+    )?;
+    distance(
+        &|| "mounted_infantry.move_rough_fast".into(),
+        m.move_rough_fast,
+    )?;
+    let c = &cfg.combat;
+    factor(
+        &|| "combat.artillery_in_city_or_fort".into(),
+        c.artillery_in_city_or_fort,
+    )?;
+    factor(
+        &|| "combat.support_shooter_penalty".into(),
+        c.support_shooter_penalty,
+    )?;
+    count(
+        &|| "combat.max_support_shooters".into(),
+        c.max_support_shooters,
+    )?;
+    count(
+        &|| "combat.max_extra_assaulters".into(),
+        c.max_extra_assaulters,
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]

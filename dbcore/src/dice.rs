@@ -8,7 +8,7 @@ use rand_core::RngCore;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-use crate::error::{ErrorCode, ErrorInfo};
+use crate::codes::{ErrorCode, ErrorInfo};
 
 /// The score of one six-sided die: 1 to 6.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

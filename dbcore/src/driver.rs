@@ -104,9 +104,10 @@ pub struct DrivenGame {
 /// game ([`crate::game::AnyBattle`]) is refused with: this one is the driver's, for a whole game
 /// it plays from army lists, and fails only before the battle starts (the pre-battle, the set-up
 /// it produced, the lists). The two stay apart because neither's variants mean anything to the
-/// other; both give the same stable codes through [`crate::error::ErrorInfo`].
+/// other; both give the same stable codes through [`crate::error::ErrorInfo`]. It was called
+/// `GameError` too, a second type of that name (issue #48): [`GameError`] stays as its old name.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum GameError {
+pub enum DriveError {
     /// The pre-battle refused an action of the driver's.
     #[error(transparent)]
     Prebattle(#[from] PrebattleError),
@@ -121,21 +122,25 @@ pub enum GameError {
     Unfinished,
 }
 
-impl crate::error::ErrorInfo for GameError {
+/// The old name of [`DriveError`], kept for the code that names it.
+#[deprecated(note = "named `DriveError` now; `dbcore::game::GameError` is the game's error")]
+pub type GameError = DriveError;
+
+impl crate::error::ErrorInfo for DriveError {
     fn code(&self) -> crate::error::ErrorCode {
         match self {
-            GameError::Prebattle(e) => e.code(),
-            GameError::Setup(e) => e.code(),
-            GameError::Lists(e) => e.code(),
-            GameError::Unfinished => crate::error::ErrorCode::Internal,
+            DriveError::Prebattle(e) => e.code(),
+            DriveError::Setup(e) => e.code(),
+            DriveError::Lists(e) => e.code(),
+            DriveError::Unfinished => crate::error::ErrorCode::Internal,
         }
     }
     fn rule(&self) -> Option<&'static str> {
         match self {
-            GameError::Prebattle(e) => e.rule(),
-            GameError::Setup(e) => e.rule(),
-            GameError::Lists(e) => e.rule(),
-            GameError::Unfinished => None,
+            DriveError::Prebattle(e) => e.rule(),
+            DriveError::Setup(e) => e.rule(),
+            DriveError::Lists(e) => e.rule(),
+            DriveError::Unfinished => None,
         }
     }
 }
@@ -147,7 +152,7 @@ pub fn play_game(
     setup: PrebattleSetup,
     seed: u64,
     max_bounds: u32,
-) -> Result<DrivenGame, GameError> {
+) -> Result<DrivenGame, DriveError> {
     play_game_to_end(setup, seed, max_bounds).map(|(game, _)| game)
 }
 
@@ -157,7 +162,7 @@ pub(crate) fn play_game_to_end(
     setup: PrebattleSetup,
     seed: u64,
     max_bounds: u32,
-) -> Result<(DrivenGame, Battle), GameError> {
+) -> Result<(DrivenGame, Battle), DriveError> {
     let mut a = Demonstration::new();
     let mut b = Demonstration::new();
     play_game_to_end_with(
@@ -178,13 +183,13 @@ pub(crate) fn play_game_to_end_with(
     max_bounds: u32,
     prebattle: &mut crate::ai::PrebattlePlayer<'_>,
     policies: &mut [&mut dyn Policy],
-) -> Result<(DrivenGame, Battle), GameError> {
+) -> Result<(DrivenGame, Battle), DriveError> {
     check_max_bounds(max_bounds)?;
     tracing::debug!(seed, max_bounds, "driven game starts");
     let mut pre = Prebattle::new(setup)?;
     let mut dice = SeededDice::new(seed);
     let prebattle_events = prebattle(&mut pre, &mut dice)?;
-    let battle_setup = pre.battle_setup().ok_or(GameError::Unfinished)?;
+    let battle_setup = pre.battle_setup().ok_or(DriveError::Unfinished)?;
     tracing::trace!(seed, first = battle_setup.first, "pre-battle done");
     let mut battle = Battle::new(battle_setup.clone())?;
     let (events, verdict) = drive_with(&mut battle, &mut dice, max_bounds, policies);
@@ -209,7 +214,7 @@ pub fn play_lists(
     second: &str,
     seed: u64,
     max_bounds: u32,
-) -> Result<DrivenGame, GameError> {
+) -> Result<DrivenGame, DriveError> {
     play_game(PrebattleSetup::from_lists(first, second)?, seed, max_bounds)
 }
 
@@ -222,7 +227,7 @@ pub fn play_big_lists(
     second: &str,
     seed: u64,
     max_bounds: u32,
-) -> Result<DrivenGame, GameError> {
+) -> Result<DrivenGame, DriveError> {
     play_game(
         PrebattleSetup::from_big_lists(variant, first, second)?,
         seed,

@@ -67,7 +67,7 @@ pub enum AnyRecord {
 
 /// A refusal or a bad input, for a battle of either game ([`AnyBattle`]).
 ///
-/// Not [`crate::driver::GameError`], which says why the demonstration driver could not play a
+/// Not [`crate::driver::DriveError`], which says why the demonstration driver could not play a
 /// whole game from army lists (its pre-battle, set-up or lists); this one is per action or input
 /// and wraps each game's own errors. Neither is serialised; both give their stable codes through
 /// [`ErrorInfo`].

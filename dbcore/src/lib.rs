@@ -20,6 +20,49 @@
 //! // Blades beaten by Warband are destroyed (§11.2): b must beat a by 1 or 2.
 //! assert_eq!(o.a_count(Outcome::Destroyed), 6);
 //! ```
+//!
+//! # The modules, by layer
+//!
+//! The groups run from the ground up: vocabulary and geometry, the rules areas over them, the
+//! battle over those, the players over the battle; the plumbing serves every layer. No module
+//! imports one that imports it back: a test of the project's own
+//! (`dbcore/tests/suite/module_graph.rs`) fails on an import circle, except the few its
+//! allow-list names and explains. `docs/crate-map.md` in the repository says where each rule
+//! lives and how an action becomes events.
+//!
+//! **Vocabulary and geometry**
+//! - [`geometry`]: points, poses and element rectangles, in base widths.
+//! - [`troops`]: element codes and what each kind is (§2).
+//! - [`dice`]: dice as inputs, and seeded dice.
+//! - [`config`]: every number a house rule may change.
+//! - [`battlefield`], [`terrain`]: the board, its features and the going (§1, §3, §4).
+//! - [`paths`], [`zones`], [`contact`]: moves and what they meet, threat zones and shooting
+//!   (§7–§9), how elements touch (§8).
+//! - [`svg`]: the table drawn.
+//!
+//! **Rules areas**
+//! - [`combat`]: one close combat or shot, its factors, outcomes and exact odds (§9.6–§12).
+//! - [`armies`]: the army lists (§16).
+//! - [`table`]: the questions of a table tool over loose elements on a battlefield.
+//! - [`dbaix`], [`bugs`]: the DBAix variant and BUGS!, a second game.
+//!
+//! **The battle**
+//! - [`battle`]: set-up, state, and the typed transitions of a bound and of the pre-battle
+//!   (§5–§13).
+//! - [`outline`]: what a table tool draws around an element of a battle.
+//!
+//! **Players**
+//! - [`driver`]: a scripted player and the demonstration game.
+//! - [`ai`]: the computer opponent.
+//! - [`simulate`]: batches of battles.
+//!
+//! **Plumbing**
+//! - [`error`]: the stable error codes and [`Error`].
+//! - [`limits`]: every size and range accepted from outside.
+//! - [`json`]: reading JSON with the path of a fault.
+//! - [`record`], [`game`]: the game record, and either game behind one type.
+//! - [`surface`]: the one surface every binding translates.
+//! - [`snap`]: table questions while a model is handled.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -30,6 +73,7 @@ pub mod armies;
 pub mod battle;
 pub mod battlefield;
 pub mod bugs;
+mod codes;
 pub mod combat;
 pub mod config;
 pub mod contact;
@@ -48,6 +92,7 @@ pub mod record;
 #[cfg(feature = "schema")]
 mod schema;
 pub mod simulate;
+mod sizes;
 pub mod snap;
 pub mod surface;
 pub mod svg;

@@ -43,7 +43,7 @@ use serde::{Deserialize, Serialize};
 use crate::battle::prebattle::{GameRecord, ListsError, PrebattleError, PrebattleSetup};
 use crate::battle::{losses, Battle, BattleRecord, BattleSetup, Event, SetupError, Status};
 use crate::dice::SeededDice;
-use crate::driver::{self, GameError};
+use crate::driver::{self, DriveError};
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::limits::{self, LimitError};
 
@@ -618,7 +618,7 @@ impl Start {
     }
 }
 
-fn failed(index: u64, seed: u64, armies: usize, e: &GameError) -> BattleSummary {
+fn failed(index: u64, seed: u64, armies: usize, e: &DriveError) -> BattleSummary {
     BattleSummary {
         index,
         seed,

@@ -6,7 +6,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::battle::engagement::{scan_shots, Shooter, ShotAt};
 use crate::battlefield::{Battlefield, SightBlock};
 use crate::config::RulesConfig;
 use crate::contact::{classify_contact, Contact, ContactKind};
@@ -15,7 +14,9 @@ use crate::geometry::{ElementRect, Point, Pose, TOLERANCE};
 use crate::svg::{battlefield_svg, SvgElement, SvgKey, SvgOptions, SvgTroopKind};
 use crate::terrain::{Going, GoingContext};
 use crate::troops::{ElementKind, TroopType};
-use crate::zones::{nearest_distance, ShotBlocker, ThreatZone, ZoneRelation};
+use crate::zones::{
+    nearest_distance, scan_shots, Shooter, ShotAt, ShotBlocker, ThreatZone, ZoneRelation,
+};
 
 /// An element standing on the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -60,7 +61,7 @@ pub enum TableError {
     DuplicateId(u32),
     /// A size or number outside `crate::limits`.
     #[error(transparent)]
-    Limit(#[from] crate::limits::LimitError),
+    Limit(#[from] crate::sizes::LimitError),
 }
 
 impl ErrorInfo for TableError {
@@ -159,14 +160,14 @@ impl Table {
         battlefield: Battlefield,
         elements: Vec<PlacedElement>,
     ) -> Result<Table, TableError> {
-        crate::limits::check_battlefield(&battlefield)?;
-        crate::limits::check_len(
+        crate::sizes::check_battlefield(&battlefield)?;
+        crate::sizes::check_len(
             &|| "elements".into(),
             elements.len(),
-            crate::limits::MAX_ELEMENTS,
+            crate::sizes::MAX_ELEMENTS,
         )?;
         for (i, e) in elements.iter().enumerate() {
-            crate::limits::check_pose(&|| format!("elements[{i}].pose"), &e.pose)?;
+            crate::sizes::check_pose(&|| format!("elements[{i}].pose"), &e.pose)?;
         }
         let mut ids: Vec<u32> = elements.iter().map(|e| e.id).collect();
         ids.sort_unstable();
@@ -652,4 +653,18 @@ impl NearIndex {
         out.sort_unstable();
         out
     }
+}
+
+/// A table: its battlefield, at most [`MAX_ELEMENTS`](crate::sizes::MAX_ELEMENTS) elements, every pose in range.
+pub fn check_table(t: &Table) -> Result<(), crate::sizes::LimitError> {
+    crate::sizes::check_battlefield(&t.battlefield)?;
+    crate::sizes::check_len(
+        &|| "elements".into(),
+        t.elements.len(),
+        crate::sizes::MAX_ELEMENTS,
+    )?;
+    for (i, e) in t.elements.iter().enumerate() {
+        crate::sizes::check_pose(&|| format!("elements[{i}].pose"), &e.pose)?;
+    }
+    Ok(())
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{ErrorCode, ErrorInfo};
+use crate::codes::{ErrorCode, ErrorInfo};
 
 /// The basic troop types of DBA3.md §2.1, to which the outcome and factor tables are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -705,40 +705,6 @@ impl ElementKind {
             _ => PursuitRule::Never,
         }
     }
-    /// Its facts and numbers under `cfg`.
-    pub fn info(self, cfg: &crate::config::RulesConfig) -> KindInfo {
-        let r = cfg.kind(self.base);
-        let name = if self.mounted_infantry {
-            format!("Mounted {}", self.base.name())
-        } else {
-            self.base.name().to_string()
-        };
-        KindInfo {
-            code: self.to_string(),
-            name,
-            troop_type: self.troop_type(),
-            class: self.class(),
-            mounted_infantry: self.mounted_infantry,
-            moves_as: self.moves_as(),
-            fights_as: self.fights_as(),
-            double: self.is_double(),
-            camel_mounted: self.is_camel_mounted(),
-            general_only: self.is_general_only(),
-            civilian: self.is_civilian(),
-            shoots: self.shoots(),
-            extra_pip: self.costs_extra_pip(),
-            never_contacts_enemy: self.never_contacts_enemy(),
-            pursuit: self.pursuit(),
-            depth: cfg.depth(self),
-            move_good: cfg.move_distance(self, false),
-            move_rough: cfg.move_distance(self, true),
-            factor_vs_foot: r.factor_vs_foot,
-            factor_vs_mounted: r.factor_vs_mounted,
-            factor_shot_at: r.factor_shot_at,
-            shooting_range: cfg.shooting_range(self),
-        }
-    }
-
     /// The code as printed (`Mtd-4Bw`, `3Kn`, `CF`).
     pub fn code(self) -> String {
         self.to_string()
@@ -820,11 +786,11 @@ impl FromStr for ElementKind {
         {
             return match BaseKind::parse(rest) {
                 Some(b) => ElementKind::mounted_infantry(b).map_err(|mut e| {
-                    e.text = crate::limits::quote(text);
+                    e.text = crate::sizes::quote(text);
                     e
                 }),
                 None => Err(ParseKindError {
-                    text: crate::limits::quote(text),
+                    text: crate::sizes::quote(text),
                     expected: "Mtd- followed by a single foot code of Sp, Pk, Bd, Ax, Bw, Lb, Cb, Ps or Wb (e.g. Mtd-4Bw)",
                 }),
             };
@@ -832,7 +798,7 @@ impl FromStr for ElementKind {
         BaseKind::parse(text)
             .map(ElementKind::new)
             .ok_or_else(|| ParseKindError {
-                text: crate::limits::quote(text),
+                text: crate::sizes::quote(text),
                 expected: EXPECTED_CODES,
             })
     }
@@ -880,7 +846,7 @@ impl<'de> Deserialize<'de> for BaseKind {
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<BaseKind, E> {
                 BaseKind::parse(s.trim()).ok_or_else(|| {
                     E::custom(ParseKindError {
-                        text: crate::limits::quote(s),
+                        text: crate::sizes::quote(s),
                         expected: EXPECTED_CODES,
                     })
                 })

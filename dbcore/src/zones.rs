@@ -16,10 +16,11 @@
 //! assert!((shot.distance - 2.0).abs() < 1e-9);
 //! ```
 
+use crate::battlefield::{Battlefield, SightBlock};
 use crate::geometry::{
     boxes_apart, convex_gap, convex_hull, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE,
 };
-use crate::paths::first_within;
+use crate::paths::{first_within, segment_distance};
 use serde::{Deserialize, Serialize};
 
 /// How far a threat zone reaches: 1 BW (DBA3.md §8.1).
@@ -655,39 +656,6 @@ pub fn line_of_sight_blocker(
     })
 }
 
-/// Least distance between two segments, 0 when they cross or touch.
-///
-/// Written here rather than using `Segment::distance_to_segment` because nearly collinear,
-/// end-to-end segments (the side edges of two elements in a line) must not be taken for crossing
-/// on rounding noise: a crossing needs each segment's ends clearly on both sides of the other.
-pub(crate) fn segment_distance(s: &Segment, t: &Segment) -> f64 {
-    let cross = |p: Point, q: Point, r: Point| (q - p).cross(r - p);
-    let (v1, v2) = (cross(t.a, t.b, s.a), cross(t.a, t.b, s.b));
-    let (v3, v4) = (cross(s.a, s.b, t.a), cross(s.a, s.b, t.b));
-    // A crossing needs each segment's ends on both sides of the other, beyond rounding noise (a
-    // side within it counts as none). Pure speed (#15): the noise is taken off only when the
-    // plain signs already differ both ways, since taking it off only ever turns a side to none.
-    if v1 * v2 < 0.0 && v3 * v4 < 0.0 {
-        let side = |v: f64, p: Point, q: Point, r: Point| {
-            let scale = (q - p).length() * (r - p).length();
-            if v.abs() <= 1e-12 * scale.max(1e-300) {
-                0.0
-            } else {
-                v
-            }
-        };
-        let (d1, d2) = (side(v1, t.a, t.b, s.a), side(v2, t.a, t.b, s.b));
-        let (d3, d4) = (side(v3, s.a, s.b, t.a), side(v4, s.a, s.b, t.b));
-        if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
-            return 0.0;
-        }
-    }
-    s.distance_to_point(t.a)
-        .min(s.distance_to_point(t.b))
-        .min(t.distance_to_point(s.a))
-        .min(t.distance_to_point(s.b))
-}
-
 /// Least distance between a convex polygon (given by its vertices) and a set of points forming a
 /// convex shape (a segment's two ends, or another convex polygon): 0 when they meet. For disjoint
 /// convex shapes the nearest points include a vertex of one, so vertex-to-edge distances suffice.
@@ -731,6 +699,69 @@ pub fn nearest_distance(a: &ElementRect, b: &ElementRect) -> f64 {
 /// Least distance from `a`'s front edge to any point of `b` (0 when they touch or overlap).
 pub fn front_edge_distance(a: &ElementRect, b: &ElementRect) -> f64 {
     segment_to_polygon_distance(&a.edge(Edge::Front), &b.polygon())
+}
+
+/// A shooter as the one target scan ([`scan_shots`]) sees it.
+pub(crate) struct Shooter<'a> {
+    /// Where it stands.
+    pub(crate) rect: &'a ElementRect,
+    /// War Wagons shoot from every edge (§9.2).
+    pub(crate) all_round: bool,
+    /// Artillery's field of fire is not blocked the way other shooters' is (§9.5).
+    pub(crate) artillery: bool,
+    /// Its range, BW (§9.2).
+    pub(crate) range: f64,
+    /// Its own threat zone (§8.1), which ranks targets (§9.3).
+    pub(crate) zone: &'a ThreatZone,
+}
+
+/// How [`scan_shots`] found one candidate target.
+pub(crate) enum ShotAt<B> {
+    /// It may be shot at, `distance` BW away; `in_threat_zone`: it is in the shooter's own
+    /// threat zone (§9.3).
+    Clear { distance: f64, in_threat_zone: bool },
+    /// Within reach and range, but the blocker named `B` stands in the way (§9.5).
+    Element(B),
+    /// Within reach and range, but terrain blocks sight (§9.5).
+    Terrain(SightBlock),
+}
+
+/// The one shooting-target scan (§9.2, §9.5) behind `battle::engagement::shooting_targets` and
+/// [`crate::table::Table::shooting_targets`]: for each candidate (in the order given, each with
+/// its rectangle) the shot geometry within range (a candidate outside the zone or range is
+/// passed over silently), then the elements in the way (`blockers` of the candidate gives each
+/// blocker's name and shape, in the order the first one is to be named), then terrain, and
+/// `found` hears the answer. The callers choose the candidates (enemies in play, not sacking)
+/// and order the answers.
+pub(crate) fn scan_shots<T: Copy, B: Copy>(
+    shooter: &Shooter,
+    battlefield: &Battlefield,
+    candidates: impl IntoIterator<Item = (T, ElementRect)>,
+    mut blockers: impl FnMut(T) -> (Vec<B>, Vec<ShotBlocker>),
+    mut found: impl FnMut(T, ShotAt<B>),
+) {
+    for (t, rt) in candidates {
+        let Some(shot) = shot_geometry(shooter.rect, shooter.all_round, shooter.range, &rt) else {
+            continue;
+        };
+        let (names, shapes) = blockers(t);
+        if let Some(b) = line_of_sight_blocker(shooter.rect, &shot, &shapes, shooter.artillery) {
+            found(t, ShotAt::Element(names[b]));
+            continue;
+        }
+        if let Err(block) = battlefield.element_line_of_sight(shooter.rect, &rt) {
+            found(t, ShotAt::Terrain(block));
+            continue;
+        }
+        let in_threat_zone = shooter.zone.relation(&rt) != ZoneRelation::Outside;
+        found(
+            t,
+            ShotAt::Clear {
+                distance: shot.distance,
+                in_threat_zone,
+            },
+        );
+    }
 }
 
 #[cfg(test)]

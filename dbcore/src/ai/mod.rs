@@ -31,6 +31,13 @@
 //!   (a player at the table picks before rolling); the dice are used only for the recoil choice
 //!   (§12.1), which a player makes after seeing the result.
 //! * When no dice are given it draws them itself from its seed, like the demonstration driver.
+//!
+//! # Import circle
+//!
+//! The opponent and [`crate::driver`] import each other: the opponent plays through the driver's
+//! pre-battle helpers, and the driver asks the opponent for a side's bound. The test of the module
+//! graph (`dbcore/tests/suite/module_graph.rs`) allows that circle until one of them is set above
+//! the other (issue #48).
 
 use serde::{Deserialize, Serialize};
 
@@ -817,7 +824,7 @@ pub fn play_game_with(
     max_bounds: u32,
     prebattle: &mut PrebattlePlayer<'_>,
     policies: &mut [&mut dyn Policy],
-) -> Result<crate::driver::DrivenGame, crate::driver::GameError> {
+) -> Result<crate::driver::DrivenGame, crate::driver::DriveError> {
     crate::driver::play_game_to_end_with(setup, seed, max_bounds, prebattle, policies)
         .map(|(game, _)| game)
 }

@@ -133,7 +133,7 @@ impl FromStr for Fielded {
                 dismounts_as: Some(foot),
             }),
             Troop::Either(..) => Err(ParseEntryError {
-                text: crate::limits::quote(s),
+                text: crate::sizes::quote(s),
                 column: 1,
                 expected: "one fielded element (a code, or A//B), not a choice A/B",
             }),

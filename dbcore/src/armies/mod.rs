@@ -442,7 +442,7 @@ pub fn by_name(fragment: &str) -> Vec<&'static ArmyList> {
 pub fn lookup(text: &str) -> Result<ListId, ListLookupError> {
     let t = text.trim();
     let refused = |suggestions: Vec<&'static ArmyList>| ListLookupError {
-        text: crate::limits::quote(t),
+        text: crate::sizes::quote(t),
         suggestions: suggestions
             .into_iter()
             .take(MAX_SUGGESTIONS)
@@ -457,7 +457,7 @@ pub fn lookup(text: &str) -> Result<ListId, ListLookupError> {
     }
     let lower = t.to_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
-    if words.is_empty() || t.len() > crate::limits::MAX_NAME_BYTES {
+    if words.is_empty() || t.len() > crate::sizes::MAX_NAME_BYTES {
         return Err(refused(Vec::new()));
     }
     if let Some(l) = lists().iter().find(|l| l.name.to_lowercase() == lower) {

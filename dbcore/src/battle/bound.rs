@@ -693,7 +693,7 @@ pub enum BattleError {
     Dice(#[from] DiceError),
     /// A path, list or number outside `crate::limits` (checked before any rule).
     #[error(transparent)]
-    Limit(#[from] crate::limits::LimitError),
+    Limit(#[from] crate::sizes::LimitError),
 }
 
 impl ErrorInfo for BattleError {
@@ -1429,7 +1429,7 @@ impl Battle {
         action: &Action,
         refusals: Refusals,
     ) -> Result<(Vec<Event>, Option<Box<Battle>>), BattleError> {
-        crate::limits::check_action(action)?;
+        crate::battle::limits::check_action(action)?;
         if let Phase::Finished { .. } = self.phase {
             return Err(BattleError::Finished);
         }

@@ -63,9 +63,9 @@ use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::{
     finite_bounds, Corner, Edge, ElementRect, Point, Polygon, Segment, TOLERANCE,
 };
-use crate::terrain::{AreaKind, Going as TableGoing, GoingContext, RiverState};
+use crate::terrain::{AreaKind, GoingContext, RiverState};
 use crate::troops::{BaseKind, ElementKind, TroopType};
-use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone, ZoneRelation};
+use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone};
 
 use super::grid::ElementGrid;
 use super::movement::{in_close_combat, must_conform, MoveContext};
@@ -853,68 +853,8 @@ fn shots_of(v: &View, i: usize) -> Vec<ShotTarget> {
     out
 }
 
-/// A shooter as the one target scan ([`scan_shots`]) sees it.
-pub(crate) struct Shooter<'a> {
-    /// Where it stands.
-    pub(crate) rect: &'a ElementRect,
-    /// War Wagons shoot from every edge (§9.2).
-    pub(crate) all_round: bool,
-    /// Artillery's field of fire is not blocked the way other shooters' is (§9.5).
-    pub(crate) artillery: bool,
-    /// Its range, BW (§9.2).
-    pub(crate) range: f64,
-    /// Its own threat zone (§8.1), which ranks targets (§9.3).
-    pub(crate) zone: &'a ThreatZone,
-}
-
-/// How [`scan_shots`] found one candidate target.
-pub(crate) enum ShotAt<B> {
-    /// It may be shot at, `distance` BW away; `in_threat_zone`: it is in the shooter's own
-    /// threat zone (§9.3).
-    Clear { distance: f64, in_threat_zone: bool },
-    /// Within reach and range, but the blocker named `B` stands in the way (§9.5).
-    Element(B),
-    /// Within reach and range, but terrain blocks sight (§9.5).
-    Terrain(SightBlock),
-}
-
-/// The one shooting-target scan (§9.2, §9.5) behind [`shooting_targets`] and
-/// [`crate::table::Table::shooting_targets`]: for each candidate (in the order given, each with
-/// its rectangle) the shot geometry within range (a candidate outside the zone or range is
-/// passed over silently), then the elements in the way (`blockers` of the candidate gives each
-/// blocker's name and shape, in the order the first one is to be named), then terrain, and
-/// `found` hears the answer. The callers choose the candidates (enemies in play, not sacking)
-/// and order the answers.
-pub(crate) fn scan_shots<T: Copy, B: Copy>(
-    shooter: &Shooter,
-    battlefield: &crate::battlefield::Battlefield,
-    candidates: impl IntoIterator<Item = (T, ElementRect)>,
-    mut blockers: impl FnMut(T) -> (Vec<B>, Vec<ShotBlocker>),
-    mut found: impl FnMut(T, ShotAt<B>),
-) {
-    for (t, rt) in candidates {
-        let Some(shot) = shot_geometry(shooter.rect, shooter.all_round, shooter.range, &rt) else {
-            continue;
-        };
-        let (names, shapes) = blockers(t);
-        if let Some(b) = line_of_sight_blocker(shooter.rect, &shot, &shapes, shooter.artillery) {
-            found(t, ShotAt::Element(names[b]));
-            continue;
-        }
-        if let Err(block) = battlefield.element_line_of_sight(shooter.rect, &rt) {
-            found(t, ShotAt::Terrain(block));
-            continue;
-        }
-        let in_threat_zone = shooter.zone.relation(&rt) != ZoneRelation::Outside;
-        found(
-            t,
-            ShotAt::Clear {
-                distance: shot.distance,
-                in_threat_zone,
-            },
-        );
-    }
-}
+// The one shooting-target scan, below the battle so that the table uses it too (#48).
+pub(crate) use crate::zones::{scan_shots, Shooter, ShotAt};
 
 /// The shot of `shooter` at `target` as the table shows it (§9.4–9.6): `shooter` becomes side A.
 ///
@@ -1213,12 +1153,7 @@ impl<'c, 'a> View<'c, 'a> {
                 g
             }
         };
-        match going {
-            TableGoing::Good => Ok(Going::Good),
-            TableGoing::Rough => Ok(Going::Rough),
-            TableGoing::Bad => Ok(Going::Bad),
-            TableGoing::Impassable => Err(EngagementError::ImpassableGoing { id: e.id }),
-        }
+        Going::from_terrain(going).ok_or(EngagementError::ImpassableGoing { id: e.id })
     }
 
     /// A stronghold is a City or Fort when the battlefield has one with that outline, else a camp.

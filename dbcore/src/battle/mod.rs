@@ -23,6 +23,16 @@
 //!     println!("{line}");
 //! }
 //! ```
+//!
+//! # Import circle
+//!
+//! The files of the battle import each other (the state, the bound and its phases, movement,
+//! engagement, outcomes): `dbcore/tests/suite/module_graph.rs` allows that circle, for now, to
+//! this module and to [`crate::armies`], which builds a [`BattleSetup`]'s armies from a list
+//! with the set-up's own types ([`ElementId`], [`ArmySetup`], [`CommandSetup`]) while
+//! [`prebattle`] chooses and deploys from the lists. Taking the set-up vocabulary and the
+//! battle's lower files out from under [`Battle`] is the rest of issue #48. Nothing else below
+//! the battle imports it.
 
 pub mod bound;
 pub mod cache;
@@ -35,6 +45,7 @@ mod grid;
 pub mod landing;
 pub mod legal;
 pub mod legal_actions;
+pub(crate) mod limits;
 pub mod movement;
 pub mod narrate;
 pub mod notation;

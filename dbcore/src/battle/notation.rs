@@ -193,7 +193,7 @@ impl ErrorInfo for NotationError {
 
 fn err(text: &str, why: impl Into<String>) -> NotationError {
     NotationError {
-        text: crate::limits::quote(text),
+        text: crate::sizes::quote(text),
         why: why.into(),
     }
 }

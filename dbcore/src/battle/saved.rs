@@ -107,7 +107,7 @@ pub enum StateError {
     /// A number or size out of range (`crate::limits`), or a rules configuration that cannot be
     /// used: checked in a compact state too, which is not replayed.
     #[error(transparent)]
-    Limit(#[from] crate::limits::LimitError),
+    Limit(#[from] crate::sizes::LimitError),
     /// The rules configuration of a compact state's set-up cannot be used.
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
@@ -711,7 +711,7 @@ impl Battle {
         // What replaying would have checked on the way, cheaply: sizes and numbers in range
         // (a digest anyone can compute is no proof against a hostile state), and one entry per
         // army and per set-up element where the state has them.
-        crate::limits::check_setup(&s.setup)?;
+        crate::battle::limits::check_setup(&s.setup)?;
         if s.setup.config != *default_config() {
             s.setup.config.validate()?;
         }
@@ -723,15 +723,15 @@ impl Battle {
             )));
         }
         for (i, e) in s.elements.iter().enumerate() {
-            crate::limits::check_pose(&|| format!("elements[{i}].pose"), &e.pose)?;
+            crate::sizes::check_pose(&|| format!("elements[{i}].pose"), &e.pose)?;
         }
-        crate::limits::check_len(
+        crate::sizes::check_len(
             &|| "sallied".into(),
             s.sallied.len(),
-            crate::limits::MAX_ELEMENTS,
+            crate::sizes::MAX_ELEMENTS,
         )?;
         for (i, e) in s.sallied.iter().enumerate() {
-            crate::limits::check_pose(&|| format!("sallied[{i}].pose"), &e.pose)?;
+            crate::sizes::check_pose(&|| format!("sallied[{i}].pose"), &e.pose)?;
         }
         let armies = s.setup.armies.len();
         let per_army = [

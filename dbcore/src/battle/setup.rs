@@ -658,11 +658,11 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
     let mut v = Vec::new();
     if setup.format != FORMAT || setup.version != FORMAT_VERSION {
         v.push(SetupProblem::Format {
-            found: crate::limits::quote(&setup.format),
+            found: crate::sizes::quote(&setup.format),
             version: setup.version,
         });
     }
-    if let Err(e) = crate::limits::check_setup(setup) {
+    if let Err(e) = crate::battle::limits::check_setup(setup) {
         v.push(SetupProblem::Limit {
             message: e.to_string(),
         });
@@ -787,7 +787,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
         }
         // A pile of elements at one spot: every further pair is another problem that would only
         // be counted, so stop comparing once the report is well past full.
-        if v.len() > 4 * crate::limits::MAX_PROBLEMS {
+        if v.len() > 4 * crate::sizes::MAX_PROBLEMS {
             uncounted = i + 1 < all.len();
             break;
         }
@@ -845,7 +845,7 @@ fn more_suffix(uncounted: bool) -> &'static str {
 
 /// At most [`crate::limits::MAX_PROBLEMS`] problems, then one that counts the rest.
 fn cap_problems(mut v: Vec<SetupProblem>, uncounted: bool) -> Vec<SetupProblem> {
-    let max = crate::limits::MAX_PROBLEMS;
+    let max = crate::sizes::MAX_PROBLEMS;
     if v.len() > max || uncounted {
         let count = v.len().saturating_sub(max);
         v.truncate(max);

@@ -80,6 +80,7 @@ mod json_paths;
 mod legal_actions;
 mod limits;
 mod messages;
+mod module_graph;
 mod narration;
 mod prebattle_big_battle;
 mod prebattle_driven;

@@ -151,7 +151,7 @@ pub(super) fn problems(battle: &Battle, start: &Battle) -> Vec<StateProblem> {
                 Some("§7.5"),
             );
         }
-        if !(0.0..=crate::limits::MAX_COORDINATE).contains(&e.moved_this_bound) {
+        if !(0.0..=crate::sizes::MAX_COORDINATE).contains(&e.moved_this_bound) {
             problem(
                 path(i, n, "moved_this_bound"),
                 format!("{} BW", e.moved_this_bound),
@@ -199,7 +199,7 @@ pub(super) fn problems(battle: &Battle, start: &Battle) -> Vec<StateProblem> {
             }
         }
         // A pile of elements at one spot: stop comparing once the report is well past full.
-        if v.len() > 4 * crate::limits::MAX_PROBLEMS {
+        if v.len() > 4 * crate::sizes::MAX_PROBLEMS {
             uncounted = k + 1 < rects.len();
             break;
         }
@@ -213,7 +213,7 @@ pub(super) fn problems(battle: &Battle, start: &Battle) -> Vec<StateProblem> {
     };
 
     // The bound, the phase and the PIPs.
-    let most_bounds = crate::limits::MAX_STATE_BOUND;
+    let most_bounds = crate::sizes::MAX_STATE_BOUND;
     if battle.bound == 0 || battle.bound > most_bounds {
         problem(
             "bound".into(),
@@ -449,7 +449,7 @@ fn path(i: usize, n: usize, what: &str) -> String {
 
 /// At most [`crate::limits::MAX_PROBLEMS`] problems, then one that counts the rest.
 fn cap(mut v: Vec<StateProblem>, uncounted: bool) -> Vec<StateProblem> {
-    let max = crate::limits::MAX_PROBLEMS;
+    let max = crate::sizes::MAX_PROBLEMS;
     if v.len() > max || uncounted {
         let count = v.len().saturating_sub(max);
         v.truncate(max);
