@@ -45,6 +45,10 @@ use super::state::Status;
 /// 40 mm base).
 pub const STEP_RESOLUTION: f64 = 0.01;
 
+/// The most PIPs a tactical move of one element alone costs (§6.3): one, and one for each of
+/// the two extras (unwieldy or garrisoning; beyond command, sheltered or general lost).
+const MOST_A_LONE_MOVE_COSTS: u8 = 3;
+
 /// Every contact a mover may ask for, in the order [`Battle::legal_contacts`] tries them.
 pub const CONTACTS: [ContactWanted; 6] = [
     ContactWanted::Front,
@@ -311,6 +315,12 @@ impl Battle {
         let Ok(command) = self.paying_command(&order) else {
             return false;
         };
+        let available = command.map_or(self.pips, |c| c.pips);
+        // A lone move costs its one PIP and at most two extras (§6.3 (a) and one of (b)): with
+        // three left it is paid for, without pricing it (the command distance is the costly part).
+        if available >= MOST_A_LONE_MOVE_COSTS {
+            return true;
+        }
         let plan = MovePlan {
             movers: vec![id],
             moves: Vec::new(),
@@ -321,6 +331,6 @@ impl Battle {
         };
         let cost =
             self.pip_cost_boxed(&order, &plan, ctx.close_combat.map(|m| m.area_boxes(&ctx)));
-        cost.total <= command.map_or(self.pips, |c| c.pips)
+        cost.total <= available
     }
 }
