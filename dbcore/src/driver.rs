@@ -836,7 +836,11 @@ fn trial(b: &Battle, action: Action) -> Option<CheckedAction> {
     {
         let refusal = b.check(&action).err();
         let checked = b.legal_action(action);
-        assert_eq!(checked.is_none(), refusal.is_some(), "check and legal_action agree");
+        assert_eq!(
+            checked.is_none(),
+            refusal.is_some(),
+            "check and legal_action agree"
+        );
         if let Some(e) = refusal {
             tests::REFUSED.with(|r| r.borrow_mut().push(e));
         }

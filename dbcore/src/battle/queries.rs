@@ -329,8 +329,7 @@ impl Battle {
             full_distance_forward: false,
             into_contact: true,
         };
-        let cost =
-            self.pip_cost_boxed(&order, &plan, ctx.close_combat.map(|m| m.area_boxes(&ctx)));
+        let cost = self.pip_cost_boxed(&order, &plan, ctx.close_combat.map(|m| m.area_boxes(&ctx)));
         cost.total <= available
     }
 }
