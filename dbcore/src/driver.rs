@@ -748,8 +748,9 @@ fn best_move(b: &Battle, memo: &mut NearestMemo) -> Option<CheckedAction> {
     best_move_with(b, true, memo)
 }
 
-/// [`best_move`], passing over the moves sure to be refused as too far when `pass_over` (the
-/// tests compare it with asking the battle about every move).
+/// [`best_move`], passing over the moves sure to be refused when `pass_over`: those too far,
+/// and every move of an element the battle says may not move alone (the tests compare it with
+/// asking the battle about every move).
 fn best_move_with(b: &Battle, pass_over: bool, memo: &mut NearestMemo) -> Option<CheckedAction> {
     if b.pips() == 0 {
         return None;
@@ -758,6 +759,12 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut NearestMemo) -> Option
     mine.sort_by(|x, y| x.2.total_cmp(&y.2).then(x.0.cmp(&y.0)));
     let cfg = &b.setup().config;
     for &mut (id, target, dist) in mine {
+        // Every move tried below is this element's alone, a path or a contact: when the battle
+        // says none of those may be accepted (in close combat, short of PIPs, #47), each would
+        // be refused, and the first move accepted is the one asking each would find.
+        if pass_over && !b.may_move_alone(id) {
+            continue;
+        }
         let me = b.element(id)?;
         // Moves the battle is sure to refuse as too far are not asked (#15: they were a third
         // of the candidates). A leg moves as far as its front corner moving furthest, which is
@@ -780,7 +787,7 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut NearestMemo) -> Option
                     contact: ContactWanted::Front,
                 },
             };
-            if let Some(checked) = b.legal_action(contact) {
+            if let Some(checked) = trial(b, contact) {
                 return Some(checked);
             }
         }
@@ -817,13 +824,35 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut NearestMemo) -> Option
                         path: vec![Pose::new(dest.x, dest.y, facing)],
                     },
                 };
-                if let Some(checked) = b.legal_action(action) {
+                if let Some(checked) = trial(b, action) {
                     return Some(checked);
                 }
             }
         }
     }
     None
+}
+
+/// `b.legal_action(action)`: one move the driver tries. Test builds also keep why each refused
+/// trial was refused (the rule a player would be told), so that a test can show which refusals
+/// are left (#47).
+fn trial(b: &Battle, action: Action) -> Option<CheckedAction> {
+    #[cfg(test)]
+    {
+        let refusal = b.check(&action).err();
+        let checked = b.legal_action(action);
+        assert_eq!(
+            checked.is_none(),
+            refusal.is_some(),
+            "check and legal_action agree"
+        );
+        if let Some(e) = refusal {
+            tests::REFUSED.with(|r| r.borrow_mut().push(e));
+        }
+        checked
+    }
+    #[cfg(not(test))]
+    b.legal_action(action)
 }
 
 /// The next shot or combat the moving army chooses: the first shot the battle accepts (checked),
@@ -1105,6 +1134,49 @@ mod tests {
             kept > compared / 3 && updated > compared / 10,
             "{kept} kept, {updated} brought up to date, of {compared}"
         );
+    }
+
+    thread_local! {
+        /// Why each move the driver tried on this thread was refused (see `trial`).
+        pub(super) static REFUSED: std::cell::RefCell<Vec<crate::battle::BattleError>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    /// #47: the driver tries no move of an element in close combat (DBA3.md §7.1) or of one
+    /// whose move the PIPs left do not pay for (§6.3), the refusals `Battle::may_move_alone`
+    /// tells without a path; the refusals left are those that depend on the path (an element
+    /// in the way, too far for the going, a threat zone).
+    #[test]
+    fn driver_tries_no_move_of_an_element_that_may_not_move() {
+        use crate::battle::movement::MoveError;
+        use crate::battle::BattleError;
+        REFUSED.with(|r| r.borrow_mut().clear());
+        let big = big_battle_setup(crate::battlefield::Variant::BigBattle);
+        let mut moves = 0;
+        for (setup, seeds, bounds) in [(demo_setup(), 1..9, 40), (big, 1..3, 12)] {
+            let validated = ValidatedSetup::new(setup).unwrap();
+            for seed in seeds {
+                moves += play_validated(&validated, seed, bounds)
+                    .unwrap()
+                    .events
+                    .iter()
+                    .filter(|e| matches!(e, Event::Moved { .. }))
+                    .count();
+            }
+        }
+        let refused = REFUSED.with(|r| std::mem::take(&mut *r.borrow_mut()));
+        let path_free = refused
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    BattleError::NotEnoughPips { .. }
+                        | BattleError::Move(MoveError::InCloseCombat { .. })
+                )
+            })
+            .count();
+        assert!(moves > 300, "{moves} moves");
+        assert_eq!(path_free, 0, "of {} refused trials", refused.len());
     }
 
     #[test]

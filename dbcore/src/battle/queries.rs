@@ -7,6 +7,9 @@
 //! * [`Battle::legal_contacts`]: every way an element may close into contact with an enemy now
 //!   (§8.2–§8.4), each checked.
 //! * [`Battle::payable_moves`]: the elements whose move the PIPs left still pay for (§6.3).
+//! * `Battle::may_move_alone` (for the driver and the opponent): whether any move of an element
+//!   alone may be accepted at all, told without a path (#47: a driver asked about every path of
+//!   an element in close combat or short of PIPs, and had each refused).
 //!
 //! Readings where the digest is silent:
 //! * A step **on a bearing** is what a player means by "move 1.5 BW on bearing 90": one straight
@@ -29,15 +32,22 @@
 
 use crate::geometry::{Point, Pose, TOLERANCE};
 
-use super::bound::{Action, Battle, Event};
+use crate::terrain::TerrainFeature;
+
+use super::bound::{Action, Battle, Event, Phase};
 use super::checked::CheckedAction;
 use super::legal::LegalMove;
-use super::movement::{ContactWanted, Flank, GroupStep, MoveOrder};
+use super::movement::{in_close_combat, ContactWanted, Flank, GroupStep, MoveOrder, MovePlan};
 use super::setup::ElementId;
+use super::state::Status;
 
 /// How finely [`Battle::farthest_step`] bisects, BW (1/100 BW, well under a millimetre on a
 /// 40 mm base).
 pub const STEP_RESOLUTION: f64 = 0.01;
+
+/// The most PIPs a tactical move of one element alone costs (§6.3): one, and one for each of
+/// the two extras (unwieldy or garrisoning; beyond command, sheltered or general lost).
+const MOST_A_LONE_MOVE_COSTS: u8 = 3;
 
 /// Every contact a mover may ask for, in the order [`Battle::legal_contacts`] tries them.
 pub const CONTACTS: [ContactWanted; 6] = [
@@ -250,5 +260,76 @@ impl Battle {
             .into_iter()
             .filter(|m| m.affordable)
             .collect()
+    }
+
+    /// Whether [`Battle::check`] may accept some tactical move of element `id` alone (a path,
+    /// `MoveOrder::Element`, or a move into contact, `MoveOrder::IntoContact` with `id` alone):
+    /// `false` only when it refuses every one of them whatever the path or the contact, so that
+    /// a caller trying such moves may pass over the element and find the same first move
+    /// accepted (#47).
+    ///
+    /// Every such move is refused, before or after its path is planned, when it is not the
+    /// movement phase or a flight is due (§14.5); when the element is unknown, of the other
+    /// army, afloat, lost or sacking (§4.2); when it is in close combat (§7.1, refused by the
+    /// planning of a path and of a contact alike); and when the PIPs its command has left do not
+    /// pay for it (§6.3). What a lone move costs depends on the element and the state, not on
+    /// the path, with two exceptions that only make it cheaper, both allowed for: a first full
+    /// move along a road is free (so on a table with a road this answers `true` rather than
+    /// price the path), and scythed chariots may be waived their extra PIP into contact (so the
+    /// cost is taken as a move into contact, never more than any other).
+    pub(crate) fn may_move_alone(&self, id: ElementId) -> bool {
+        if self.phase != Phase::Movement || self.flight_due() {
+            return false;
+        }
+        let Some(e) = self.element(id) else {
+            return false;
+        };
+        if e.army != self.active
+            || e.status == Status::Afloat
+            || !e.in_play()
+            || self.sacking(id).is_some()
+        {
+            return false;
+        }
+        let strongholds = self.held_strongholds_kept();
+        let ctx = self.move_context(&strongholds);
+        let Some(idx) = self.elements.iter().position(|x| x.id == id) else {
+            return false;
+        };
+        if in_close_combat(&ctx, idx) {
+            return false;
+        }
+        let has_road = self
+            .setup
+            .battlefield
+            .features
+            .iter()
+            .any(|f| matches!(f, TerrainFeature::Road(_)));
+        if has_road {
+            return true;
+        }
+        let order = MoveOrder::Element {
+            id,
+            path: Vec::new(),
+        };
+        let Ok(command) = self.paying_command(&order) else {
+            return false;
+        };
+        let available = command.map_or(self.pips, |c| c.pips);
+        // A lone move costs its one PIP and at most two extras (§6.3 (a) and one of (b)): with
+        // three left it is paid for, without pricing it (the command distance is the costly part).
+        if available >= MOST_A_LONE_MOVE_COSTS {
+            return true;
+        }
+        let plan = MovePlan {
+            movers: vec![id],
+            moves: Vec::new(),
+            distance: 0.0,
+            along_road: false,
+            full_distance_forward: false,
+            into_contact: true,
+        };
+        let cost = self.pip_cost_boxed(&order, &plan, ctx.close_combat.map(|m| m.area_boxes(&ctx)));
+        cost.total <= available
     }
 }

@@ -35,6 +35,8 @@ const SHOOTING_LISTS: (&str, &str) = ("I/2a", "I/6a");
 const MAX_COMMAND_BOUNDS: u32 = 200;
 /// Battles (consecutive seeds) of one `driven_battle_many` operation.
 const MANY_SEEDS: u64 = 40;
+/// Most actions of one `rollout` operation (a random battle may wander long before it ends).
+const ROLLOUT_ACTIONS: usize = 3_000;
 /// First seed of the `driven_battle_many` row, clear of the seeds `driven_battle` plays.
 const MANY_FIRST_SEED: u64 = 1_000;
 
@@ -47,7 +49,7 @@ struct Row {
     target_instr: Option<f64>,
 }
 
-const ROWS: [Row; 25] = [
+const ROWS: [Row; 26] = [
     Row {
         name: "driven_battle",
         target_ns: Some(1_000_000.0),
@@ -59,6 +61,14 @@ const ROWS: [Row; 25] = [
         name: "driven_battle_many",
         target_ns: Some(MANY_SEEDS as f64 * 1_000_000.0),
         target_instr: None,
+    },
+    // A rollout (#47): the demonstration battle played by random choices from the engine's
+    // own list (`Battle::legal_actions_checked`, committed by `apply_checked`), the dice and the
+    // choices from one seeded generator, to its end or `ROLLOUT_ACTIONS`.
+    Row {
+        name: "rollout",
+        target_ns: None,
+        target_instr: Some(2_500_000.0),
     },
     Row {
         name: "replay",
@@ -209,6 +219,7 @@ fn describe(name: &str) -> &'static str {
     match name {
         "driven_battle" => "whole battle by the driver (set-up validated once)",
         "driven_battle_many" => "40 driven battles, consecutive seeds (one op = 40)",
+        "rollout" => "random legal actions rollout (legal_actions_checked)",
         "replay" => "replay of a recorded battle (Battle::replay)",
         "replay_validated" => "the same from its validated set-up (replay_validated)",
         "resolve" => "resolve of one combat, inputs given",
@@ -395,6 +406,10 @@ impl Fixture {
                     black_box(play_validated(black_box(&self.setup), seed, MAX_BOUNDS).ok());
                 }
             }),
+            "rollout" => each!(|i| {
+                // The same seed every time, so that instruction counts compare.
+                black_box(rollout(black_box(&self.setup), SEED));
+            }),
             "replay" => each!(|i| {
                 black_box(Battle::replay(black_box(&self.record)).ok());
             }),
@@ -502,6 +517,45 @@ impl Fixture {
             _ => {}
         }
     }
+}
+
+/// The `rollout` row's generator: a 64-bit LCG, a number below `n` from its high bits.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// One random battle from `setup`: each decision throws two dice (and one a command, for the
+/// variants that roll per command) and takes one of `legal_actions_checked` at random. The
+/// actions played.
+fn rollout(setup: &ValidatedSetup, seed: u64) -> usize {
+    let Ok((mut b, _)) = Battle::replay_validated(setup, &[]) else {
+        return 0;
+    };
+    let mut lcg = Lcg(seed);
+    let mut played = 0;
+    while played < ROLLOUT_ACTIONS && !matches!(b.phase(), Phase::Finished { .. }) {
+        let dice: Vec<DieScore> = (0..4)
+            .filter_map(|_| DieScore::new(1 + lcg.below(6) as u8).ok())
+            .collect();
+        let mut listed = b.legal_actions_checked(&dice);
+        if listed.is_empty() {
+            break;
+        }
+        let pick = listed.swap_remove(lcg.below(listed.len()));
+        if b.apply_checked(pick).is_err() {
+            break;
+        }
+        played += 1;
+    }
+    played
 }
 
 /// The `resolve` row's situation (4Bd general uphill against 3Kn flanked once) as a C caller
@@ -672,7 +726,7 @@ fn instructions(name: &str) -> Result<f64, String> {
             .ok_or_else(|| format!("no instruction count from valgrind for {name}"))
     };
     let many: u64 = match name {
-        "driven_battle" | "replay" | "replay_validated" => 3,
+        "driven_battle" | "replay" | "replay_validated" | "rollout" => 3,
         "driven_big_battle" | "driven_giant" | "driven_battle_many" => 1,
         "game_from_lists" | "game_from_lists_shooting" => 1,
         "per_action_12" | "per_action_24" | "per_action_48" | "per_action_96" => 1,
