@@ -25,6 +25,8 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 
 target_dir="${CARGO_TARGET_DIR:-$root/target}/fuzz"
+# glibc's records of thread-local destructors, reported while a server thread exits (lsan.supp).
+export LSAN_OPTIONS="suppressions=$root/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
