@@ -174,6 +174,16 @@ pub(crate) fn play_game_to_end(
     )
 }
 
+/// Who plays a whole pre-battle: [`play_prebattle`], or
+/// [`crate::ai::prebattle::play_prebattle`] with the armies the opponent plays.
+pub type PrebattlePlayer<'a> = dyn FnMut(
+        &mut crate::battle::prebattle::Prebattle,
+        &mut SeededDice,
+    ) -> Result<
+        Vec<crate::battle::prebattle::PrebattleEvent>,
+        crate::battle::prebattle::PrebattleError,
+    > + 'a;
+
 /// A whole game with the pre-battle played by `prebattle` and army `i`'s battle by
 /// `policies[i]` (as [`drive_with`]), every die from `seed`; the game and the battle as it ended.
 /// [`play_game`] and [`crate::ai::play_game_with`] are this with their own players.
@@ -181,7 +191,7 @@ pub(crate) fn play_game_to_end_with(
     setup: PrebattleSetup,
     seed: u64,
     max_bounds: u32,
-    prebattle: &mut crate::ai::PrebattlePlayer<'_>,
+    prebattle: &mut PrebattlePlayer<'_>,
     policies: &mut [&mut dyn Policy],
 ) -> Result<(DrivenGame, Battle), DriveError> {
     check_max_bounds(max_bounds)?;

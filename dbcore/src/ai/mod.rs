@@ -32,12 +32,11 @@
 //!   (§12.1), which a player makes after seeing the result.
 //! * When no dice are given it draws them itself from its seed, like the demonstration driver.
 //!
-//! # Import circle
+//! # Above the driver
 //!
-//! The opponent and [`crate::driver`] import each other: the opponent plays through the driver's
-//! pre-battle helpers, and the driver asks the opponent for a side's bound. The test of the module
-//! graph (`dbcore/tests/suite/module_graph.rs`) allows that circle until one of them is set above
-//! the other (issue #48).
+//! The opponent stands on [`crate::driver`]: it plays through the driver's pre-battle helpers,
+//! its [`Policy`] trait and its whole-game loop, and the driver imports nothing from here (the
+//! module graph test, `dbcore/tests/suite/module_graph.rs`, keeps it so; issue #48).
 
 use serde::{Deserialize, Serialize};
 
@@ -802,15 +801,7 @@ pub fn mirrored(setup: &crate::battle::BattleSetup, army: usize) -> crate::battl
     out
 }
 
-/// Who plays a whole pre-battle: [`crate::driver::play_prebattle`], or
-/// [`prebattle::play_prebattle`] with the armies the opponent plays.
-pub type PrebattlePlayer<'a> = dyn FnMut(
-        &mut crate::battle::prebattle::Prebattle,
-        &mut SeededDice,
-    ) -> Result<
-        Vec<crate::battle::prebattle::PrebattleEvent>,
-        crate::battle::prebattle::PrebattleError,
-    > + 'a;
+pub use crate::driver::PrebattlePlayer;
 
 /// A whole game between two armies with the battle played by `policies` (army `i` by
 /// `policies[i]`, as [`crate::driver::drive_with`]): the pre-battle (aggression, terrain,

@@ -25,10 +25,6 @@ const ALLOWED: &[Allowed] = &[
         reason_in: "battle/mod.rs",
     },
     Allowed {
-        prefixes: &["ai", "driver"],
-        reason_in: "ai/mod.rs",
-    },
-    Allowed {
         prefixes: &["battlefield", "terrain"],
         reason_in: "battlefield.rs",
     },
