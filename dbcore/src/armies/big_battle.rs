@@ -38,7 +38,10 @@ use crate::battle::commands::{
     may_be_sub_general, ARMY_ELEMENTS, BIG_BATTLE_COMMANDS, BIG_BATTLE_ELEMENTS,
     MIN_COMMAND_ELEMENTS,
 };
-use crate::battle::{ArmySetup, CommandId, CommandSetup, ElementId, PipAllocation};
+use crate::battle::{
+    commands::CommandId, commands::CommandSetup, commands::PipAllocation, setup::ArmySetup,
+    setup::ElementId,
+};
 use crate::battlefield::{BoardEdge, Variant};
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::Pose;

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::entry::{Fielded, Package, Troop, TroopEntry};
 use super::{list, ArmyList, HomeTopography, ListId};
-use crate::battle::{ElementId, ElementSetup};
+use crate::battle::{setup::ElementId, setup::ElementSetup};
 use crate::error::{ErrorCode, ErrorInfo};
 use crate::geometry::Pose;
 use crate::troops::ElementKind;

@@ -144,13 +144,13 @@ pub(super) struct StateCache {
     /// The contacts between enemies of the state this one came from (or of one before it), if
     /// they were asked: where this state's start ([`KnownContacts::derived`]).
     contacts_seed: Option<Arc<KnownContacts>>,
-    /// The strongholds held in this state ([`super::Battle::held_strongholds`]), worked out
+    /// The strongholds held in this state ([`super::bound::Battle::held_strongholds`]), worked out
     /// when first asked (#15: every move checked asked again, most of a battle's time in games
     /// with camps).
     held: OnceLock<HeldMemo>,
 }
 
-/// [`super::Battle::held_strongholds`] of one state, with everything it was worked out from
+/// [`super::bound::Battle::held_strongholds`] of one state, with everything it was worked out from
 /// but the elements: the camps' and Cities' states, compared by value whenever it answers. The
 /// elements are the state's while the memo lives (the battle empties its cache whenever an
 /// element changes), told apart by address and length as the other memos tell them; debug
@@ -174,7 +174,7 @@ pub(super) struct HeldInputs {
 
 impl HeldInputs {
     /// The inputs of battle state `b`.
-    pub(super) fn of(b: &super::Battle) -> HeldInputs {
+    pub(super) fn of(b: &super::bound::Battle) -> HeldInputs {
         HeldInputs {
             elements: ElementsAt::of(&b.elements),
             camps: (0..b.camp_sacked.len().max(b.camp_followers.len()))
@@ -190,7 +190,7 @@ impl HeldInputs {
     }
 
     /// Whether these are the inputs of battle state `b` (without allocating).
-    pub(super) fn describe(&self, b: &super::Battle) -> bool {
+    pub(super) fn describe(&self, b: &super::bound::Battle) -> bool {
         self.elements == ElementsAt::of(&b.elements)
             && self.camps.len() == b.camp_sacked.len().max(b.camp_followers.len())
             && self
@@ -208,7 +208,7 @@ impl HeldInputs {
     }
 
     /// Army `a`'s camp sacked and its camp followers defending, as kept (`None` as absent).
-    fn camp(b: &super::Battle, a: usize) -> (bool, bool) {
+    fn camp(b: &super::bound::Battle, a: usize) -> (bool, bool) {
         (
             b.camp_sacked.get(a).copied().unwrap_or(true),
             b.camp_followers.get(a).copied().unwrap_or(false),
@@ -595,7 +595,7 @@ impl StateCache {
     /// works them out afresh.
     pub(super) fn held(
         &self,
-        b: &super::Battle,
+        b: &super::bound::Battle,
         work: impl FnOnce() -> Vec<HeldStronghold>,
     ) -> Option<&[HeldStronghold]> {
         let m = match self.held.get() {
@@ -609,7 +609,7 @@ impl StateCache {
     }
 
     /// Whether every answer kept is for the state `ctx` describes (an empty cache's none are):
-    /// a state adopting another's memo ([`super::Battle::apply`] of a simulated action) keeps
+    /// a state adopting another's memo ([`super::bound::Battle::apply`] of a simulated action) keeps
     /// it only then, since a memo kept for another state would never be filled for this one.
     pub(super) fn all_for(&self, ctx: &MoveContext) -> bool {
         self.close_combat.get().is_none_or(|m| {
@@ -622,7 +622,7 @@ impl StateCache {
 
     /// The close-combat flags of the state `ctx` describes: the cache's when it is empty or
     /// describes that state, `None` when it holds another state's answers (the caller then asks
-    /// [`super::in_close_combat`] afresh).
+    /// [`super::movement::in_close_combat`] afresh).
     pub(super) fn close_combat<'a>(&'a self, ctx: &MoveContext) -> Option<&'a CloseCombatFlags> {
         let memo = self.close_combat.get_or_init(|| CloseCombat {
             config: address(ctx.config),
@@ -712,7 +712,7 @@ impl StateCache {
     /// tactical move or an outcome); nothing for any other event.
     pub(super) fn carry(
         self,
-        event: &super::Event,
+        event: &super::bound::Event,
         elements: &[ElementState],
         cfg: &RulesConfig,
     ) -> Carry {
@@ -731,9 +731,9 @@ impl StateCache {
             return nothing;
         }
         // One or two elements for most events, kept in place (#15).
-        let mut ids: Few<super::ElementId> = match event {
-            super::Event::Moved { moves, .. } => moves.iter().map(|m| m.id).collect(),
-            super::Event::Outcome { effect } => Few::one(effect.id()),
+        let mut ids: Few<super::setup::ElementId> = match event {
+            super::bound::Event::Moved { moves, .. } => moves.iter().map(|m| m.id).collect(),
+            super::bound::Event::Outcome { effect } => Few::one(effect.id()),
             _ => return nothing,
         };
         ids.sort_unstable();

@@ -3,7 +3,7 @@
 //!
 //! A camp is named by its army and, for an allied command's own camp, that command
 //! ([`CampRef`]). The army camp's state (sacked, camp followers still defending) is kept per army
-//! as it always was; an allied camp's is kept in its [`super::CommandState`] (`camp_sacked`,
+//! as it always was; an allied camp's is kept in its [`super::commands::CommandState`] (`camp_sacked`,
 //! `camp_followers`), so a standard battle reads and writes the same JSON as before.
 //!
 //! Who may defend a camp (§4.6, §14.3, §17.52): never El or SCh; in a standard battle any other

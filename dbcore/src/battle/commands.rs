@@ -143,7 +143,7 @@ pub struct CommandState {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub held: Vec<ElementId>,
     /// Demoralised in an earlier bound, it has still to flee in this bound of its army's
-    /// (§14.5): set as the bound begins, cleared by the flight ([`super::Action::Flee`]).
+    /// (§14.5): set as the bound begins, cleared by the flight ([`super::bound::Action::Flee`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flight_due: bool,
     /// An allied command's own camp has been sacked (§14.3, §14.5): one more loss to it.

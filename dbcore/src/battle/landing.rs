@@ -1,8 +1,8 @@
 //! Littoral landings (DBA3.md §5.5, §17.55).
 //!
-//! Elements named in [`super::BattleSetup::held_back`] start afloat ([`super::Status::Afloat`]):
+//! Elements named in [`super::setup::BattleSetup::held_back`] start afloat ([`super::state::Status::Afloat`]):
 //! they are on no part of the table, project nothing and cannot be moved, shot or fought. In its
-//! own first bound their army lands them all together with [`super::Action::Land`].
+//! own first bound their army lands them all together with [`super::bound::Action::Land`].
 //!
 //! Readings where the digest is silent:
 //! * **The group**: every element held back lands, at once, facing the same way, each touching
@@ -213,7 +213,7 @@ impl Battle {
                 moves,
             },
             Event::PipsSpent {
-                cost: super::PipCost {
+                cost: super::bound::PipCost {
                     base: 1,
                     extras: Vec::new(),
                     total: 1,

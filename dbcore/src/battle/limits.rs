@@ -1,7 +1,10 @@
 //! The sizes of a set-up and of an action ([`crate::limits`]): the checks of the battle's own
 //! types, kept beside them so that the limits below the battle need not import it.
 
-use super::{Action, BattleSetup, GroupStep, MoveOrder, PipAllocation};
+use super::{
+    bound::Action, commands::PipAllocation, movement::GroupStep, movement::MoveOrder,
+    setup::BattleSetup,
+};
 use crate::geometry::Pose;
 use crate::sizes::{
     check_battlefield, check_coordinate, check_len, check_polygon, check_pose, check_range,

@@ -90,9 +90,9 @@ pub struct MoveContext<'a> {
     /// projects a threat zone against the other armies (§8.1). Empty when there are none.
     pub strongholds: &'a [HeldStronghold],
     /// Who is in close combat, by index of `elements`, when already known for exactly this state
-    /// ([`super::Battle::move_context`] fills it from the battle's per-state cache); `None`
+    /// ([`super::bound::Battle::move_context`] fills it from the battle's per-state cache); `None`
     /// works it out on each question. Either way the answers are those of [`in_close_combat`].
-    pub close_combat: Option<&'a super::CloseCombatFlags>,
+    pub close_combat: Option<&'a super::cache::CloseCombatFlags>,
     /// Whether a refused move must name the first rule it breaks, in the order the rules are
     /// checked ([`Refusals::Named`]), or may be refused by whichever check is cheapest
     /// ([`Refusals::Any`]). A move accepted is the same move with the same plan either way.
@@ -140,7 +140,7 @@ pub struct HeldStronghold {
     /// The allied command whose own camp this is (Big Battle, Giant, §14.3); `None` for an
     /// army's camp and for a City or Fort.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<super::CommandId>,
+    pub command: Option<super::commands::CommandId>,
     /// A camp of a battle with commands: its elements inside that may defend it, those of the
     /// camp's own command (§14.3, §17.52). `None`: any element of `army` that may defend a camp
     /// (§4.6), or a City or Fort.

@@ -1,6 +1,6 @@
 //! City sallies by denizens (DBA3.md §4.2, §17.30).
 //!
-//! A City's denizens are no element until they sally; [`super::Action::Sally`] makes them one: a
+//! A City's denizens are no element until they sally; [`super::bound::Action::Sally`] makes them one: a
 //! `Dz` element of the army controlling the City, under the denizens' reserved id
 //! ([`super::state::denizens_id`]), moving as Solid foot and fighting as Fast at +2 / +0 (§17.30,
 //! the rules configuration's `Dz` row). While they are out the City is undefended (§4.2).
@@ -126,7 +126,7 @@ impl Battle {
 
     /// Cities whose denizens may sally now, somewhere outside a gate (§4.2, §17.30).
     pub fn sally_cities(&self) -> Vec<usize> {
-        if self.phase != super::Phase::Movement {
+        if self.phase != super::bound::Phase::Movement {
             return Vec::new();
         }
         self.cities

@@ -633,7 +633,8 @@ impl Battle {
         let Some(claimed) = crate::json::plain_from_str::<Battle>(text) else {
             return FullText::Unread;
         };
-        let Ok(setup) = super::ValidatedSetup::from_shared(Arc::clone(&claimed.setup)) else {
+        let Ok(setup) = super::checked::ValidatedSetup::from_shared(Arc::clone(&claimed.setup))
+        else {
             return FullText::Unread;
         };
         let Ok((replayed, _)) = Battle::replay_validated(&setup, &claimed.actions) else {
@@ -675,7 +676,7 @@ impl Battle {
             _ => {
                 // The claimed state's own set-up, validated once and shared by the replay, not
                 // copied.
-                let setup = super::ValidatedSetup::from_shared(Arc::clone(&claimed.setup))
+                let setup = super::checked::ValidatedSetup::from_shared(Arc::clone(&claimed.setup))
                     .map_err(ReplayError::from)?;
                 (Battle::replay_validated(&setup, &claimed.actions)?.0, text)
             }
@@ -754,7 +755,7 @@ impl Battle {
         }
         // The set-up's own rules, as for a new battle: the commands, Cities and camps the
         // state is measured against come from it.
-        let setup = super::ValidatedSetup::from_shared(Arc::new(s.setup))?.shared();
+        let setup = super::checked::ValidatedSetup::from_shared(Arc::new(s.setup))?.shared();
         let mut elements: Vec<ElementState> = setup_elements(&setup)
             .zip(&s.elements)
             .map(|((army, e), saved)| restore(army, e, saved))
@@ -828,7 +829,7 @@ impl Battle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::battle::BattleRecord;
+    use crate::battle::bound::BattleRecord;
 
     /// States along every golden battle: every seventh action's, and the last.
     fn golden_states() -> Vec<(String, Battle)> {

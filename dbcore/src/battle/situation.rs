@@ -12,7 +12,7 @@ use super::setup::ElementId;
 
 impl Battle {
     /// The close combat `a` and `b` would fight now, as [`crate::combat::resolve`] takes it: the
-    /// situation a [`super::Action::Fight`] of the pair resolves, with `a` as side A.
+    /// situation a [`super::bound::Action::Fight`] of the pair resolves, with `a` as side A.
     ///
     /// The pair must be one of [`Battle::pending_combats`] (either way round), else
     /// [`BattleError::NotInCombat`] (§10.2). An element contacted on its side or rear turns to face

@@ -54,7 +54,7 @@ impl Battle {
     /// `bound_started` of them, or all of them): each tactical move as an arrow, each outcome
     /// move as a dashed arrow, shots, combats and losses (§7, §9, §10, §12, §13.1), so that the
     /// picture tells what just happened.
-    pub fn svg_marked(&self, threat_zones: bool, events: &[super::Event]) -> String {
+    pub fn svg_marked(&self, threat_zones: bool, events: &[super::bound::Event]) -> String {
         let command_of = |id: u32| self.command_of(super::setup::ElementId(id)).map(|c| c.id.0);
         self.table().svg_with_marks(
             &self.setup().config,
@@ -67,8 +67,8 @@ impl Battle {
 
     /// The marks of the latest bound among `events` that has any (see [`Battle::svg_marked`]):
     /// a bound only just begun, its PIPs rolled and nothing yet done, shows the bound before it.
-    pub fn marks_of(&self, events: &[super::Event]) -> Vec<crate::svg::SvgMark> {
-        use super::Event;
+    pub fn marks_of(&self, events: &[super::bound::Event]) -> Vec<crate::svg::SvgMark> {
+        use super::bound::Event;
         let mut end = events.len();
         loop {
             let start = events[..end]
@@ -84,9 +84,9 @@ impl Battle {
     }
 
     /// The marks of `events`, one bound's.
-    fn marks_in(&self, events: &[super::Event]) -> Vec<crate::svg::SvgMark> {
+    fn marks_in(&self, events: &[super::bound::Event]) -> Vec<crate::svg::SvgMark> {
+        use super::bound::Event;
         use super::outcome::Effect;
-        use super::Event;
         use crate::svg::SvgMark;
         let side = |id: super::setup::ElementId| {
             self.element(id)
@@ -299,7 +299,7 @@ impl BattleSetup {
 
 #[cfg(test)]
 mod tests {
-    use crate::battle::{Action, Battle, BattleRecord};
+    use crate::battle::{bound::Action, bound::Battle, bound::BattleRecord};
 
     fn golden(name: &str) -> BattleRecord {
         let path = format!("{}/../tests/golden/{name}.json", env!("CARGO_MANIFEST_DIR"));

@@ -16,7 +16,7 @@
 //! * **Distance and repeats**: the passage is a road move, so it is not limited by §7.3's
 //!   distances and may be a second or later move (§7.5); its length (the leader's front edge
 //!   from where it stood, through both gates, to where it ends) counts as distance moved (§9.1).
-//!   It costs 1 PIP per element ([`crate::battle::Battle::pip_cost`]), never 0.
+//!   It costs 1 PIP per element ([`crate::battle::bound::Battle::pip_cost`]), never 0.
 
 use super::*;
 
