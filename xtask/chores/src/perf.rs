@@ -709,6 +709,46 @@ fn calibrate(f: &Fixture, name: &str) -> u64 {
     }
 }
 
+/// Big Battle and Giant per action against the standard game's (#47: at most x2), in
+/// instructions: the callgrind count of each row is one battle of seed `SEED + 1` (see
+/// [`instructions`]), and the standard game's is `driven_battle_many`'s 40 battles, each divided
+/// by the actions its battles took.
+fn big_battle_per_action(
+    fixture: &Fixture,
+    counted: &[Option<f64>],
+    at: impl Fn(&str) -> Option<usize>,
+) {
+    let actions =
+        |r: Result<dbcore::driver::DrivenBattle, _>| r.map_or(0, |d| d.record.actions.len());
+    let Some(standard) = at("driven_battle_many").and_then(|i| counted[i]) else {
+        println!("Big Battle and Giant per action: in instructions only (run with --callgrind)");
+        return;
+    };
+    let standard_actions: usize = (MANY_FIRST_SEED..MANY_FIRST_SEED + MANY_SEEDS)
+        .map(|seed| actions(play_validated(&fixture.setup, seed, MAX_BOUNDS)))
+        .sum();
+    let standard = standard / standard_actions.max(1) as f64;
+    println!(
+        "per action, standard game ({standard_actions} actions in {MANY_SEEDS} battles): {} instructions",
+        human_count(standard)
+    );
+    for (row, setup, what) in [
+        ("driven_big_battle", &fixture.big_battle, "Big Battle"),
+        ("driven_giant", &fixture.giant, "Giant"),
+    ] {
+        let Some(c) = at(row).and_then(|i| counted[i]) else {
+            continue;
+        };
+        let n = actions(play(setup.clone(), SEED + 1, MAX_COMMAND_BOUNDS)).max(1);
+        let per = c / n as f64;
+        println!(
+            "per action, {what} ({n} actions): {} instructions, x{:.2} the standard game's (target <= 2)",
+            human_count(per),
+            per / standard
+        );
+    }
+}
+
 /// Instructions per operation of `name` under callgrind, or why not.
 fn instructions(name: &str) -> Result<f64, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -908,6 +948,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     }
     // The C ABI against the same Rust call (target: at most 1.2).
     let at = |name: &str| ROWS.iter().position(|r| r.name == name);
+    big_battle_per_action(&fixture, &counted, &at);
     // Each C entry point against the Rust call it wraps.
     for (row, rust) in [
         ("ffi_resolve", "resolve"),
