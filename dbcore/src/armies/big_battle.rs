@@ -39,8 +39,7 @@ use crate::battle::commands::{
     MIN_COMMAND_ELEMENTS,
 };
 use crate::battle::{
-    commands::CommandId, commands::CommandSetup, commands::PipAllocation, setup::ArmySetup,
-    setup::ElementId,
+    setup::ArmySetup, setup::CommandId, setup::CommandSetup, setup::ElementId, setup::PipAllocation,
 };
 use crate::battlefield::{BoardEdge, Variant};
 use crate::error::{ErrorCode, ErrorInfo};

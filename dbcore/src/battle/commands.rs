@@ -22,7 +22,6 @@
 //!   chosen from the lists, by [`crate::armies::choose_big`].
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 use crate::battlefield::Variant;
 use crate::dice::DieScore;
@@ -34,6 +33,7 @@ use super::bound::{order_id_slice, Battle, BattleError, Event};
 use super::movement::{in_close_combat, MoveOrder, MovePlan};
 use super::outcome::flee_to_base_edge;
 use super::setup::{BattleSetup, ElementId, SetupProblem};
+pub use super::setup::{CommandId, CommandSetup, PipAllocation};
 use super::state::{ElementState, LossCause, Status};
 use super::victory::Verdict;
 
@@ -48,62 +48,6 @@ pub const MIN_COMMAND_ELEMENTS: usize = 6;
 pub const ARMY_ELEMENTS: usize = 12;
 /// How far from its own general an element may deploy, BW (§14.3).
 pub const DEPLOY_FROM_GENERAL: f64 = 8.0;
-
-/// A command's identity within its army.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(transparent)]
-pub struct CommandId(pub u8);
-
-impl fmt::Display for CommandId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "command {}", self.0)
-    }
-}
-
-/// One command as set up (§14.1).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct CommandSetup {
-    /// The command's id, unique in its army.
-    pub id: CommandId,
-    /// The general's element, which must be one of `elements` and marked `general`.
-    pub general: ElementId,
-    /// Every element of the command, its general included.
-    pub elements: Vec<ElementId>,
-    /// An allied command: a whole 12-element army of its own list, with its own PIP die (§14.1,
-    /// §14.4).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub allied: bool,
-    /// The army's Commander-in-Chief commands it (§14.1): exactly one non-allied command.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub c_in_c: bool,
-    /// An allied command's own camp (§14.3): only an allied command has one; the army's camp
-    /// ([`crate::battle::setup::ArmySetup::camp`]) belongs to its non-allied commands.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub camp: Option<crate::geometry::Polygon>,
-    /// The allied camp is defended by fixed camp-follower figures (§4.6, §14.3).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub camp_followers: bool,
-}
-
-/// How a side's PIP dice go to its commands (§14.4, §14.6).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case", tag = "allocation")]
-#[serde(deny_unknown_fields)]
-pub enum PipAllocation {
-    /// The non-allied commands from the one always given the highest score to the one given the
-    /// lowest, declared before the first roll (§14.4; Giant's second option, §14.6). Allied
-    /// commands always have their own die.
-    Ranked {
-        /// The commands, highest score first; each non-allied command once.
-        order: Vec<CommandId>,
-    },
-    /// Every general rolls his own die (Giant's first option, §14.6).
-    EachRolls,
-}
 
 /// One command in the battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -712,7 +712,7 @@ impl Battle {
         // What replaying would have checked on the way, cheaply: sizes and numbers in range
         // (a digest anyone can compute is no proof against a hostile state), and one entry per
         // army and per set-up element where the state has them.
-        crate::battle::limits::check_setup(&s.setup)?;
+        super::setup::check_setup(&s.setup)?;
         if s.setup.config != *default_config() {
             s.setup.config.validate()?;
         }

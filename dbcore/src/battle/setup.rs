@@ -13,12 +13,21 @@ use crate::geometry::{ElementRect, Polygon, Pose, TOLERANCE};
 use crate::terrain::{validate_terrain, Going, GoingContext};
 use crate::troops::ElementKind;
 
-use super::commands::{CommandId, CommandSetup, PipAllocation};
+mod command_setup;
+mod sizes;
+
+pub use command_setup::{CommandId, CommandSetup, PipAllocation};
+pub use sizes::check_setup;
 
 /// The tag every saved battle carries, so that other files are refused.
 pub const FORMAT: &str = "dbcore-battle";
 /// The version of the saved-battle format this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
+
+/// Element ids from here up are reserved for the civilians that defend a place without being
+/// elements on the table: a City's denizens and a camp's fixed camp followers (§4.2, §4.6). They
+/// appear in [`crate::battle::Action::Fight`] as the assaulted side.
+pub const RESERVED_IDS: u32 = 0xFFFF_0000;
 
 /// An element's identity, unique in the battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -38,7 +47,7 @@ impl fmt::Display for ElementId {
 #[serde(deny_unknown_fields)]
 pub struct ElementSetup {
     /// Its id, unique among all the armies' elements; ids from
-    /// [`crate::battle::state::RESERVED_IDS`] up are reserved for camp followers and denizens.
+    /// [`RESERVED_IDS`] up are reserved for camp followers and denizens.
     pub id: ElementId,
     /// What troops it is (`4Bd`, `3Kn`, ...: §2).
     pub kind: ElementKind,
@@ -662,7 +671,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
             version: setup.version,
         });
     }
-    if let Err(e) = crate::battle::limits::check_setup(setup) {
+    if let Err(e) = check_setup(setup) {
         v.push(SetupProblem::Limit {
             message: e.to_string(),
         });
@@ -700,10 +709,10 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
         .collect();
     ids.sort();
     for id in &ids {
-        if id.0 >= super::state::RESERVED_IDS {
+        if id.0 >= RESERVED_IDS {
             v.push(SetupProblem::ReservedId {
                 id: *id,
-                first: super::state::RESERVED_IDS,
+                first: RESERVED_IDS,
             });
         }
     }

@@ -6,6 +6,7 @@ use crate::config::RulesConfig;
 use crate::geometry::{ElementRect, Pose};
 use crate::troops::ElementKind;
 
+pub use super::setup::RESERVED_IDS;
 use super::setup::{ElementId, ElementSetup};
 
 /// Whether an element is still fighting (§13.1).
@@ -99,11 +100,6 @@ impl ElementState {
     }
 }
 
-/// Element ids from here up are reserved for the civilians that defend a place without being
-/// elements on the table: a City's denizens and a camp's fixed camp followers (§4.2, §4.6). They
-/// appear in [`super::bound::Action::Fight`] as the assaulted side.
-pub const RESERVED_IDS: u32 = 0xFFFF_0000;
-
 /// The id under which the denizens of the City that is battlefield feature `feature` fight.
 pub fn denizens_id(feature: usize) -> ElementId {
     ElementId(RESERVED_IDS + (feature as u32 & 0x7FFF))
@@ -116,7 +112,7 @@ pub fn camp_followers_id(army: usize) -> ElementId {
 
 /// The id under which the camp followers of the own camp of `army`'s allied command `command`
 /// fight (§14.3).
-pub fn command_camp_followers_id(army: usize, command: super::commands::CommandId) -> ElementId {
+pub fn command_camp_followers_id(army: usize, command: super::setup::CommandId) -> ElementId {
     ElementId(RESERVED_IDS + 0xC000 + ((army as u32 & 0x3F) << 8) + u32::from(command.0))
 }
 
