@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use super::choose::{take_entries, ArmyChoice, ArmyProblem, ChosenElement, EntryChoice};
 use super::{choose, list, ArmyError, ArmyList, HomeTopography, ListId};
-use crate::battle::commands::{
+use crate::battle::setup::command_setup::{
     may_be_sub_general, ARMY_ELEMENTS, BIG_BATTLE_COMMANDS, BIG_BATTLE_ELEMENTS,
     MIN_COMMAND_ELEMENTS,
 };

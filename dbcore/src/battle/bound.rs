@@ -27,7 +27,7 @@ use super::setup::{BattleSetup, ElementId, SetupError};
 use super::state::{denizens_id, CityState, Denizens, ElementState, Status};
 use super::victory::Verdict;
 #[cfg(doc)]
-use super::{landing, sally, Legal};
+use super::{landing, legal::Legal, sally};
 
 mod actions;
 mod check;
@@ -245,7 +245,7 @@ impl Battle {
     /// assert!(!err.problems.is_empty());
     /// ```
     pub fn new(setup: BattleSetup) -> Result<Battle, SetupError> {
-        Ok(Battle::start(&super::ValidatedSetup::new(setup)?))
+        Ok(Battle::start(&super::checked::ValidatedSetup::new(setup)?))
     }
 
     /// The battle of a set-up already validated.
@@ -325,7 +325,7 @@ impl Battle {
     /// assert_eq!(serde_json::from_str::<dbcore::battle::BattleRecord>(&json).unwrap(), record);
     /// ```
     pub fn replay(record: &BattleRecord) -> Result<(Battle, Vec<Event>), ReplayError> {
-        let setup = super::ValidatedSetup::new(record.setup.clone())?;
+        let setup = super::checked::ValidatedSetup::new(record.setup.clone())?;
         Battle::replay_validated(&setup, &record.actions)
     }
 

@@ -67,11 +67,11 @@ use crate::terrain::{AreaKind, GoingContext, RiverState};
 use crate::troops::{BaseKind, ElementKind, TroopType};
 use crate::zones::{line_of_sight_blocker, shot_geometry, ShotBlocker, ThreatZone};
 
+#[cfg(doc)]
+use super::bound::Battle;
 use super::grid::ElementGrid;
 use super::movement::{in_close_combat, must_conform, MoveContext};
 use super::setup::ElementId;
-#[cfg(doc)]
-use super::Battle;
 
 mod close_combat;
 mod shooting;

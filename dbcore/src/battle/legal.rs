@@ -51,19 +51,19 @@ pub struct Legal {
     pub may_dice_river: bool,
     /// Elements of the moving army that may still make a tactical move, in battle order (§7).
     pub moves: Vec<LegalMove>,
-    /// Cities whose denizens may sally now ([`super::bound::Action::Sally`], §4.2, §17.30); whether a
+    /// Cities whose denizens may sally now ([`super::Action::Sally`], §4.2, §17.30); whether a
     /// given spot outside a gate is free, [`Battle::check`] says. Omitted from JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sally_cities: Vec<usize>,
     /// The moving army's elements held back for a littoral landing, to be landed together this
-    /// bound with [`super::bound::Action::Land`] (§5.5). Omitted from JSON when empty.
+    /// bound with [`super::Action::Land`] (§5.5). Omitted from JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub landing: Vec<ElementId>,
-    /// [`super::bound::Action::EndMovement`] is legal: the movement phase is on.
+    /// [`super::Action::EndMovement`] is legal: the movement phase is on.
     pub may_end_movement: bool,
     /// Big Battle and Giant: the moving army's demoralised commands have still to flee this
-    /// bound (§14.5). Until they do ([`super::bound::Action::Flee`]) no tactical move is listed or
-    /// accepted; their elements may first be held ([`super::bound::Action::Hold`]). Omitted from JSON
+    /// bound (§14.5). Until they do ([`super::Action::Flee`]) no tactical move is listed or
+    /// accepted; their elements may first be held ([`super::Action::Hold`]). Omitted from JSON
     /// when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flight_due: bool,
@@ -96,7 +96,7 @@ pub struct LegalMove {
     /// It may dismount instead of moving (§7.9).
     pub may_dismount: bool,
     /// The Cities (battlefield feature indices) it may pass through now, alone, from the gate it
-    /// stands at to the other ([`super::movement::MoveOrder::ThroughCity`], §4.2, §17.10). A column led by
+    /// stands at to the other ([`super::MoveOrder::ThroughCity`], §4.2, §17.10). A column led by
     /// it may also pass; [`Battle::check`] says. Omitted from JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub through_cities: Vec<usize>,

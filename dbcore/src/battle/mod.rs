@@ -26,13 +26,15 @@
 //!
 //! # Import circle
 //!
-//! The files of the battle import each other (the state, the bound and its phases, movement,
-//! engagement, outcomes): `dbcore/tests/suite/module_graph.rs` allows that circle, for now, to
-//! this module and to [`crate::armies`], which builds a [`BattleSetup`]'s armies from a list
-//! with the set-up's own types ([`ElementId`], [`ArmySetup`], [`CommandSetup`]) while
-//! [`prebattle`] chooses and deploys from the lists. Taking the set-up vocabulary and the
-//! battle's lower files out from under [`Battle`] is the rest of issue #48. Nothing else below
-//! the battle imports it.
+//! Below the battle stand its vocabulary and set-up ([`setup`], [`state`], [`victory`], the grid
+//! of where elements stand), which import nothing above them. Above them, the files that give
+//! [`Battle`] its methods phase by phase (the bound, commands, movement and its helpers,
+//! engagement, outcomes, saved states, narration) import each other: each is a part of one
+//! type's `impl`, and [`Battle::check`] calls into all of them while each takes [`Battle`]. The
+//! module graph test (`dbcore/tests/suite/module_graph.rs`) allows that circle inside
+//! `battle` and no other there; the pre-battle, the queries and [`crate::armies`] stand outside it,
+//! and this file only re-exports (issue #48). The other circle allowed is outside the battle:
+//! [`crate::battlefield`] with [`crate::terrain`].
 
 pub mod bound;
 pub mod cache;

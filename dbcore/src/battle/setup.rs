@@ -13,7 +13,7 @@ use crate::geometry::{ElementRect, Polygon, Pose, TOLERANCE};
 use crate::terrain::{validate_terrain, Going, GoingContext};
 use crate::troops::ElementKind;
 
-mod command_setup;
+pub(crate) mod command_setup;
 mod sizes;
 
 pub use command_setup::{CommandId, CommandSetup, PipAllocation};
@@ -47,7 +47,7 @@ impl fmt::Display for ElementId {
 #[serde(deny_unknown_fields)]
 pub struct ElementSetup {
     /// Its id, unique among all the armies' elements; ids from
-    /// [`RESERVED_IDS`] up are reserved for camp followers and denizens.
+    /// [`crate::battle::state::RESERVED_IDS`] up are reserved for camp followers and denizens.
     pub id: ElementId,
     /// What troops it is (`4Bd`, `3Kn`, ...: §2).
     pub kind: ElementKind,
@@ -728,7 +728,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
     for army in &setup.armies {
         // §2.5: 12 troop elements (Big Battle and Giant are counted with their commands, §14.1).
         let troops = troop_elements(army);
-        if standard && !setup.free_army_size && troops != super::commands::ARMY_ELEMENTS {
+        if standard && !setup.free_army_size && troops != command_setup::ARMY_ELEMENTS {
             v.push(SetupProblem::StandardArmySize {
                 army: army.name.clone(),
                 count: troops,
@@ -813,7 +813,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
         }
     }
     garrison_problems(setup, &mut v);
-    super::commands::command_problems(setup, &mut v);
+    command_setup::command_problems(setup, &mut v);
     landing_problems(setup, &mut v);
     if !setup.sandbox {
         camp_problems(setup, &mut v);
@@ -832,7 +832,7 @@ pub fn validate(setup: &BattleSetup) -> Vec<SetupProblem> {
 pub(crate) fn troop_elements(army: &ArmySetup) -> usize {
     army.elements
         .iter()
-        .filter(|e| !super::commands::is_civilian(e.kind.troop_type()))
+        .filter(|e| !command_setup::is_civilian(e.kind.troop_type()))
         .count()
 }
 

@@ -299,7 +299,7 @@ pub enum Event {
         army: usize,
         /// The allied command whose own camp it was; absent for the army's camp (§14.3).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        command: Option<super::super::CommandId>,
+        command: Option<super::super::setup::CommandId>,
     },
     /// A camp's camp followers were destroyed by its assaulters (§4.6, §4.7).
     CampFollowersDestroyed {
@@ -307,7 +307,7 @@ pub enum Event {
         army: usize,
         /// The allied command whose own camp they defended; absent for the army's camp (§14.3).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        command: Option<super::super::CommandId>,
+        command: Option<super::super::setup::CommandId>,
     },
     /// An enemy element entered the City that is battlefield feature `city`: army `by` now
     /// controls it (§4.2, §17.31). `sacker` is the assaulter that moved in after destroying its

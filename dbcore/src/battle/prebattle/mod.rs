@@ -447,7 +447,7 @@ fn entry_command_problems(setup: &PrebattleSetup) -> Vec<SetupProblem> {
     s.sandbox = true;
     s.free_army_size = setup.free_army_size;
     let mut v = Vec::new();
-    super::commands::command_problems(&s, &mut v);
+    super::setup::command_setup::command_problems(&s, &mut v);
     v
 }
 
