@@ -127,6 +127,40 @@ fn loose_scene() -> impl Strategy<Value = Scene> {
         })
 }
 
+/// Whether `c`, a corner of one rectangle on an edge of the other, holds of `a` and `b` as they
+/// stand: the corner within [`TOLERANCE`] of the edge (and a hair more for rounding).
+fn corner_on_edge_holds(c: &dbcore::contact::Contact, a: &ElementRect, b: &ElementRect) -> bool {
+    use dbcore::contact::ContactPart::{Corner as C, Edge as E};
+    let near = |p: Point, e: dbcore::geometry::Segment| e.distance_to_point(p) <= TOLERANCE + 1e-9;
+    match (c.kind, c.a, c.b) {
+        (ContactKind::CornerToEdge, Some(C(k)), Some(E(e))) => near(a.corner(k), b.edge(e)),
+        (ContactKind::EdgeToCorner, Some(E(e)), Some(C(k))) => near(b.corner(k), a.edge(e)),
+        _ => false,
+    }
+}
+
+/// DBA3.md §8.2 (our reading of a touch at a corner): two parallel edges that overlap by no more
+/// than [`TOLERANCE`] put each rectangle's corner on the other's edge, and both descriptions
+/// are true. Which one the classification gives may change with the table's position (it orders
+/// the pair by position), so the property accepts the other one when it holds of the scene as it
+/// stood.
+fn same_touch(
+    p: &Option<dbcore::contact::Contact>,
+    q: &Option<dbcore::contact::Contact>,
+    (a, b): (&ElementRect, &ElementRect),
+) -> bool {
+    same_contact(p, q)
+        || match (p, q) {
+            (Some(p), Some(q)) => {
+                corner_on_edge_holds(p, a, b)
+                    && corner_on_edge_holds(q, a, b)
+                    && p.shared_length == 0.0
+                    && q.shared_length == 0.0
+            }
+            _ => false,
+        }
+}
+
 fn same_contact(
     p: &Option<dbcore::contact::Contact>,
     q: &Option<dbcore::contact::Contact>,
@@ -159,7 +193,11 @@ proptest! {
         // DBA3.md §0.3: relations do not depend on where the table is.
         let t = Point::new(tx, ty);
         let (a2, b2) = (moved(&s.a, deg, t), moved(&s.b, deg, t));
-        prop_assert!(same_contact(&classify_contact(&s.a, &s.b), &classify_contact(&a2, &b2)));
+        prop_assert!(same_touch(
+            &classify_contact(&s.a, &s.b),
+            &classify_contact(&a2, &b2),
+            (&s.a, &s.b),
+        ));
         prop_assert_eq!(overlap(&s.a, false, &s.b, false), overlap(&a2, false, &b2, false));
         prop_assert_eq!(overlap(&s.b, false, &s.a, true), overlap(&b2, false, &a2, true));
         for e in EDGES {
