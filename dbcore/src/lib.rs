@@ -26,8 +26,8 @@
 //! The groups run from the ground up: vocabulary and geometry, the rules areas over them, the
 //! battle over those, the players over the battle; the plumbing serves every layer. No module
 //! imports one that imports it back: a test of the project's own
-//! (`dbcore/tests/suite/module_graph.rs`) fails on an import circle, except the few its
-//! allow-list names and explains. `docs/crate-map.md` in the repository says where each rule
+//! (`dbcore/tests/suite/module_graph.rs`) fails on an import circle, except the two its
+//! allow-list names and explains (the battle's own files, and the battlefield with its terrain). `docs/crate-map.md` in the repository says where each rule
 //! lives and how an action becomes events.
 //!
 //! **Vocabulary and geometry**
