@@ -948,7 +948,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     }
     // The C ABI against the same Rust call (target: at most 1.2).
     let at = |name: &str| ROWS.iter().position(|r| r.name == name);
-    big_battle_per_action(&fixture, &counted, &at);
+    big_battle_per_action(&fixture, &counted, at);
     // Each C entry point against the Rust call it wraps.
     for (row, rust) in [
         ("ffi_resolve", "resolve"),
