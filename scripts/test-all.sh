@@ -47,8 +47,10 @@ DBCORE_WEB_WASM_TARGET_DIR="$web_wasm_target" bash web/test/run.sh --prepare \
     >"$web_wasm_target/prepare.log" 2>&1 &
 web_prepare=$!
 
-step "header is up to date" cargo run -q -p xtask -- header --check
-step "army lists are up to date" cargo run -q -p xtask -- armies --check
+# The committed header, schema files, golden traces and army lists are checked against their
+# generators by tests of xtask-chores inside `cargo test --workspace` above; running
+# `xtask -- header --check` here as well rebuilt the referee with another feature set for the
+# same comparison (five minutes of a CI run).
 step "C tests (ASan+UBSan, valgrind, C++ header, examples, install with pkg-config and CMake)" bash tests/c/run.sh
 step "table-tool examples (TTS Lua over HTTP, Vassal Java over stdio)" bash tests/protocol/run_examples.sh
 step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$venv"
