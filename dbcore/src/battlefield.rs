@@ -30,13 +30,14 @@
 //! assert!(table.line_of_sight(Point::new(4.0, 7.5), Point::new(11.0, 7.5)).is_err());
 //! ```
 //!
-//! # Import circle
+//! # Layers
 //!
-//! The battlefield and [`crate::terrain`] import each other: a [`Battlefield`] is a board and its
-//! terrain features, and the terrain's placement rules ([`crate::terrain::validate_terrain`])
-//! take a whole battlefield, while the features are drawn in the board's frame ([`Board`],
-//! [`BoardEdge`], [`Quarter`]). The test of the module graph (`dbcore/tests/suite/module_graph.rs`)
-//! allows that circle until the board's own vocabulary moves below both (issue #48).
+//! The battlefield stands on [`crate::terrain`] and imports it; the terrain does not import the
+//! battlefield. The board's own vocabulary ([`Board`], [`BoardEdge`], [`Quarter`], [`Variant`]),
+//! in whose frame the features are drawn, stands below both and is re-exported here; and the
+//! [`Battlefield`] type is declared beside the features, since the terrain's placement rules
+//! ([`crate::terrain::validate_terrain`]) take a whole table, while its methods are this
+//! module's (issue #48).
 
 use crate::geometry::{Edge, ElementRect, Point, Polygon, Segment, TOLERANCE};
 use crate::terrain::{
@@ -48,25 +49,18 @@ use crate::terrain::{
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-mod board;
 mod going;
 mod heights;
 mod sight;
 
-pub use board::*;
+pub use crate::board::*;
 pub use going::*;
 pub use sight::*;
 
-/// The table: a board and the terrain on it.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct Battlefield {
-    /// The board's size.
-    pub board: Board,
-    /// Every terrain feature; a feature's index here is how problems and events name it.
-    pub features: Vec<TerrainFeature>,
-}
+// The table's type is declared beside the terrain, whose placement rules take a whole table
+// (`validate_terrain`); its methods are this module's.
+#[doc(inline)]
+pub use crate::terrain::Battlefield;
 
 /// Points spread over an element's rectangle: an `n` × `n` grid including the edges and corners.
 fn rect_samples(r: &ElementRect, n: usize) -> Vec<Point> {

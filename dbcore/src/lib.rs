@@ -26,9 +26,10 @@
 //! The groups run from the ground up: vocabulary and geometry, the rules areas over them, the
 //! battle over those, the players over the battle; the plumbing serves every layer. No module
 //! imports one that imports it back: a test of the project's own
-//! (`dbcore/tests/suite/module_graph.rs`) fails on an import circle, except the two its
-//! allow-list names and explains (the battle's own files, and the battlefield with its terrain). `docs/crate-map.md` in the repository says where each rule
-//! lives and how an action becomes events.
+//! (`dbcore/tests/suite/module_graph.rs`) fails on an import circle, except the one its
+//! allow-list names and explains (inside the battle, the movement and engagement rules with the
+//! per-state memo they share). `docs/crate-map.md` in the repository says where each rule lives
+//! and how an action becomes events.
 //!
 //! **Vocabulary and geometry**
 //! - [`geometry`]: points, poses and element rectangles, in base widths.
@@ -72,6 +73,7 @@ pub mod ai;
 pub mod armies;
 pub mod battle;
 pub mod battlefield;
+mod board;
 pub mod bugs;
 mod codes;
 pub mod combat;

@@ -10,7 +10,7 @@
 //! [`validate_terrain`] checks a whole table against §3.2–§3.8 and reports **every** problem at
 //! once, each naming the rule that forbids it, so a table editor can show them all together.
 
-use crate::battlefield::{Battlefield, Board, BoardEdge, Quarter, Variant};
+use crate::board::{Board, BoardEdge, Quarter, Variant};
 use crate::geometry::{finite_bounds, ElementRect, Point, Polygon, Segment, TOLERANCE};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -30,6 +30,20 @@ pub use home::*;
 pub use quarters::*;
 pub use shapes::*;
 pub use validation::*;
+
+// Declared here, beside the features, since the placement rules take a whole table
+// (`validate_terrain`); its methods and the questions asked of it are `crate::battlefield`'s,
+// which re-exports it (#48: so that the terrain does not import the battlefield).
+/// The table: a board and the terrain on it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Battlefield {
+    /// The board's size.
+    pub board: Board,
+    /// Every terrain feature; a feature's index here is how problems and events name it.
+    pub features: Vec<TerrainFeature>,
+}
 
 // ---------------------------------------------------------------------------------------------
 // Going

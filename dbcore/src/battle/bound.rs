@@ -17,15 +17,19 @@ use crate::geometry::{finite_bounds, ElementRect, Polygon, TOLERANCE};
 use crate::terrain::{AreaKind, RiverState, TerrainFeature};
 use crate::troops::{ElementKind, TroopType};
 
-use super::commands::{CommandId, CommandRoll, CommandState};
+use super::cache::{HeldSource, StateCache};
 use super::engagement::EngagementError;
 use super::movement::{
     plan_move, ElementMove, HeldStronghold, MoveContext, MoveError, MoveOrder, MovePlan, Refusals,
 };
-use super::outcome::Effect;
+use super::setup::CommandId;
 use super::setup::{BattleSetup, ElementId, SetupError};
-use super::state::{denizens_id, CityState, Denizens, ElementState, Status};
+use super::state::{
+    denizens_id, CityState, CommandRoll, CommandState, Denizens, Effect, ElementState, Status,
+};
 use super::victory::Verdict;
+#[cfg(doc)]
+// For doc links only: the sally, the landing and `Battle::legal` are methods their own files add.
 #[cfg(doc)]
 use super::{landing, legal::Legal, sally};
 
@@ -34,6 +38,7 @@ mod check;
 mod commit;
 mod errors;
 mod pips;
+pub(crate) use pips::pips_text;
 
 pub use actions::*;
 pub use errors::*;
@@ -211,14 +216,14 @@ pub struct Battle {
     pub(super) verdict: Option<Verdict>,
     /// This state's identity for [`super::CheckedAction`]; not part of the state.
     #[serde(skip)]
-    pub(super) stamp: super::checked::Stamp,
+    pub(super) stamp: super::state::Stamp,
     /// Answers worked out once for this state; not part of the state.
     #[serde(skip)]
-    pub(super) cache: super::cache::StateCache,
+    pub(super) cache: StateCache,
     /// The set-up as the compact state writes it, written once and shared by the clones and
     /// later states made after that (the set-up never changes); not part of the state.
     #[serde(skip)]
-    pub(super) setup_text: super::saved::SetupText,
+    pub(super) setup_text: super::state::SetupText,
     /// Big Battle and Giant: every command of every army, in set-up order (§14). Empty in a
     /// standard battle, where each army is its one command.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -245,7 +250,7 @@ impl Battle {
     /// assert!(!err.problems.is_empty());
     /// ```
     pub fn new(setup: BattleSetup) -> Result<Battle, SetupError> {
-        Ok(Battle::start(&super::checked::ValidatedSetup::new(setup)?))
+        Ok(Battle::start(&super::setup::ValidatedSetup::new(setup)?))
     }
 
     /// The battle of a set-up already validated.
@@ -297,7 +302,7 @@ impl Battle {
             verdict: None,
             commands: CommandState::of_setup(&setup),
             setup,
-            stamp: super::checked::Stamp::fresh(),
+            stamp: super::state::Stamp::fresh(),
             cache: Default::default(),
             setup_text: Default::default(),
         }
@@ -325,7 +330,7 @@ impl Battle {
     /// assert_eq!(serde_json::from_str::<dbcore::battle::BattleRecord>(&json).unwrap(), record);
     /// ```
     pub fn replay(record: &BattleRecord) -> Result<(Battle, Vec<Event>), ReplayError> {
-        let setup = super::checked::ValidatedSetup::new(record.setup.clone())?;
+        let setup = super::setup::ValidatedSetup::new(record.setup.clone())?;
         Battle::replay_validated(&setup, &record.actions)
     }
 
@@ -454,7 +459,14 @@ impl Battle {
         {
             return std::borrow::Cow::Borrowed(&[]);
         }
-        match self.cache.held(self, || self.held_strongholds_afresh()) {
+        let source = HeldSource {
+            elements: &self.elements,
+            camp_sacked: &self.camp_sacked,
+            camp_followers: &self.camp_followers,
+            commands: &self.commands,
+            cities: &self.cities,
+        };
+        match self.cache.held(&source, || self.held_strongholds_afresh()) {
             Some(kept) => {
                 debug_assert!(
                     kept == self.held_strongholds_afresh().as_slice(),

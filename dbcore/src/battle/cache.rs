@@ -28,6 +28,16 @@
 //! `awaiting` and every continuation of the bound; kept before the enemies shooting at the
 //! shooter are ranked, since those depend on the shots of the bound, not on the table).
 //!
+//! # Import circle
+//!
+//! This file, [`super::movement`] and [`super::engagement`] import each other, the one circle
+//! allowed inside the battle (`dbcore/tests/suite/module_graph.rs`). The context the movement
+//! and engagement rules read ([`MoveContext`]) carries this memo, so that every rule asked about
+//! a state answers from it; and the memo keeps the answers of both (close combats and shooting
+//! targets are the engagement's types, threat zones and the strongholds held the movement's),
+//! filling them by calling those rules on the same context. Breaking it would mean a memo that
+//! knows none of the types it keeps, behind a trait object on the hottest path of every check.
+//!
 //! The uniform grid of the elements (`battle/grid.rs`) is kept with the flags, for the state
 //! they are for; a state's grid starts from the grid of the
 //! state it came from (its clone's source, the state before an event), which
@@ -48,7 +58,8 @@ use std::sync::{Arc, OnceLock};
 use super::engagement::{CloseCombatPair, ShotTarget};
 use super::grid::{address, ElementGrid};
 use super::movement::{HeldStronghold, MoveContext};
-use super::state::ElementState;
+use super::setup::ElementId;
+use super::state::{CityState, CommandState, ElementState};
 use crate::config::RulesConfig;
 use crate::contact::ContactReport;
 use crate::few::Few;
@@ -160,6 +171,17 @@ pub(super) struct HeldMemo {
     list: Vec<HeldStronghold>,
 }
 
+/// What the strongholds held are worked out from, read from one battle state: its elements,
+/// each army's camp sacked and camp followers defending it, its commands (their own camps) and
+/// its Cities.
+pub(super) struct HeldSource<'a> {
+    pub(super) elements: &'a [ElementState],
+    pub(super) camp_sacked: &'a [bool],
+    pub(super) camp_followers: &'a [bool],
+    pub(super) commands: &'a [CommandState],
+    pub(super) cities: &'a [CityState],
+}
+
 /// What [`HeldMemo`] was worked out from, besides the elements.
 #[derive(PartialEq)]
 pub(super) struct HeldInputs {
@@ -169,14 +191,14 @@ pub(super) struct HeldInputs {
     /// Each command's own camp sacked, and its camp followers still defending it.
     command_camps: Vec<(bool, bool)>,
     /// Every City's state.
-    cities: Vec<super::state::CityState>,
+    cities: Vec<CityState>,
 }
 
 impl HeldInputs {
     /// The inputs of battle state `b`.
-    pub(super) fn of(b: &super::bound::Battle) -> HeldInputs {
+    pub(super) fn of(b: &HeldSource<'_>) -> HeldInputs {
         HeldInputs {
-            elements: ElementsAt::of(&b.elements),
+            elements: ElementsAt::of(b.elements),
             camps: (0..b.camp_sacked.len().max(b.camp_followers.len()))
                 .map(|a| HeldInputs::camp(b, a))
                 .collect(),
@@ -185,13 +207,13 @@ impl HeldInputs {
                 .iter()
                 .map(|c| (c.camp_sacked, c.camp_followers))
                 .collect(),
-            cities: b.cities.clone(),
+            cities: b.cities.to_vec(),
         }
     }
 
     /// Whether these are the inputs of battle state `b` (without allocating).
-    pub(super) fn describe(&self, b: &super::bound::Battle) -> bool {
-        self.elements == ElementsAt::of(&b.elements)
+    pub(super) fn describe(&self, b: &HeldSource<'_>) -> bool {
+        self.elements == ElementsAt::of(b.elements)
             && self.camps.len() == b.camp_sacked.len().max(b.camp_followers.len())
             && self
                 .camps
@@ -202,13 +224,13 @@ impl HeldInputs {
             && self
                 .command_camps
                 .iter()
-                .zip(&b.commands)
+                .zip(b.commands)
                 .all(|(&k, c)| k == (c.camp_sacked, c.camp_followers))
-            && self.cities == b.cities
+            && self.cities.as_slice() == b.cities
     }
 
     /// Army `a`'s camp sacked and its camp followers defending, as kept (`None` as absent).
-    fn camp(b: &super::bound::Battle, a: usize) -> (bool, bool) {
+    fn camp(b: &HeldSource<'_>, a: usize) -> (bool, bool) {
         (
             b.camp_sacked.get(a).copied().unwrap_or(true),
             b.camp_followers.get(a).copied().unwrap_or(false),
@@ -595,7 +617,7 @@ impl StateCache {
     /// works them out afresh.
     pub(super) fn held(
         &self,
-        b: &super::bound::Battle,
+        b: &HeldSource<'_>,
         work: impl FnOnce() -> Vec<HeldStronghold>,
     ) -> Option<&[HeldStronghold]> {
         let m = match self.held.get() {
@@ -707,12 +729,13 @@ pub(super) struct Carry {
 }
 
 impl StateCache {
-    /// Before `event` is committed to `elements` (the elements this memo is for): the
+    /// Before an event is committed to `elements` (the elements this memo is for): the
     /// close-combat flags it knows, when the event only moves elements already on the table (a
-    /// tactical move or an outcome); nothing for any other event.
+    /// tactical move or an outcome: `moved` holds their ids); nothing for any other event
+    /// (`moved` is `None`).
     pub(super) fn carry(
         self,
-        event: &super::bound::Event,
+        moved: Option<Few<ElementId>>,
         elements: &[ElementState],
         cfg: &RulesConfig,
     ) -> Carry {
@@ -731,10 +754,8 @@ impl StateCache {
             return nothing;
         }
         // One or two elements for most events, kept in place (#15).
-        let mut ids: Few<super::setup::ElementId> = match event {
-            super::bound::Event::Moved { moves, .. } => moves.iter().map(|m| m.id).collect(),
-            super::bound::Event::Outcome { effect } => Few::one(effect.id()),
-            _ => return nothing,
+        let Some(mut ids) = moved else {
+            return nothing;
         };
         ids.sort_unstable();
         let mut last = None;

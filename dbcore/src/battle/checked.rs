@@ -7,101 +7,11 @@
 //! state it was checked against: committing it to any other state (a clone, a later state, a
 //! battle restored from JSON) checks the action again, so nothing unchecked is ever committed.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
-
 use super::bound::{Action, Battle, BattleError, Event, ReplayError};
 use super::movement::Refusals;
-use super::setup::{validate, BattleSetup, SetupError, SetupProblem};
-use crate::battlefield::Variant;
+use std::sync::Arc;
 
-/// A battle set-up that passed [`validate`], behind an [`Arc`]: start any number of battles from
-/// it with [`Battle::start`], each sharing its terrain and armies, none validating them again
-/// (a Monte Carlo study validates its set-up once, not once a battle).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ValidatedSetup(Arc<BattleSetup>);
-
-impl ValidatedSetup {
-    /// Validate `setup` (every problem at once, as [`Battle::new`] reports them).
-    pub fn new(setup: BattleSetup) -> Result<ValidatedSetup, SetupError> {
-        ValidatedSetup::from_shared(Arc::new(setup))
-    }
-
-    /// Validate a set-up already behind an [`Arc`] (a battle's own, a state read from JSON),
-    /// without copying it.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use dbcore::battle::ValidatedSetup;
-    ///
-    /// let shared = Arc::new(dbcore::driver::demo_setup());
-    /// let valid = ValidatedSetup::from_shared(Arc::clone(&shared)).unwrap();
-    /// assert!(std::ptr::eq(valid.setup(), &*shared));
-    /// ```
-    pub fn from_shared(setup: Arc<BattleSetup>) -> Result<ValidatedSetup, SetupError> {
-        let mut problems = validate(&setup);
-        if setup.variant == Variant::Dbaix {
-            problems.push(SetupProblem::VariantNotPlayed {
-                variant: setup.variant,
-            });
-        }
-        if problems.is_empty() {
-            Ok(ValidatedSetup(setup))
-        } else {
-            Err(SetupError { problems })
-        }
-    }
-
-    /// The set-up.
-    pub fn setup(&self) -> &BattleSetup {
-        &self.0
-    }
-
-    pub(super) fn shared(&self) -> Arc<BattleSetup> {
-        Arc::clone(&self.0)
-    }
-}
-
-/// The identity of one battle state, for [`CheckedAction`]: every battle, every clone and every
-/// state after an action draws a new one, so two different states never share it. It is not
-/// part of the state: not serialised, not compared, not shown.
-#[derive(Eq)]
-pub(super) struct Stamp(u64);
-
-/// Stamps handed out so far in this process (only their uniqueness matters).
-static STAMPS: AtomicU64 = AtomicU64::new(1);
-
-impl Stamp {
-    pub(super) fn fresh() -> Stamp {
-        Stamp(STAMPS.fetch_add(1, Ordering::Relaxed))
-    }
-}
-
-impl Default for Stamp {
-    fn default() -> Stamp {
-        Stamp::fresh()
-    }
-}
-
-/// A clone is another state: it gets its own stamp.
-impl Clone for Stamp {
-    fn clone(&self) -> Stamp {
-        Stamp::fresh()
-    }
-}
-
-/// Invisible to equality: two battles are equal by what they hold, not by their history.
-impl PartialEq for Stamp {
-    fn eq(&self, _: &Stamp) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for Stamp {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Stamp")
-    }
-}
+pub use super::setup::ValidatedSetup;
 
 /// An action [`Battle::check_action`] accepted, with the events it causes, bound to the state it
 /// was checked against. [`Battle::apply_checked`] commits it without checking it again.

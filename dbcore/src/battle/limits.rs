@@ -10,6 +10,14 @@ use crate::sizes::{
     MAX_ORDER_LENGTH,
 };
 
+impl Action {
+    /// [`check_action`] of this action: what the battle checks before any rule. A method, so
+    /// that the battle's own file calls it without importing this one (#48).
+    pub(crate) fn check_sizes(&self) -> Result<(), LimitError> {
+        check_action(self)
+    }
+}
+
 /// An action's sizes and numbers: paths, id lists and group steps at most
 /// [`MAX_ORDER_LENGTH`] long, every pose in range, every advance within ±[`MAX_COORDINATE`](crate::limits::MAX_COORDINATE) and
 /// every wheel within ±[`MAX_FACING`].

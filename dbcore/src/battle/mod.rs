@@ -26,15 +26,22 @@
 //!
 //! # Import circle
 //!
-//! Below the battle stand its vocabulary and set-up ([`setup`], [`state`], [`victory`], the grid
-//! of where elements stand), which import nothing above them. Above them, the files that give
-//! [`Battle`] its methods phase by phase (the bound, commands, movement and its helpers,
-//! engagement, outcomes, saved states, narration) import each other: each is a part of one
-//! type's `impl`, and [`Battle::check`] calls into all of them while each takes [`Battle`]. The
-//! module graph test (`dbcore/tests/suite/module_graph.rs`) allows that circle inside
-//! `battle` and no other there; the pre-battle, the queries and [`crate::armies`] stand outside it,
-//! and this file only re-exports (issue #48). The other circle allowed is outside the battle:
-//! [`crate::battlefield`] with [`crate::terrain`].
+//! The battle's files stand in layers:
+//! - Its vocabulary and set-up ([`setup`], with the validated set-up; [`state`], with the
+//!   commands' state, the outcome effects and the state's identity; [`victory`]; the grid of
+//!   where elements stand), which import nothing above them.
+//! - The rules that read a state through a context: [`movement`], [`engagement`] and the
+//!   per-state memo [`cache`] import each other, the one import circle left in the battle
+//!   ([`cache`]'s module doc says why); [`outcome`] stands on movement.
+//! - The bound ([`bound`]): the [`Battle`] type, its actions, events and errors, and
+//!   [`Battle::check`] and the commit. It imports the rules below it and nothing above.
+//! - The files that add [`Battle`] its methods phase by phase (commands, the sally, the
+//!   landing, [`Battle::legal`], checked actions, saved states, the action sizes) and the
+//!   narration stand above the bound: the bound calls their methods but does not import them.
+//!
+//! The module graph test (`dbcore/tests/suite/module_graph.rs`) allows only that circle inside
+//! `battle`; the pre-battle, the queries and [`crate::armies`] stand above it, and this file
+//! only re-exports (issue #48). It is the only import circle in the crate.
 
 pub mod bound;
 pub mod cache;

@@ -140,7 +140,7 @@ pub struct HeldStronghold {
     /// The allied command whose own camp this is (Big Battle, Giant, §14.3); `None` for an
     /// army's camp and for a City or Fort.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<super::commands::CommandId>,
+    pub command: Option<super::setup::CommandId>,
     /// A camp of a battle with commands: its elements inside that may defend it, those of the
     /// camp's own command (§14.3, §17.52). `None`: any element of `army` that may defend a camp
     /// (§4.6), or a City or Fort.

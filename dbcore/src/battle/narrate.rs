@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::combat::{CombatResult, Outcome, SideResult};
 
+pub(crate) use super::bound::pips_text;
 use super::bound::{Event, PipExtra};
 use super::outcome::Effect;
 use super::setup::{BattleSetup, ElementId};
@@ -73,16 +74,6 @@ fn army_of_whom(setup: &BattleSetup, army: usize) -> String {
 /// Roman") the singular.
 pub(crate) fn army_does(setup: &BattleSetup, army: usize, singular: &str, plural: &str) -> String {
     name_does(army_name(setup, army), singular, plural)
-}
-
-/// "1 PIP", "3 PIPs".
-pub(crate) fn pips_text(n: impl Into<u32>) -> String {
-    let n = n.into();
-    if n == 1 {
-        "1 PIP".to_string()
-    } else {
-        format!("{n} PIPs")
-    }
 }
 
 /// "1 element", "3 elements".

@@ -218,46 +218,13 @@ struct SetupOut<'a> {
     free_army_size: bool,
 }
 
-/// The compact text of a battle's set-up ([`SetupOut`] as the compact state writes it), written
-/// the first time the battle's state is written and then reused (#15): the set-up never changes
-/// in a battle, so the clones and later states made after it share this one text, and a third of the
-/// compact text (terrain outlines and element poses, mostly numbers to format) is not written
-/// again on each save. Like the stamp and the cache it is not part of the state: not
-/// serialised, not compared, not shown.
-///
-/// Empty until then, and so free to make, clone and drop for the battles that are never saved
-/// (a driven battle, a search): no allocation, no reference count. A clone made after the
-/// first write shares the text.
-#[derive(Clone, Default)]
-pub(super) struct SetupText(std::sync::OnceLock<Arc<[u8]>>);
-
-impl SetupText {
-    /// The memo's text, written from `setup` (the battle's own set-up) if this is the first time.
-    fn get_or_write(&self, setup: &SetupOut<'_>) -> &[u8] {
-        self.0.get_or_init(|| Arc::from(write::setup_bytes(setup)))
-    }
-}
-
-/// Invisible to equality, as the memo says nothing the set-up does not.
-impl PartialEq for SetupText {
-    fn eq(&self, _: &SetupText) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for SetupText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SetupText")
-    }
-}
-
 /// The compact state as written, without its digest: the canonical text the digest is of.
 #[derive(Serialize)]
 struct StateOut<'a> {
     format: &'static str,
     version: u32,
     setup: SetupOut<'a>,
-    /// `setup` as written ([`SetupText`]): what the hand writer copies in its place.
+    /// `setup` as written ([`SetupText`](super::state::SetupText)): what the hand writer copies in its place.
     #[serde(skip)]
     setup_text: &'a [u8],
     actions: &'a [Action],
@@ -526,7 +493,7 @@ impl Battle {
             held_back: &s.held_back,
             free_army_size: s.free_army_size,
         };
-        let setup_text = self.setup_text.get_or_write(&setup);
+        let setup_text = self.setup_text.get_or_write(|| write::setup_bytes(&setup));
         Some(StateOut {
             format: STATE_FORMAT,
             version: STATE_VERSION,
@@ -633,7 +600,7 @@ impl Battle {
         let Some(claimed) = crate::json::plain_from_str::<Battle>(text) else {
             return FullText::Unread;
         };
-        let Ok(setup) = super::checked::ValidatedSetup::from_shared(Arc::clone(&claimed.setup))
+        let Ok(setup) = super::setup::ValidatedSetup::from_shared(Arc::clone(&claimed.setup))
         else {
             return FullText::Unread;
         };
@@ -676,7 +643,7 @@ impl Battle {
             _ => {
                 // The claimed state's own set-up, validated once and shared by the replay, not
                 // copied.
-                let setup = super::checked::ValidatedSetup::from_shared(Arc::clone(&claimed.setup))
+                let setup = super::setup::ValidatedSetup::from_shared(Arc::clone(&claimed.setup))
                     .map_err(ReplayError::from)?;
                 (Battle::replay_validated(&setup, &claimed.actions)?.0, text)
             }
@@ -755,7 +722,7 @@ impl Battle {
         }
         // The set-up's own rules, as for a new battle: the commands, Cities and camps the
         // state is measured against come from it.
-        let setup = super::checked::ValidatedSetup::from_shared(Arc::new(s.setup))?.shared();
+        let setup = super::setup::ValidatedSetup::from_shared(Arc::new(s.setup))?.shared();
         let mut elements: Vec<ElementState> = setup_elements(&setup)
             .zip(&s.elements)
             .map(|((army, e), saved)| restore(army, e, saved))
@@ -780,7 +747,7 @@ impl Battle {
             camp_followers: s.camp_followers,
             cities: s.cities,
             verdict: s.verdict,
-            stamp: super::checked::Stamp::fresh(),
+            stamp: super::state::Stamp::fresh(),
             cache: Default::default(),
             setup_text: Default::default(),
             commands: s.commands,
@@ -1051,8 +1018,7 @@ mod tests {
         let first = battle.state_json();
         let memo = battle
             .setup_text
-            .0
-            .get()
+            .written()
             .expect("written with the first state")
             .as_ptr();
         let clone = battle.clone();
@@ -1061,8 +1027,8 @@ mod tests {
         }
         // The later state and the clone use the text written first, and every text they write
         // is the one a battle that never wrote its set-up before writes.
-        assert_eq!(battle.setup_text.0.get().map(|t| t.as_ptr()), Some(memo));
-        assert_eq!(clone.setup_text.0.get().map(|t| t.as_ptr()), Some(memo));
+        assert_eq!(battle.setup_text.written().map(|t| t.as_ptr()), Some(memo));
+        assert_eq!(clone.setup_text.written().map(|t| t.as_ptr()), Some(memo));
         assert_eq!(battle.state_json(), end.state_json());
         assert_eq!(battle.state_digest(), end.state_digest());
         assert_eq!(clone.state_json(), first);

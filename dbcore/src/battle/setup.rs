@@ -15,9 +15,11 @@ use crate::troops::ElementKind;
 
 pub(crate) mod command_setup;
 mod sizes;
+mod validated;
 
 pub use command_setup::{CommandId, CommandSetup, PipAllocation};
 pub use sizes::check_setup;
+pub use validated::ValidatedSetup;
 
 /// The tag every saved battle carries, so that other files are refused.
 pub const FORMAT: &str = "dbcore-battle";

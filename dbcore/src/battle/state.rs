@@ -1,5 +1,8 @@
 //! What the battle knows about each element.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
 use serde::{Deserialize, Serialize};
 
 use crate::config::RulesConfig;
@@ -7,7 +10,17 @@ use crate::geometry::{ElementRect, Pose};
 use crate::troops::ElementKind;
 
 pub use super::setup::RESERVED_IDS;
+
+mod command_state;
+mod effect;
 use super::setup::{ElementId, ElementSetup};
+#[cfg(doc)]
+use super::CheckedAction;
+pub use command_state::{
+    command_losses, counts_for_command, demoralising, removing, CommandLosses, CommandRoll,
+    CommandState,
+};
+pub use effect::{apply_effects, Effect};
 
 /// Whether an element is still fighting (§13.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -148,4 +161,85 @@ pub struct CityState {
     /// The element sacking it (§4.2): it has no garrison factor, neither shoots nor is shot at,
     /// and cannot move until its side's PIP die scores 5 or 6 (§17.32).
     pub sacker: Option<ElementId>,
+}
+
+/// The identity of one battle state, for [`CheckedAction`]: every battle, every clone and every
+/// state after an action draws a new one, so two different states never share it. It is not
+/// part of the state: not serialised, not compared, not shown.
+#[derive(Eq)]
+pub(in crate::battle) struct Stamp(pub(in crate::battle) u64);
+
+/// Stamps handed out so far in this process (only their uniqueness matters).
+static STAMPS: AtomicU64 = AtomicU64::new(1);
+
+impl Stamp {
+    pub(in crate::battle) fn fresh() -> Stamp {
+        Stamp(STAMPS.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+impl Default for Stamp {
+    fn default() -> Stamp {
+        Stamp::fresh()
+    }
+}
+
+/// A clone is another state: it gets its own stamp.
+impl Clone for Stamp {
+    fn clone(&self) -> Stamp {
+        Stamp::fresh()
+    }
+}
+
+/// Invisible to equality: two battles are equal by what they hold, not by their history.
+impl PartialEq for Stamp {
+    fn eq(&self, _: &Stamp) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Stamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Stamp")
+    }
+}
+
+/// The compact text of a battle's set-up (as the compact state writes it, [`super::saved`]),
+/// written the first time the battle's state is written and then reused (#15): the set-up never
+/// changes in a battle, so the clones and later states made after it share this one text, and a
+/// third of the compact text (terrain outlines and element poses, mostly numbers to format) is
+/// not written again on each save. Like the stamp and the cache it is not part of the state: not
+/// serialised, not compared, not shown.
+///
+/// Empty until then, and so free to make, clone and drop for the battles that are never saved
+/// (a driven battle, a search): no allocation, no reference count. A clone made after the
+/// first write shares the text.
+#[derive(Clone, Default)]
+pub(in crate::battle) struct SetupText(OnceLock<Arc<[u8]>>);
+
+impl SetupText {
+    /// The memo's text, written by `write` (the battle's own set-up as text) if this is the first
+    /// time.
+    pub(in crate::battle) fn get_or_write(&self, write: impl FnOnce() -> Vec<u8>) -> &[u8] {
+        self.0.get_or_init(|| Arc::from(write()))
+    }
+
+    /// The text, if it has been written.
+    #[cfg(test)]
+    pub(in crate::battle) fn written(&self) -> Option<&Arc<[u8]>> {
+        self.0.get()
+    }
+}
+
+/// Invisible to equality, as the memo says nothing the set-up does not.
+impl PartialEq for SetupText {
+    fn eq(&self, _: &SetupText) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for SetupText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SetupText")
+    }
 }

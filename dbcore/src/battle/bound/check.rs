@@ -172,7 +172,7 @@ impl Battle {
         action: &Action,
         refusals: Refusals,
     ) -> Result<(Vec<Event>, Option<Box<Battle>>), BattleError> {
-        crate::battle::limits::check_action(action)?;
+        action.check_sizes()?;
         if let Phase::Finished { .. } = self.phase {
             return Err(BattleError::Finished);
         }

@@ -2,6 +2,7 @@
 //! state; a checked action's events are committed whole, or its simulated state adopted.
 
 use super::*;
+use crate::few::Few;
 
 impl Battle {
     /// Do `action`: the events of [`Battle::check`], committed. On a refusal nothing changes.
@@ -52,7 +53,7 @@ impl Battle {
             }
         }
         Arc::make_mut(&mut self.actions).push(action);
-        self.stamp = super::super::checked::Stamp::fresh();
+        self.stamp = super::super::state::Stamp::fresh();
     }
 
     /// Become `sim`, the state a check simulated from this one by committing `events`.
@@ -102,7 +103,13 @@ impl Battle {
             return;
         }
         let cfg = &self.setup.config;
-        let carry = std::mem::take(&mut self.cache).carry(e, &self.elements, cfg);
+        // One or two elements for most events, kept in place (#15).
+        let moved = match e {
+            Event::Moved { moves, .. } => Some(moves.iter().map(|m| m.id).collect()),
+            Event::Outcome { effect } => Some(Few::one(effect.id())),
+            _ => None,
+        };
+        let carry = std::mem::take(&mut self.cache).carry(moved, &self.elements, cfg);
         self.commit_event(e);
         self.cache = carry.after(&self.elements, &self.setup.config);
     }

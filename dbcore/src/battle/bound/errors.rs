@@ -88,7 +88,7 @@ pub enum BattleError {
         reason: String,
     },
     /// The move costs more PIPs than are left this bound (§6.3).
-    #[error("§6.3: the move costs {} but only {left} {} left", super::super::narrate::pips_text(*.cost), if *.left == 1 { "is" } else { "are" })]
+    #[error("§6.3: the move costs {} but only {left} {} left", super::pips::pips_text(*.cost), if *.left == 1 { "is" } else { "are" })]
     NotEnoughPips {
         /// What the move costs.
         cost: u8,

@@ -304,6 +304,16 @@ impl<'a> CommandGap<'a> {
     }
 }
 
+/// "1 PIP", "3 PIPs".
+pub(crate) fn pips_text(n: impl Into<u32>) -> String {
+    let n = n.into();
+    if n == 1 {
+        "1 PIP".to_string()
+    } else {
+        format!("{n} PIPs")
+    }
+}
+
 #[cfg(test)]
 mod command_gap_tests {
     use super::*;

@@ -1,7 +1,12 @@
 //! The board (§1.2): the game variant and the board's proportions, its edges and their roles,
-//! and the quarters the placement rules count in (§3.8).
+//! and the quarters the placement rules count in (§3.8). The board's own vocabulary, below both
+//! the terrain (whose features are drawn in the board's frame) and the battlefield; its items
+//! are re-exported by [`crate::battlefield`], where users find them.
 
-use super::*;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::geometry::{Point, Polygon, Segment, TOLERANCE};
 
 /// The game variant, which sets the board's proportions (§1.2) and the terrain counts (§3.7,
 /// §14.2, §14.6).
