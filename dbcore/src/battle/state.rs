@@ -14,8 +14,10 @@ pub use super::setup::RESERVED_IDS;
 mod command_state;
 mod effect;
 use super::setup::{ElementId, ElementSetup};
+// For doc links only; `bound` as a name here keeps the links of the moved serde types' docs
+// (their text is their JSON Schema description) resolving as they did.
 #[cfg(doc)]
-use super::CheckedAction;
+use super::{bound, CheckedAction};
 pub use command_state::{
     command_losses, counts_for_command, demoralising, removing, CommandLosses, CommandRoll,
     CommandState,
