@@ -48,9 +48,10 @@ DBCORE_WEB_WASM_TARGET_DIR="$web_wasm_target" bash web/test/run.sh --prepare \
 web_prepare=$!
 
 # The committed header, schema files, golden traces and army lists are checked against their
-# generators by tests of xtask-chores inside `cargo test --workspace` above; running
-# `xtask -- header --check` here as well rebuilt the referee with another feature set for the
-# same comparison (five minutes of a CI run).
+# generators by tests of xtask-chores inside `cargo test --workspace` above, so they have no
+# step of their own here. (Such a step built xtask-chores, which the C step's
+# `install --debug` now builds instead and the later steps reuse: the saving is the
+# generators' run, about a minute, not the build.)
 step "C tests (ASan+UBSan, valgrind, C++ header, examples, install with pkg-config and CMake)" bash tests/c/run.sh
 step "table-tool examples (TTS Lua over HTTP, Vassal Java over stdio)" bash tests/protocol/run_examples.sh
 step "Python tests (maturin, pytest, stubtest)" bash dbcore-py/run_tests.sh "$venv"

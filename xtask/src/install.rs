@@ -133,9 +133,10 @@ pub fn profile_args(profile: &str) -> Vec<String> {
 /// return cargo's report: the library files and the program's path.
 ///
 /// In the dev profile the features are resolved as for xtask-chores, which links dbcore-ffi and
-/// dbcore-cli and whose build the test run has already made (`header --check`): cargo then
-/// reuses those libraries instead of compiling dbcore again for a smaller feature set. The
-/// code is the same; the extra feature (dbcore's `schema`) only adds JSON Schema derivations.
+/// dbcore-cli: the C tests' `install --debug` builds them so, and the later steps of the test
+/// run (`dist --profile dev`) reuse those libraries instead of compiling dbcore
+/// again for a smaller feature set. The code is the same; the extra feature (dbcore's `schema`)
+/// only adds JSON Schema derivations.
 /// Any other profile builds the packages with their own features, as a user's build would.
 pub fn build(
     root: &Path,
