@@ -22,13 +22,11 @@ use super::engagement::EngagementError;
 use super::movement::{
     plan_move, ElementMove, HeldStronghold, MoveContext, MoveError, MoveOrder, MovePlan, Refusals,
 };
-use super::setup::CommandId;
-use super::setup::{BattleSetup, ElementId, SetupError};
+use super::setup::{BattleSetup, CommandId, ElementId, SetupError};
 use super::state::{
     denizens_id, CityState, CommandRoll, CommandState, Denizens, Effect, ElementState, Status,
 };
 use super::victory::Verdict;
-#[cfg(doc)]
 // For doc links only: the sally, the landing and `Battle::legal` are methods their own files add.
 #[cfg(doc)]
 use super::{landing, legal::Legal, sally};

@@ -224,7 +224,8 @@ struct StateOut<'a> {
     format: &'static str,
     version: u32,
     setup: SetupOut<'a>,
-    /// `setup` as written ([`SetupText`](super::state::SetupText)): what the hand writer copies in its place.
+    /// `setup` as written ([`SetupText`](super::state::SetupText)): what the hand writer copies
+    /// in its place.
     #[serde(skip)]
     setup_text: &'a [u8],
     actions: &'a [Action],

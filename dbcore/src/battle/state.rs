@@ -1,4 +1,6 @@
-//! What the battle knows about each element.
+//! What the battle knows about each element, and the rest of a battle state's vocabulary: the
+//! commands' state and losses (§14), the effects of outcome moves, and the two things a state
+//! carries that are not part of it (its identity and its set-up's text).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -9,10 +11,10 @@ use crate::config::RulesConfig;
 use crate::geometry::{ElementRect, Pose};
 use crate::troops::ElementKind;
 
-pub use super::setup::RESERVED_IDS;
-
 mod command_state;
 mod effect;
+
+pub use super::setup::RESERVED_IDS;
 use super::setup::{ElementId, ElementSetup};
 // For doc links only; `bound` as a name here keeps the links of the moved serde types' docs
 // (their text is their JSON Schema description) resolving as they did.
