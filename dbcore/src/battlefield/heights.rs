@@ -110,10 +110,6 @@ impl<'a> HillsInReach<'a> {
         }
     }
 
-    pub(super) fn is_empty(&self) -> bool {
-        self.few[0].is_none()
-    }
-
     pub(super) fn iter(&self) -> impl Iterator<Item = &HillBox<'a>> {
         self.few
             .iter()
@@ -122,27 +118,175 @@ impl<'a> HillsInReach<'a> {
     }
 }
 
+/// One hill as [`Battlefield::hill_height`] measures it at the points of one small region
+/// (#47): the edges that can matter there, the crest or middle worked out once. The height it
+/// gives at a point of the region is the very same number.
+///
+/// - An edge toggles [`Polygon::contains_strictly`] only for points whose `y` lies in its own
+///   span, and only for points to its left (the crossing is interpolated between its ends, so
+///   it lies within rounding of them). Edges whose span misses the region's `y`, or that lie
+///   wholly left of it, by more than a slack far above rounding, never toggle there, and the
+///   parity is that of the rest.
+/// - The distance from a point to an edge is convex in the point, so over the region it is at
+///   most its greatest at the region's corners. That greatest, for one edge (the one nearest the
+///   region's middle), bounds the nearest edge's distance from every point of the region. An
+///   edge whose box lies further from the region's box than that bound, by a thousandth and a
+///   slack, is never the nearest nor within the millionth `hill_height` keeps, so the least
+///   distance and the edges kept are the same.
+/// - The middle of a hill without a crest (its centroid) is the same number at every point.
+pub(super) struct HillNear<'a> {
+    /// The hill, its box: [`HillBox::clear_of`] still spares the points off it.
+    pub(super) hill: HillBox<'a>,
+    /// The edges that may toggle the inside test at a point of the region.
+    crossing: Vec<Segment>,
+    /// The edges that may be nearest to a point of the region.
+    near: Vec<Segment>,
+    /// The middle the height rises to when the hill has no crest.
+    middle: Point,
+}
+
+impl<'a> HillNear<'a> {
+    /// The hill of `hill` at the points of the convex hull of `region` (their box, give or take
+    /// rounding). Every edge is kept when a number is not finite.
+    pub(super) fn new(hill: HillBox<'a>, region: &[Point]) -> HillNear<'a> {
+        let outline = &hill.hill.outline;
+        let edges = || outline.edges();
+        let [x0, y0, x1, y1] = points_box(region);
+        let middle = if hill.hill.crest.is_empty() {
+            crate::terrain::centroid(outline)
+        } else {
+            Point::default()
+        };
+        let all = |hill| HillNear {
+            hill,
+            crossing: edges().collect(),
+            near: edges().collect(),
+            middle,
+        };
+        let scale = [x0, y0, x1, y1, hill.lo.x, hill.lo.y, hill.hi.x, hill.hi.y]
+            .iter()
+            .fold(0.0, |m: f64, v| m.max(v.abs()));
+        if !scale.is_finite() {
+            return all(hill);
+        }
+        let slack = 1e-9 * (1.0 + scale);
+        let centre = Point::new(0.5 * (x0 + x1), 0.5 * (y0 + y1));
+        let square = |e: &Segment, p: Point| {
+            let d = e.closest_point(p) - p;
+            d.dot(d)
+        };
+        let Some(reference) =
+            edges().min_by(|e, f| square(e, centre).total_cmp(&square(f, centre)))
+        else {
+            return all(hill);
+        };
+        let bound = region
+            .iter()
+            .map(|&c| reference.distance_to_point(c))
+            .fold(0.0, f64::max);
+        if !bound.is_finite() {
+            return all(hill);
+        }
+        let reach = bound * (1.0 + 1e-3) + slack;
+        let crossing = edges()
+            .filter(|e| {
+                let (lo, hi) = (e.a.y.min(e.b.y), e.a.y.max(e.b.y));
+                !(hi < y0 - slack || lo > y1 + slack || e.a.x.max(e.b.x) + slack < x0)
+            })
+            .collect();
+        let near = edges()
+            .filter(|e| {
+                let dx = (e.a.x.min(e.b.x) - x1).max(x0 - e.a.x.max(e.b.x)).max(0.0);
+                let dy = (e.a.y.min(e.b.y) - y1).max(y0 - e.a.y.max(e.b.y)).max(0.0);
+                dx.hypot(dy) <= reach
+            })
+            .collect();
+        HillNear {
+            hill,
+            crossing,
+            near,
+            middle,
+        }
+    }
+
+    /// [`Polygon::contains_strictly`] of the outline at a point of the region.
+    fn contains_strictly(&self, p: Point) -> bool {
+        let mut inside = false;
+        for e in &self.crossing {
+            let (a, b) = (e.a, e.b);
+            if (a.y > p.y) != (b.y > p.y) {
+                let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+                if p.x < x {
+                    inside = !inside;
+                }
+            }
+        }
+        inside
+    }
+
+    /// The least distance from a point of the region to the outline.
+    fn edge_distance(&self, p: Point) -> f64 {
+        self.near
+            .iter()
+            .map(|e| e.distance_to_point(p))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The distance from a point to the crest, or to the middle of a hill without one.
+    fn crest_distance(&self, p: Point) -> f64 {
+        let crest = &self.hill.hill.crest;
+        if crest.is_empty() {
+            self.middle.distance(p)
+        } else {
+            polyline_distance_to_point(crest, p)
+        }
+    }
+
+    /// [`Battlefield::hill_height`] of the hill at a point of the region, step for step.
+    pub(super) fn height(&self, p: Point) -> f64 {
+        if !self.hill.hill.kind.is_hill() || !self.contains_strictly(p) {
+            return 0.0;
+        }
+        let square = |e: &Segment| {
+            let d = e.closest_point(p) - p;
+            d.dot(d)
+        };
+        let nearest2 = self.near.iter().map(square).fold(f64::INFINITY, f64::min);
+        let b = if nearest2.is_normal() {
+            let cut = nearest2 * (1.0 + 1e-6);
+            self.near
+                .iter()
+                .filter(|e| {
+                    let d2 = square(e);
+                    d2 <= cut || d2.is_nan()
+                })
+                .map(|e| e.distance_to_point(p))
+                .fold(f64::INFINITY, f64::min)
+        } else {
+            self.edge_distance(p)
+        };
+        let c = self.crest_distance(p);
+        if b + c <= 0.0 {
+            1.0
+        } else {
+            b / (b + c)
+        }
+    }
+}
+
 /// A bound on [`Battlefield::hill_height`] of `hills` at every point within `reach` of
-/// `middle` (#15). A point's height is `b / (b + c)`, `b` its distance from the hill's edge
+/// `middle` (#15), `middle` a point of their region. A point's height is `b / (b + c)`, `b` its
+/// distance from the hill's edge
 /// (0 outside the hill) and `c` its distance from the crest (or the middle): it grows with `b`
 /// and falls with `c`, and each distance changes by at most `reach` from `middle`'s, so the
 /// height is at most `(b + reach) / (b + reach + c - reach)` with `middle`'s distances. 1 when
 /// that does not bound it (`c` within `reach`, or a distance not a number).
-pub(super) fn height_bound(hills: &HillsInReach, middle: Point, reach: f64) -> f64 {
+pub(super) fn height_bound(hills: &[HillNear], middle: Point, reach: f64) -> f64 {
     hills
         .iter()
         .map(|h| {
-            let hill = h.hill;
-            let edge = hill
-                .outline
-                .edges()
-                .map(|e| e.distance_to_point(middle))
-                .fold(f64::INFINITY, f64::min);
-            let crest = if hill.crest.is_empty() {
-                crate::terrain::centroid(&hill.outline).distance(middle)
-            } else {
-                polyline_distance_to_point(&hill.crest, middle)
-            };
+            let edge = h.edge_distance(middle);
+            let crest = h.crest_distance(middle);
             let (b, c) = (edge + reach, crest - reach);
             if b >= 0.0 && c > 0.0 && b.is_finite() && c.is_finite() {
                 b / (b + c)
@@ -279,12 +423,14 @@ impl Battlefield {
         // hill gives each sample a height of exactly 0, which the maxima below never miss.
         let [b0, b1, b2, b3] = b.corners();
         let reach = points_box(&[front.a, front.b, b0, b1, b2, b3]);
-        let mut hills = HillsInReach::default();
-        for hb in near.iter() {
-            if hb.meets(&reach) {
-                hills.push(hb.clone());
-            }
-        }
+        // Each hill measured with the edges that matter at the samples (#47): all of them lie
+        // in the hull of the front edge and `b`'s corners.
+        let region = [front.a, front.b, b0, b1, b2, b3];
+        let hills: Vec<HillNear> = near
+            .iter()
+            .filter(|hb| hb.meets(&reach))
+            .map(|hb| HillNear::new(hb.clone(), &region))
+            .collect();
         if hills.is_empty() {
             // No hill in reach: the front edge stands nowhere above 0.
             return false;
@@ -292,8 +438,8 @@ impl Battlefield {
         let height = |p: Point| {
             hills
                 .iter()
-                .filter(|h| !h.clear_of(p))
-                .map(|h| Battlefield::hill_height(h.hill, p))
+                .filter(|h| !h.hill.clear_of(p))
+                .map(|h| h.height(p))
                 .fold(0.0, f64::max)
         };
         // The samples of `segment_samples(&front, 33)`, worked out in place.
@@ -345,7 +491,7 @@ impl Battlefield {
                 let (s, t) = (i as f64 / 16.0, j as f64 / 16.0);
                 let p = b0 + across * s + back * t;
                 if low_at(i, j)
-                    || hills.iter().all(|h| h.clear_of(p))
+                    || hills.iter().all(|h| h.hill.clear_of(p))
                     || front.distance_to_point(p) <= TOLERANCE
                 {
                     continue;
@@ -500,8 +646,7 @@ mod height_bound_tests {
             let middle = Point::new(next() * 16.0, next() * 16.0);
             let reach = next() * 0.8;
             for h in &hills {
-                let mut one = HillsInReach::default();
-                one.push(h.clone());
+                let one = [HillNear::new(h.clone(), &[middle])];
                 let bound = height_bound(&one, middle, reach);
                 useful += usize::from(bound < 0.9);
                 for _ in 0..20 {
@@ -542,7 +687,7 @@ mod uphill_reach_agreement {
                 }
             }
         }
-        if hills.is_empty() {
+        if hills.iter().next().is_none() {
             return false;
         }
         let height = |p: Point| {
@@ -651,5 +796,55 @@ mod uphill_reach_agreement {
             up > 300 && not > 300,
             "both answers met ({up} uphill, {not} not)"
         );
+    }
+}
+
+#[cfg(test)]
+mod hill_near_agreement {
+    use super::*;
+    use crate::geometry::unit_stream;
+
+    // DBA3.md §3.3 (heights up a slope): a hill measured with only the edges that matter in a
+    // region gives every point of that region the very height `hill_height` gives it, to the
+    // bit, on crested hills and hills rising to their middle, inside, across and off their edges.
+    #[test]
+    fn hill_near_height_is_hill_height_to_the_bit() {
+        let bf = super::uphill_reach_agreement::table();
+        let hills: Vec<HillBox> = bf.areas().filter_map(|(_, h)| HillBox::of(h)).collect();
+        let mut next = unit_stream(0x3c6e_f372_fe94_f82b);
+        let (mut inside, mut points) = (0, 0);
+        for _ in 0..2_000 {
+            // A region the size of two elements in contact: up to six corners around a point.
+            let at = Point::new(next() * 16.0, next() * 16.0);
+            let corners: Vec<Point> = (0..2 + (next() * 5.0) as usize)
+                .map(|_| at + Point::new(next() * 2.0 - 1.0, next() * 2.0 - 1.0))
+                .collect();
+            for h in &hills {
+                let near = HillNear::new(h.clone(), &corners);
+                for _ in 0..20 {
+                    // A point of the hull: a mix of the corners.
+                    let weights: Vec<f64> = corners.iter().map(|_| next()).collect();
+                    let total: f64 = weights.iter().sum();
+                    let p = corners
+                        .iter()
+                        .zip(&weights)
+                        .fold(Point::default(), |acc, (c, w)| acc + *c * (w / total));
+                    let want = Battlefield::hill_height(h.hill, p);
+                    let got = near.height(p);
+                    assert!(
+                        got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                        "{got} against {want} at {p:?} in {corners:?}"
+                    );
+                    points += 1;
+                    inside += usize::from(want > 0.0);
+                }
+                // The corners themselves, where the bound is reached.
+                for &c in &corners {
+                    let (got, want) = (near.height(c), Battlefield::hill_height(h.hill, c));
+                    assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()));
+                }
+            }
+        }
+        assert!(inside > 2_000 && points > 100_000, "{inside} of {points}");
     }
 }
