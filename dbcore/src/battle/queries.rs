@@ -49,6 +49,9 @@ pub const STEP_RESOLUTION: f64 = 0.01;
 /// the two extras (unwieldy or garrisoning; beyond command, sheltered or general lost).
 const MOST_A_LONE_MOVE_COSTS: u8 = 3;
 
+/// The least PIPs a tactical move of one element alone costs off a road (§6.3): its one.
+const LEAST_A_LONE_MOVE_COSTS: u8 = 1;
+
 /// Every contact a mover may ask for, in the order [`Battle::legal_contacts`] tries them.
 pub const CONTACTS: [ContactWanted; 6] = [
     ContactWanted::Front,
@@ -291,6 +294,32 @@ impl Battle {
         {
             return false;
         }
+        let has_road = self
+            .setup
+            .battlefield
+            .features
+            .iter()
+            .any(|f| matches!(f, TerrainFeature::Road(_)));
+        let order = MoveOrder::Element {
+            id,
+            path: Vec::new(),
+        };
+        // The PIPs the paying command has left, off a road: a lone move there costs at least
+        // its one PIP (§6.3), so with none left it is not paid for. Asked before the close
+        // combat, since either refuses every move (#47: in Big Battle and Giant the driver asks
+        // about every element of a command whose PIPs are spent).
+        let available = if has_road {
+            None
+        } else {
+            let Ok(command) = self.paying_command(&order) else {
+                return false;
+            };
+            let available = command.map_or(self.pips, |c| c.pips);
+            if available < LEAST_A_LONE_MOVE_COSTS {
+                return false;
+            }
+            Some(available)
+        };
         let strongholds = self.held_strongholds_kept();
         let ctx = self.move_context(&strongholds);
         let Some(idx) = self.elements.iter().position(|x| x.id == id) else {
@@ -299,23 +328,10 @@ impl Battle {
         if in_close_combat(&ctx, idx) {
             return false;
         }
-        let has_road = self
-            .setup
-            .battlefield
-            .features
-            .iter()
-            .any(|f| matches!(f, TerrainFeature::Road(_)));
-        if has_road {
+        // On a table with a road, a first full move along it is free (§6.3): paid for.
+        let Some(available) = available else {
             return true;
-        }
-        let order = MoveOrder::Element {
-            id,
-            path: Vec::new(),
         };
-        let Ok(command) = self.paying_command(&order) else {
-            return false;
-        };
-        let available = command.map_or(self.pips, |c| c.pips);
         // A lone move costs its one PIP and at most two extras (§6.3 (a) and one of (b)): with
         // three left it is paid for, without pricing it (the command distance is the costly part).
         if available >= MOST_A_LONE_MOVE_COSTS {
