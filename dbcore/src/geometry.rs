@@ -292,7 +292,7 @@ impl Polygon {
         Polygon { points }
     }
     /// The polygon's edges, closing back to the first vertex.
-    pub fn edges(&self) -> impl Iterator<Item = Segment> + '_ {
+    pub fn edges(&self) -> impl Iterator<Item = Segment> + Clone + '_ {
         let n = self.points.len();
         (0..n).map(move |i| Segment::new(self.points[i], self.points[(i + 1) % n]))
     }
@@ -318,17 +318,7 @@ impl Polygon {
     }
     /// Inside by ray casting, ignoring the tolerance band.
     pub fn contains_strictly(&self, p: Point) -> bool {
-        let mut inside = false;
-        for e in self.edges() {
-            let (a, b) = (e.a, e.b);
-            if (a.y > p.y) != (b.y > p.y) {
-                let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
-                if p.x < x {
-                    inside = !inside;
-                }
-            }
-        }
-        inside
+        inside_by_crossings(self.edges(), p)
     }
     /// Least distance from the polygon's boundary or interior to `p` (0 when inside).
     pub fn distance_to_point(&self, p: Point) -> f64 {
@@ -803,6 +793,26 @@ pub(crate) fn convex_gap_up_to(a: &[Point], b: &[Point], limit: f64) -> f64 {
     }
     axes_gap(b, a, b, &mut best, limit);
     best
+}
+
+/// Whether the horizontal ray from `p` towards +x crosses `edges` an odd number of times: what
+/// [`Polygon::contains_strictly`] asks of all of a polygon's edges. The edges that do not
+/// cross the ray may be left out, in any order, and the answer is the same. Always inlined
+/// (#47): as a call of its own it made every inside test of a polygon one, 0.6 % of a driven
+/// battle.
+#[inline(always)]
+pub(crate) fn inside_by_crossings(edges: impl IntoIterator<Item = Segment>, p: Point) -> bool {
+    let mut inside = false;
+    for e in edges {
+        let (a, b) = (e.a, e.b);
+        if (a.y > p.y) != (b.y > p.y) {
+            let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+            if p.x < x {
+                inside = !inside;
+            }
+        }
+    }
+    inside
 }
 
 /// The bits of `x` for tests that hold new code to old code "to the bit", with every NaN as one

@@ -211,17 +211,7 @@ impl<'a> HillNear<'a> {
 
     /// [`Polygon::contains_strictly`] of the outline at a point of the region.
     fn contains_strictly(&self, p: Point) -> bool {
-        let mut inside = false;
-        for e in &self.crossing {
-            let (a, b) = (e.a, e.b);
-            if (a.y > p.y) != (b.y > p.y) {
-                let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
-                if p.x < x {
-                    inside = !inside;
-                }
-            }
-        }
-        inside
+        crate::geometry::inside_by_crossings(self.crossing.iter().copied(), p)
     }
 
     /// The least distance from a point of the region to the outline.
@@ -247,30 +237,44 @@ impl<'a> HillNear<'a> {
         if !self.hill.hill.kind.is_hill() || !self.contains_strictly(p) {
             return 0.0;
         }
-        let square = |e: &Segment| {
-            let d = e.closest_point(p) - p;
-            d.dot(d)
-        };
-        let nearest2 = self.near.iter().map(square).fold(f64::INFINITY, f64::min);
-        let b = if nearest2.is_normal() {
-            let cut = nearest2 * (1.0 + 1e-6);
-            self.near
-                .iter()
-                .filter(|e| {
-                    let d2 = square(e);
-                    d2 <= cut || d2.is_nan()
-                })
-                .map(|e| e.distance_to_point(p))
-                .fold(f64::INFINITY, f64::min)
-        } else {
-            self.edge_distance(p)
-        };
-        let c = self.crest_distance(p);
-        if b + c <= 0.0 {
-            1.0
-        } else {
-            b / (b + c)
-        }
+        height_inside(self.near.iter().copied(), self.crest_distance(p), p)
+    }
+}
+
+/// The height `b / (b + c)` of a point `p` inside a hill (§3.3), `b` its least distance to
+/// `edges` (the outline's, or those of them that can be nearest) and `c` its distance to the
+/// crest or middle. Pure speed: the squared distances (no square root) pick out the edges that
+/// can be nearest (within a millionth of the least, far above rounding); only those are
+/// measured exactly, so the least is the very same number.
+#[inline]
+fn height_inside(edges: impl Iterator<Item = Segment> + Clone, c: f64, p: Point) -> f64 {
+    let square = |e: &Segment| {
+        let d = e.closest_point(p) - p;
+        d.dot(d)
+    };
+    let nearest2 = edges
+        .clone()
+        .map(|e| square(&e))
+        .fold(f64::INFINITY, f64::min);
+    let b = if nearest2.is_normal() {
+        let cut = nearest2 * (1.0 + 1e-6);
+        edges
+            .filter(|e| {
+                // A distance that is not a number is kept (the least ignores it either way).
+                let d2 = square(e);
+                d2 <= cut || d2.is_nan()
+            })
+            .map(|e| e.distance_to_point(p))
+            .fold(f64::INFINITY, f64::min)
+    } else {
+        edges
+            .map(|e| e.distance_to_point(p))
+            .fold(f64::INFINITY, f64::min)
+    };
+    if b + c <= 0.0 {
+        1.0
+    } else {
+        b / (b + c)
     }
 }
 
@@ -307,45 +311,12 @@ impl Battlefield {
         if !hill.kind.is_hill() || !hill.outline.contains_strictly(p) {
             return 0.0;
         }
-        // The least distance to an edge. Pure speed: the squared distances (no square root)
-        // pick out the edges that can be nearest (within a millionth of the least, far above
-        // rounding); only those are measured exactly, so the least is the very same number.
-        let square = |e: &crate::geometry::Segment| {
-            let d = e.closest_point(p) - p;
-            d.dot(d)
-        };
-        let nearest2 = hill
-            .outline
-            .edges()
-            .map(|e| square(&e))
-            .fold(f64::INFINITY, f64::min);
-        let b = if nearest2.is_normal() {
-            let cut = nearest2 * (1.0 + 1e-6);
-            hill.outline
-                .edges()
-                .filter(|e| {
-                    // A distance that is not a number is kept (the least ignores it either way).
-                    let d2 = square(e);
-                    d2 <= cut || d2.is_nan()
-                })
-                .map(|e| e.distance_to_point(p))
-                .fold(f64::INFINITY, f64::min)
-        } else {
-            hill.outline
-                .edges()
-                .map(|e| e.distance_to_point(p))
-                .fold(f64::INFINITY, f64::min)
-        };
         let c = if hill.crest.is_empty() {
             crate::terrain::centroid(&hill.outline).distance(p)
         } else {
             polyline_distance_to_point(&hill.crest, p)
         };
-        if b + c <= 0.0 {
-            1.0
-        } else {
-            b / (b + c)
-        }
+        height_inside(hill.outline.edges(), c, p)
     }
 
     /// Height of a point: the greatest over all hills (hills never overlap, §3.8), skipping hills
