@@ -137,6 +137,18 @@ impl<'a> HillsInReach<'a> {
 pub(super) struct HillNear<'a> {
     /// The hill, its box: [`HillBox::clear_of`] still spares the points off it.
     pub(super) hill: HillBox<'a>,
+    /// The region's corners (the first `corners.1`).
+    corners: ([Point; MOST_REGION_CORNERS], usize),
+    /// The edges and middle, worked out when first a point of the region is not clear of the
+    /// hill's box (a hill near two elements but under neither costs no more than its box).
+    kept: std::cell::OnceCell<Kept>,
+}
+
+/// The most corners a region of [`HillNear`] has: a front edge's two and a base's four.
+const MOST_REGION_CORNERS: usize = 6;
+
+/// What [`HillNear`] keeps of a hill for its region.
+struct Kept {
     /// The edges that may toggle the inside test at a point of the region.
     crossing: Vec<Segment>,
     /// The edges that may be nearest to a point of the region.
@@ -145,10 +157,10 @@ pub(super) struct HillNear<'a> {
     middle: Point,
 }
 
-impl<'a> HillNear<'a> {
-    /// The hill of `hill` at the points of the convex hull of `region` (their box, give or take
-    /// rounding). Every edge is kept when a number is not finite.
-    pub(super) fn new(hill: HillBox<'a>, region: &[Point]) -> HillNear<'a> {
+impl Kept {
+    /// The edges of `hill` that matter at the points of the convex hull of `region` (their
+    /// box, give or take rounding), every edge when a number is not finite.
+    fn new(hill: &HillBox, region: &[Point]) -> Kept {
         let outline = &hill.hill.outline;
         let edges = || outline.edges();
         let [x0, y0, x1, y1] = points_box(region);
@@ -157,8 +169,7 @@ impl<'a> HillNear<'a> {
         } else {
             Point::default()
         };
-        let all = |hill| HillNear {
-            hill,
+        let all = || Kept {
             crossing: edges().collect(),
             near: edges().collect(),
             middle,
@@ -167,7 +178,7 @@ impl<'a> HillNear<'a> {
             .iter()
             .fold(0.0, |m: f64, v| m.max(v.abs()));
         if !scale.is_finite() {
-            return all(hill);
+            return all();
         }
         let slack = 1e-9 * (1.0 + scale);
         let centre = Point::new(0.5 * (x0 + x1), 0.5 * (y0 + y1));
@@ -178,14 +189,14 @@ impl<'a> HillNear<'a> {
         let Some(reference) =
             edges().min_by(|e, f| square(e, centre).total_cmp(&square(f, centre)))
         else {
-            return all(hill);
+            return all();
         };
         let bound = region
             .iter()
             .map(|&c| reference.distance_to_point(c))
             .fold(0.0, f64::max);
         if !bound.is_finite() {
-            return all(hill);
+            return all();
         }
         let reach = bound * (1.0 + 1e-3) + slack;
         let crossing = edges()
@@ -201,14 +212,55 @@ impl<'a> HillNear<'a> {
                 dx.hypot(dy) <= reach
             })
             .collect();
-        HillNear {
-            hill,
+        Kept {
             crossing,
             near,
             middle,
         }
     }
+}
 
+impl<'a> HillNear<'a> {
+    /// The hill of `hill` at the points of the convex hull of `region`, a region of at most
+    /// [`MOST_REGION_CORNERS`] corners (their box, give or take rounding).
+    pub(super) fn new(hill: HillBox<'a>, region: &[Point]) -> HillNear<'a> {
+        assert!(
+            region.len() <= MOST_REGION_CORNERS,
+            "a region of {} corners",
+            region.len()
+        );
+        let mut corners = [Point::default(); MOST_REGION_CORNERS];
+        corners[..region.len()].copy_from_slice(region);
+        HillNear {
+            hill,
+            corners: (corners, region.len()),
+            kept: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The edges and middle kept for the region.
+    fn kept(&self) -> &Kept {
+        self.kept.get_or_init(|| {
+            let (corners, n) = &self.corners;
+            Kept::new(&self.hill, &corners[..*n])
+        })
+    }
+
+    /// [`Battlefield::hill_height`] of the hill at a point of the region, step for step.
+    pub(super) fn height(&self, p: Point) -> f64 {
+        if !self.hill.hill.kind.is_hill() {
+            return 0.0;
+        }
+        let kept = self.kept();
+        if !kept.contains_strictly(p) {
+            return 0.0;
+        }
+        let c = kept.crest_distance(&self.hill.hill.crest, p);
+        height_inside(kept.near.iter().copied(), c, p)
+    }
+}
+
+impl Kept {
     /// [`Polygon::contains_strictly`] of the outline at a point of the region.
     fn contains_strictly(&self, p: Point) -> bool {
         crate::geometry::inside_by_crossings(self.crossing.iter().copied(), p)
@@ -222,22 +274,13 @@ impl<'a> HillNear<'a> {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// The distance from a point to the crest, or to the middle of a hill without one.
-    fn crest_distance(&self, p: Point) -> f64 {
-        let crest = &self.hill.hill.crest;
+    /// The distance from a point to the hill's `crest`, or to its middle when it has none.
+    fn crest_distance(&self, crest: &[Point], p: Point) -> f64 {
         if crest.is_empty() {
             self.middle.distance(p)
         } else {
             polyline_distance_to_point(crest, p)
         }
-    }
-
-    /// [`Battlefield::hill_height`] of the hill at a point of the region, step for step.
-    pub(super) fn height(&self, p: Point) -> f64 {
-        if !self.hill.hill.kind.is_hill() || !self.contains_strictly(p) {
-            return 0.0;
-        }
-        height_inside(self.near.iter().copied(), self.crest_distance(p), p)
     }
 }
 
@@ -289,8 +332,9 @@ pub(super) fn height_bound(hills: &[HillNear], middle: Point, reach: f64) -> f64
     hills
         .iter()
         .map(|h| {
-            let edge = h.edge_distance(middle);
-            let crest = h.crest_distance(middle);
+            let kept = h.kept();
+            let edge = kept.edge_distance(middle);
+            let crest = kept.crest_distance(&h.hill.hill.crest, middle);
             let (b, c) = (edge + reach, crest - reach);
             if b >= 0.0 && c > 0.0 && b.is_finite() && c.is_finite() {
                 b / (b + c)
