@@ -337,6 +337,19 @@ impl Battle {
         if available >= MOST_A_LONE_MOVE_COSTS {
             return true;
         }
+        // Beyond its one PIP a lone move pays at most one extra of §6.3 (a) and one of (b), and
+        // none in the moving army's first bound. (a) is cheap to tell, (b) (the command
+        // distance) is not: with two PIPs left and no (a), or one left and an (a), the answer
+        // needs no (b) (#47: pricing was a tenth of a driven battle).
+        if self.first_bound_of_active() {
+            return true;
+        }
+        let unwieldy = self.costs_unwieldy_extra(&[e], true);
+        match (available, unwieldy) {
+            (2, false) => return true,
+            (1, true) => return false,
+            _ => {}
+        }
         let plan = MovePlan {
             movers: vec![id],
             moves: Vec::new(),
@@ -347,5 +360,99 @@ impl Battle {
         };
         let cost = self.pip_cost_boxed(&order, &plan, ctx.close_combat.map(|m| m.area_boxes(&ctx)));
         cost.total <= available
+    }
+}
+
+#[cfg(test)]
+mod may_move_alone_agreement {
+    use super::*;
+    use crate::battle::setup::ValidatedSetup;
+    use crate::battlefield::Variant;
+    use crate::driver::{big_battle_setup, demo_setup, play_validated};
+
+    /// [`Battle::may_move_alone`] as it stood before the shortcuts of #47: the close combat
+    /// asked first, then the move priced whatever the PIPs left.
+    fn priced(b: &Battle, id: ElementId) -> bool {
+        if b.phase != Phase::Movement || b.flight_due() {
+            return false;
+        }
+        let Some(e) = b.element(id) else {
+            return false;
+        };
+        if e.army != b.active
+            || e.status == Status::Afloat
+            || !e.in_play()
+            || b.sacking(id).is_some()
+        {
+            return false;
+        }
+        let strongholds = b.held_strongholds_kept();
+        let ctx = b.move_context(&strongholds);
+        let idx = b
+            .elements
+            .iter()
+            .position(|x| x.id == id)
+            .expect("in the battle");
+        if in_close_combat(&ctx, idx) {
+            return false;
+        }
+        let bf = &b.setup.battlefield;
+        if bf
+            .features
+            .iter()
+            .any(|f| matches!(f, TerrainFeature::Road(_)))
+        {
+            return true;
+        }
+        let order = MoveOrder::Element {
+            id,
+            path: Vec::new(),
+        };
+        let Ok(command) = b.paying_command(&order) else {
+            return false;
+        };
+        let available = command.map_or(b.pips, |c| c.pips);
+        let plan = MovePlan {
+            movers: vec![id],
+            moves: Vec::new(),
+            distance: 0.0,
+            along_road: false,
+            full_distance_forward: false,
+            into_contact: true,
+        };
+        b.pip_cost(&order, &plan).total <= available
+    }
+
+    // DBA3.md §6.3 (what a move costs) and §14.4 (each command's own PIPs): the shortcuts that
+    // answer without pricing the move (no PIPs left, two left and no unwieldy extra, one left
+    // and an unwieldy extra, the first bound) give the answer pricing gives, for every element
+    // at every state of driven standard, Big Battle and Giant battles.
+    #[test]
+    fn may_move_alone_is_the_priced_answer() {
+        let (mut yes, mut no) = (0, 0);
+        for (setup, seeds, bounds) in [
+            (demo_setup(), 1..5, 40),
+            (big_battle_setup(Variant::BigBattle), 1..3, 12),
+            (big_battle_setup(Variant::Giant), 1..3, 12),
+        ] {
+            let validated = ValidatedSetup::new(setup).unwrap();
+            for seed in seeds {
+                let played = play_validated(&validated, seed, bounds).unwrap();
+                let mut b = Battle::start(&validated);
+                for action in &played.record.actions {
+                    for e in b.elements() {
+                        let want = priced(&b, e.id);
+                        assert_eq!(b.may_move_alone(e.id), want, "{:?} at {action:?}", e.id);
+                        if want {
+                            yes += 1;
+                        } else {
+                            no += 1;
+                        }
+                    }
+                    b.apply(action.clone()).unwrap();
+                }
+            }
+        }
+        assert!(yes > 1_000 && no > 10_000, "{yes} may move, {no} may not");
     }
 }

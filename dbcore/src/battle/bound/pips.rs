@@ -37,14 +37,7 @@ impl Battle {
         let mut extras = Vec::new();
         if !self.first_bound_of_active() {
             // (a) unwieldy troops, or a single element garrisoning a stronghold.
-            let unwieldy = movers.iter().any(|e| {
-                e.kind.costs_extra_pip()
-                    && !(e.kind.troop_type() == TroopType::SCh
-                        && plan.into_contact
-                        && cfg.pips.sch_extra_pip_waived_into_contact)
-            });
-            let garrison = movers.len() == 1 && self.is_garrisoning(movers[0]);
-            if unwieldy || garrison {
+            if self.costs_unwieldy_extra(&movers, plan.into_contact) {
                 extras.push(PipExtra::Unwieldy);
             }
             // (b) command: never for a move by the general's own element.
@@ -109,6 +102,24 @@ impl Battle {
             extras,
             total,
         }
+    }
+
+    /// Whether a move of `movers` pays the extra PIP of §6.3 (a), outside the first bound of
+    /// the moving army (which pays no extra): unwieldy troops (scythed chariots spared it into
+    /// contact when the rules say so), or a single element garrisoning a stronghold.
+    pub(crate) fn costs_unwieldy_extra(
+        &self,
+        movers: &[&ElementState],
+        into_contact: bool,
+    ) -> bool {
+        let cfg = &self.setup.config;
+        let unwieldy = movers.iter().any(|e| {
+            e.kind.costs_extra_pip()
+                && !(e.kind.troop_type() == TroopType::SCh
+                    && into_contact
+                    && cfg.pips.sch_extra_pip_waived_into_contact)
+        });
+        unwieldy || (movers.len() == 1 && self.is_garrisoning(movers[0]))
     }
 
     /// Every camp on the table, allied commands' own camps included (§14.3).
