@@ -540,7 +540,8 @@ impl CloseCombatFlags {
     }
 
     /// The enemy threat zones of the state `ctx` describes, as [`Self::close_combats`] keeps
-    /// the close combats.
+    /// the close combats: those of enemies in close combat too, which the one caller passes
+    /// over among the zones near a path (#47).
     pub(crate) fn enemy_zones(
         &self,
         ctx: &MoveContext,

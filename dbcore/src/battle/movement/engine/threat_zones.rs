@@ -6,13 +6,29 @@ use super::*;
 /// Every enemy threat zone against the moving army (§8.1): enemy elements not in close combat
 /// (§17.15), all round for War Wagons; camps, cities and forts held by another army.
 pub(super) fn enemy_zones(ctx: &MoveContext) -> Vec<(Projector, KeptZone)> {
+    zones_of(ctx, |j| !silenced(ctx, j))
+}
+
+/// Whether enemy element `j` projects no zone because it is in close combat (§17.15, unless the
+/// rules say otherwise).
+fn silenced(ctx: &MoveContext, j: usize) -> bool {
+    !ctx.config.moves.close_combat_threat_zones && in_close_combat(ctx, j)
+}
+
+/// [`enemy_zones`] with the zones of enemies in close combat too, in the same order: what the
+/// memo keeps, so that whether an enemy is in close combat is asked only of the zones near a
+/// path (#47: asking it of every enemy was a twentieth of a driven battle).
+fn zones_in_or_out_of_combat(ctx: &MoveContext) -> Vec<(Projector, KeptZone)> {
+    zones_of(ctx, |_| true)
+}
+
+/// The zones of the enemy elements in play for which `keep` holds, then of the enemy
+/// strongholds, in that order.
+fn zones_of(ctx: &MoveContext, keep: impl Fn(usize) -> bool) -> Vec<(Projector, KeptZone)> {
     // Room for every element and place at once (#15: growing it copied the zones three times).
     let mut v = Vec::with_capacity(ctx.elements.len() + ctx.strongholds.len());
     for (j, o) in ctx.elements.iter().enumerate() {
-        if !o.in_play()
-            || o.army == ctx.army
-            || (!ctx.config.moves.close_combat_threat_zones && in_close_combat(ctx, j))
-        {
+        if !o.in_play() || o.army == ctx.army || !keep(j) {
             continue;
         }
         let all_round = o.kind.troop_type() == TroopType::WWg;
@@ -252,14 +268,15 @@ pub(super) fn check_threat_zones(
     full: f64,
 ) -> Result<(), MoveError> {
     // The zones of a battle state are worked out once for every move checked against it.
+    // The enemies in close combat are among them, and passed over below.
     let fresh;
     let zones: &[(Projector, KeptZone)] = match ctx
         .close_combat
-        .and_then(|memo| memo.enemy_zones(ctx, || enemy_zones(ctx)))
+        .and_then(|memo| memo.enemy_zones(ctx, || zones_in_or_out_of_combat(ctx)))
     {
         Some(known) => known,
         None => {
-            fresh = enemy_zones(ctx);
+            fresh = zones_in_or_out_of_combat(ctx);
             &fresh
         }
     };
@@ -268,15 +285,17 @@ pub(super) fn check_threat_zones(
     // the tolerance of a touch. The zones keep their order, so every answer is as before. They
     // are lent, not copied (#15: a copy of every zone near every move checked).
     let bounds = path_bounds(p);
+    // Of those, an enemy in close combat projects none (§17.15): asked only of the zones near.
     let zones: Vec<&(Projector, KeptZone)> = zones
         .iter()
-        .filter(|(_, z)| {
+        .filter(|(w, z)| {
             let m = NEAR_CONTACT;
-            bounds.is_none_or(|b| {
+            let near = bounds.is_none_or(|b| {
                 z.view().bounds().is_none_or(|z| {
                     !(z.2 + m < b.0 || b.2 + m < z.0 || z.3 + m < b.1 || b.3 + m < z.1)
                 })
-            })
+            });
+            near && !matches!(w, Projector::Element(j) if silenced(ctx, *j))
         })
         .collect();
     let zones = zones.as_slice();
