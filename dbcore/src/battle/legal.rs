@@ -218,14 +218,7 @@ impl Battle {
             if in_close_combat(&ctx, idx) {
                 continue;
             }
-            let plan = MovePlan {
-                movers: vec![e.id],
-                moves: Vec::new(),
-                distance: 0.0,
-                along_road: false,
-                full_distance_forward: false,
-                into_contact: false,
-            };
+            let plan = MovePlan::lone_unpathed(e.id, false);
             let cost = self.pip_cost_boxed(
                 &super::movement::MoveOrder::Element {
                     id: e.id,

@@ -293,6 +293,22 @@ pub struct MovePlan {
     pub into_contact: bool,
 }
 
+impl MovePlan {
+    /// The plan by which a move of element `id` alone is priced before its path is known
+    /// (§6.3): no distance and not along a road, into contact as asked. A path costs what this
+    /// costs, save a first full move along a road, which is free.
+    pub(crate) fn lone_unpathed(id: ElementId, into_contact: bool) -> MovePlan {
+        MovePlan {
+            movers: vec![id],
+            moves: Vec::new(),
+            distance: 0.0,
+            along_road: false,
+            full_distance_forward: false,
+            into_contact,
+        }
+    }
+}
+
 /// A distance as a player says it (moved below the battle, to the board's own module, #48).
 pub(crate) use crate::battlefield::bw_text;
 

@@ -39,7 +39,7 @@ use super::checked::CheckedAction;
 use super::legal::LegalMove;
 use super::movement::{in_close_combat, ContactWanted, Flank, GroupStep, MoveOrder, MovePlan};
 use super::setup::ElementId;
-use super::state::Status;
+use super::state::{ElementState, Status};
 
 /// How finely [`Battle::farthest_step`] bisects, BW (1/100 BW, well under a millimetre on a
 /// 40 mm base).
@@ -281,19 +281,9 @@ impl Battle {
     /// price the path), and scythed chariots may be waived their extra PIP into contact (so the
     /// cost is taken as a move into contact, never more than any other).
     pub(crate) fn may_move_alone(&self, id: ElementId) -> bool {
-        if self.phase != Phase::Movement || self.flight_due() {
-            return false;
-        }
-        let Some(e) = self.element(id) else {
+        let Some(e) = self.lone_mover(id) else {
             return false;
         };
-        if e.army != self.active
-            || e.status == Status::Afloat
-            || !e.in_play()
-            || self.sacking(id).is_some()
-        {
-            return false;
-        }
         let has_road = self
             .setup
             .battlefield
@@ -344,22 +334,30 @@ impl Battle {
         if self.first_bound_of_active() {
             return true;
         }
-        let unwieldy = self.costs_unwieldy_extra(&[e], true);
-        match (available, unwieldy) {
-            (2, false) => return true,
-            (1, true) => return false,
-            _ => {}
+        let without_command =
+            LEAST_A_LONE_MOVE_COSTS + u8::from(self.costs_unwieldy_extra(&[e], true));
+        if available != without_command {
+            // Room for a (b) extra too, or not even for the move without one.
+            return available > without_command;
         }
-        let plan = MovePlan {
-            movers: vec![id],
-            moves: Vec::new(),
-            distance: 0.0,
-            along_road: false,
-            full_distance_forward: false,
-            into_contact: true,
-        };
+        let plan = MovePlan::lone_unpathed(id, true);
         let cost = self.pip_cost_boxed(&order, &plan, ctx.close_combat.map(|m| m.area_boxes(&ctx)));
         cost.total <= available
+    }
+
+    /// Element `id` when it is one whose lone move [`Battle::may_move_alone`] goes on to ask
+    /// about: the movement phase with no flight due, and an element of the moving army in play,
+    /// not afloat and not sacking a camp (§4.2).
+    fn lone_mover(&self, id: ElementId) -> Option<&ElementState> {
+        if self.phase != Phase::Movement || self.flight_due() {
+            return None;
+        }
+        let e = self.element(id)?;
+        let may = e.army == self.active
+            && e.status != Status::Afloat
+            && e.in_play()
+            && self.sacking(id).is_none();
+        may.then_some(e)
     }
 }
 
@@ -373,17 +371,7 @@ mod may_move_alone_agreement {
     /// [`Battle::may_move_alone`] as it stood before the shortcuts of #47: the close combat
     /// asked first, then the move priced whatever the PIPs left.
     fn priced(b: &Battle, id: ElementId) -> bool {
-        if b.phase != Phase::Movement || b.flight_due() {
-            return false;
-        }
-        let Some(e) = b.element(id) else {
-            return false;
-        };
-        if e.army != b.active
-            || e.status == Status::Afloat
-            || !e.in_play()
-            || b.sacking(id).is_some()
-        {
+        if b.lone_mover(id).is_none() {
             return false;
         }
         let strongholds = b.held_strongholds_kept();
@@ -412,14 +400,7 @@ mod may_move_alone_agreement {
             return false;
         };
         let available = command.map_or(b.pips, |c| c.pips);
-        let plan = MovePlan {
-            movers: vec![id],
-            moves: Vec::new(),
-            distance: 0.0,
-            along_road: false,
-            full_distance_forward: false,
-            into_contact: true,
-        };
+        let plan = MovePlan::lone_unpathed(id, true);
         b.pip_cost(&order, &plan).total <= available
     }
 

@@ -214,14 +214,7 @@ impl Battle {
             moves_this_bound: 0,
             ..element.clone()
         });
-        let plan = MovePlan {
-            movers: vec![id],
-            moves: Vec::new(),
-            distance: 0.0,
-            along_road: false,
-            full_distance_forward: false,
-            into_contact: false,
-        };
+        let plan = MovePlan::lone_unpathed(id, false);
         let cost = sim.pip_cost(
             &MoveOrder::Element {
                 id,
