@@ -10,12 +10,15 @@ use crate::battle::prebattle::{
     ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleError, PrebattleEvent, PrebattleSetup,
 };
 use crate::battle::{
-    Action, Battle, BattleRecord, BattleSetup, CheckedAction, ContactWanted, ElementId,
-    ElementState, Event, MoveOrder, Phase, SetupError, ValidatedSetup, Verdict,
+    Action, Battle, BattleError, BattleRecord, BattleSetup, CheckedAction, ContactWanted,
+    ElementId, ElementState, Event, MoveError, MoveOrder, Phase, SetupError, ValidatedSetup,
+    Verdict,
 };
 use crate::dice::{DieScore, SeededDice};
 use crate::geometry::{Point, Pose, TOLERANCE};
 use crate::terrain::HomeTerrain;
+use crate::terrain::RiverState;
+use crate::troops::ElementKind;
 
 pub(crate) mod big_battle;
 mod prebattle;
@@ -317,14 +320,158 @@ impl Choice {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Demonstration {
-    nearest: NearestMemo,
+    memo: DriverMemo,
 }
 
 impl Demonstration {
     /// A demonstration driver remembering nothing yet.
     pub const fn new() -> Demonstration {
         Demonstration {
+            memo: DriverMemo::new(),
+        }
+    }
+}
+
+/// All the demonstration driver remembers between its decisions.
+#[derive(Debug, Clone, Default)]
+struct DriverMemo {
+    nearest: NearestMemo,
+    refused: RefusedMemo,
+}
+
+impl DriverMemo {
+    const fn new() -> DriverMemo {
+        DriverMemo {
             nearest: NearestMemo::new(),
+            refused: RefusedMemo::new(),
+        }
+    }
+}
+
+/// The moves the battle refused the driver earlier in this movement phase, each with what its
+/// refusal rests on, so that a move tried again is passed over while that still stands (#47:
+/// in a driven battle, more than half the refused moves were the same moves refused again at a
+/// later decision of the same bound, nothing they depended on having changed).
+///
+/// Two refusals are kept, and both are settled by a few elements alone:
+/// - an element in the way (§7.2, §7.6): a piece the mover sweeps meets an element it may not
+///   pass through. The pieces follow from the mover's pose and the move (for a contact, from
+///   the target's pose too: `contact_pose`), and whether it may pass through from the two
+///   elements alone. While the mover, the target and the element in the way stand as they did
+///   (place, kind, in play), that check fails again, and a move is accepted only when every
+///   check passes.
+/// - too far (§7.3, §3.5): the distance the path asks against what its going allows. The path
+///   is as above, the going is the table's (which never changes in a battle), the mover's kind
+///   and the Plough and river states (both kept below), so it fails again likewise.
+///
+/// Everything is forgotten when the bound, the moving army, the river's or the Plough's state
+/// changes. The tests ask the battle about every move passed over and find it refused.
+#[derive(Debug, Clone, Default)]
+struct RefusedMemo {
+    /// The bound, the moving army, the river's state and whether Plough is rough, when the
+    /// moves below were refused.
+    when: Option<(u32, usize, Option<RiverState>, bool)>,
+    kept: Vec<Refused>,
+}
+
+/// A move refused, with the elements its refusal rests on as they stood.
+#[derive(Debug, Clone)]
+struct Refused {
+    action: Action,
+    /// The mover, the target of a contact and the element in the way, as far as each applies.
+    rests_on: [Option<Placed>; 3],
+}
+
+/// An element as a refusal saw it: where it is in the battle's list, its kind, and where it
+/// stood (and whether in play), to the bit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Placed {
+    index: usize,
+    kind: ElementKind,
+    stood: Stood,
+}
+
+impl Placed {
+    fn of(b: &Battle, id: ElementId) -> Option<Placed> {
+        let index = b.elements().iter().position(|e| e.id == id)?;
+        let e = &b.elements()[index];
+        Some(Placed {
+            index,
+            kind: e.kind,
+            stood: Stood::of(e),
+        })
+    }
+
+    fn holds(&self, els: &[ElementState]) -> bool {
+        els.get(self.index)
+            .is_some_and(|e| e.kind == self.kind && Stood::of(e) == self.stood)
+    }
+}
+
+/// The mover and (for a contact) the target of one of the driver's moves.
+fn mover_and_target(action: &Action) -> Option<(ElementId, Option<ElementId>)> {
+    match action {
+        Action::Move {
+            order: MoveOrder::Element { id, .. },
+        } => Some((*id, None)),
+        Action::Move {
+            order: MoveOrder::IntoContact { ids, target, .. },
+        } => match ids[..] {
+            [id] => Some((id, Some(*target))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl RefusedMemo {
+    const fn new() -> RefusedMemo {
+        RefusedMemo {
+            when: None,
+            kept: Vec::new(),
+        }
+    }
+
+    /// Forgets every refusal when the bound, the army or a state the refusals rest on changed.
+    fn bring_up_to_date(&mut self, b: &Battle) {
+        let now = (b.bound(), b.active_army(), b.river(), b.plough_rough());
+        if self.when != Some(now) {
+            self.when = Some(now);
+            self.kept.clear();
+        }
+    }
+
+    /// Whether `action` was refused and what refused it still stands.
+    fn still_refused(&self, b: &Battle, action: &Action) -> bool {
+        let els = b.elements();
+        self.kept
+            .iter()
+            .any(|r| r.action == *action && r.rests_on.iter().flatten().all(|p| p.holds(els)))
+    }
+
+    /// Keeps `action`, refused with `refusal`, when the refusal is one of the two above.
+    fn remember(&mut self, b: &Battle, action: Action, refusal: &BattleError) {
+        let in_the_way = match refusal {
+            BattleError::Move(MoveError::Blocked { blocker }) => Some(*blocker),
+            BattleError::Move(MoveError::TooFar { .. }) => None,
+            _ => return,
+        };
+        let Some((mover, target)) = mover_and_target(&action) else {
+            return;
+        };
+        let place = |id: Option<ElementId>| id.map(|id| Placed::of(b, id));
+        let rests_on = [place(Some(mover)), place(target), place(in_the_way)];
+        // An element the battle does not know (it would not have said so) keeps nothing.
+        if rests_on.iter().any(|p| matches!(p, Some(None))) {
+            return;
+        }
+        let refused = Refused {
+            action,
+            rests_on: rests_on.map(Option::flatten),
+        };
+        match self.kept.iter_mut().find(|r| r.action == refused.action) {
+            Some(r) => *r = refused,
+            None => self.kept.push(refused),
         }
     }
 }
@@ -497,7 +644,7 @@ impl Policy for Demonstration {
             // Then the flight those holds spare, before any move.
             (Phase::Movement, _) => big_battle::hold_worth_buying(battle)
                 .or_else(|| big_battle::flight_due(battle))
-                .or_else(|| best_move(battle, &mut self.nearest))
+                .or_else(|| best_move(battle, &mut self.memo))
                 .map(Choice::Checked),
             (Phase::Shooting | Phase::CloseCombat, Some(roll)) => next_fire_or_fight(battle, roll),
             _ => None,
@@ -754,18 +901,22 @@ fn nearest(candidates: impl Iterator<Item = (ElementId, Point, Point)>) -> Neare
 /// The first legal move, trying elements nearest the enemy first: contact if possible, else the
 /// longest step straight towards the nearest enemy. Checked, so that it is committed without a
 /// second check.
-fn best_move(b: &Battle, memo: &mut NearestMemo) -> Option<CheckedAction> {
+fn best_move(b: &Battle, memo: &mut DriverMemo) -> Option<CheckedAction> {
     best_move_with(b, true, memo)
 }
 
 /// [`best_move`], passing over the moves sure to be refused when `pass_over`: those too far,
-/// and every move of an element the battle says may not move alone (the tests compare it with
-/// asking the battle about every move).
-fn best_move_with(b: &Battle, pass_over: bool, memo: &mut NearestMemo) -> Option<CheckedAction> {
+/// every move of an element the battle says may not move alone, and the moves refused earlier
+/// for what still stands ([`RefusedMemo`]); the tests compare it with asking the battle about
+/// every move.
+fn best_move_with(b: &Battle, pass_over: bool, memo: &mut DriverMemo) -> Option<CheckedAction> {
     if b.pips() == 0 {
         return None;
     }
-    let mine = movers_and_nearest_enemies(b, memo);
+    let DriverMemo { nearest, refused } = memo;
+    refused.bring_up_to_date(b);
+    let mut refused = pass_over.then_some(refused);
+    let mine = movers_and_nearest_enemies(b, nearest);
     mine.sort_by(|x, y| x.2.total_cmp(&y.2).then(x.0.cmp(&y.0)));
     let cfg = &b.setup().config;
     for &mut (id, target, dist) in mine {
@@ -797,7 +948,7 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut NearestMemo) -> Option
                     contact: ContactWanted::Front,
                 },
             };
-            if let Some(checked) = trial(b, contact) {
+            if let Some(checked) = trial(b, contact, refused.as_deref_mut()) {
                 return Some(checked);
             }
         }
@@ -834,7 +985,7 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut NearestMemo) -> Option
                         path: vec![Pose::new(dest.x, dest.y, facing)],
                     },
                 };
-                if let Some(checked) = trial(b, action) {
+                if let Some(checked) = trial(b, action, refused.as_deref_mut()) {
                     return Some(checked);
                 }
             }
@@ -843,22 +994,37 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut NearestMemo) -> Option
     None
 }
 
-/// `b.legal_action(action)`: one move the driver tries. Test builds also keep why each refused
-/// trial was refused (the rule a player would be told), so that a test can show which refusals
-/// are left (#47).
-fn trial(b: &Battle, action: Action) -> Option<CheckedAction> {
+/// `b.legal_action(action)`: one move the driver tries, passed over when `refused` (when given)
+/// knows it refused still, and remembered there when refused now. Test builds also keep why
+/// each refused trial was refused (the rule a player would be told), so that a test can show
+/// which refusals are left, and ask the battle about each move passed over (#47).
+fn trial(b: &Battle, action: Action, refused: Option<&mut RefusedMemo>) -> Option<CheckedAction> {
+    let Some(memo) = refused else {
+        return tried(b, action);
+    };
+    if memo.still_refused(b, &action) {
+        #[cfg(test)]
+        {
+            assert!(b.check(&action).is_err(), "refused still: {action:?}");
+            tests::PASSED_OVER.with(|n| n.set(n.get() + 1));
+        }
+        return None;
+    }
+    #[cfg(test)]
+    let refusal = b.check(&action).err();
+    let answer = b.legal_action_or_else(action, |action, why| memo.remember(b, action, &why));
+    #[cfg(test)]
+    tests::tried_as_checked(answer.is_some(), refusal);
+    answer
+}
+
+/// `b.legal_action(action)`, without remembering a refusal.
+fn tried(b: &Battle, action: Action) -> Option<CheckedAction> {
     #[cfg(test)]
     {
         let refusal = b.check(&action).err();
         let checked = b.legal_action(action);
-        assert_eq!(
-            checked.is_none(),
-            refusal.is_some(),
-            "check and legal_action agree"
-        );
-        if let Some(e) = refusal {
-            tests::REFUSED.with(|r| r.borrow_mut().push(e));
-        }
+        tests::tried_as_checked(checked.is_some(), refusal);
         checked
     }
     #[cfg(not(test))]
@@ -1076,7 +1242,7 @@ mod tests {
         /// Decisions whose memo was brought up to date with enemies that had changed.
         updated: usize,
         /// Carried from decision to decision, as the driver carries its own.
-        memo: NearestMemo,
+        memo: DriverMemo,
         listed: NearestMemo,
         driver: Demonstration,
     }
@@ -1089,7 +1255,7 @@ mod tests {
         fn next_choice(&mut self, battle: &Battle, dice: Option<[DieScore; 2]>) -> Option<Choice> {
             if battle.phase() == Phase::Movement {
                 let fast = best_move_with(battle, true, &mut self.memo);
-                let every = best_move_with(battle, false, &mut NearestMemo::new());
+                let every = best_move_with(battle, false, &mut DriverMemo::new());
                 assert_eq!(fast, every, "bound {}", battle.bound());
                 let bits =
                     |v: &mut [(ElementId, ElementId, f64)]| -> Vec<(ElementId, ElementId, u64)> {
@@ -1150,6 +1316,16 @@ mod tests {
         /// Why each move the driver tried on this thread was refused (see `trial`).
         pub(super) static REFUSED: std::cell::RefCell<Vec<crate::battle::BattleError>> =
             const { std::cell::RefCell::new(Vec::new()) };
+        /// How many moves the driver passed over as refused still (see `trial`).
+        pub(super) static PASSED_OVER: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A trial's answer against `check`'s: they agree, and a refusal is kept in `REFUSED`.
+    pub(super) fn tried_as_checked(accepted: bool, refusal: Option<crate::battle::BattleError>) {
+        assert_eq!(accepted, refusal.is_none(), "check and legal_action agree");
+        if let Some(e) = refusal {
+            REFUSED.with(|r| r.borrow_mut().push(e));
+        }
     }
 
     /// #47: the driver tries no move of an element in close combat (DBA3.md §7.1) or of one
@@ -1161,6 +1337,7 @@ mod tests {
         use crate::battle::movement::MoveError;
         use crate::battle::BattleError;
         REFUSED.with(|r| r.borrow_mut().clear());
+        PASSED_OVER.with(|n| n.set(0));
         let big = big_battle_setup(crate::battlefield::Variant::BigBattle);
         let mut moves = 0;
         for (setup, seeds, bounds) in [(demo_setup(), 1..9, 40), (big, 1..3, 12)] {
@@ -1187,6 +1364,15 @@ mod tests {
             .count();
         assert!(moves > 300, "{moves} moves");
         assert_eq!(path_free, 0, "of {} refused trials", refused.len());
+        // #47: many moves refused earlier in the bound were passed over for what still
+        // refused them (an element in the way, §7.2; too far, §7.3), and `trial` asked the
+        // battle about each: every one was refused.
+        let passed_over = PASSED_OVER.with(|n| n.replace(0));
+        assert!(
+            passed_over > refused.len() / 2,
+            "{passed_over} passed over, {} refused",
+            refused.len()
+        );
     }
 
     #[test]

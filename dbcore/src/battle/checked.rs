@@ -135,14 +135,38 @@ impl Battle {
         self.checked(action, Refusals::Any).ok()
     }
 
+    /// [`Battle::legal_action`], handing a refused action to `refused` with the refusal its
+    /// checks met first (any rule that refuses it, found in [`Battle::legal_action`]'s cheap
+    /// order): for a driver that remembers what refused a move and asks again only once that
+    /// has changed (#47).
+    pub(crate) fn legal_action_or_else(
+        &self,
+        action: Action,
+        refused: impl FnOnce(Action, BattleError),
+    ) -> Option<CheckedAction> {
+        self.checked_or_else(action, Refusals::Any, refused).ok()
+    }
+
     fn checked(&self, action: Action, refusals: Refusals) -> Result<CheckedAction, BattleError> {
-        let (events, sim) = self.check_simulated(&action, refusals)?;
-        Ok(CheckedAction {
-            action,
-            events,
-            sim,
-            stamp: self.stamp.0,
-        })
+        self.checked_or_else(action, refusals, |_, e| e)
+    }
+
+    /// The checked action, or what `refused` makes of the refused action and its refusal.
+    fn checked_or_else<E>(
+        &self,
+        action: Action,
+        refusals: Refusals,
+        refused: impl FnOnce(Action, BattleError) -> E,
+    ) -> Result<CheckedAction, E> {
+        match self.check_simulated(&action, refusals) {
+            Ok((events, sim)) => Ok(CheckedAction {
+                action,
+                events,
+                sim,
+                stamp: self.stamp.0,
+            }),
+            Err(e) => Err(refused(action, e)),
+        }
     }
 
     /// Commit an action checked against this very state and return its events, as
