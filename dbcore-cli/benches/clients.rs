@@ -109,6 +109,29 @@ fn peak_rss(server: &Server) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
+/// The server's CPU time so far (user and system, in clock ticks of 10 ms), as Linux reports it
+/// in `/proc/PID/stat`; `None` elsewhere.
+fn server_cpu(server: &Server) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", server.child.id())).ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 of what follows the name.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// The server's CPU time a request, in microseconds, over a round of `requests`: "?" when it
+/// cannot be read.
+fn cpu_per_request(before: Option<Duration>, after: Option<Duration>, requests: usize) -> String {
+    match (before, after) {
+        (Some(b), Some(a)) if requests > 0 => {
+            format!("{:.0}", (a - b).as_secs_f64() * 1e6 / requests as f64)
+        }
+        _ => "?".into(),
+    }
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i.min(sorted.len() - 1)]
@@ -131,10 +154,14 @@ fn main() {
     println!(
         "battle.check over loopback HTTP, each client on its own battle ({seconds} s a round)"
     );
-    println!("clients   requests/s   p50 µs   p99 µs   max µs   server peak RSS");
+    println!(
+        "clients   requests/s   p50 µs   p99 µs   max µs   server CPU µs a request   server peak RSS"
+    );
     for clients in [1usize, 4, 16] {
         let server = start();
-        let barrier = Arc::new(Barrier::new(clients));
+        // The server's CPU from when every client has made its battle (the barrier below) to
+        // the end of the round.
+        let barrier = Arc::new(Barrier::new(clients + 1));
         let handles: Vec<_> = (0..clients)
             .map(|_| {
                 let hostport = server.hostport.clone();
@@ -163,14 +190,17 @@ fn main() {
                 })
             })
             .collect();
+        barrier.wait();
+        let cpu_before = server_cpu(&server);
         let mut all: Vec<Duration> = handles
             .into_iter()
             .flat_map(|h| h.join().unwrap())
             .collect();
+        let cpu = cpu_per_request(cpu_before, server_cpu(&server), all.len());
         all.sort();
         let us = |d: Duration| d.as_secs_f64() * 1e6;
         println!(
-            "{clients:>7}   {:>10.0}   {:>6.0}   {:>6.0}   {:>6.0}   {}",
+            "{clients:>7}   {:>10.0}   {:>6.0}   {:>6.0}   {:>6.0}   {cpu:>23}   {}",
             all.len() as f64 / seconds,
             us(percentile(&all, 0.50)),
             us(percentile(&all, 0.99)),

@@ -16,8 +16,8 @@ use dbcore::surface::{self, SurfaceError};
 use serde_json::{json, Map, Value};
 
 use super::{
-    name_error, read, refusal, refusal_plain, rule_error, stale, take, take_opt, to_json, RpcError,
-    INTERNAL_ERROR, INVALID_PARAMS, NOT_FOR_THIS_GAME, RULE_REFUSAL,
+    name_error, object, read, refusal, refusal_plain, rule_error, stale, take, take_opt, to_json,
+    RpcError, INTERNAL_ERROR, INVALID_PARAMS, NOT_FOR_THIS_GAME, RULE_REFUSAL,
 };
 use crate::frame::Frame;
 use crate::rpc_names::Names;
@@ -180,12 +180,16 @@ impl Session {
         let v = self.incoming(p, "action")?;
         let verdict = self.checked(v)?;
         Ok(match verdict {
-            Ok(events) => {
-                self.out(json!({ "legal": true, "revision": self.revision, "events": events }))
-            }
-            Err(r) => {
-                json!({ "legal": false, "revision": self.revision, "refusal": self.named(r) })
-            }
+            Ok(events) => self.out(object([
+                ("legal", true.into()),
+                ("revision", self.revision.into()),
+                ("events", events),
+            ])),
+            Err(r) => object([
+                ("legal", false.into()),
+                ("revision", self.revision.into()),
+                ("refusal", self.named(r)),
+            ]),
         })
     }
 
@@ -249,7 +253,7 @@ impl Session {
         let sent = self.revision;
         // Read as the protocol reads it first: a malformed action names its field.
         self.typed(raw.clone())?;
-        let answer = match self.game.call("apply", json!({ "action": raw })) {
+        let answer = match self.game.call("apply", object([("action", raw.clone())])) {
             Ok(a) => a,
             Err(e) => {
                 // Asked again of the game itself (a refusal changed nothing), the refusal comes
@@ -260,7 +264,9 @@ impl Session {
                 return Err(surface_error(&e, "/params/action"));
             }
         };
-        let mut result = self.out(json!({ "revision": 0, "events": answer["events"] }));
+        let mut answer = answer;
+        let events = answer.get_mut("events").map_or(Value::Null, Value::take);
+        let mut result = self.out(object([("revision", 0.into()), ("events", events)]));
         self.changed("apply", sent, raw, &mut result);
         Ok(result)
     }
@@ -274,14 +280,20 @@ impl Session {
             })));
         }
         let b = self.dba("battle.legal")?;
-        Ok(self.out(json!({ "revision": self.revision, "legal": to_json(&b.legal())? })))
+        Ok(self.out(object([
+            ("revision", self.revision.into()),
+            ("legal", to_json(&b.legal())?),
+        ])))
     }
 
     /// `battle.export`: the game record (format `dbcore-game`, what `dbcore play --json`
     /// writes) in the battle's frame and names, and when asked the compact state.
     pub fn export(&self, p: &Map<String, Value>) -> Result<Value, RpcError> {
         let record = to_json(&self.game.record())?;
-        let mut v = self.out(json!({ "revision": self.revision, "record": record }));
+        let mut v = self.out(object([
+            ("revision", self.revision.into()),
+            ("record", record),
+        ]));
         // The saved state is dbcore's own, in BW and dbcore's numbers whatever the frame and
         // names, so that its digest still matches when `battle.import` reads it back.
         if take_opt::<bool>(p, "state")?.unwrap_or(false) {
