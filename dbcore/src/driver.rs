@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::battle::movement::lone_leg_beyond;
 use crate::battle::prebattle::{
     ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleError, PrebattleEvent, PrebattleSetup,
 };
@@ -934,25 +935,36 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut DriverMemo) -> Option<
         // than the larger of the element's two distances (§7.3). So a move whose midpoint goes
         // further than that, with the tolerance and a margin, is refused whatever else is true,
         // and the first move accepted is the one asking each would find.
-        let farthest = cfg
+        let reach_any = cfg
             .move_distance(me.kind, false)
-            .max(cfg.move_distance(me.kind, true))
-            + TOLERANCE
-            + 1e-3;
-        // Front contact puts the mover's front-edge midpoint on the target's (§8.2 a).
-        if !pass_over || dist <= farthest {
-            let contact = Action::Move {
-                order: MoveOrder::IntoContact {
-                    ids: vec![id],
-                    target,
-                    contact: ContactWanted::Front,
-                },
-            };
-            if let Some(checked) = trial(b, contact, refused.as_deref_mut()) {
-                return Some(checked);
-            }
+            .max(cfg.move_distance(me.kind, true));
+        let farthest = reach_any + TOLERANCE + 1e-3;
+        // A turn can take a front corner further than the midpoint, but by at most 1 BW (half
+        // the width each way, §7.2): a move whose midpoint goes within 1 BW of the reach is
+        // measured by its corners, and not asked either when its leg is sure to be too far for
+        // any going (`lone_leg_beyond`, #47). The same first move accepted.
+        let depth = cfg.depth(me.kind);
+        let beyond = |d: f64, end: Pose| {
+            d > reach_any - 1.0 && lone_leg_beyond(me.pose, end, depth, reach_any)
+        };
+        let aimed = b.element(target)?.pose;
+        // Front contact puts the mover's front-edge midpoint on the target's, facing it
+        // (§8.2 a).
+        let facing_it = Pose::new(aimed.x, aimed.y, (aimed.facing + 180.0).rem_euclid(360.0));
+        let contact = Action::Move {
+            order: MoveOrder::IntoContact {
+                ids: vec![id],
+                target,
+                contact: ContactWanted::Front,
+            },
+        };
+        if pass_over && (dist > farthest || beyond(dist, facing_it)) {
+            #[cfg(test)]
+            tests::sure_too_far(b, &contact);
+        } else if let Some(checked) = trial(b, contact, refused.as_deref_mut()) {
+            return Some(checked);
         }
-        let aim = b.element(target)?.pose.front_mid();
+        let aim = aimed.front_mid();
         let here = me.pose.front_mid();
         let to = aim - here;
         let facing = to.x.atan2(to.y).to_degrees();
@@ -972,19 +984,25 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut DriverMemo) -> Option<
                 if d < 0.2 || tried[..tries].contains(&d.to_bits()) {
                     continue;
                 }
-                // The midpoint moves `d` (see `farthest`).
+                // The midpoint moves `d` (see `farthest` and `beyond`).
                 if pass_over && d > farthest {
+                    continue;
+                }
+                let dest = here + dir * d;
+                let end = Pose::new(dest.x, dest.y, facing);
+                let action = Action::Move {
+                    order: MoveOrder::Element {
+                        id,
+                        path: vec![end],
+                    },
+                };
+                if pass_over && beyond(d, end) {
+                    #[cfg(test)]
+                    tests::sure_too_far(b, &action);
                     continue;
                 }
                 tried[tries] = d.to_bits();
                 tries += 1;
-                let dest = here + dir * d;
-                let action = Action::Move {
-                    order: MoveOrder::Element {
-                        id,
-                        path: vec![Pose::new(dest.x, dest.y, facing)],
-                    },
-                };
                 if let Some(checked) = trial(b, action, refused.as_deref_mut()) {
                     return Some(checked);
                 }
@@ -1316,8 +1334,18 @@ mod tests {
         /// Why each move the driver tried on this thread was refused (see `trial`).
         pub(super) static REFUSED: std::cell::RefCell<Vec<crate::battle::BattleError>> =
             const { std::cell::RefCell::new(Vec::new()) };
+        /// How many moves the driver passed over as too far for any going (`sure_too_far`).
+        pub(super) static SURE_TOO_FAR: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
         /// How many moves the driver passed over as refused still (see `trial`).
         pub(super) static PASSED_OVER: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A move the driver passes over as too far for any going (DBA3.md §7.2: measured by the
+    /// front corner moving furthest; §7.3): the battle refuses it (as too far, or first for
+    /// another rule it breaks), counted in `SURE_TOO_FAR`.
+    pub(super) fn sure_too_far(b: &Battle, action: &Action) {
+        assert!(b.check(action).is_err(), "{action:?} is refused");
+        SURE_TOO_FAR.with(|n| n.set(n.get() + 1));
     }
 
     /// A trial's answer against `check`'s: they agree, and a refusal is kept in `REFUSED`.
@@ -1338,6 +1366,7 @@ mod tests {
         use crate::battle::BattleError;
         REFUSED.with(|r| r.borrow_mut().clear());
         PASSED_OVER.with(|n| n.set(0));
+        SURE_TOO_FAR.with(|n| n.set(0));
         let big = big_battle_setup(crate::battlefield::Variant::BigBattle);
         let mut moves = 0;
         for (setup, seeds, bounds) in [(demo_setup(), 1..9, 40), (big, 1..3, 12)] {
@@ -1372,6 +1401,17 @@ mod tests {
             passed_over > refused.len() / 2,
             "{passed_over} passed over, {} refused",
             refused.len()
+        );
+        // And moves too far for any going were not asked (§7.2, §7.3): the battle refused each
+        // as too far (`sure_too_far`), and few too-far refusals are left among the trials.
+        let sure = SURE_TOO_FAR.with(|n| n.replace(0));
+        let too_far = refused
+            .iter()
+            .filter(|e| matches!(e, BattleError::Move(MoveError::TooFar { .. })))
+            .count();
+        assert!(
+            sure > too_far,
+            "{sure} passed over as too far, {too_far} asked"
         );
     }
 

@@ -501,4 +501,42 @@ mod tests {
         // Both answers are met many times, so the comparison tests something.
         assert!(answers[0] > 1_000 && answers[1] > 1_000, "{answers:?}");
     }
+
+    /// #47: a lone leg `lone_leg_beyond` calls too far is too far as the engine measures it
+    /// (DBA3.md §7.2: the front corner moving furthest; §7.3), from the snapped end pose of a
+    /// path and from the end of a front contact, which is turned about the front-edge midpoint
+    /// and shifted onto the target's, then snapped (`plan_into_contact`).
+    #[test]
+    fn a_leg_beyond_is_too_far_once_snapped() {
+        use crate::geometry::TOLERANCE;
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(47);
+        let mut unit = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut beyond = 0;
+        for _ in 0..100_000 {
+            let from = Pose::new(unit() * 24.0, unit() * 24.0, unit() * 360.0).snapped();
+            let reach = [1.0, 2.0, 3.0, 4.0][(unit() * 4.0) as usize % 4];
+            let depth = [0.5, 0.75, 1.0, 1.5][(unit() * 4.0) as usize % 4];
+            // Ends near the reach, where the corners decide.
+            let (r, bearing) = (reach - 1.0 + unit() * 1.2, unit() * 360.0);
+            let at = from.front_mid() + Point::from_bearing(bearing) * r;
+            let to = Pose::new(at.x, at.y, unit() * 360.0);
+            if !crate::battle::movement::lone_leg_beyond(from, to, depth, reach) {
+                continue;
+            }
+            beyond += 1;
+            let path = Leg::new(from, to.snapped(), 1.0, depth).distance();
+            assert!(path > reach + TOLERANCE, "{from:?} to {to:?}: {path}");
+            let dest = to.snapped();
+            let turned = rotate_pose(
+                &from,
+                from.front_mid(),
+                angle_diff(from.facing, dest.facing),
+            );
+            let shift = dest.front_mid() - from.front_mid();
+            let end = Pose::new(turned.x + shift.x, turned.y + shift.y, turned.facing).snapped();
+            let contact = Leg::new(from, end, 1.0, depth).distance();
+            assert!(contact > reach + TOLERANCE, "{from:?} to {to:?}: {contact}");
+        }
+        assert!(beyond > 10_000, "{beyond}");
+    }
 }
