@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::battle::movement::lone_leg_beyond;
+use crate::battle::movement::{front_to_front, lone_leg_beyond, SNAP_MARGIN};
 use crate::battle::prebattle::{
     ArmyEntry, EntryElement, GameRecord, Prebattle, PrebattleError, PrebattleEvent, PrebattleSetup,
 };
@@ -938,7 +938,7 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut DriverMemo) -> Option<
         let reach_any = cfg
             .move_distance(me.kind, false)
             .max(cfg.move_distance(me.kind, true));
-        let farthest = reach_any + TOLERANCE + 1e-3;
+        let farthest = reach_any + TOLERANCE + SNAP_MARGIN;
         // A turn can take a front corner further than the midpoint, but by at most 1 BW (half
         // the width each way, §7.2): a move whose midpoint goes within 1 BW of the reach is
         // measured by its corners, and not asked either when its leg is sure to be too far for
@@ -950,7 +950,7 @@ fn best_move_with(b: &Battle, pass_over: bool, memo: &mut DriverMemo) -> Option<
         let aimed = b.element(target)?.pose;
         // Front contact puts the mover's front-edge midpoint on the target's, facing it
         // (§8.2 a).
-        let facing_it = Pose::new(aimed.x, aimed.y, (aimed.facing + 180.0).rem_euclid(360.0));
+        let facing_it = front_to_front(&aimed);
         let contact = Action::Move {
             order: MoveOrder::IntoContact {
                 ids: vec![id],

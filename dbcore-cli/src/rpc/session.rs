@@ -253,7 +253,7 @@ impl Session {
         let sent = self.revision;
         // Read as the protocol reads it first: a malformed action names its field.
         self.typed(raw.clone())?;
-        let answer = match self.game.call("apply", object([("action", raw.clone())])) {
+        let mut answer = match self.game.call("apply", object([("action", raw.clone())])) {
             Ok(a) => a,
             Err(e) => {
                 // Asked again of the game itself (a refusal changed nothing), the refusal comes
@@ -264,7 +264,6 @@ impl Session {
                 return Err(surface_error(&e, "/params/action"));
             }
         };
-        let mut answer = answer;
         let events = answer.get_mut("events").map_or(Value::Null, Value::take);
         let mut result = self.out(object([("revision", 0.into()), ("events", events)]));
         self.changed("apply", sent, raw, &mut result);

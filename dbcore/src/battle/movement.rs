@@ -67,19 +67,26 @@ use super::state::ElementState;
 mod engine;
 pub(crate) mod geom;
 
+pub(crate) use engine::front_to_front;
 pub use engine::{in_close_combat, must_conform, plan_move, GATE_REACH};
+
+/// How far a pose asked for may lie from the pose the engine moves to once both are snapped,
+/// with room to spare: snapping a pose moves a front corner by under 2e-4 BW. A caller that
+/// passes over moves as sure to be too far measures them with this margin (#15, #47).
+pub(crate) const SNAP_MARGIN: f64 = 1e-3;
 
 /// Whether a lone element's move in one leg, from `from` to `to` (as asked, before the pose is
 /// snapped), is sure to be refused as too far when no going lets it move more than `reach` BW:
 /// the leg's distance, the front corner moving furthest (§7.2), is beyond `reach` by more than
-/// the tolerance (§7.3) and a margin above the snapping of the two poses (each coordinate by at
-/// most half of [`crate::geometry::GRID`], a facing by half a grid step of angle). Such a move is
+/// the tolerance (§7.3) and [`SNAP_MARGIN`], above the snapping of the two poses (each coordinate
+/// by at most half of [`crate::geometry::GRID`], a facing by half a grid step of angle). Such a
+/// move is
 /// one leg from where it stands whether it is a path of one pose or a front contact, whose end
 /// is the target's front-edge midpoint facing it. For a caller that tries many moves (#47).
 pub(crate) fn lone_leg_beyond(from: Pose, to: Pose, depth: f64, reach: f64) -> bool {
-    // Two snappings of a pose move a front corner by under 4e-4 BW.
-    const MARGIN: f64 = 1e-3;
-    geom::Leg::new(from, to, 1.0, depth).distance() > reach + crate::geometry::TOLERANCE + MARGIN
+    // A contact's end is snapped twice: a front corner moves by under 4e-4 BW.
+    geom::Leg::new(from, to, 1.0, depth).distance()
+        > reach + crate::geometry::TOLERANCE + SNAP_MARGIN
 }
 
 /// Everything a move may look at.

@@ -35,6 +35,7 @@ mod threat_zones;
 use going::*;
 use groups::*;
 use in_the_way::*;
+pub(crate) use into_contact::front_to_front;
 use into_contact::*;
 pub use passage::GATE_REACH;
 use strongholds::*;

@@ -112,7 +112,7 @@ pub(super) fn end_contacts(
 }
 
 /// The pose that puts a mover's front edge squarely on the target's front edge (§8.2 a).
-pub(super) fn front_to_front(target: &Pose) -> Pose {
+pub(crate) fn front_to_front(target: &Pose) -> Pose {
     Pose::new(
         target.x,
         target.y,
